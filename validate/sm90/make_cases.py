@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Generate the single-instruction cases measured by validate/sm90/microbench.cu.
+
+Two sets, written as bankcheck text traces (docs/trace-format.md):
+  design  - structured patterns chosen to expose each rule (strides, broadcast,
+            multicast inside a bank word, partial masks, lane groups for the
+            8- and 16-byte phase rules);
+  holdout - random patterns from a different seed, never looked at while the
+            sm90 rules were written; the test suite checks the preset on both.
+Addresses stay inside the microbenchmark's 48 KiB shared array.
+"""
+import random
+import sys
+
+W = 32
+SHARED = 48 * 1024
+WIDTHS = (1, 2, 4, 8, 16)
+
+
+def line(site, op, width, addrs):
+    cells = ["-" if a is None else str(a) for a in addrs]
+    return f"@{site} {op} {width} " + " ".join(cells)
+
+
+def fit(a, width):
+    return (a % SHARED) // width * width
+
+
+def design_cases():
+    out = []
+    rnd = random.Random(1)
+    for op in ("ld", "st"):
+        for wd in WIDTHS:
+            tag = f"{op}{wd}"
+            # Element strides: 0 is a broadcast, odd strides are conflict-free
+            # for 4-byte words, powers of two pile lanes into few banks.
+            for s in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 17, 24, 31, 32, 33, 64, 128):
+                out.append(line(f"{tag}-stride{s}", op, wd, [fit(l * s * wd, wd) for l in range(W)]))
+            # Byte strides for sub-word widths: lanes share 4-byte words.
+            if wd < 4:
+                for s in (1, 2, 4, 6, 8, 12, 64, 66, 128, 130):
+                    if s % wd == 0:
+                        out.append(line(f"{tag}-bstride{s}", op, wd, [fit(l * s, wd) for l in range(W)]))
+            # Broadcast of one address at several offsets.
+            for base in (0, 4, 132, 4096 + 8):
+                out.append(line(f"{tag}-bcast{base}", op, wd, [fit(base, wd)] * W))
+            # Groups of g consecutive lanes share one address; groups are
+            # consecutive (g*?) or all in bank 0.
+            for g in (2, 4, 8, 16):
+                out.append(line(f"{tag}-group{g}-seq", op, wd, [fit((l // g) * wd, wd) for l in range(W)]))
+                out.append(line(f"{tag}-group{g}-bank0", op, wd, [fit((l // g) * 128, wd) for l in range(W)]))
+            # Lane l and lane l+h share an address (h = 8, 16): the halves or
+            # quarters of the warp overlap exactly.
+            for h in (4, 8, 16):
+                out.append(line(f"{tag}-mirror{h}", op, wd, [fit((l % h) * wd, wd) for l in range(W)]))
+                out.append(line(f"{tag}-mirror{h}-x128", op, wd, [fit((l % h) * 128, wd) for l in range(W)]))
+            # Reversed and permuted consecutive elements.
+            out.append(line(f"{tag}-reverse", op, wd, [fit((W - 1 - l) * wd, wd) for l in range(W)]))
+            for k in range(3):
+                perm = list(range(W))
+                rnd.shuffle(perm)
+                out.append(line(f"{tag}-perm{k}", op, wd, [fit(p * wd, wd) for p in perm]))
+            # Half warps in different regions: lanes 0-15 consecutive, lanes
+            # 16-31 consecutive but offset by 128 bytes (same banks as the first half).
+            out.append(line(f"{tag}-halves128", op, wd,
+                            [fit((l % 16) * wd + (l // 16) * 128, wd) for l in range(W)]))
+            out.append(line(f"{tag}-quarters128", op, wd,
+                            [fit((l % 8) * wd + (l // 8) * 128, wd) for l in range(W)]))
+            # Active-mask patterns with consecutive and with bank-0 addresses.
+            masks = {"lane0": 1, "lo16": 0xFFFF, "hi16": 0xFFFF0000, "even": 0x55555555,
+                     "q0q2": 0x00FF00FF, "lane31": 1 << 31, "odd": 0xAAAAAAAA}
+            for mname, m in masks.items():
+                for pname, f in (("seq", lambda l: l * wd), ("bank0", lambda l: l * 128),
+                                 ("pair", lambda l: (l // 2) * 128)):
+                    out.append(line(f"{tag}-mask-{mname}-{pname}", op, wd,
+                                    [fit(f(l), wd) if (m >> l) & 1 else None for l in range(W)]))
+            # k lanes piled into bank 0 at distinct rows, the rest broadcast.
+            for k in (2, 3, 5, 9, 17, 32):
+                out.append(line(f"{tag}-pile{k}", op, wd,
+                                [fit(l * 128, wd) if l < k else fit(4, wd) for l in range(W)]))
+            # Random addresses in small and large regions.
+            for region in (32, 128, 512, 2048, SHARED):
+                for k in range(3):
+                    out.append(line(f"{tag}-rand{region}-{k}", op, wd,
+                                    [fit(rnd.randrange(0, region) // wd * wd, wd) for l in range(W)]))
+    return out
+
+
+def holdout_cases(n):
+    rnd = random.Random(20261122)
+    out = []
+    for i in range(n):
+        op = rnd.choice(("ld", "st"))
+        wd = rnd.choice(WIDTHS)
+        kind = rnd.randrange(6)
+        if kind == 0:    # random in a random-size region
+            region = rnd.choice((16, 64, 256, 1024, 8192, SHARED))
+            a = [rnd.randrange(0, region) for _ in range(W)]
+        elif kind == 1:  # random stride and base
+            s, b = rnd.randrange(0, 80), rnd.randrange(0, 4096)
+            a = [b + l * s * wd for l in range(W)]
+        elif kind == 2:  # few distinct addresses reused by many lanes
+            pool = [rnd.randrange(0, 2048) for _ in range(rnd.randint(1, 6))]
+            a = [rnd.choice(pool) for _ in range(W)]
+        elif kind == 3:  # random rows, chosen banks
+            a = [rnd.randrange(0, 64) * 128 + rnd.choice((0, 4, 8, 64)) for _ in range(W)]
+        elif kind == 4:  # permutation of a block of consecutive elements
+            perm = list(range(W))
+            rnd.shuffle(perm)
+            b = rnd.randrange(0, 1024)
+            a = [b + p * wd for p in perm]
+        else:            # XOR swizzle of a 2-D tile
+            cols = rnd.choice((4, 8, 16, 32))
+            a = [((l // cols) * 128 + (((l % cols) ^ (l // cols)) % 32) * wd) for l in range(W)]
+        mask = (1 << W) - 1 if rnd.random() < 0.6 else rnd.getrandbits(W) | 1
+        out.append(line(f"holdout{i}-{op}{wd}", op, wd,
+                        [fit(x // wd * wd, wd) if (mask >> l) & 1 else None for l, x in enumerate(a)]))
+    return out
+
+
+if __name__ == "__main__":
+    which = sys.argv[1] if len(sys.argv) > 1 else "design"
+    cases = design_cases() if which == "design" else holdout_cases(int(sys.argv[2]) if len(sys.argv) > 2 else 600)
+    print(f"# sm90 single-instruction cases: {which} set, generated by validate/sm90/make_cases.py {which}")
+    print("warp 32")
+    print("\n".join(cases))
