@@ -1,0 +1,23 @@
+#pragma once
+// Each subcommand of `bankcheck` lives in cli/<name>_command.cpp and
+// registers itself on the CLI11 app. A command's callback parses nothing
+// by hand: CLI11 parses, the library computes, the command prints.
+#include <CLI/CLI.hpp>
+
+namespace bankcheck::cli {
+
+/// Exit codes shared by every command.
+enum Exit : int { kOk = 0, kClaimFails = 1, kBadInput = 2 };
+
+void add_replay_command(CLI::App& app);     // issue 2: replay a trace
+void add_convert_command(CLI::App& app);    // issue 2: text <-> binary traces
+void add_run_command(CLI::App& app);        // issue 3: run an algorithm, analytic vs replayed
+void add_trace_command(CLI::App& app);      // issue 3: write an algorithm's trace
+void add_draw_command(CLI::App& app);       // issue 3: bank-grid pictures
+void add_verify_command(CLI::App& app);     // issue 4: the claims checker
+void add_adversary_command(CLI::App& app);  // issue 5: worst-case inputs
+
+/// Set by a command's callback; main returns it.
+int& exit_code();
+
+}  // namespace bankcheck::cli

@@ -1,0 +1,39 @@
+// bankcheck: thin command line over the bankcheck library.
+#include <exception>
+#include <iostream>
+#include <stdexcept>
+
+#include "cli/commands.hpp"
+
+namespace bankcheck::cli {
+int& exit_code() {
+  static int code = kOk;
+  return code;
+}
+}  // namespace bankcheck::cli
+
+int main(int argc, char** argv) {
+  using namespace bankcheck::cli;
+  CLI::App app{"bankcheck: exact shared-memory bank-conflict counts, proofs and adversarial inputs"};
+  app.require_subcommand(1);
+  add_replay_command(app);
+  add_convert_command(app);
+  add_run_command(app);
+  add_trace_command(app);
+  add_draw_command(app);
+  add_verify_command(app);
+  add_adversary_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : kBadInput;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "bankcheck: error: " << e.what() << "\n";
+    return kBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "bankcheck: error: " << e.what() << "\n";
+    return kBadInput;
+  }
+  return exit_code();
+}

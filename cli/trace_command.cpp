@@ -1,0 +1,10 @@
+// Placeholder until the command is written (see the issue that owns it).
+#include "cli/commands.hpp"
+
+namespace bankcheck::cli {
+void add_trace_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("trace", "(not yet available)");
+  cmd->allow_extras();
+  cmd->callback([] { throw std::invalid_argument("'trace' is not available in this build yet"); });
+}
+}  // namespace bankcheck::cli

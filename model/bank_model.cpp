@@ -1,0 +1,81 @@
+#include "model/bank_model.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "model/phase_rules.hpp"
+
+namespace bankcheck {
+
+BankModel::BankModel(std::string name, BankGeometry geometry, PhaseRule rule)
+    : name_(std::move(name)), geometry_(geometry), rule_(rule) {
+  if (geometry_.banks == 0) throw std::invalid_argument("banks must be >= 1");
+  if (geometry_.warp == 0) throw std::invalid_argument("warp size must be >= 1");
+  if (geometry_.bank_bytes != 0 && !is_valid_width(geometry_.bank_bytes))
+    throw std::invalid_argument("bank bytes must be 1, 2, 4, 8 or 16");
+  if (geometry_.rows_per_word == 0) throw std::invalid_argument("rows per word must be >= 1");
+}
+
+RequestCost BankModel::cost(const WarpRequest& request) const {
+  return phase_cost(geometry_, rule_, request);
+}
+
+ConflictCulprit BankModel::culprit(const WarpRequest& request) const {
+  return phase_culprit(geometry_, rule_, request);
+}
+
+std::string BankModel::describe() const {
+  const auto& g = geometry_;
+  std::string cell = g.bank_bytes == 0 ? "one element per cell" : std::to_string(g.bank_bytes) + "-byte cells";
+  std::string text = name_ + ": " + std::to_string(g.banks) + " banks of " + cell + ", warp " +
+                     std::to_string(g.warp) + ", multicast of identical cells";
+  if (g.rows_per_word > 1)
+    text += ", cells i and i+" + std::to_string(g.banks) + " of a " + std::to_string(g.banks * g.rows_per_word) +
+            "-cell segment share a bank word";
+  switch (rule_) {
+    case PhaseRule::none: text += ", whole warp in one phase"; break;
+    case PhaseRule::bytes: text += ", phases of " + std::to_string(g.banks * g.bank_bytes) + " bytes"; break;
+    case PhaseRule::sm90: text += ", H100 phase rules as measured (docs/bank-model.md)"; break;
+  }
+  return text;
+}
+
+std::vector<std::string_view> preset_names() { return {"dmm", "sm90", "kepler-4B", "kepler-8B"}; }
+
+namespace {
+void require_warp32(std::string_view preset, unsigned warp) {
+  if (warp != 32)
+    throw std::invalid_argument(std::string(preset) + " models real hardware with 32-lane warps; got warp " +
+                                std::to_string(warp) + " (use --model dmm or --banks/--warp for other sizes)");
+}
+}  // namespace
+
+BankModel make_preset(std::string_view name, unsigned warp, unsigned banks) {
+  if (warp == 0) throw std::invalid_argument("warp size must be >= 1 (got 0)");
+  if (name == "dmm") return BankModel("dmm", {banks == 0 ? warp : banks, 0, warp, 1}, PhaseRule::none);
+  if (name == "sm90") {
+    require_warp32(name, warp);
+    return BankModel("sm90", {32, 4, 32, 1}, PhaseRule::sm90);
+  }
+  if (name == "kepler-4B") {
+    require_warp32(name, warp);
+    return BankModel("kepler-4B", {32, 4, 32, 2}, PhaseRule::bytes);
+  }
+  if (name == "kepler-8B") {
+    require_warp32(name, warp);
+    return BankModel("kepler-8B", {32, 8, 32, 1}, PhaseRule::bytes);
+  }
+  std::string allowed;
+  for (auto n : preset_names()) allowed += (allowed.empty() ? "" : ", ") + std::string(n);
+  throw std::invalid_argument("unknown model '" + std::string(name) + "'; allowed: " + allowed);
+}
+
+BankModel make_custom(unsigned banks, unsigned bank_bytes, unsigned warp) {
+  if (banks == 0) throw std::invalid_argument("--banks must be >= 1 (got 0)");
+  if (warp == 0) throw std::invalid_argument("--warp must be >= 1 (got 0)");
+  if (!is_valid_width(bank_bytes))
+    throw std::invalid_argument("--bank-bytes must be one of 1, 2, 4, 8, 16 (got " + std::to_string(bank_bytes) + ")");
+  return BankModel("custom", {banks, bank_bytes, warp, 1}, PhaseRule::none);
+}
+
+}  // namespace bankcheck

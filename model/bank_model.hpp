@@ -1,0 +1,91 @@
+#pragma once
+// The bank model: how many serialized passes (wavefronts) a warp request
+// costs on a machine with a given bank geometry and service rules.
+//
+// Assumptions, stated up front (as nvFuser's bank-conflict pass does):
+//  * A lane's access of `width` bytes touches the bank words (cells) that
+//    hold those bytes; cell c lives in bank c mod banks.
+//  * Lanes that read or write the same cell are served together (multicast
+//    on loads; on stores one of them wins, at no extra cost).
+//  * Lanes are served in phases; each phase costs the largest number of
+//    distinct cells it needs from one bank (its conflict degree).
+//  * What a phase is, and when phases of a load merge, is the preset's rule
+//    (see docs/bank-model.md; sm90's rules were measured on an H100).
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/warp_request.hpp"
+
+namespace bankcheck {
+
+/// Bank geometry: a parameter everywhere, never a hard-coded 32.
+struct BankGeometry {
+  unsigned banks = 32;       ///< number of banks, >= 1
+  unsigned bank_bytes = 4;   ///< bytes per cell; 0 means "one element per cell" (the DMM)
+  unsigned warp = 32;        ///< lanes per warp, >= 1
+  /// Rows that share one physical bank word: Kepler's 4-byte mode serves
+  /// words i and i+banks of a 2*banks-word segment together (value 2).
+  unsigned rows_per_word = 1;
+};
+
+/// How lanes are split into phases for wide accesses.
+enum class PhaseRule : std::uint8_t {
+  none,    ///< the whole warp is one phase (DMM, custom models)
+  bytes,   ///< phases of banks*bank_bytes bytes of lane data; stores and loads alike
+  sm90,    ///< measured H100 rules: see docs/bank-model.md
+};
+
+/// Cost of one warp request.
+/// @post wavefronts == ideal + conflicts; degree <= wavefronts; all zero iff no lane is active.
+struct RequestCost {
+  std::uint64_t wavefronts = 0;  ///< serialized passes the banks make
+  std::uint64_t ideal = 0;       ///< passes the same request needs with no bank conflict
+  std::uint64_t conflicts = 0;   ///< wavefronts - ideal, as Nsight Compute counts them
+  std::uint32_t degree = 0;      ///< k of the worst k-way conflict in one phase (1 = none)
+};
+
+/// Where the worst conflict of a request is: for reports and pictures.
+struct ConflictCulprit {
+  unsigned bank = 0;                   ///< a bank reaching the request's degree
+  std::vector<unsigned> lanes;         ///< lanes whose distinct cells pile up there
+  std::vector<std::uint64_t> cells;    ///< the distinct cells (cell index, not byte address)
+};
+
+class BankModel {
+ public:
+  BankModel(std::string name, BankGeometry geometry, PhaseRule rule);
+
+  const std::string& name() const { return name_; }
+  const BankGeometry& geometry() const { return geometry_; }
+  PhaseRule phase_rule() const { return rule_; }
+
+  /// @pre request.addr.size() == geometry().warp and request.width is valid.
+  RequestCost cost(const WarpRequest& request) const;
+
+  /// The bank and lanes of the worst conflict (empty lanes when conflict-free).
+  ConflictCulprit culprit(const WarpRequest& request) const;
+
+  /// One-line description of the preset and its assumptions.
+  std::string describe() const;
+
+ private:
+  std::string name_;
+  BankGeometry geometry_;
+  PhaseRule rule_;
+};
+
+/// Names accepted by make_preset, in the order `--help` lists them.
+std::vector<std::string_view> preset_names();
+
+/// Build a named preset: "dmm", "sm90", "kepler-4B", "kepler-8B".
+/// `warp` sets the warp size (and the DMM's bank count when banks == 0).
+/// @throws std::invalid_argument naming the allowed values.
+BankModel make_preset(std::string_view name, unsigned warp = 32, unsigned banks = 0);
+
+/// A custom model from flags: any banks >= 1, bank_bytes in {1,2,4,8,16}, warp >= 1.
+/// @throws std::invalid_argument with the allowed ranges.
+BankModel make_custom(unsigned banks, unsigned bank_bytes, unsigned warp);
+
+}  // namespace bankcheck
