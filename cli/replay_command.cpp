@@ -1,10 +1,205 @@
-// Placeholder until the command is written (see the issue that owns it).
+// `bankcheck replay`: stream a trace (text or binary, or '-') through a bank
+// model and print totals, totals per site and optionally one row per
+// instruction. The counting is sim/replay.hpp; this file parses and prints.
+#include <algorithm>
+#include <iomanip>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
 #include "cli/commands.hpp"
+#include "model/bank_model.hpp"
+#include "sim/replay.hpp"
+#include "sim/trace_error.hpp"
+#include "sim/trace_file.hpp"
 
 namespace bankcheck::cli {
-void add_replay_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("replay", "(not yet available)");
-  cmd->allow_extras();
-  cmd->callback([] { throw std::invalid_argument("'replay' is not available in this build yet"); });
+namespace {
+
+struct ReplayOptions {
+  std::string file;
+  std::string model = "sm90";
+  std::optional<unsigned> banks, bank_bytes, warp;
+  bool per_instruction = false;
+  bool csv = false;
+  bool json = false;
+};
+
+/// Checks that need no trace: done before opening it, so a bad flag is reported first.
+void check_flags(const ReplayOptions& o, bool model_given) {
+  if (o.banks && *o.banks == 0) throw std::invalid_argument("--banks must be >= 1 (got 0)");
+  if (o.warp && *o.warp == 0) throw std::invalid_argument("--warp must be >= 1 (got 0)");
+  if (o.bank_bytes && !is_valid_width(*o.bank_bytes))
+    throw std::invalid_argument("--bank-bytes must be one of 1, 2, 4, 8, 16 (got " + std::to_string(*o.bank_bytes) +
+                                ")");
+  const auto names = preset_names();
+  if (std::find(names.begin(), names.end(), o.model) == names.end()) make_preset(o.model);  // throws, naming them
+  if (model_given && o.bank_bytes)
+    throw std::invalid_argument("--bank-bytes describes a custom model; it cannot be combined with --model");
+  if (model_given && o.banks && o.model != "dmm")
+    throw std::invalid_argument("--banks applies to --model dmm or a custom model, not to the preset '" + o.model +
+                                "'");
+  if (o.bank_bytes && !o.banks) throw std::invalid_argument("a custom model needs --banks (>= 1) with --bank-bytes");
 }
+
+/// The model for a trace of `trace_warp` lanes: a preset (dmm takes its warp and
+/// bank count from the trace unless --banks is given) or a custom model.
+BankModel model_for(const ReplayOptions& o, bool model_given, unsigned trace_warp, const std::string& trace) {
+  if (o.warp && *o.warp != trace_warp)
+    throw std::invalid_argument("--warp " + std::to_string(*o.warp) + " disagrees with the trace " + trace +
+                                ", which has warp " + std::to_string(trace_warp));
+  const bool custom = o.bank_bytes || (o.banks && !model_given);
+  if (custom) return make_custom(*o.banks, o.bank_bytes.value_or(4), trace_warp);
+  return make_preset(o.model, trace_warp, o.banks.value_or(0));
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string display_site(const std::string& s) { return s.empty() ? "(none)" : s; }
+
+nlohmann::json totals_json(const ReplayTotals& t) {
+  return {{"instructions", t.instructions}, {"lane_accesses", t.lane_accesses}, {"wavefronts", t.wavefronts},
+          {"ideal", t.ideal},               {"conflicts", t.conflicts},         {"worst_degree", t.worst_degree}};
+}
+
+void print_text_summary(std::ostream& out, const ReplaySummary& s) {
+  const ReplayTotals& t = s.totals;
+  out << "totals\n"
+      << "  instructions   " << t.instructions << "\n"
+      << "  lane accesses  " << t.lane_accesses << "\n"
+      << "  wavefronts     " << t.wavefronts << "\n"
+      << "  ideal          " << t.ideal << "\n"
+      << "  conflicts      " << t.conflicts << "\n"
+      << "  worst degree   " << t.worst_degree << "\n";
+  if (s.sites.empty()) return;
+  std::size_t width = 4;
+  for (const auto& site : s.sites) width = std::max(width, display_site(site.site).size());
+  out << "\nby site\n  " << std::left << std::setw(static_cast<int>(width)) << "site" << std::right
+      << "  instructions  lane_accesses    wavefronts         ideal     conflicts  worst_degree\n";
+  for (const auto& site : s.sites) {
+    const ReplayTotals& x = site.totals;
+    out << "  " << std::left << std::setw(static_cast<int>(width)) << display_site(site.site) << std::right << "  "
+        << std::setw(12) << x.instructions << "  " << std::setw(13) << x.lane_accesses << "  " << std::setw(12)
+        << x.wavefronts << "  " << std::setw(12) << x.ideal << "  " << std::setw(12) << x.conflicts << "  "
+        << std::setw(12) << x.worst_degree << "\n";
+  }
+}
+
+void run_replay(const ReplayOptions& o, bool model_given) {
+  check_flags(o, model_given);
+  auto source = open_trace(o.file);
+  const std::string trace_name = o.file == "-" ? "<stdin>" : o.file;
+  const BankModel model = model_for(o, model_given, source->warp(), trace_name);
+  std::ostream& out = std::cout;
+
+  nlohmann::json rows = nlohmann::json::array();
+  InstructionObserver observer;
+  if (o.per_instruction) {
+    if (o.json) {
+      observer = [&](const InstructionCost& i) {
+        rows.push_back({{"index", i.index},
+                        {"site", source->sites().name(i.site)},
+                        {"op", op_name(i.request.op)},
+                        {"width", i.request.width},
+                        {"active", i.active},
+                        {"wavefronts", i.cost.wavefronts},
+                        {"ideal", i.cost.ideal},
+                        {"conflicts", i.cost.conflicts},
+                        {"degree", i.cost.degree}});
+      };
+    } else if (o.csv) {
+      out << "index,site,op,width,active,wavefronts,ideal,conflicts,degree\n";
+      observer = [&](const InstructionCost& i) {
+        out << i.index << ',' << csv_field(source->sites().name(i.site)) << ',' << op_name(i.request.op) << ','
+            << i.request.width << ',' << i.active << ',' << i.cost.wavefronts << ',' << i.cost.ideal << ','
+            << i.cost.conflicts << ',' << i.cost.degree << '\n';
+      };
+    } else {
+      out << std::setw(10) << "index" << "  " << std::setw(16) << "site" << "  op  width  active  wavefronts"
+          << "  ideal  conflicts  degree\n";
+      observer = [&](const InstructionCost& i) {
+        out << std::setw(10) << i.index << "  " << std::setw(16) << display_site(source->sites().name(i.site))
+            << "  " << op_name(i.request.op) << "  " << std::setw(5) << i.request.width << "  " << std::setw(6)
+            << i.active << "  " << std::setw(10) << i.cost.wavefronts << "  " << std::setw(5) << i.cost.ideal
+            << "  " << std::setw(9) << i.cost.conflicts << "  " << std::setw(6) << i.cost.degree << '\n';
+      };
+    }
+  }
+
+  const ReplaySummary summary = replay(*source, model, observer);
+
+  if (o.json) {
+    nlohmann::json doc = {{"trace", trace_name},
+                          {"model", summary.model},
+                          {"model_description", model.describe()},
+                          {"warp", summary.warp},
+                          {"totals", totals_json(summary.totals)}};
+    nlohmann::json sites = nlohmann::json::array();
+    for (const auto& s : summary.sites) {
+      nlohmann::json row = totals_json(s.totals);
+      row["site"] = s.site;
+      sites.push_back(row);
+    }
+    doc["sites"] = sites;
+    if (o.per_instruction) doc["instructions"] = std::move(rows);
+    out << doc.dump(2) << "\n";
+  } else if (o.csv) {
+    if (o.per_instruction) return;  // one table per CSV: the rows (totals are their sums)
+    out << "scope,site,instructions,lane_accesses,wavefronts,ideal,conflicts,worst_degree\n";
+    auto row = [&](const char* scope, const std::string& site, const ReplayTotals& t) {
+      out << scope << ',' << csv_field(site) << ',' << t.instructions << ',' << t.lane_accesses << ','
+          << t.wavefronts << ',' << t.ideal << ',' << t.conflicts << ',' << t.worst_degree << '\n';
+    };
+    row("total", "", summary.totals);
+    for (const auto& s : summary.sites) row("site", s.site, s.totals);
+  } else {
+    if (o.per_instruction) out << "\n";
+    out << "trace  " << trace_name << " (warp " << summary.warp << ")\n"
+        << "model  " << model.describe() << "\n\n";
+    print_text_summary(out, summary);
+  }
+}
+
+}  // namespace
+
+void add_replay_command(CLI::App& app) {
+  auto opts = std::make_shared<ReplayOptions>();
+  auto* cmd = app.add_subcommand("replay", "Replay a trace (text, binary or '-') through a bank model and count "
+                                           "wavefronts and conflicts, in total and per site");
+  cmd->add_option("file", opts->file, "Trace file (.trace text or .bktrace binary, told by content), or '-' for stdin")
+      ->required();
+  std::string presets;
+  for (auto n : preset_names()) presets += (presets.empty() ? "" : ", ") + std::string(n);
+  auto* model = cmd->add_option("--model", opts->model, "Preset model: " + presets + " (default sm90)");
+  cmd->add_option("--banks", opts->banks, "Number of banks (>= 1): a custom model, or the dmm preset's bank count");
+  cmd->add_option("--bank-bytes", opts->bank_bytes, "Bytes per bank cell of a custom model: 1, 2, 4, 8 or 16 "
+                                                    "(default 4)");
+  cmd->add_option("--warp", opts->warp, "Expected warp size (>= 1); must match the trace");
+  cmd->add_flag("--per-instruction", opts->per_instruction, "Also print one row per instruction");
+  auto* csv = cmd->add_flag("--csv", opts->csv, "Print CSV");
+  auto* json = cmd->add_flag("--json", opts->json, "Print JSON");
+  csv->excludes(json);
+  cmd->callback([opts, model] {
+    try {
+      run_replay(*opts, model->count() > 0);
+    } catch (const TraceError& e) {
+      std::cout.flush();
+      std::cerr << e.what() << "\n";
+      exit_code() = kBadInput;
+    }
+  });
+}
+
 }  // namespace bankcheck::cli

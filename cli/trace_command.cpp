@@ -1,10 +1,32 @@
-// Placeholder until the command is written (see the issue that owns it).
+// bankcheck trace ALGO [name=value ...] [--input random|worst|FILE] [--seed S] -o FILE [--format text|bin]
+#include <iostream>
+
+#include "cli/algorithm_args.hpp"
 #include "cli/commands.hpp"
+#include "sim/trace_file.hpp"
 
 namespace bankcheck::cli {
+
 void add_trace_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("trace", "(not yet available)");
-  cmd->allow_extras();
-  cmd->callback([] { throw std::invalid_argument("'trace' is not available in this build yet"); });
+  auto* cmd = app.add_subcommand("trace", "write an algorithm's shared-memory trace (docs/trace-format.md)");
+  auto args = std::make_shared<AlgorithmArgs>();
+  auto output = std::make_shared<std::string>();
+  auto format = std::make_shared<std::string>();
+  args->add_to(*cmd);
+  cmd->add_option("-o,--output", *output, "trace file ('-' for stdout)")->required();
+  cmd->add_option("--format", *format, "text or bin (default: from the extension, else text)");
+  cmd->callback([args, output, format] {
+    TraceFormat f = TraceFormat::text;
+    if (!format->empty()) f = parse_format_name(*format);
+    else if (auto ext = format_from_extension(*output)) f = *ext;
+    auto sink = create_trace(*output, f);
+    const AlgorithmOutcome outcome = trace_algorithm(args->algorithm, args->parsed(), args->input_choice(), *sink);
+    if (outcome.output_checked && !outcome.output_ok) {
+      std::cerr << "bankcheck trace: warning: " << outcome.wrong << " wrong outputs (" << outcome.check
+                << "); first: " << outcome.first_wrong << "\n";
+      exit_code() = kClaimFails;
+    }
+  });
 }
+
 }  // namespace bankcheck::cli

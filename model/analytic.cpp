@@ -76,4 +76,12 @@ cpp_int merge_worst_conflicts_per_warp(std::uint64_t w, std::uint64_t E) {
   return twice / 2;
 }
 
+cpp_int merge_worst_conflicts_total(std::uint64_t w, std::uint64_t E, std::uint64_t n) {
+  const cpp_int per_warp = merge_worst_conflicts_per_warp(w, E);  // checks w and E first
+  const cpp_int tile = cpp_int(w) * E;
+  require(n >= 1 && cpp_int(n) % tile == 0,
+          "merge totals need n a positive multiple of w*E = " + tile.str() + " (got n = " + num(n) + ")");
+  return per_warp * (cpp_int(n) / tile);
+}
+
 }  // namespace bankcheck::analytic

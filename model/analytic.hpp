@@ -38,12 +38,17 @@ cpp_int pbs_cf_conflicts(std::uint64_t w, std::uint64_t K);
 cpp_int pbs_cl_stage2_bound_per_warp(std::uint64_t w);
 
 /// SPAA 2025 Section 4, Theorem 8 summed over the d = gcd(w, E) subproblems
-/// of w/d threads: bank conflicts of one warp's serial merge on the paper's
-/// worst-case input, with w = qE + r (0 <= r < E):
+/// of w/d threads: what the paper calls the "bank conflicts" of one warp's
+/// serial merge on its worst-case input, which is the summed DMM cost
+/// (wavefronts) of the E merge steps, not wavefronts - instructions
+/// (docs/formula-findings.md, item 12). With w = qE + r (0 <= r < E):
 ///   E²                                  if 1 < E <= w/2
 ///   (E² + 2Er + Ed - r² - rd) / 2        if w/2 < E <= w
 /// @pre w >= 2, 1 < E <= w.
 cpp_int merge_worst_conflicts_per_warp(std::uint64_t w, std::uint64_t E);
+
+/// Theorem 8 over a merge of n keys = n/(wE) warps. @pre n a positive multiple of wE, and as above.
+cpp_int merge_worst_conflicts_total(std::uint64_t w, std::uint64_t E, std::uint64_t n);
 
 /// True iff n is a power of two (n >= 1).
 bool is_power_of_two(std::uint64_t n);

@@ -1,0 +1,198 @@
+// Replay throughput (issue 2): how fast a large binary trace of 4-byte
+// accesses is (0) read as raw bytes, (a) read and parsed by the trace reader
+// with its addresses summed, (b) replayed through the sm90 preset, and
+// (c) costed by BankModel::cost alone from memory (where replay's time goes).
+// One core, one process; each figure is the median of --runs runs of the
+// thread's CPU time, printed in lane-accesses per second (active lanes).
+//
+// The generated trace mixes the patterns real kernels issue (site names in
+// brackets), drawn per instruction from a fixed-seed generator:
+//   40% [row]       stride-1 rows at a random 128-byte-aligned base: conflict-free
+//   10% [column]    stride 2, 4, 8 or 32 words (transpose/matrix columns): 2- to 32-way
+//   10% [padded]    stride 33 words (padded tile column): conflict-free
+//   25% [random]    independent random words in a 48 KiB window (hash tables, histograms)
+//    5% [broadcast] every lane reads one word
+//   10% [partial]   stride-1 with each lane idle with probability 1/2 (divergent tails)
+// 75% loads, 25% stores.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <ctime>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "model/bank_model.hpp"
+#include "sim/replay.hpp"
+#include "sim/trace_binary.hpp"
+#include "sim/trace_file.hpp"
+
+using namespace bankcheck;
+
+namespace {
+
+constexpr unsigned kWarp = 32;
+
+void generate(const std::string& path, std::uint64_t instructions) {
+  BinaryTraceWriter writer{OutputFile(path)};
+  writer.begin(kWarp);
+  std::mt19937_64 rng(2026);
+  std::vector<std::uint64_t> addr(kWarp);
+  const std::uint64_t window = 48 * 1024;
+  for (std::uint64_t i = 0; i < instructions; ++i) {
+    const unsigned pick = static_cast<unsigned>(rng() % 100);
+    const std::uint64_t base = (rng() % (window / 128)) * 128;
+    const char* site;
+    if (pick < 40) {
+      site = "row";
+      for (unsigned l = 0; l < kWarp; ++l) addr[l] = base + 4 * l;
+    } else if (pick < 50) {
+      site = "column";
+      const unsigned strides[] = {2, 4, 8, 32};
+      const unsigned s = strides[rng() % 4];
+      for (unsigned l = 0; l < kWarp; ++l) addr[l] = 4 * std::uint64_t{s} * l;
+    } else if (pick < 60) {
+      site = "padded";
+      for (unsigned l = 0; l < kWarp; ++l) addr[l] = 4 * 33 * l;
+    } else if (pick < 85) {
+      site = "random";
+      for (unsigned l = 0; l < kWarp; ++l) addr[l] = (rng() % (window / 4)) * 4;
+    } else if (pick < 90) {
+      site = "broadcast";
+      for (unsigned l = 0; l < kWarp; ++l) addr[l] = base;
+    } else {
+      site = "partial";
+      const std::uint64_t mask = rng();
+      for (unsigned l = 0; l < kWarp; ++l) addr[l] = (mask >> l) & 1 ? base + 4 * l : kInactive;
+    }
+    const Op op = rng() % 4 == 0 ? Op::store : Op::load;
+    writer.record(site, WarpRequest{op, 4, addr});
+  }
+  writer.end();
+}
+
+/// CPU time of this thread (user + system) spent in f: the passes are
+/// single-threaded, and CPU time is steadier than wall time on a shared machine.
+double seconds(const std::function<void()>& f) {
+  auto now = [] {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+  };
+  const double t0 = now();
+  f();
+  return now() - t0;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+volatile std::uint64_t g_sink;  // keeps the sums alive
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"bench.replay: trace reading vs replay throughput (lane-accesses per second, one core)"};
+  std::string trace;
+  std::uint64_t instructions = 2'000'000;
+  unsigned runs = 5;
+  std::uint64_t model_only = 200'000;
+  app.add_option("trace", trace, "Binary trace to use (default: generate one in the temp directory)");
+  app.add_option("--instructions", instructions, "Instructions to generate (default 2000000)")->check(CLI::PositiveNumber);
+  app.add_option("--runs", runs, "Runs per figure; the median is printed (default 5)")->check(CLI::Range(1u, 101u));
+  app.add_option("--model-only", model_only, "Instructions kept in memory for the cost-only figure (default 200000)")
+      ->check(CLI::PositiveNumber);
+  CLI11_PARSE(app, argc, argv);
+
+  bool generated = false;
+  if (trace.empty()) {
+    trace = (std::filesystem::temp_directory_path() / "bankcheck_replay_bench.bktrace").string();
+    const double t = seconds([&] { generate(trace, instructions); });
+    generated = true;
+    std::printf("generated %s: %llu instructions, %.0f MB in %.2f s CPU\n", trace.c_str(),
+                static_cast<unsigned long long>(instructions), std::filesystem::file_size(trace) / 1e6, t);
+  }
+
+  try {
+    const BankModel model = make_preset("sm90");
+    std::uint64_t lanes = 0, records = 0;
+    // (0) raw: the bytes only, summed as words (the floor set by the page cache and memory).
+    std::vector<double> raw_t, read_t, replay_t, cost_t;
+    std::vector<std::uint64_t> chunk(std::size_t{4} << 17);
+    for (unsigned r = 0; r < runs; ++r) {
+      raw_t.push_back(seconds([&] {
+        InputFile f(trace);
+        std::uint64_t sum = 0;
+        for (std::size_t n; (n = f.read(chunk.data(), chunk.size() * 8) / 8) > 0;)
+          for (std::size_t i = 0; i < n; ++i) sum += chunk[i];
+        g_sink = sum;
+      }));
+      // (a) read-only: the trace reader, every address summed (a checksum).
+      read_t.push_back(seconds([&] {
+        auto source = open_trace(trace);
+        TraceRecord rec;
+        std::uint64_t sum = 0, n = 0;
+        while (source->next(rec)) {
+          for (std::uint64_t a : rec.request.addr) sum += a;
+          ++n;
+        }
+        g_sink = sum;
+        records = n;
+      }));
+      // (b) full replay through sm90.
+      replay_t.push_back(seconds([&] {
+        auto source = open_trace(trace);
+        const ReplaySummary s = replay(*source, model);
+        g_sink = s.totals.wavefronts;
+        lanes = s.totals.lane_accesses;
+        if (s.totals.instructions != records) throw std::logic_error("replay saw a different number of records");
+      }));
+    }
+    // (c) BankModel::cost alone over the first --model-only records, held in memory.
+    TraceBuffer buffer;
+    {
+      auto source = open_trace(trace);
+      buffer.begin(source->warp());
+      TraceRecord rec;
+      for (std::uint64_t i = 0; i < model_only && source->next(rec); ++i)
+        buffer.record(source->sites().name(rec.site), rec.request);
+    }
+    std::uint64_t buffer_lanes = 0;
+    for (std::size_t i = 0; i < buffer.size(); ++i) buffer_lanes += active_lanes(buffer.at(i).request);
+    for (unsigned r = 0; r < runs; ++r)
+      cost_t.push_back(seconds([&] {
+        std::uint64_t w = 0;
+        for (std::size_t i = 0; i < buffer.size(); ++i) w += model.cost(buffer.at(i).request).wavefronts;
+        g_sink = w;
+      }));
+
+    const double raw = median(raw_t), read = median(read_t), rep = median(replay_t), cost = median(cost_t);
+    const double file_lanes = static_cast<double>(lanes);
+    std::printf("trace: %llu instructions, %llu active lane-accesses, warp %u, 4-byte accesses\n",
+                static_cast<unsigned long long>(records), static_cast<unsigned long long>(lanes), kWarp);
+    std::printf("medians of %u runs, CPU time of one thread:\n", runs);
+    std::printf("  (0) raw read, words summed   %8.3f s  %10.3e lane-accesses/s  %7.2f GB/s\n", raw,
+                file_lanes / raw, std::filesystem::file_size(trace) / raw / 1e9);
+    std::printf("  (a) trace reader, addr summed %7.3f s  %10.3e lane-accesses/s\n", read, file_lanes / read);
+    std::printf("  (b) replay, sm90              %7.3f s  %10.3e lane-accesses/s\n", rep, file_lanes / rep);
+    std::printf("  (c) BankModel::cost only      %7.3f s  %10.3e lane-accesses/s  (%zu instructions in memory)\n",
+                cost, static_cast<double>(buffer_lanes) / cost, buffer.size());
+    std::printf("ratio replay / read-only: %.3f   (targets: replay >= 1e9 lane-accesses/s, ratio >= 0.3)\n",
+                read / rep);
+    std::printf("time per instruction: read %.1f ns, replay %.1f ns, cost alone %.1f ns\n", read / records * 1e9,
+                rep / records * 1e9, cost / buffer.size() * 1e9);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench.replay: %s\n", e.what());
+    if (generated) std::filesystem::remove(trace);
+    return 2;
+  }
+  if (generated) std::filesystem::remove(trace);
+  return 0;
+}

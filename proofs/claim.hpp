@@ -1,0 +1,113 @@
+#pragma once
+// A Claim: one statement of a paper made executable. It names where it comes
+// from (paper, lemma), what it says, the hypotheses under which the paper
+// asserts it, and a checker that tests it at one parameter point (w, E) and
+// returns how many cases it examined and the first counterexample, with a
+// one-line command that reproduces it.
+//
+// Points inside the hypotheses decide whether the claim holds; points beyond
+// them (w not a power of two, E > w, ...) are explored and a failure there is
+// a finding, not a refutation of the paper.
+#include <boost/multiprecision/cpp_int.hpp>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace bankcheck::proofs {
+
+/// A parameter point: w banks = w lanes per warp, E elements per thread (or,
+/// for claims with other parameters, the claim's two documented parameters).
+struct Point {
+  std::uint64_t w = 1;
+  std::uint64_t E = 1;
+};
+
+/// Where a point lies relative to a claim's hypotheses.
+enum class Region { within, beyond, skip };
+
+/// How inputs at a point are covered.
+enum class Mode {
+  automatic,   ///< every input when the point has at most `inputs_limit` of them, else `inputs` sampled
+  exhaustive,  ///< every input; refused (exit 2) when the total exceeds `case_limit`
+  sample,      ///< `inputs` sampled inputs per point (and `points` sampled points per claim)
+};
+
+/// What a checker needs besides the point.
+struct CheckOptions {
+  Mode mode = Mode::automatic;
+  std::uint64_t inputs = 64;            ///< sampled inputs per point
+  std::uint64_t inputs_limit = 4096;    ///< automatic: enumerate when a point has at most this many inputs
+  std::uint64_t seed = 1;               ///< base seed; a point's stream depends only on (seed, w, E)
+  std::string model = "dmm";            ///< bank model preset for replayed claims
+  std::string artifact_dir;             ///< where trace files of counterexamples go ("" = none)
+};
+
+/// A case where the claim is false, with what it takes to see it again.
+struct Counterexample {
+  Point point;
+  std::string detail;     ///< what was expected and what was found
+  std::string reproduce;  ///< one command line (verify at this point, or run/replay of a trace file)
+};
+
+/// Result of checking one point.
+/// @post counterexample => the claim is false at this point for the input it describes.
+struct PointResult {
+  std::uint64_t cases = 0;
+  std::optional<Counterexample> counterexample;
+};
+
+/// Default parameter ranges of a claim (inclusive).
+/// Without --w/--E a claim checks its default domain; `triangle` keeps only
+/// E <= w there (the papers' setting), while explicit --E ranges explore E > w.
+struct Domain {
+  std::uint64_t w_lo = 1, w_hi = 256;
+  std::uint64_t E_lo = 1, E_hi = 256;
+  bool triangle = true;
+};
+
+using BigCount = boost::multiprecision::cpp_int;
+
+struct Claim {
+  std::string id;          ///< e.g. "spaa.lemma1"
+  std::string paper;       ///< e.g. "SPAA 2025"
+  std::string lemma;       ///< e.g. "Lemma 1"
+  std::string statement;   ///< what is asserted, in one sentence
+  std::string hypotheses;  ///< under which conditions the paper asserts it
+  std::string category;    ///< "number theory", "algorithm", "worst case", ...
+  Domain domain;           ///< default ranges for `verify` without --w/--E
+  /// False for questions the paper does not assert as stated (e.g. "is the
+  /// construction the exact maximum?"): a counterexample is then a finding.
+  bool asserted = true;
+  std::function<Region(const Point&)> region;
+  std::function<PointResult(const Point&, const CheckOptions&)> check;
+  /// Cases an exhaustive check of this point examines (for the size guard).
+  std::function<BigCount(const Point&)> exhaustive_cases;
+  /// Cases the automatic/sample mode examines at most (defaults to exhaustive_cases).
+  std::function<BigCount(const Point&, const CheckOptions&)> planned_cases;
+};
+
+/// splitmix64: the per-point random stream depends only on (seed, w, E), so a
+/// counterexample found in a large run reproduces from its point alone.
+constexpr std::uint64_t mix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+constexpr std::uint64_t point_seed(std::uint64_t seed, const Point& p) {
+  return mix64(mix64(mix64(seed) ^ p.w) ^ (p.E * 0x632be59bd9b4e019ull));
+}
+
+/// `bankcheck verify ID --w W..W --E E..E` plus the options that shape inputs.
+inline std::string reproduce_command(const std::string& id, const Point& p, const CheckOptions& o) {
+  std::string cmd = "bankcheck verify " + id + " --w " + std::to_string(p.w) + ".." + std::to_string(p.w) + " --E " +
+                    std::to_string(p.E) + ".." + std::to_string(p.E);
+  if (o.mode == Mode::exhaustive) cmd += " --exhaustive";
+  if (o.mode == Mode::sample) cmd += " --sample 1 --inputs " + std::to_string(o.inputs);
+  if (o.mode != Mode::exhaustive) cmd += " --seed " + std::to_string(o.seed);
+  if (o.model != "dmm") cmd += " --model " + o.model;
+  return cmd;
+}
+
+}  // namespace bankcheck::proofs

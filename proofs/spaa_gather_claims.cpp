@@ -1,0 +1,401 @@
+// SPAA 2025 Section 3 (load-balanced dual subsequence gather): the
+// number-theoretic lemmas, checked from their definitions
+// (proofs/spaa_residues.hpp), independently of sim/cf_merge.hpp.
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "proofs/claims_registry.hpp"
+#include "proofs/number_theory.hpp"
+#include "proofs/spaa_residues.hpp"
+
+namespace bankcheck::proofs {
+namespace {
+
+using std::int64_t;
+using std::uint64_t;
+using std::to_string;
+
+constexpr uint64_t kMaxRounds = 256;  // rounds j checked per point; beyond, a sample
+
+/// Rounds j in [0, E) to check: all of them up to kMaxRounds, else the ends and a seeded sample.
+std::vector<uint64_t> rounds(const Point& p, const CheckOptions& o) {
+  std::vector<uint64_t> js;
+  if (p.E <= kMaxRounds || o.mode == Mode::exhaustive) {
+    for (uint64_t j = 0; j < p.E; ++j) js.push_back(j);
+    return js;
+  }
+  std::mt19937_64 rng(point_seed(o.seed, p));
+  js = {0, p.E - 1};
+  while (js.size() < kMaxRounds) js.push_back(rng() % p.E);
+  return js;
+}
+
+BigCount round_count(const Point& p) { return BigCount(p.E); }
+
+Counterexample cx(const std::string& id, const Point& p, const CheckOptions& o, std::string detail) {
+  return Counterexample{p, std::move(detail), reproduce_command(id, p, o)};
+}
+
+std::string pair_text(const nt::ResidueProfile& prof, uint64_t w) {
+  return to_string(prof.witness_a) + " and " + to_string(prof.witness_b) + " are congruent mod " + to_string(w) +
+         " (" + to_string(prof.largest_class) + " elements share residue " +
+         to_string(nt::mod(prof.witness_a, static_cast<int64_t>(w))) + ")";
+}
+
+Claim base(std::string id, std::string lemma, std::string statement, std::string hypotheses) {
+  Claim c;
+  c.id = std::move(id);
+  c.paper = "SPAA 2025";
+  c.lemma = std::move(lemma);
+  c.statement = std::move(statement);
+  c.hypotheses = std::move(hypotheses);
+  c.category = "number theory";
+  c.domain = Domain{1, 256, 1, 256};
+  c.exhaustive_cases = round_count;
+  return c;
+}
+
+Region within_e_le_w(const Point& p) { return p.E <= p.w ? Region::within : Region::beyond; }
+
+Claim lemma1() {
+  Claim c = base("spaa.lemma1", "Lemma 1",
+                 "if GCD(w, E) = 1 then R_j = {j + kE : 0 <= k < w} is a complete residue system mod w",
+                 "GCD(w, E) = 1 (checked for every round j in [0, E))");
+  c.region = [](const Point& p) { return nt::gcd(p.w, p.E) == 1 ? Region::within : Region::skip; };
+  c.check = [id = c.id](const Point& p, const CheckOptions& o) {
+    PointResult res;
+    thread_local nt::ResidueSet seen;
+    for (uint64_t j : rounds(p, o)) {
+      ++res.cases;
+      seen.reset(p.w);
+      bool complete = true;
+      nt::ResidueStepper r(j, p.E, p.w);  // j + kE mod w
+      for (uint64_t k = 0; k < p.w && complete; ++k, r.next()) complete = seen.insert_residue(r.value());
+      if (complete) continue;
+      const auto prof = nt::residue_profile(spaa::residue_row(static_cast<int64_t>(j), p.w, p.E), p.w);
+      {
+        res.counterexample = cx(id, p, o, "R_" + to_string(j) + ": " + pair_text(prof, p.w));
+        return res;
+      }
+    }
+    return res;
+  };
+  return c;
+}
+
+Claim lemma1_tight() {
+  Claim c = base("spaa.lemma1.tight", "Lemma 1 (converse, Section 3.2)",
+                 "if d = GCD(w, E) > 1 then R_j hits exactly w/d residues mod w, each d times (a d-way conflict)",
+                 "d = GCD(w, E) > 1");
+  c.region = [](const Point& p) { return nt::gcd(p.w, p.E) > 1 ? Region::within : Region::skip; };
+  c.check = [id = c.id](const Point& p, const CheckOptions& o) {
+    PointResult res;
+    const uint64_t d = nt::gcd(p.w, p.E);
+    for (uint64_t j : rounds(p, o)) {
+      ++res.cases;
+      const auto prof = nt::residue_profile(spaa::residue_row(static_cast<int64_t>(j), p.w, p.E), p.w);
+      if (prof.classes_hit != p.w / d || prof.largest_class != d) {
+        res.counterexample = cx(id, p, o,
+                                "R_" + to_string(j) + " hits " + to_string(prof.classes_hit) + " residues (expected " +
+                                    to_string(p.w / d) + "), largest class " + to_string(prof.largest_class) +
+                                    " (expected " + to_string(d) + ")");
+        return res;
+      }
+    }
+    return res;
+  };
+  return c;
+}
+
+Claim lemma2(int part) {
+  Claim c = base(part == 1 ? "spaa.lemma2.1" : "spaa.lemma2.2", part == 1 ? "Lemma 2 (1)" : "Lemma 2 (2)",
+                 part == 1 ? "every element of R_j^(l) is congruent mod w to an element of D_{j mod d}"
+                           : "the elements of R_j^(l) are pairwise incongruent mod w",
+                 "d = GCD(w, E); every j in [0, E) and l in [0, d)");
+  c.region = within_e_le_w;
+  c.exhaustive_cases = [](const Point& p) { return BigCount(p.E) * nt::gcd(p.w, p.E); };
+  c.check = [id = c.id, part](const Point& p, const CheckOptions& o) {
+    PointResult res;
+    const uint64_t d = nt::gcd(p.w, p.E), n = p.w / d;
+    std::vector<char> in_class(p.w);
+    thread_local nt::ResidueSet seen;
+    for (uint64_t j : rounds(p, o)) {
+      std::fill(in_class.begin(), in_class.end(), 0);
+      for (int64_t x : spaa::class_set(j % d, p.w, d)) in_class[nt::mod(x, static_cast<int64_t>(p.w))] = 1;
+      for (uint64_t l = 0; l < d; ++l) {
+        ++res.cases;
+        // Fast pass without allocation; the sets are built only to report a counterexample.
+        bool ok = true;
+        seen.reset(p.w);
+        nt::ResidueStepper step(j + (l * n) % p.w * (p.E % p.w), p.E, p.w);  // j + (l n + k) E mod w
+        for (uint64_t k = 0; k < n && ok; ++k, step.next())
+          ok = part == 1 ? in_class[step.value()] != 0 : seen.insert_residue(step.value());
+        if (ok) continue;
+        const auto r = spaa::residue_part(static_cast<int64_t>(j), l, p.w, p.E);
+        if (part == 1) {
+          for (int64_t x : r)
+            if (!in_class[nt::mod(x, static_cast<int64_t>(p.w))]) {
+              res.counterexample = cx(id, p, o,
+                                      "element " + to_string(x) + " of R_" + to_string(j) + "^(" + to_string(l) +
+                                          ") is congruent to no element of D_" + to_string(j % d));
+              return res;
+            }
+        } else {
+          const auto prof = nt::residue_profile(r, p.w);
+          if (prof.classes_hit != r.size()) {
+            res.counterexample = cx(id, p, o, "R_" + to_string(j) + "^(" + to_string(l) + "): " + pair_text(prof, p.w));
+            return res;
+          }
+        }
+      }
+    }
+    return res;
+  };
+  return c;
+}
+
+Claim corollary3() {
+  Claim c = base("spaa.corollary3", "Corollary 3",
+                 "R'_j = R_j^(0) + R_{j+1}^(1) + ... + R_{j+d-1}^(d-1) (indices mod E) is a complete residue system mod w",
+                 "d = GCD(w, E); every round j in [0, E)");
+  c.region = within_e_le_w;
+  c.check = [id = c.id](const Point& p, const CheckOptions& o) {
+    PointResult res;
+    thread_local nt::ResidueSet seen;
+    const uint64_t d = nt::gcd(p.w, p.E), n = p.w / d;
+    for (uint64_t j : rounds(p, o)) {
+      ++res.cases;
+      seen.reset(p.w);
+      bool ok = true;
+      for (uint64_t l = 0; l < d && ok; ++l) {
+        nt::ResidueStepper r((j + l) % p.E + (l * n) % p.w * (p.E % p.w), p.E, p.w);  // R_{j+l}^(l) mod w
+        for (uint64_t k = 0; k < n && ok; ++k, r.next()) ok = seen.insert_residue(r.value());
+      }
+      if (ok) continue;
+      const auto prof = nt::residue_profile(spaa::shifted_row(j, p.w, p.E), p.w);
+      if (prof.classes_hit != p.w || prof.size != p.w) {
+        res.counterexample = cx(id, p, o, "R'_" + to_string(j) + ": " + pair_text(prof, p.w));
+        return res;
+      }
+    }
+    return res;
+  };
+  return c;
+}
+
+Claim lemma4() {
+  Claim c = base("spaa.lemma4", "Lemma 4",
+                 "the first element of R_{j+1 mod E}^(l+1) minus the last of R_j^(l) is E+1 if j < E-1, else 1",
+                 "d = GCD(w, E) >= 2 (so l+1 < d exists); every j in [0, E), l in [0, d-1)");
+  c.region = [](const Point& p) {
+    if (nt::gcd(p.w, p.E) < 2) return Region::skip;
+    return p.E <= p.w ? Region::within : Region::beyond;
+  };
+  c.exhaustive_cases = [](const Point& p) { return BigCount(p.E) * (nt::gcd(p.w, p.E) - 1); };
+  c.check = [id = c.id](const Point& p, const CheckOptions& o) {
+    PointResult res;
+    const uint64_t d = nt::gcd(p.w, p.E);
+    for (uint64_t j : rounds(p, o))
+      for (uint64_t l = 0; l + 1 < d; ++l) {
+        ++res.cases;
+        const int64_t a = spaa::residue_part(static_cast<int64_t>(j), l, p.w, p.E).back();
+        const int64_t b = spaa::residue_part(static_cast<int64_t>((j + 1) % p.E), l + 1, p.w, p.E).front();
+        const int64_t expected = j + 1 < p.E ? static_cast<int64_t>(p.E) + 1 : 1;
+        if (b - a != expected) {
+          res.counterexample = cx(id, p, o,
+                                  "j=" + to_string(j) + " l=" + to_string(l) + ": b-a = " + to_string(b - a) +
+                                      ", expected " + to_string(expected));
+          return res;
+        }
+      }
+    return res;
+  };
+  return c;
+}
+
+/// round_of[k] = the j with k in R'_j, built from the sets themselves;
+/// empty string if they partition [0, wE), else what goes wrong.
+std::string rounds_from_sets(const Point& p, std::vector<std::int32_t>& round_of) {
+  const uint64_t n = p.w * p.E, d = nt::gcd(p.w, p.E), m = p.w / d;
+  round_of.assign(n, -1);
+  for (uint64_t j = 0; j < p.E; ++j)
+    for (uint64_t l = 0; l < d; ++l)
+      for (uint64_t k = 0, x = (j + l) % p.E + l * m * p.E; k < m; ++k, x += p.E) {  // R_{j+l mod E}^(l)
+        if (x >= n) return "element " + to_string(x) + " of R'_" + to_string(j) + " lies outside [0, wE)";
+        if (round_of[x] != -1) return "element " + to_string(x) + " is in R'_" + to_string(round_of[x]) + " and R'_" + to_string(j);
+        round_of[x] = static_cast<std::int32_t>(j);
+      }
+  return {};
+}
+
+Claim round_formula() {
+  Claim c = base("spaa.round_formula", "Section 3.2, round formula",
+                 "element k in [0, wE) belongs to R'_j for exactly one j, and j = k - floor(kd/(wE)) mod E",
+                 "d = GCD(w, E); every k in [0, wE)");
+  c.region = within_e_le_w;
+  c.exhaustive_cases = [](const Point& p) { return BigCount(p.w) * p.E; };
+  c.check = [id = c.id](const Point& p, const CheckOptions& o) {
+    PointResult res;
+    const uint64_t n = p.w * p.E, d = nt::gcd(p.w, p.E);
+    thread_local std::vector<std::int32_t> round_of;
+    if (std::string err = rounds_from_sets(p, round_of); !err.empty()) {
+      res.counterexample = cx(id, p, o, err);
+      return res;
+    }
+    // floor(kd / wE) and k mod E stepped exactly, without a division per k.
+    uint64_t fl = 0, kd = 0, k_mod_e = 0;
+    for (uint64_t k = 0; k < n; ++k, kd += d, k_mod_e = k_mod_e + 1 == p.E ? 0 : k_mod_e + 1) {
+      while (kd >= (fl + 1) * n) ++fl;
+      ++res.cases;
+      const uint64_t formula = (k_mod_e + p.E - fl % p.E) % p.E;
+      if (static_cast<uint64_t>(round_of[k]) != formula) {
+        res.counterexample = cx(id, p, o,
+                                "element " + to_string(k) + " is in R'_" + to_string(round_of[k]) +
+                                    " but the formula gives " + to_string(formula));
+        return res;
+      }
+    }
+    return res;
+  };
+  return c;
+}
+
+Claim circular_shift() {
+  Claim c = base("spaa.shift_round", "Section 3.2, circular shift",
+                 "rotating partition l (wE/d elements) by l positions is a permutation after which element k is read "
+                 "in round k mod E, and round j reads the complete residue system R'_j",
+                 "d = GCD(w, E); every k in [0, wE) and round j in [0, E)");
+  c.region = within_e_le_w;
+  c.exhaustive_cases = [](const Point& p) { return BigCount(p.w) * p.E; };
+  c.check = [id = c.id](const Point& p, const CheckOptions& o) {
+    PointResult res;
+    const uint64_t n = p.w * p.E;
+    thread_local std::vector<std::int32_t> round_of;
+    if (std::string err = rounds_from_sets(p, round_of); !err.empty()) {
+      res.counterexample = cx(id, p, o, err);
+      return res;
+    }
+    thread_local std::vector<char> hit;
+    thread_local std::vector<std::uint32_t> bank_hits;  // [round][bank]
+    hit.assign(n, 0);
+    bank_hits.assign(n, 0);
+    // rho stepped partition by partition (spaa::circular_shift gives the same
+    // value; the test suite checks that): partition l rotates right by l mod d.
+    const uint64_t d = nt::gcd(p.w, p.E), part = n / d;
+    uint64_t l = 0, x = part, y = 0, ym = 0;
+    for (uint64_t k = 0, k_mod_e = 0; k < n; ++k, k_mod_e = k_mod_e + 1 == p.E ? 0 : k_mod_e + 1) {
+      ++res.cases;
+      if (x == part) {  // a new partition l: y = (x + l mod d) mod part with x = 0
+        l = k / part;
+        x = 0;
+        y = l % d;
+        ym = y % p.w;
+      }
+      ++x;
+      const uint64_t phys = l * part + y;
+      const uint64_t phys_bank = ym;  // part is a multiple of w, so phys = y (mod w)
+      if (++y == part) y = 0, ym = 0;
+      else if (++ym == p.w) ym = 0;
+      if (phys >= n || hit[phys]) {
+        res.counterexample = cx(id, p, o, "rho is not a permutation: rho(" + to_string(k) + ") = " + to_string(phys));
+        return res;
+      }
+      hit[phys] = 1;
+      if (static_cast<uint64_t>(round_of[phys]) != k_mod_e) {
+        res.counterexample = cx(id, p, o,
+                                "element " + to_string(k) + " sits at " + to_string(phys) + ", read in round " +
+                                    to_string(round_of[phys]) + ", not k mod E = " + to_string(k_mod_e));
+        return res;
+      }
+      if (++bank_hits[k_mod_e * p.w + phys_bank] > 1) {
+        std::vector<int64_t> row;
+        for (uint64_t x = k_mod_e; x < n; x += p.E) row.push_back(static_cast<int64_t>(spaa::circular_shift(x, p.w, p.E)));
+        res.counterexample =
+            cx(id, p, o, "round " + to_string(k_mod_e) + " after the shift: " + pair_text(nt::residue_profile(row, p.w), p.w));
+        return res;
+      }
+    }
+    return res;
+  };
+  return c;
+}
+
+// Section 3.3: a block of `warps` warps; B reversed over the whole block and
+// partitions of wE/d elements rotated by (l mod d). Warp v owns A[alpha_v,
+// alpha_{v+1}) and the reversed B positions [uE-(v+1)wE+alpha_{v+1},
+// uE-vwE+alpha_v); in round j it reads its positions congruent to j mod E.
+// The claim: those are w elements in w distinct banks, for every split.
+constexpr uint64_t kBlockWarps = 3;
+
+struct BlockSplit {
+  uint64_t v, alpha, delta;  // warp, alpha_v, alpha_{v+1} - alpha_v
+};
+
+Claim thread_block() {
+  Claim c = base("spaa.thread_block", "Section 3.3",
+                 "with B reversed over the block and partition l rotated by l mod d, every warp reads w elements in w "
+                 "distinct banks in every round, for every split of A and B across the warps (u = 3w threads)",
+                 "u a multiple of w (here u = 3w); alpha_v in [0, v wE], alpha_{v+1} - alpha_v in [0, wE]");
+  c.region = within_e_le_w;
+  c.domain = Domain{1, 32, 1, 32};
+  c.exhaustive_cases = [](const Point& p) {
+    BigCount total = 0;
+    for (uint64_t v = 0; v < kBlockWarps; ++v) total += (BigCount(v) * p.w * p.E + 1) * (BigCount(p.w) * p.E + 1);
+    return total;
+  };
+  c.planned_cases = [ex = c.exhaustive_cases](const Point& p, const CheckOptions& o) {
+    const BigCount all = ex(p);
+    if (o.mode == Mode::exhaustive || (o.mode == Mode::automatic && all <= o.inputs_limit)) return all;
+    return BigCount(kBlockWarps * (o.inputs + 4));
+  };
+  c.check = [id = c.id, ex = c.exhaustive_cases](const Point& p, const CheckOptions& o) {
+    PointResult res;
+    const uint64_t w = p.w, E = p.E, we = w * E, uE = kBlockWarps * we;
+    std::vector<BlockSplit> splits;
+    const bool all = o.mode == Mode::exhaustive || (o.mode == Mode::automatic && ex(p) <= o.inputs_limit);
+    std::mt19937_64 rng(point_seed(o.seed, p));
+    for (uint64_t v = 0; v < kBlockWarps; ++v) {
+      if (all) {
+        for (uint64_t a = 0; a <= v * we; ++a)
+          for (uint64_t dl = 0; dl <= we; ++dl) splits.push_back({v, a, dl});
+      } else {
+        for (uint64_t a : {uint64_t{0}, v * we})
+          for (uint64_t dl : {uint64_t{0}, we}) splits.push_back({v, a, dl});
+        for (uint64_t s = 0; s < o.inputs; ++s) splits.push_back({v, rng() % (v * we + 1), rng() % (we + 1)});
+      }
+    }
+    std::vector<std::vector<int64_t>> by_round(E);
+    for (const BlockSplit& s : splits) {
+      ++res.cases;
+      for (auto& r : by_round) r.clear();
+      auto take = [&](uint64_t k) { by_round[k % E].push_back(static_cast<int64_t>(spaa::circular_shift(k, w, E))); };
+      for (uint64_t k = s.alpha; k < s.alpha + s.delta; ++k) take(k);
+      const uint64_t b_lo = uE - (s.v + 1) * we + s.alpha + s.delta, b_hi = uE - s.v * we + s.alpha;
+      for (uint64_t k = b_lo; k < b_hi; ++k) take(k);
+      for (uint64_t j = 0; j < E; ++j) {
+        const auto prof = nt::residue_profile(by_round[j], w);
+        if (prof.size != w || prof.classes_hit != w) {
+          res.counterexample = cx(id, p, o,
+                                  "warp " + to_string(s.v) + " with alpha_v=" + to_string(s.alpha) +
+                                      ", |A_v|=" + to_string(s.delta) + ", round " + to_string(j) + ": reads " +
+                                      to_string(prof.size) + " elements in " + to_string(prof.classes_hit) +
+                                      " banks (" + pair_text(prof, w) + ")");
+          return res;
+        }
+      }
+    }
+    return res;
+  };
+  return c;
+}
+
+}  // namespace
+
+std::vector<Claim> spaa_gather_lemma_claims() {
+  return {lemma1(),        lemma1_tight(),   lemma2(1),     lemma2(2), corollary3(),
+          lemma4(),        round_formula(),  circular_shift(), thread_block()};
+}
+
+}  // namespace bankcheck::proofs

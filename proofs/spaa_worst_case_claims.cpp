@@ -1,0 +1,319 @@
+// SPAA 2025 Section 4: Lemmas 5-7, |T| = w/d, Theorem 8, and whether the
+// construction is the worst over all inputs (exhaustive for small w, E).
+#include <algorithm>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "proofs/claims_registry.hpp"
+#include "proofs/spaa_worst_case.hpp"
+
+namespace bankcheck::proofs {
+namespace {
+
+using std::int64_t;
+using std::uint64_t;
+using std::to_string;
+using spaa::WorstCaseParams;
+
+Counterexample cx(const std::string& id, const Point& p, const CheckOptions& o, std::string detail) {
+  return Counterexample{p, std::move(detail), reproduce_command(id, p, o)};
+}
+
+/// Section 4 assumes 1 < E <= w; E = 1 and E > w are explored.
+Region section4_region(const Point& p) { return p.E > 1 && p.E <= p.w ? Region::within : Region::beyond; }
+
+Claim base(std::string id, std::string lemma, std::string statement) {
+  Claim c;
+  c.id = std::move(id);
+  c.paper = "SPAA 2025";
+  c.lemma = std::move(lemma);
+  c.statement = std::move(statement);
+  c.hypotheses = "1 < E <= w; q, r with w = qE + r, 0 <= r < E; d = GCD(w, E)";
+  c.category = "number theory";
+  c.domain = Domain{1, 256, 1, 256};
+  c.region = section4_region;
+  c.exhaustive_cases = [](const Point& p) {
+    const WorstCaseParams q = spaa::worst_case_params(p.w, p.E);
+    return BigCount(std::max<int64_t>(q.m - 1, 0));
+  };
+  return c;
+}
+
+Claim lemma5() {
+  Claim c = base("spaa.lemma5", "Lemma 5", "s_i = i(r/d) mod E/d are pairwise distinct for i in [1, E/d - 1]");
+  c.check = [id = c.id](const Point& pt, const CheckOptions& o) {
+    const WorstCaseParams p = spaa::worst_case_params(pt.w, pt.E);
+    PointResult res;
+    std::vector<int64_t> first(p.m, 0);
+    for (int64_t i = 1; i <= p.m - 1; ++i) {
+      ++res.cases;
+      const int64_t s = spaa::s_value(p, i);
+      if (first[s] != 0) {
+        res.counterexample = cx(id, pt, o, "s_" + to_string(first[s]) + " = s_" + to_string(i) + " = " + to_string(s));
+        return res;
+      }
+      first[s] = i;
+    }
+    return res;
+  };
+  return c;
+}
+
+Claim lemma6() {
+  Claim c = base("spaa.lemma6", "Lemma 6", "E/d - s_i = s_{E/d - i} for i in [1, E/d - 1]");
+  c.check = [id = c.id](const Point& pt, const CheckOptions& o) {
+    const WorstCaseParams p = spaa::worst_case_params(pt.w, pt.E);
+    PointResult res;
+    for (int64_t i = 1; i <= p.m - 1; ++i) {
+      ++res.cases;
+      if (p.m - spaa::s_value(p, i) != spaa::s_value(p, p.m - i)) {
+        res.counterexample = cx(id, pt, o,
+                                "i=" + to_string(i) + ": E/d - s_i = " + to_string(p.m - spaa::s_value(p, i)) +
+                                    " but s_{E/d-i} = " + to_string(spaa::s_value(p, p.m - i)));
+        return res;
+      }
+    }
+    return res;
+  };
+  return c;
+}
+
+Claim lemma7() {
+  Claim c = base("spaa.lemma7", "Lemma 7",
+                 "x_i + y_{i+1} = r if x_i < r (equivalently s_i > E/d - r/d), else E + r, for i in [1, E/d - 2]");
+  c.check = [id = c.id](const Point& pt, const CheckOptions& o) {
+    const WorstCaseParams p = spaa::worst_case_params(pt.w, pt.E);
+    PointResult res;
+    for (int64_t i = 1; i <= p.m - 2; ++i) {
+      ++res.cases;
+      const int64_t x = spaa::x_value(p, i), sum = x + spaa::y_value(p, i + 1);
+      const bool small = x < p.r;
+      const bool small_by_s = spaa::s_value(p, i) > p.m - p.r / p.d;
+      const int64_t expected = small ? p.r : p.E + p.r;
+      if (sum != expected || small != small_by_s) {
+        res.counterexample = cx(id, pt, o,
+                                "i=" + to_string(i) + ": x_i=" + to_string(x) + ", x_i + y_{i+1} = " + to_string(sum) +
+                                    " (expected " + to_string(expected) + "); x_i < r is " + (small ? "true" : "false") +
+                                    ", s_i > E/d - r/d is " + (small_by_s ? "true" : "false"));
+        return res;
+      }
+    }
+    return res;
+  };
+  return c;
+}
+
+Claim t_size() {
+  Claim c = base("spaa.T_size", "Section 4, |T| = w/d",
+                 "steps (1)-(3) build w/d tuples (a, b) with a + b = E, 0 <= a, b <= E, taking ceil(E/2d) w elements of A");
+  c.exhaustive_cases = [](const Point&) { return BigCount(1); };
+  c.check = [id = c.id](const Point& pt, const CheckOptions& o) {
+    PointResult res;
+    res.cases = 1;
+    const WorstCaseParams p = spaa::worst_case_params(pt.w, pt.E);
+    const spaa::TupleSequence t = spaa::build_t(pt.w, pt.E);
+    if (!t.error.empty()) {
+      res.counterexample = cx(id, pt, o, "the construction is undefined: " + t.error);
+      return res;
+    }
+    int64_t total_a = 0;
+    for (const spaa::Tuple& x : t.tuples) {
+      total_a += x.a;
+      if (x.a < 0 || x.b < 0 || x.a + x.b != p.E) {
+        res.counterexample = cx(id, pt, o, "tuple (" + to_string(x.a) + ", " + to_string(x.b) + ") does not split E");
+        return res;
+      }
+    }
+    const int64_t want_a = (p.m + 1) / 2 * p.w;  // ceil(E/2d) w
+    if (static_cast<int64_t>(t.tuples.size()) != p.w / p.d || total_a != want_a)
+      res.counterexample = cx(id, pt, o,
+                              "|T| = " + to_string(t.tuples.size()) + " (expected w/d = " + to_string(p.w / p.d) +
+                                  "), A elements " + to_string(total_a) + " (expected " + to_string(want_a) + ")");
+    return res;
+  };
+  return c;
+}
+
+/// The warp input of the construction, with mixed threads' merge order
+/// chosen by `mask` bit k (k-th mixed thread): A first (0) or B first (1).
+std::vector<char> construction_pattern(const spaa::TupleSequence& warp, uint64_t E, uint64_t mask) {
+  std::vector<char> from_a;
+  uint64_t k = 0;
+  for (const spaa::Tuple& t : warp.tuples) {
+    const bool mixed = t.a > 0 && t.b > 0;
+    const bool b_first = mixed && ((mask >> (k++ % 64)) & 1);
+    for (uint64_t s = 0; s < E; ++s) {
+      const bool a = b_first ? s >= static_cast<uint64_t>(t.b) : s < static_cast<uint64_t>(t.a);
+      from_a.push_back(a ? 1 : 0);
+    }
+  }
+  return from_a;
+}
+
+Claim theorem8() {
+  Claim c = base("spaa.theorem8", "Theorem 8",
+                 "the construction T makes Thrust's merge (paper's model: step t reads each thread's t-th merged "
+                 "element; A then B contiguous) serialize at least E^2 accesses if E <= w/2, else "
+                 "(E^2 + 2Er + Ed - r^2 - rd)/2, counted in banks w-E..w-1 over the E steps");
+  c.category = "worst case";
+  c.domain = Domain{2, 64, 2, 64};
+  c.exhaustive_cases = [](const Point& p) {
+    const auto warp = spaa::build_warp(p.w, p.E);
+    uint64_t mixed = 0;
+    for (const auto& t : warp.tuples) mixed += t.a > 0 && t.b > 0;
+    return BigCount(1) << std::min<uint64_t>(mixed, 4096);
+  };
+  c.check = [id = c.id, ex = c.exhaustive_cases](const Point& pt, const CheckOptions& o) {
+    PointResult res;
+    const auto warp = spaa::build_warp(pt.w, pt.E);
+    if (!warp.error.empty()) {
+      res.cases = 1;
+      res.counterexample = cx(id, pt, o, "the construction is undefined: " + warp.error);
+      return res;
+    }
+    // Merge orders of the mixed threads: all when few, else a seeded sample.
+    const BigCount orders = ex(pt);
+    std::vector<uint64_t> masks;
+    if (orders <= 4096) {
+      for (uint64_t m = 0; m < orders; ++m) masks.push_back(m);
+    } else {
+      std::mt19937_64 rng(point_seed(o.seed, pt));
+      masks = {0, ~uint64_t{0}};
+      for (uint64_t s = 0; s < o.inputs; ++s) masks.push_back(rng());
+    }
+    const int64_t want = spaa::theorem8_total(pt.w, pt.E);
+    int64_t best = -1, best_total = 0;
+    uint64_t best_mask = 0;
+    for (uint64_t m : masks) {
+      ++res.cases;
+      const spaa::MergeCost cost = spaa::merge_cost(pt.w, pt.E, construction_pattern(warp, pt.E, m));
+      if (cost.bottom_total > best) {
+        best = cost.bottom_total;
+        best_total = cost.total;
+        best_mask = m;
+      }
+    }
+    // Coordinate ascent over the mixed threads' orders from each sampled
+    // start: flip one thread's order while that raises the count.
+    const BigCount mixed_orders = ex(pt);
+    if (best < want && mixed_orders > 4096) {
+      uint64_t mixed = 0;
+      for (const auto& t : warp.tuples) mixed += t.a > 0 && t.b > 0;
+      for (uint64_t start : {uint64_t{0}, ~uint64_t{0}, best_mask}) {
+        uint64_t m = start;
+        int64_t value = spaa::merge_cost(pt.w, pt.E, construction_pattern(warp, pt.E, m)).bottom_total;
+        for (bool improved = true; improved && value < want;) {
+          improved = false;
+          for (uint64_t bit = 0; bit < std::min<uint64_t>(mixed, 64); ++bit) {
+            ++res.cases;
+            const uint64_t trial = m ^ (uint64_t{1} << bit);
+            const auto cost = spaa::merge_cost(pt.w, pt.E, construction_pattern(warp, pt.E, trial));
+            if (cost.bottom_total > value) value = cost.bottom_total, m = trial, improved = true;
+          }
+        }
+        if (value > best) best = value, best_mask = m;
+      }
+    }
+    if (best < want)
+      res.counterexample = cx(id, pt, o,
+                              "construction reaches " + to_string(best) + " serialized accesses in the last E banks (" +
+                                  to_string(best_total) + " in all banks; mixed-thread order mask " +
+                                  to_string(best_mask) + "), Theorem 8 says " + to_string(want));
+    return res;
+  };
+  return c;
+}
+
+constexpr uint64_t kWorstEnumerateBits = 20;  // automatic mode enumerates 2^(wE) merges up to this
+
+Claim theorem8_worst() {
+  Claim c = base("spaa.theorem8.worst", "Section 4 (worst case)",
+                 "no input makes Thrust's merge (paper's model, all banks counted) serialize more accesses than "
+                 "Theorem 8's count: the construction is the worst case");
+  c.category = "worst case";
+  c.asserted = false;  // the paper gives the count, not a proof that nothing is worse
+  c.domain = Domain{2, 6, 2, 6};
+  c.exhaustive_cases = [](const Point& p) { return BigCount(1) << static_cast<unsigned>(std::min<uint64_t>(p.w * p.E, 4096)); };
+  c.planned_cases = [](const Point& p, const CheckOptions& o) {
+    if (o.mode == Mode::exhaustive || (o.mode == Mode::automatic && p.w * p.E <= kWorstEnumerateBits))
+      return BigCount(1) << static_cast<unsigned>(std::min<uint64_t>(p.w * p.E, 4096));
+    return BigCount(o.inputs);
+  };
+  c.check = [id = c.id](const Point& pt, const CheckOptions& o) {
+    PointResult res;
+    const uint64_t n = pt.w * pt.E;
+    const int64_t bound = spaa::theorem8_total(pt.w, pt.E);
+    std::vector<char> from_a(n);
+    int64_t best = -1;
+    std::vector<char> best_pattern;
+    auto consider = [&] {
+      ++res.cases;
+      const int64_t total = spaa::merge_cost(pt.w, pt.E, from_a).total;
+      if (total > best) {
+        best = total;
+        best_pattern = from_a;
+      }
+    };
+    if (o.mode == Mode::exhaustive || (o.mode == Mode::automatic && n <= kWorstEnumerateBits)) {
+      for (uint64_t bits = 0; bits < (uint64_t{1} << n); ++bits) {
+        for (uint64_t k = 0; k < n; ++k) from_a[k] = (bits >> k) & 1;
+        consider();
+      }
+    } else {
+      std::mt19937_64 rng(point_seed(o.seed, pt));
+      for (uint64_t s = 0; s < o.inputs; ++s) {
+        for (uint64_t k = 0; k < n; ++k) from_a[k] = rng() & 1;
+        consider();
+      }
+    }
+    if (best > bound) {
+      std::string pattern;
+      for (char c : best_pattern) pattern += c ? 'A' : 'B';
+      res.counterexample = cx(id, pt, o,
+                              "merge order " + pattern + " (thread i = characters iE..iE+E-1) serializes " +
+                                  to_string(best) + " accesses, more than Theorem 8's " + to_string(bound));
+    }
+    return res;
+  };
+  return c;
+}
+
+Claim theorem8_identity() {
+  Claim c = base("spaa.theorem8.identity", "Theorem 8 (proof's sum)",
+                 "d + 2d + ... + (E/d - r/d - 1)d = (E^2/d - 2Er/d - E + r^2/d + r)/2, and Theorem 8's totals are "
+                 "integers (exact arithmetic, cpp_int)");
+  c.domain = Domain{1, 256, 1, 256};  // sample far beyond: --w 1..1048576 --sample N
+  c.exhaustive_cases = [](const Point&) { return BigCount(2); };
+  c.check = [id = c.id](const Point& pt, const CheckOptions& o) {
+    PointResult res;
+    // At (w, E) and lifted to (wK, EK), K = 2^100 + 7, where d and r scale by K.
+    for (const BigCount K : {BigCount(1), (BigCount(1) << 100) + 7}) {
+      ++res.cases;
+      const BigCount w = BigCount(pt.w) * K, E = BigCount(pt.E) * K, d = BigCount(nt::gcd(pt.w, pt.E)) * K, r = w % E;
+      // Direct sum of the proof's terms (the term count E/d - r/d - 1 <= 2^20 is independent of K).
+      const BigCount terms = E / d - r / d - 1;
+      BigCount lhs = 0;
+      for (BigCount i = 1; i <= terms; ++i) lhs += i * d;
+      const BigCount twice_rhs = E * E / d - 2 * E * r / d - E + r * r / d + r;
+      const BigCount twice_total = E * E + 2 * E * r + E * d - r * r - r * d;
+      if (2 * lhs != twice_rhs || twice_total % 2 != 0) {
+        res.counterexample = cx(id, pt, o,
+                                "K=" + K.str() + ": sum = " + lhs.str() + ", closed form * 2 = " + twice_rhs.str() +
+                                    ", 2 * total = " + twice_total.str());
+        return res;
+      }
+    }
+    return res;
+  };
+  return c;
+}
+
+}  // namespace
+
+std::vector<Claim> spaa_worst_case_claims() {
+  return {lemma5(), lemma6(), lemma7(), t_size(), theorem8(), theorem8_worst(), theorem8_identity()};
+}
+
+}  // namespace bankcheck::proofs

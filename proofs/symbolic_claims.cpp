@@ -1,0 +1,113 @@
+// Symbolic conflict degrees (proofs/affine_map.hpp, proofs/xor_swizzle.hpp)
+// checked against the bank model on every point of the grid.
+#include <string>
+#include <vector>
+
+#include "model/bank_model.hpp"
+#include "proofs/affine_map.hpp"
+#include "proofs/claims_registry.hpp"
+#include "proofs/number_theory.hpp"
+#include "proofs/xor_swizzle.hpp"
+
+namespace bankcheck::proofs {
+namespace {
+
+using std::uint64_t;
+using std::to_string;
+
+/// Cost of one request of 4-byte elements at the given element addresses.
+RequestCost model_cost(const BankModel& model, const std::vector<uint64_t>& elements) {
+  std::vector<uint64_t> bytes(elements.size());
+  for (std::size_t i = 0; i < elements.size(); ++i) bytes[i] = elements[i] * 4;
+  return model.cost(WarpRequest{Op::load, 4, bytes});
+}
+
+Claim affine_claim() {
+  Claim c;
+  c.id = "sym.affine";
+  c.paper = "SPAA 2025";
+  c.lemma = "Section 2 / Lemma 1 (closed form)";
+  c.statement = "lane l, round j reading element a*l + b*j + c costs GCD(a, w) accesses per round on w banks (point = "
+                "(w, a)); the closed form equals the bank model's cost for b in {0,1,3}, c in {0,5}, j in [0,4)";
+  c.hypotheses = "lanes = banks = w; one 4-byte element per cell";
+  c.category = "symbolic";
+  c.domain = Domain{1, 64, 0, 128, false};
+  c.domain.E_lo = 1;
+  c.region = [](const Point&) { return Region::within; };
+  c.exhaustive_cases = [](const Point&) { return BigCount(24); };
+  c.check = [id = c.id](const Point& p, const CheckOptions& o) {
+    PointResult res;
+    const BankModel model = make_preset(o.model, static_cast<unsigned>(p.w));
+    const auto a = static_cast<std::int64_t>(p.E);
+    const uint64_t closed = affine_degree_square(a, p.w);
+    for (std::int64_t b : {0, 1, 3})
+      for (std::int64_t off : {0, 5})
+        for (std::int64_t j = 0; j < 4; ++j) {
+          ++res.cases;
+          std::vector<uint64_t> elems(p.w);
+          for (uint64_t l = 0; l < p.w; ++l) elems[l] = static_cast<uint64_t>(a * static_cast<std::int64_t>(l) + b * j + off);
+          const RequestCost cost = model_cost(model, elems);
+          const uint64_t general = affine_degree({a, b, off, p.w, p.w}).degree;
+          if (cost.wavefronts != closed || general != closed || closed != nt::gcd(p.E, p.w)) {
+            res.counterexample = Counterexample{
+                p,
+                "a=" + to_string(a) + " b=" + to_string(b) + " c=" + to_string(off) + " j=" + to_string(j) +
+                    ": model " + to_string(cost.wavefronts) + ", closed form " + to_string(closed) + ", GCD " +
+                    to_string(nt::gcd(p.E, p.w)),
+                reproduce_command(id, p, o)};
+            return res;
+          }
+        }
+    return res;
+  };
+  return c;
+}
+
+Claim xor_claim() {
+  Claim c;
+  c.id = "sym.xor_swizzle";
+  c.paper = "(bankcheck)";
+  c.lemma = "GF(2) rank formula";
+  c.statement = "reading column col of a row-major tile of width W (lane = row), plain (l*W + col) or XOR-swizzled "
+                "(l*W + (col ^ (l mod W))), costs 2^(rank A - rank PA) accesses: the bank model agrees (point = (w, W))";
+  c.hypotheses = "w and W powers of two; lanes = banks = w; one 4-byte element per cell";
+  c.category = "symbolic";
+  c.domain = Domain{1, 256, 1, 256, false};
+  c.region = [](const Point& p) {
+    return nt::is_power_of_two(p.w) && nt::is_power_of_two(p.E) ? Region::within : Region::skip;
+  };
+  c.exhaustive_cases = [](const Point& p) { return BigCount(2 * p.E); };
+  c.check = [id = c.id](const Point& p, const CheckOptions& o) {
+    PointResult res;
+    const BankModel model = make_preset(o.model, static_cast<unsigned>(p.w));
+    const unsigned lane_bits = nt::log2_floor(p.w), width_bits = nt::log2_floor(p.E);
+    const uint64_t W = p.E;
+    for (int swizzled = 0; swizzled < 2; ++swizzled)
+      for (uint64_t col = 0; col < W; ++col) {
+        ++res.cases;
+        auto address = [&](uint64_t l) { return l * W + (swizzled ? col ^ (l % W) : col); };
+        const Gf2Affine map = fit_gf2_affine(address, lane_bits, lane_bits + width_bits + 1);
+        const XorDegree deg = xor_degree(map, lane_bits);
+        std::vector<uint64_t> elems(p.w);
+        for (uint64_t l = 0; l < p.w; ++l) elems[l] = address(l);
+        const RequestCost cost = model_cost(model, elems);
+        if (cost.wavefronts != deg.degree) {
+          res.counterexample = Counterexample{
+              p,
+              std::string(swizzled ? "swizzled" : "plain") + " col=" + to_string(col) + ": rank formula " +
+                  to_string(deg.degree) + " (rank A " + to_string(deg.address_rank) + ", rank PA " +
+                  to_string(deg.bank_rank) + "), model " + to_string(cost.wavefronts),
+              reproduce_command(id, p, o)};
+          return res;
+        }
+      }
+    return res;
+  };
+  return c;
+}
+
+}  // namespace
+
+std::vector<Claim> symbolic_claims() { return {affine_claim(), xor_claim()}; }
+
+}  // namespace bankcheck::proofs

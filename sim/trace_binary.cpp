@@ -1,0 +1,224 @@
+#include "sim/trace_binary.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <stdexcept>
+
+namespace bankcheck {
+
+// The format is little-endian and the reader hands out spans into its
+// buffer, so it relies on the host being little-endian too.
+static_assert(std::endian::native == std::endian::little, "binary traces assume a little-endian host");
+
+namespace {
+
+constexpr std::uint64_t kind_of(std::uint64_t head) { return head & 0xff; }
+
+/// OR of (addr & mask) over the active lanes: nonzero iff some active lane is
+/// misaligned. Branch-free; the AVX2 clone compares four lanes at a time
+/// (SSE2 has no 64-bit compare, so the default build would not vectorize).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+std::uint64_t misaligned_bits(const std::uint64_t* addr, unsigned n, std::uint64_t mask) {
+  std::uint64_t bits = 0;
+  for (unsigned l = 0; l < n; ++l) bits |= (addr[l] != kInactive) ? (addr[l] & mask) : 0;
+  return bits;
+}
+
+}  // namespace
+
+BinaryTraceReader::BinaryTraceReader(InputFile file, std::size_t buffer_bytes) : file_(std::move(file)) {
+  unsigned char header[kBinaryTraceHeaderBytes];
+  const std::size_t got = file_.read(header, sizeof header);
+  auto header_error = [&](std::uint64_t offset, const std::string& message) {
+    throw TraceError::at_byte(file_.name(), offset, TraceError::kHeader, message);
+  };
+  if (got < sizeof kBinaryTraceMagic || std::memcmp(header, kBinaryTraceMagic, sizeof kBinaryTraceMagic) != 0)
+    header_error(0, "bad magic: not a bankcheck binary trace (expected \"BKTRACE\\x1a\")");
+  if (got < sizeof header)
+    header_error(got, "truncated header: " + std::to_string(got) + " of " + std::to_string(sizeof header) + " bytes");
+  std::uint16_t version;
+  std::memcpy(&version, header + 8, 2);
+  if (version != kBinaryTraceVersion)
+    header_error(8, "unsupported version " + std::to_string(version) + " (this reader reads version " +
+                        std::to_string(kBinaryTraceVersion) + ")");
+  if (header[10] != 8)
+    header_error(10, "unsupported address size " + std::to_string(header[10]) + " (version 1 uses 8-byte addresses)");
+  if (header[11] != 0) header_error(11, "reserved header byte must be 0 (got " + std::to_string(header[11]) + ")");
+  std::uint32_t warp;
+  std::memcpy(&warp, header + 12, 4);
+  if (warp < 1 || warp > kMaxTraceWarp)
+    header_error(12, "warp size must be in 1.." + std::to_string(kMaxTraceWarp) + " (got " + std::to_string(warp) + ")");
+  warp_ = warp;
+  // Room for the largest record: an instruction, or a site of the longest name.
+  const std::size_t min_words = std::size_t{3} + std::max<std::size_t>(warp_, kMaxSiteNameBytes / 8 + 1);
+  buffer_words_ = std::max(buffer_bytes / 8, min_words) + 1;
+  buffer_ = std::make_unique_for_overwrite<std::uint64_t[]>(buffer_words_);
+}
+
+void BinaryTraceReader::fail(const std::string& message) const {
+  throw TraceError::at_byte(file_.name(), record_offset_, records_, message);
+}
+
+void BinaryTraceReader::fail_truncated(std::size_t need_words) const {
+  const std::size_t have = (end_ - pos_) * 8 + tail_bytes_;
+  fail("truncated record: needs " + std::to_string(need_words * 8) + " bytes, the file has " + std::to_string(have) +
+       " left");
+}
+
+bool BinaryTraceReader::fill(std::size_t words) {
+  if (end_ - pos_ >= words) return true;
+  if (eof_) return false;
+  // Slide the unread bytes to the front, then read as much as fits.
+  auto* bytes = reinterpret_cast<unsigned char*>(buffer_.get());
+  const std::size_t keep = (end_ - pos_) * 8 + tail_bytes_;
+  if (pos_ > 0) {
+    std::memmove(bytes, bytes + pos_ * 8, keep);
+    buffer_offset_ += pos_ * 8;
+    end_ -= pos_;
+    pos_ = 0;
+  }
+  std::size_t have = keep;
+  const std::size_t capacity = (buffer_words_ - 1) * 8;  // last word: slack, never read into
+  while (have < words * 8 && !eof_) {
+    const std::size_t want = capacity - have;
+    const std::size_t got = file_.read(bytes + have, want);
+    have += got;
+    if (got < want) eof_ = true;
+  }
+  end_ = have / 8;
+  tail_bytes_ = have % 8;
+  return end_ - pos_ >= words;
+}
+
+bool BinaryTraceReader::next(TraceRecord& out) {
+  if (done_) return false;
+  for (;;) {
+    record_offset_ = buffer_offset_ + pos_ * 8;
+    if (pos_ == end_ && !fill(1)) {
+      if (end_ == pos_ && tail_bytes_ == 0)
+        fail("truncated file: it ends without an end record (after " + std::to_string(instructions_) +
+             " instructions)");
+      fail_truncated(1);
+    }
+    const std::uint64_t head = buffer_[pos_];
+    switch (kind_of(head)) {
+      case static_cast<std::uint64_t>(BinaryRecordKind::instr): {
+        const unsigned op = (head >> 8) & 0xff;
+        const unsigned width = (head >> 16) & 0xff;
+        const std::uint32_t site = static_cast<std::uint32_t>(head >> 32);
+        if (op > 1) fail("bad op " + std::to_string(op) + " (0 = ld, 1 = st)");
+        if (!is_valid_width(width)) fail("width " + std::to_string(width) + " is not one of 1, 2, 4, 8, 16");
+        if (((head >> 24) & 0xff) != 0) fail("reserved byte of an instruction record must be 0");
+        if (site >= sites_.size())
+          fail("site id " + std::to_string(site) + " is not defined (" + std::to_string(sites_.size()) +
+               " sites defined so far)");
+        if (end_ - pos_ <= warp_ && !fill(std::size_t{1} + warp_)) fail_truncated(std::size_t{1} + warp_);
+        const std::uint64_t* addr = buffer_.get() + pos_ + 1;
+        const std::uint64_t mask = width - 1;
+        if (mask != 0 && misaligned_bits(addr, warp_, mask) != 0) {
+          unsigned l = 0;
+          while (addr[l] == kInactive || (addr[l] & mask) == 0) ++l;
+          fail("misaligned address " + std::to_string(addr[l]) + " of lane " + std::to_string(l) +
+               ": not a multiple of the width " + std::to_string(width));
+        }
+        out.site = site;
+        out.request.op = op == 0 ? Op::load : Op::store;
+        out.request.width = width;
+        out.request.addr = std::span<const std::uint64_t>(addr, warp_);
+        pos_ += std::size_t{1} + warp_;
+        ++records_;
+        ++instructions_;
+        return true;
+      }
+      case static_cast<std::uint64_t>(BinaryRecordKind::site): {
+        if (((head >> 8) & 0xffffff) != 0) fail("reserved bytes of a site record must be 0");
+        const std::uint64_t length = head >> 32;
+        if (length > kMaxSiteNameBytes)
+          fail("site name of " + std::to_string(length) + " bytes (at most " + std::to_string(kMaxSiteNameBytes) +
+               ")");
+        const std::size_t words = (length + 7) / 8;
+        if (!fill(1 + words)) fail_truncated(1 + words);
+        const auto* name = reinterpret_cast<const unsigned char*>(buffer_.get() + pos_ + 1);
+        for (std::size_t i = length; i < words * 8; ++i)
+          if (name[i] != 0) fail("padding after a site name must be 0");
+        const std::string_view text(reinterpret_cast<const char*>(name), length);
+        const std::size_t before = sites_.size();
+        if (sites_.intern(text) != before) fail("site '" + std::string(text) + "' is defined twice");
+        pos_ += 1 + words;
+        ++records_;
+        continue;
+      }
+      case static_cast<std::uint64_t>(BinaryRecordKind::end): {
+        if ((head >> 8) != 0) fail("reserved bytes of an end record must be 0");
+        if (!fill(2)) fail_truncated(2);
+        const std::uint64_t count = buffer_[pos_ + 1];
+        if (count != instructions_)
+          fail("end record counts " + std::to_string(count) + " instructions, the file holds " +
+               std::to_string(instructions_));
+        pos_ += 2;
+        ++records_;
+        record_offset_ = buffer_offset_ + pos_ * 8;
+        if (fill(1) || tail_bytes_ != 0) fail("data after the end record");
+        done_ = true;
+        return false;
+      }
+      default: fail("unknown record kind " + std::to_string(kind_of(head)) + " (1 = site, 2 = instr, 3 = end)");
+    }
+  }
+}
+
+void BinaryTraceWriter::begin(unsigned warp) {
+  if (warp < 1 || warp > kMaxTraceWarp)
+    throw std::invalid_argument("warp size must be in 1.." + std::to_string(kMaxTraceWarp) + " (got " +
+                                std::to_string(warp) + ")");
+  warp_ = warp;
+  unsigned char header[kBinaryTraceHeaderBytes] = {};
+  std::memcpy(header, kBinaryTraceMagic, sizeof kBinaryTraceMagic);
+  const std::uint16_t version = kBinaryTraceVersion;
+  std::memcpy(header + 8, &version, 2);
+  header[10] = 8;
+  const std::uint32_t w = warp;
+  std::memcpy(header + 12, &w, 4);
+  file_.write(header, sizeof header);
+}
+
+void BinaryTraceWriter::record(std::string_view site, const WarpRequest& request) {
+  if (request.addr.size() != warp_)
+    throw std::invalid_argument("request has " + std::to_string(request.addr.size()) + " lanes, trace warp is " +
+                                std::to_string(warp_));
+  if (!is_valid_width(request.width))
+    throw std::invalid_argument("width " + std::to_string(request.width) + " is not one of 1, 2, 4, 8, 16");
+  for (std::uint64_t a : request.addr)
+    if (a != kInactive && a % request.width != 0)
+      throw std::invalid_argument("address " + std::to_string(a) + " is not a multiple of the width " +
+                                  std::to_string(request.width));
+  const std::size_t known = sites_.size();
+  const std::uint32_t id = sites_.intern(site);
+  words_.clear();
+  if (id == known) {  // first use: define the site
+    if (site.size() > kMaxSiteNameBytes)
+      throw std::invalid_argument("site name longer than " + std::to_string(kMaxSiteNameBytes) + " bytes");
+    words_.push_back(static_cast<std::uint64_t>(BinaryRecordKind::site) | std::uint64_t{site.size()} << 32);
+    const std::size_t first = words_.size();
+    words_.resize(first + (site.size() + 7) / 8, 0);
+    if (!site.empty()) std::memcpy(words_.data() + first, site.data(), site.size());
+  }
+  const std::uint64_t head = static_cast<std::uint64_t>(BinaryRecordKind::instr) |
+                             std::uint64_t{request.op == Op::store ? 1u : 0u} << 8 |
+                             std::uint64_t{request.width} << 16 | std::uint64_t{id} << 32;
+  words_.push_back(head);
+  words_.insert(words_.end(), request.addr.begin(), request.addr.end());
+  file_.write(words_.data(), words_.size() * 8);
+  ++instructions_;
+}
+
+void BinaryTraceWriter::end() {
+  const std::uint64_t tail[2] = {static_cast<std::uint64_t>(BinaryRecordKind::end), instructions_};
+  file_.write(tail, sizeof tail);
+  file_.close();
+}
+
+}  // namespace bankcheck

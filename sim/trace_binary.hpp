@@ -1,0 +1,88 @@
+#pragma once
+// The binary trace format (docs/trace-format.md), for large traces:
+//
+//   header (16 bytes): magic "BKTRACE\x1a", u16 version = 1, u8 address
+//   size = 8, u8 reserved = 0, u32 warp.
+//   then records, each starting on an 8-byte boundary with a u64 head whose
+//   low byte is the kind:
+//     site     (kind 1): head = 1 | name_length << 32; then the name bytes,
+//                        zero-padded to a multiple of 8. Sites are numbered
+//                        0, 1, 2, ... in order of definition.
+//     instr    (kind 2): head = 2 | op << 8 | width << 16 | site << 32;
+//                        then `warp` u64 byte addresses (~0 = inactive).
+//     end      (kind 3): head = 3; then a u64 count of instr records.
+//   All integers little-endian. A file without its end record is truncated.
+//
+// The instr layout lets the reader hand out a span straight into its read
+// buffer: no per-record copy and no allocation.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/trace.hpp"
+#include "sim/trace_error.hpp"
+#include "sim/trace_file.hpp"
+
+namespace bankcheck {
+
+inline constexpr char kBinaryTraceMagic[8] = {'B', 'K', 'T', 'R', 'A', 'C', 'E', '\x1a'};
+inline constexpr std::uint16_t kBinaryTraceVersion = 1;
+inline constexpr std::size_t kBinaryTraceHeaderBytes = 16;
+/// Longest site name a binary trace may define.
+inline constexpr std::uint32_t kMaxSiteNameBytes = 4096;
+
+enum class BinaryRecordKind : std::uint8_t { site = 1, instr = 2, end = 3 };
+
+/// Streams a binary trace through a fixed read buffer (default 4 MiB).
+class BinaryTraceReader final : public TraceSource {
+ public:
+  /// Reads and checks the header. @throws TraceError (bad magic, version, address size, warp).
+  explicit BinaryTraceReader(InputFile file, std::size_t buffer_bytes = std::size_t{4} << 20);
+
+  unsigned warp() const override { return warp_; }
+  bool next(TraceRecord& out) override;
+  const SiteTable& sites() const override { return sites_; }
+
+  /// Instruction records returned so far.
+  std::uint64_t instructions() const { return instructions_; }
+
+ private:
+  /// Make at least `words` u64 words available at pos_; false if the file ends first.
+  bool fill(std::size_t words);
+  [[noreturn]] void fail(const std::string& message) const;
+  [[noreturn]] void fail_truncated(std::size_t need_words) const;
+
+  InputFile file_;
+  std::unique_ptr<std::uint64_t[]> buffer_;  // not zero-filled: every word is read before use
+  std::size_t buffer_words_ = 0;
+  std::size_t pos_ = 0, end_ = 0;  // in words
+  std::size_t tail_bytes_ = 0;     // bytes past end_ that do not make a whole word
+  bool eof_ = false;
+  bool done_ = false;
+  std::uint64_t buffer_offset_ = kBinaryTraceHeaderBytes;  // file offset of buffer_[0]
+  std::uint64_t record_offset_ = kBinaryTraceHeaderBytes;  // file offset of the current record
+  std::uint64_t records_ = 0;                              // records read (all kinds)
+  std::uint64_t instructions_ = 0;
+  unsigned warp_ = 0;
+  SiteTable sites_;
+};
+
+/// Writes the binary format; defines each site the first time it is used.
+class BinaryTraceWriter final : public TraceSink {
+ public:
+  explicit BinaryTraceWriter(OutputFile file) : file_(std::move(file)) {}
+  void begin(unsigned warp) override;
+  /// @throws std::invalid_argument for a request the format cannot hold.
+  void record(std::string_view site, const WarpRequest& request) override;
+  void end() override;
+
+ private:
+  OutputFile file_;
+  unsigned warp_ = 0;
+  SiteTable sites_;
+  std::uint64_t instructions_ = 0;
+  std::vector<std::uint64_t> words_;
+};
+
+}  // namespace bankcheck

@@ -1,0 +1,95 @@
+// bankcheck adversary, end to end through the built binary: files, formats,
+// exit codes and the messages for parameters outside a construction's domain.
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+struct Result {
+  int code;
+  std::string out;
+};
+Result run(const std::string& args) {
+  const std::string cmd = std::string(BANKCHECK_CLI) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  std::string out;
+  char buf[512];
+  while (fgets(buf, sizeof buf, p)) out += buf;
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+std::string slurp(const std::filesystem::path& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+std::filesystem::path scratch(const std::string& name) {
+  return std::filesystem::temp_directory_path() / ("bankcheck_adversary_test_" + name);
+}
+}  // namespace
+
+TEST_CASE("cub-merge-sort writes a little-endian int32 permutation equal to the library's") {
+  const auto path = scratch("cub.bin");
+  const std::uint64_t n = 4352 * 4;
+  const auto r = run("adversary cub-merge-sort --n " + std::to_string(n) + " -o " + path.string());
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("global runs=2 tile(s)") != std::string::npos);
+  const std::string bytes = slurp(path);
+  REQUIRE(bytes.size() == n * 4);
+  std::vector<std::int32_t> keys(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint32_t v = 0;
+    for (int b = 0; b < 4; ++b) v |= std::uint32_t(static_cast<unsigned char>(bytes[i * 4 + b])) << (8 * b);
+    keys[i] = static_cast<std::int32_t>(v);
+  }
+  std::vector<std::int32_t> sorted = keys;
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<std::int32_t> iota(n);
+  std::iota(iota.begin(), iota.end(), 0);
+  CHECK(sorted == iota);
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("text format: one key per line") {
+  const auto path = scratch("q.txt");
+  const auto r = run("adversary pbs --keys 4096 --n 64 --format text -o " + path.string());
+  REQUIRE(r.code == 0);
+  std::istringstream in(slurp(path));
+  std::vector<long> v;
+  for (long x; in >> x;) v.push_back(x);
+  REQUIRE(v.size() == 64);
+  CHECK(v[0] == 1);    // K[0] = 1 (keys 1, 3, 5, ...), lane 0 of Corollary 4.1 with C = 0
+  CHECK(v[1] == 257);  // K[128] = 257: lane 1 queries K[K/w]
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("outside a construction's domain: exit 2, the constraint, the nearest valid value, no file") {
+  struct Case {
+    std::string args, expect;
+  };
+  for (const Case& c : {Case{"pbs --keys 4000 --n 32", "nearest valid value: 4096"},
+                        Case{"pbs --keys 100 --n 32 --construction lemma", "K >= 2w^2"},
+                        Case{"merge -E 1 --n 1088", "1 < E <= w"},
+                        Case{"merge -E 17 --n 1000", "nearest valid value: 1088"},
+                        Case{"cub-merge-sort --n 5000", "nearest valid value: 4352"},
+                        Case{"spaa-merge-sort --n 7681", "nearest valid value: 7680"}}) {
+    CAPTURE(c.args);
+    const auto path = scratch("bad.bin");
+    std::filesystem::remove(path);
+    const auto r = run("adversary " + c.args + " -o " + path.string());
+    CHECK(r.code == 2);
+    CHECK(r.out.find(c.expect) != std::string::npos);
+    CHECK(!std::filesystem::exists(path));
+  }
+}

@@ -1,0 +1,41 @@
+// The README opens with exactly two commands (run, test) and .ci/run runs
+// the second one verbatim: a drift between them would let CI test something
+// users never run.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+std::vector<std::string> lines_of(const std::string& path) {
+  std::ifstream in(path);
+  REQUIRE_MESSAGE(in.good(), "cannot open " << path);
+  std::vector<std::string> out;
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("README opens with the run command and the test command; .ci/run runs the test command") {
+  const auto readme = lines_of(BANKCHECK_SOURCE_DIR "/README.md");
+  std::vector<std::string> commands;
+  bool in_block = false;
+  for (const auto& line : readme) {
+    if (line.rfind("```", 0) == 0) {
+      if (in_block) break;  // only the first code block
+      in_block = true;
+      continue;
+    }
+    if (in_block && !line.empty()) commands.push_back(line);
+  }
+  REQUIRE(commands.size() == 2);
+  CHECK(commands[0].find("scripts/setup.sh") != std::string::npos);
+  CHECK(commands[0].find("bankcheck") != std::string::npos);
+  CHECK(commands[1].find("scripts/setup.sh") != std::string::npos);
+  CHECK(commands[1].find("ctest") != std::string::npos);
+  const auto ci = lines_of(BANKCHECK_SOURCE_DIR "/.ci/run");
+  REQUIRE(!ci.empty());
+  CHECK(ci.back() == commands[1]);
+}

@@ -1,0 +1,152 @@
+// End-to-end tests of `bankcheck replay` and `bankcheck convert`
+// (cli/replay_command.cpp, cli/convert_command.cpp): the built binary is run
+// through the shell; exit codes, stderr locations and output rows are checked.
+// Expected counts for the bundled example come from the DMM's definition
+// (32 banks, cell = addr/4): see the comments in tests/data/traces/example.trace.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Run {
+  int code;
+  std::string out, err;
+};
+
+/// A scratch directory for this process, removed at exit.
+struct Scratch {
+  fs::path dir = fs::temp_directory_path() / ("bankcheck_replay_cli_" + std::to_string(::getpid()));
+  Scratch() { fs::create_directories(dir); }
+  ~Scratch() {
+    std::error_code ignored;
+    fs::remove_all(dir, ignored);
+  }
+};
+
+fs::path scratch() {
+  static const Scratch s;
+  return s.dir;
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_file(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+
+/// Runs `bankcheck ARGS` (ARGS is shell text), capturing both streams.
+Run bankcheck(const std::string& args, const std::string& stdin_file = "") {
+  const fs::path out = scratch() / "out.txt", err = scratch() / "err.txt";
+  std::string cmd = std::string("'") + BANKCHECK_CLI + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
+  if (!stdin_file.empty()) cmd += " <'" + stdin_file + "'";
+  const int status = std::system(cmd.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out), read_file(err)};
+}
+
+const std::string kExample = std::string(BANKCHECK_SOURCE_DIR) + "/tests/data/traces/example.trace";
+
+}  // namespace
+
+TEST_CASE("replay: a malformed trace exits 2 with file:line") {
+  const fs::path bad = scratch() / "bad.trace";
+  write_file(bad, "warp 4\nld 4 0 4 8 12\n# comment\nld 4 0 4 8\n");
+  const Run r = bankcheck("replay --model dmm '" + bad.string() + "'");
+  CHECK(r.code == 2);
+  CHECK(r.err.find(bad.string() + ":4: wrong lane count: expected 4 addresses (warp 4), got 3") != std::string::npos);
+}
+
+TEST_CASE("replay: bad parameters exit 2 and name the allowed range") {
+  struct Case {
+    std::string args, expect;
+  };
+  for (const auto& c : {Case{"--banks 0", "--banks must be >= 1 (got 0)"},
+                        Case{"--model dmm --banks 0", "--banks must be >= 1 (got 0)"},
+                        Case{"--banks 32 --bank-bytes 3", "--bank-bytes must be one of 1, 2, 4, 8, 16"},
+                        Case{"--model dmm --warp 0", "--warp must be >= 1 (got 0)"},
+                        Case{"--model nope", "allowed: dmm, sm90"},
+                        Case{"--model dmm --warp 16", "--warp 16 disagrees with the trace"}}) {
+    CAPTURE(c.args);
+    const Run r = bankcheck("replay " + c.args + " '" + kExample + "'");
+    CHECK(r.code == 2);
+    CHECK(r.err.find(c.expect) != std::string::npos);
+  }
+}
+
+TEST_CASE("replay: a warp-4 trace on the 32-lane sm90 preset exits 2") {
+  const fs::path t = scratch() / "w4.trace";
+  write_file(t, "warp 4\nld 4 0 4 8 12\n");
+  const Run r = bankcheck("replay '" + t.string() + "'");
+  CHECK(r.code == 2);
+  CHECK(r.err.find("got warp 4") != std::string::npos);
+}
+
+TEST_CASE("replay: per-instruction CSV has the header and hand-computed rows") {
+  const Run r = bankcheck("replay --model dmm --per-instruction --csv '" + kExample + "'");
+  REQUIRE(r.code == 0);
+  std::istringstream lines(r.out);
+  std::string header, row;
+  std::getline(lines, header);
+  CHECK(header == "index,site,op,width,active,wavefronts,ideal,conflicts,degree");
+  // instruction 2 reads column 0 of a 32x32 float tile: 32 distinct cells in bank 0.
+  CHECK(r.out.find("\n2,tile.column,ld,4,32,32,1,31,32\n") != std::string::npos);
+  // instruction 4: stride 2 words, lanes l and l+16 share a bank -> 2-way.
+  CHECK(r.out.find("\n4,stride2,ld,4,32,2,1,1,2\n") != std::string::npos);
+  // instruction 6: 16 active lanes, stride 1.
+  CHECK(r.out.find("\n6,partial,st,4,16,1,1,0,1\n") != std::string::npos);
+}
+
+TEST_CASE("replay: JSON totals of the example, read from stdin") {
+  const Run r = bankcheck("replay --model dmm --json -", kExample);
+  REQUIRE(r.code == 0);
+  const auto doc = nlohmann::json::parse(r.out);
+  // wavefronts 1+1+32+1+2+1+1 = 39; ideal 7; lanes 6*32+16 = 208.
+  CHECK(doc["totals"]["instructions"] == 7);
+  CHECK(doc["totals"]["wavefronts"] == 39);
+  CHECK(doc["totals"]["ideal"] == 7);
+  CHECK(doc["totals"]["conflicts"] == 32);
+  CHECK(doc["totals"]["lane_accesses"] == 208);
+  CHECK(doc["totals"]["worst_degree"] == 32);
+  CHECK(doc["sites"].size() == 6);
+  CHECK(doc["sites"][1]["site"] == "tile.column");
+}
+
+TEST_CASE("convert: text -> bin -> text round trip, and bad input exits 2") {
+  const fs::path bin = scratch() / "ex.bktrace", back = scratch() / "ex.trace", cut = scratch() / "cut.bktrace";
+  REQUIRE(bankcheck("convert '" + kExample + "' '" + bin.string() + "'").code == 0);
+  REQUIRE(bankcheck("convert '" + bin.string() + "' '" + back.string() + "'").code == 0);
+  // the same counts either way
+  const Run a = bankcheck("replay --model dmm --csv '" + kExample + "'");
+  const Run b = bankcheck("replay --model dmm --csv '" + bin.string() + "'");
+  CHECK(a.code == 0);
+  CHECK(a.out == b.out);
+  CHECK(a.out == bankcheck("replay --model dmm --csv '" + back.string() + "'").out);
+  // truncated binary: file and byte offset
+  const std::string bytes = read_file(bin);
+  write_file(cut, bytes.substr(0, bytes.size() - 12));
+  const Run t = bankcheck("replay --model dmm '" + cut.string() + "'");
+  CHECK(t.code == 2);
+  CHECK(t.err.find(cut.string() + ": byte ") != std::string::npos);
+  // unknown output extension without --to
+  const Run u = bankcheck("convert '" + kExample + "' '" + (scratch() / "x.out").string() + "'");
+  CHECK(u.code == 2);
+  CHECK(u.err.find("--to text|bin") != std::string::npos);
+  // --to to stdout
+  const Run s = bankcheck("convert '" + bin.string() + "' - --to text");
+  CHECK(s.code == 0);
+  CHECK(s.out.rfind("warp 32\n@tile.row ld 4 0 4 8 ", 0) == 0);
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Model-versus-hardware harness (docs/validation.md). Run on the GPU machine
+# from the repository root:
+#   BIN=build-gpu/bin PRED=build-gpu/predicted bash validate/harness/run_all.sh [program ...]
+# BIN holds the kernel.<program> binaries (built on the development machine:
+# validate/harness/prepare.sh), PRED the <program>.predicted.csv files that
+# `kernel.<program> --mode predict` wrote there for the same inputs. Without
+# BIN the kernels are built here with cmake (needs the project's dependencies).
+# For each program: check (GPU output vs the same code on the CPU, GPU trace vs
+# CPU trace), profile under Nsight Compute, compare with the prediction, time.
+# Everything lands in $OUT/results.tar.gz; summaries are also printed.
+set -uo pipefail
+OUT=${OUT:-gpu-out}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+work=$(mktemp -d)
+res="$work/results"
+mkdir -p "$res"
+programs=${*:-"transpose pbs merge"}
+STEPS=${STEPS:-"check profile time"}
+if [[ -z "${BIN:-}" ]]; then
+  cmake -S . -B build-harness -G Ninja -DCMAKE_BUILD_TYPE=Release > "$res/build.log" 2>&1 &&
+    cmake --build build-harness -j"$(nproc)" $(for p in $programs; do echo --target kernel.$p; done) >> "$res/build.log" 2>&1 ||
+    { echo "build failed: see build.log"; tail -20 "$res/build.log"; }
+  BIN=build-harness/kernels
+fi
+PRED=${PRED:-build-gpu/predicted}
+metrics=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum
+{
+  date -u +"date %Y-%m-%dT%H:%M:%SZ"
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv,noheader
+  ncu --version | tail -1
+  nvcc --version | tail -1
+  echo "programs: $programs; steps: $STEPS; BIN=$BIN PRED=$PRED"
+  echo "ncu command: ncu --clock-control none --csv --page raw --metrics $metrics -k regex:phased_kernel <bin> --mode profile --out <dir>"
+} > "$res/environment.txt"
+cat "$res/environment.txt"
+status=0
+for p in $programs; do
+  exe="$BIN/kernel.$p"
+  if [[ ! -x "$exe" ]]; then echo "MISSING $exe"; status=1; continue; fi
+  if [[ " $STEPS " == *" check "* ]]; then
+    timeout "${STEP_LIMIT:-240}" "$exe" --mode check > "$res/$p.check.log" 2>&1
+    rc=$?
+    echo "$p check: rc=$rc, $(grep -c '^ok ' "$res/$p.check.log") ok, $(grep -c '^FAIL' "$res/$p.check.log") FAIL"
+    grep '^FAIL' "$res/$p.check.log" | head -5
+    [[ $rc -ne 0 ]] && status=1
+  fi
+  if [[ " $STEPS " == *" profile "* ]]; then
+    timeout "${STEP_LIMIT:-240}" ncu --clock-control none --csv --page raw --metrics "$metrics" -k regex:phased_kernel \
+      "$exe" --mode profile --out "$res" > "$res/$p.ncu.csv" 2> "$res/$p.ncu.err"
+    rc=$?
+    echo "$p profile: rc=$rc, $(grep -c '^"[0-9]' "$res/$p.ncu.csv") kernels profiled"
+    if [[ -f "$PRED/$p.predicted.csv" ]]; then
+      cp "$PRED/$p.predicted.csv" "$res/"
+      python3 validate/harness/compare.py --title "$p" --predicted "$res/$p.predicted.csv" \
+        --manifest "$res/$p.manifest.csv" --ncu "$res/$p.ncu.csv" \
+        --csv "$res/$p.compare.csv" --markdown "$res/$p.summary.md"
+    else
+      echo "no prediction $PRED/$p.predicted.csv"
+    fi
+  fi
+  if [[ " $STEPS " == *" time "* ]]; then
+    timeout "${STEP_LIMIT:-240}" "$exe" --mode time --out "$res" > "$res/$p.time.log" 2>&1
+    echo "$p time: rc=$?, $(grep -c '^time ' "$res/$p.time.log") timings"
+  fi
+  # Pack after every program: a run cut off by its time limit still returns what it did.
+  (cd "$work" && tar czf "$OUT/results.tar.gz" results)
+done
+(cd "$work" && tar czf "$OUT/results.tar.gz" results)
+cp "$res"/*.summary.md "$OUT/" 2>/dev/null
+exit $status
