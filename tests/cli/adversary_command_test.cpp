@@ -1,6 +1,8 @@
 // bankcheck adversary, end to end through the built binary: files, formats,
 // exit codes and the messages for parameters outside a construction's domain.
 #include <doctest/doctest.h>
+
+#include "tests/cli/cli_runner.hpp"
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -14,20 +16,8 @@
 #include <vector>
 
 namespace {
-struct Result {
-  int code;
-  std::string out;
-};
-Result run(const std::string& args) {
-  const std::string cmd = std::string(BANKCHECK_CLI) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  std::string out;
-  char buf[512];
-  while (fgets(buf, sizeof buf, p)) out += buf;
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+using Result = bankcheck::test::CliResult;
+Result run(const std::string& args) { return bankcheck::test::run_cli(args); }
 std::string slurp(const std::filesystem::path& path) {
   std::ifstream f(path, std::ios::binary);
   std::stringstream s;

@@ -1,6 +1,8 @@
 // bankcheck draw, end to end through the built binary.
 #include <doctest/doctest.h>
 
+#include "tests/cli/cli_runner.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -10,20 +12,8 @@
 #include <sys/wait.h>
 
 namespace {
-struct Result {
-  int code;
-  std::string out;
-};
-Result run(const std::string& args) {
-  const std::string cmd = std::string(BANKCHECK_CLI) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  std::string out;
-  char buf[512];
-  while (fgets(buf, sizeof buf, p)) out += buf;
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+using Result = bankcheck::test::CliResult;
+Result run(const std::string& args) { return bankcheck::test::run_cli(args); }
 std::string slurp(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   std::stringstream s;

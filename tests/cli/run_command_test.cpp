@@ -1,6 +1,8 @@
 // `bankcheck run` / `bankcheck trace` end to end: exit codes and the printed comparison.
 #include <doctest/doctest.h>
 
+#include "tests/cli/cli_runner.hpp"
+
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -9,20 +11,8 @@
 #include <sys/wait.h>
 
 namespace {
-struct Result {
-  int code;
-  std::string out;
-};
-Result sh(const std::string& args) {
-  const std::string cmd = std::string(BANKCHECK_CLI) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), p)) out += buf.data();
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+using Result = bankcheck::test::CliResult;
+Result sh(const std::string& args) { return bankcheck::test::run_cli(args); }
 }  // namespace
 
 TEST_CASE("run prints the replayed count beside A_PBS and exits 0 when it holds") {
