@@ -101,24 +101,13 @@ void run_cases(Experiment& ex, unsigned blocks) {
 
 int main(int argc, char** argv) {
   CLI::App app{"Aho-Corasick SM-1 / SM-2 / skewed kernels: check, predict, profile, time"};
-  std::string mode = "check", out = ".";
+  ProgramOptions opts;
   unsigned blocks = 0;
-  app.add_option("--mode", mode, "check | predict | profile | time")
-      ->check(CLI::IsMember({"check", "predict", "profile", "time"}));
-  app.add_option("--out", out, "directory for CSV files")->check(CLI::ExistingDirectory);
+  add_program_options(app, opts);
   app.add_option("--blocks", blocks, "blocks per launch (default 16, 4096 for time)")->check(CLI::Range(1u, 1u << 20));
   CLI11_PARSE(app, argc, argv);
-  try {
-    Experiment ex(parse_mode(mode), out, "aho_corasick");
+  return run_program(opts, "aho_corasick", [&](Experiment& ex) {
     if (blocks == 0) blocks = ex.mode() == Mode::time ? 4096 : 16;
     run_cases(ex, blocks);
-    if (ex.failures()) {
-      std::printf("%d failure(s)\n", ex.failures());
-      return 1;
-    }
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 1;
-  }
-  return 0;
+  });
 }

@@ -14,6 +14,7 @@
 // FNV-1a hash so the harness can check that.
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -21,6 +22,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <CLI/CLI.hpp>
 
 #include "kernels/block_kernel.cuh"
 #include "model/bank_model.hpp"
@@ -254,5 +257,35 @@ class Experiment {
   int failures_ = 0;
   unsigned launches_ = 0;
 };
+
+/// The options every kernel program takes: what to do and where to write.
+struct ProgramOptions {
+  std::string mode = "check";
+  std::string out = ".";
+};
+
+inline void add_program_options(CLI::App& app, ProgramOptions& o) {
+  app.add_option("--mode", o.mode, "check | predict | profile | time")
+      ->check(CLI::IsMember({"check", "predict", "profile", "time"}));
+  app.add_option("--out", o.out, "directory for CSV files")->check(CLI::ExistingDirectory);
+}
+
+/// Runs body(experiment) and turns the outcome into the program's exit code:
+/// 0 when every case passed, 1 on a failed case or an error.
+template <class Body>
+int run_program(const ProgramOptions& o, const std::string& program, Body&& body) {
+  try {
+    Experiment ex(parse_mode(o.mode), o.out, program);
+    body(ex);
+    if (ex.failures()) {
+      std::printf("%d failure(s)\n", ex.failures());
+      return 1;
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
 
 }  // namespace bankcheck::kernels

@@ -103,11 +103,9 @@ void run_cub(Experiment& ex, int log_tiles_min, int log_tiles_max, const std::st
 
 int main(int argc, char** argv) {
   CLI::App app{"Pairwise merge sort kernels (SPAA 2025): check, time"};
-  std::string mode = "check", out = ".";
+  ProgramOptions opts;
   int log_tiles_min = 0, log_tiles_max = -1;
-  app.add_option("--mode", mode, "check | predict | profile | time")
-      ->check(CLI::IsMember({"check", "predict", "profile", "time"}));
-  app.add_option("--out", out, "directory for CSV files")->check(CLI::ExistingDirectory);
+  add_program_options(app, opts);
   app.add_option("--log-tiles-min", log_tiles_min, "smallest i in n = u*E*2^i")->check(CLI::Range(0, 14));
   app.add_option("--log-tiles-max", log_tiles_max, "largest i (default 4 for check, 12 for time)")->check(CLI::Range(0, 14));
   std::string inputs = "both";
@@ -115,18 +113,9 @@ int main(int argc, char** argv) {
   bool cub = false;
   app.add_flag("--cub", cub, "profile mode: sort once with cub::DeviceMergeSort (ncu filters its kernels)");
   CLI11_PARSE(app, argc, argv);
-  try {
-    Experiment ex(parse_mode(mode), out, "merge");
+  return run_program(opts, "merge", [&](Experiment& ex) {
     if (log_tiles_max < 0) log_tiles_max = ex.mode() == Mode::time ? 12 : 4;
     if (ex.mode() == Mode::check || ex.mode() == Mode::time || (ex.mode() == Mode::profile && cub))
       run_cub(ex, log_tiles_min, log_tiles_max, inputs);
-    if (ex.failures()) {
-      std::printf("%d failure(s)\n", ex.failures());
-      return 1;
-    }
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 1;
-  }
-  return 0;
+  });
 }

@@ -163,26 +163,15 @@ void run_case(Experiment& ex, unsigned u, unsigned E, bool worst, unsigned block
 
 int main(int argc, char** argv) {
   CLI::App app{"Pairwise merge (one merge per block, CUB style): check, predict, profile, time"};
-  std::string mode = "check", out = ".";
+  ProgramOptions opts;
   unsigned blocks = 0;
-  app.add_option("--mode", mode, "check | predict | profile | time")
-      ->check(CLI::IsMember({"check", "predict", "profile", "time"}));
-  app.add_option("--out", out, "directory for CSV files")->check(CLI::ExistingDirectory);
+  add_program_options(app, opts);
   app.add_option("--blocks", blocks, "blocks (merges) per launch (default 16, 4096 for time)")->check(CLI::Range(1u, 1u << 16));
   CLI11_PARSE(app, argc, argv);
-  try {
-    Experiment ex(parse_mode(mode), out, "pairwise_merge");
+  return run_program(opts, "pairwise_merge", [&](Experiment& ex) {
     if (blocks == 0) blocks = ex.mode() == Mode::time ? 4096 : 16;
     struct Shape { unsigned u, E; };
     for (Shape s : {Shape{512, 15}, Shape{256, 17}, Shape{256, 16}})
       for (bool worst : {false, true}) run_case(ex, s.u, s.E, worst, blocks);
-    if (ex.failures()) {
-      std::printf("%d failure(s)\n", ex.failures());
-      return 1;
-    }
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 1;
-  }
-  return 0;
+  });
 }

@@ -182,14 +182,12 @@ void run_key_size(Experiment& ex, const std::vector<long>& Ks, long Q, unsigned 
 
 int main(int argc, char** argv) {
   CLI::App app{"Batched predecessor search kernels (HiPC 2015): check, predict, profile, time"};
-  std::string mode = "check", out = ".";
+  ProgramOptions opts;
   long queries = 0;
   unsigned blocks = 264;
   int log_k_min = 10, log_k_max_4 = 15, log_k_max_8 = 14, key_bytes = 0, carveout = -1;
   std::size_t pad = 0;
-  app.add_option("--mode", mode, "check | predict | profile | time")
-      ->check(CLI::IsMember({"check", "predict", "profile", "time"}));
-  app.add_option("--out", out, "directory for CSV files")->check(CLI::ExistingDirectory);
+  add_program_options(app, opts);
   app.add_option("--queries", queries, "queries per launch (default 2^14 for check, 2^16 for predict/profile, 2^25 for time)")
       ->check(CLI::Range(1L, 1L << 30));
   app.add_option("--blocks", blocks, "most blocks per launch (1024 threads each)")->check(CLI::Range(1u, 1u << 20));
@@ -204,8 +202,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   pad_shared() = pad;
   shared_carveout() = carveout;
-  try {
-    Experiment ex(parse_mode(mode), out, "pbs");
+  return run_program(opts, "pbs", [&](Experiment& ex) {
     if (queries == 0)
       queries = ex.mode() == Mode::time ? (1L << 25) : ex.mode() == Mode::check ? (1L << 14) : (1L << 16);
     auto range = [](int lo, int hi) {
@@ -215,13 +212,5 @@ int main(int argc, char** argv) {
     };
     if (key_bytes != 8) run_key_size<std::int32_t>(ex, range(log_k_min, log_k_max_4), queries, blocks, true);
     if (key_bytes != 4) run_key_size<std::int64_t>(ex, range(log_k_min, log_k_max_8), queries, blocks, true);
-    if (ex.failures()) {
-      std::printf("%d failure(s)\n", ex.failures());
-      return 1;
-    }
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 1;
-  }
-  return 0;
+  });
 }

@@ -68,25 +68,15 @@ void run_cases(Experiment& ex, unsigned blocks) {
 
 int main(int argc, char** argv) {
   CLI::App app{"Tiled transpose kernel: check, predict, profile, time"};
-  std::string mode = "check", out = ".";
+  ProgramOptions opts;
   unsigned blocks = 0;
-  app.add_option("--mode", mode, "check | predict | profile | time")->check(CLI::IsMember({"check", "predict", "profile", "time"}));
-  app.add_option("--out", out, "directory for CSV files")->check(CLI::ExistingDirectory);
+  add_program_options(app, opts);
   app.add_option("--blocks", blocks, "blocks per launch (default: 8 for predict/profile/check, 4096 for time)")
       ->check(CLI::Range(1u, 1u << 20));
   CLI11_PARSE(app, argc, argv);
-  try {
-    Experiment ex(parse_mode(mode), out, "transpose");
+  return run_program(opts, "transpose", [&](Experiment& ex) {
     if (blocks == 0) blocks = ex.mode() == Mode::time ? 4096 : 8;
     run_cases<std::uint32_t>(ex, blocks);
     run_cases<std::uint64_t>(ex, blocks);
-    if (ex.failures()) {
-      std::printf("%d failure(s)\n", ex.failures());
-      return 1;
-    }
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 1;
-  }
-  return 0;
+  });
 }
