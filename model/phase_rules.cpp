@@ -1,5 +1,7 @@
 #include "model/phase_rules.hpp"
 
+#include "model/simd_degree.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -127,6 +129,14 @@ __attribute__((target_clones("avx2", "default"))) std::uint32_t degree_single_ce
   const CellMap m{cell_bytes(g, r.width), g.banks, g.rows_per_word};
   const std::uint64_t* addr = r.addr.data() + p.first;
   const unsigned n = p.count;
+  const bool power_of_two_geometry = (g.banks & (g.banks - 1)) == 0 && (g.rows_per_word & (g.rows_per_word - 1)) == 0;
+  if (power_of_two_geometry && n <= 32) {
+    const auto bank_bits = static_cast<unsigned>(__builtin_ctz(g.banks));
+    const CellKeyMap map{static_cast<unsigned>(__builtin_ctz(m.cell_bytes)), g.banks - 1,
+                         (g.rows_per_word - 1) << bank_bits};
+    const std::uint32_t d = simd_degree(addr, n, map);
+    if (d != kNoSimdDegree) return d;
+  }
   if ((g.banks & (g.banks - 1)) == 0 && g.rows_per_word == 1 && n <= 64) {
     const unsigned shift = static_cast<unsigned>(__builtin_ctz(m.cell_bytes));
     const std::uint64_t bank_mask = g.banks - 1;
