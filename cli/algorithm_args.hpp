@@ -54,6 +54,7 @@ inline std::string algorithm_listing() {
   std::string out;
   for (const auto& a : algorithms()) {
     out += a.name + ": " + a.description + "\n";
+    out += "    --input worst: " + (a.worst_case.empty() ? std::string("none (rejected)") : a.worst_case) + "\n";
     for (const auto& p : a.params)
       out += "    " + p.name + " (default " + std::to_string(p.default_value) + "): " + p.help + "\n";
   }

@@ -31,14 +31,14 @@ std::optional<bool> prediction_holds(const AlgorithmReport& r) {
   if (!r.outcome.prediction || !r.replayed_for_prediction) return std::nullopt;
   const Prediction& p = *r.outcome.prediction;
   if (p.model != r.model) return std::nullopt;
-  const boost::multiprecision::cpp_int got = *r.replayed_for_prediction;
-  return p.bound ? got <= p.value : got == p.value;
+  return p.holds(*r.replayed_for_prediction);
 }
 
 void print_text(const AlgorithmReport& r, bool per_round) {
   std::ostringstream params;
   for (const auto& [k, v] : r.params) params << " " << k << "=" << v;
   std::cout << r.algorithm << params.str() << "\ninput " << r.input << ", model " << r.model << "\n";
+  if (!r.worst_case.empty()) std::cout << "worst case: " << r.worst_case << "\n";
   std::cout << "blocks " << r.outcome.blocks << ", items " << r.outcome.items << "\n";
   auto row = [](const std::string& name, const CostTotals& c) {
     std::cout << "  " << std::left << std::setw(28) << name << std::right << std::setw(14) << c.instructions
@@ -62,7 +62,7 @@ void print_text(const AlgorithmReport& r, bool per_round) {
               << "\n";
   if (r.outcome.prediction) {
     const Prediction& p = *r.outcome.prediction;
-    std::cout << "prediction: " << p.formula << "\n  " << p.quantity << (p.bound ? " <= " : " = ") << p.value
+    std::cout << "prediction: " << p.formula << "\n  " << p.quantity << " " << p.relation_symbol() << " " << p.value
               << " (model " << p.model << ")";
     if (r.replayed_for_prediction) std::cout << ", replayed " << *r.replayed_for_prediction;
     const auto holds = prediction_holds(r);
@@ -87,6 +87,7 @@ void print_json(const AlgorithmReport& r, bool per_round) {
   j["algorithm"] = r.algorithm;
   j["params"] = r.params;
   j["input"] = r.input;
+  if (!r.worst_case.empty()) j["worst_case"] = r.worst_case;
   j["model"] = r.model;
   j["blocks"] = r.outcome.blocks;
   j["items"] = r.outcome.items;
@@ -103,7 +104,8 @@ void print_json(const AlgorithmReport& r, bool per_round) {
     const auto holds = prediction_holds(r);
     j["prediction"] = {{"formula", p.formula}, {"quantity", p.quantity}, {"sites", p.sites},
                        {"value", p.value.str()},  // string: cpp_int may exceed 64 bits
-                       {"model", p.model}, {"bound", p.bound}};
+                       {"model", p.model}, {"relation", p.relation_symbol()},
+                       {"bound", p.relation == Prediction::Relation::at_most}};
     if (r.replayed_for_prediction) j["prediction"]["replayed"] = *r.replayed_for_prediction;
     j["prediction"]["holds"] = holds ? nlohmann::json(*holds) : nlohmann::json(nullptr);
   }

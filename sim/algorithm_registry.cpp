@@ -8,10 +8,13 @@
 #include <stdexcept>
 
 #include "model/analytic.hpp"
+#include "proofs/merge_adversary.hpp"
 #include "sim/extra_algorithms.hpp"
+#include "sim/merge_sort_spec.hpp"
 #include "sim/cf_merge.hpp"
 #include "sim/pairwise_merge.hpp"
 #include "sim/pbs.hpp"
+#include "sim/select.hpp"
 
 namespace bankcheck {
 
@@ -87,31 +90,71 @@ void require(bool ok, const std::string& what) {
 
 std::string num(std::int64_t v) { return std::to_string(v); }
 
+// Uniform integers in [0, n) from a seed: SplitMix64 (Steele, Lea, Flood,
+// OOPSLA 2014) mapped by Lemire's multiply-shift (bias below n / 2^64).
+// std::mt19937_64 + uniform_int_distribution was a tenth of `run pbs`'s time;
+// random inputs only need a fixed sequence per seed.
+class SeededUniform {
+ public:
+  SeededUniform(std::uint64_t seed, std::uint64_t n) : state_(seed), n_(n) {}
+  std::uint64_t operator()() {
+    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return static_cast<std::uint64_t>((static_cast<unsigned __int128>(z) * n_) >> 64);
+  }
+
+ private:
+  std::uint64_t state_, n_;
+};
+
 // ---------------------------------------------------------------- PBS family
 
-std::vector<ParamSpec> pbs_params() {
-  return {{"w", 32, "warp size = banks, >= 1 (PBS-CL: >= 2)"},
-          {"K", 1024, "keys in shared memory, >= 1 (PBS-CF/CL: >= w)"},
-          {"key_bytes", 4, "key size in bytes: 4 or 8"},
-          {"queries", 4096, "queries Q, >= 1 (ignored with --input FILE: one query per integer)"},
-          {"u", 256, "threads per block, >= 1"},
-          {"per_thread", 1, "queries per thread per block (one phase each), >= 1"},
-          {"offset_stride", 1, "PBS-CF/CL lane offset multiplier: offset = (m * lane) mod w; 1 = the paper, 0 = no offset (mutation)"}};
+std::vector<ParamSpec> pbs_params(bool cf_or_cl) {
+  std::vector<ParamSpec> v = {
+      {"w", 32, cf_or_cl ? "warp size = banks, >= 1 (printed PBS-CL: >= 2)" : "warp size = banks, >= 1"},
+      {"K", 1024, cf_or_cl ? "keys in shared memory, >= 1 (printed=1: >= w)" : "keys in shared memory, >= 1"},
+      {"key_bytes", 4, "key size in bytes: 4 or 8"},
+      {"queries", 4096, "queries Q, >= 1 (ignored with --input FILE: one query per integer)"},
+      {"u", 256, "threads per block, >= 1"},
+      {"per_thread", 1, "queries per thread per block (one phase each), >= 1"}};
+  if (cf_or_cl) {
+    v.push_back({"offset_stride", 1,
+                 "lane offset multiplier: offset = (m * lane) mod w; 1 = the paper, 0 = no offset (mutation)"});
+    v.push_back({"printed", 0,
+                 "0 = corrected stage 1 (right predecessor for every query and K); 1 = Algorithm 2 as printed in "
+                 "HiPC 2015 (wrong below the lane offset and for K not a power of two)"});
+  }
+  return v;
 }
 
-void validate_pbs(const Params& p, PbsVariant v) {
+// The variant a registry entry runs: pbs, or PBS-CF/CL printed or corrected.
+PbsVariant pbs_variant(const Params& p, PbsVariant family) {
+  if (family == PbsVariant::pbs) return family;
+  const bool printed = param(p, "printed") == 1;
+  if (pbs_is_cl(family)) return printed ? PbsVariant::cl : PbsVariant::cl_corrected;
+  return printed ? PbsVariant::cf : PbsVariant::cf_corrected;
+}
+
+void validate_pbs(const Params& p, PbsVariant family) {
   const auto w = param(p, "w"), K = param(p, "K"), kb = param(p, "key_bytes"), Q = param(p, "queries"),
-             u = param(p, "u"), per = param(p, "per_thread"), m = param(p, "offset_stride");
+             u = param(p, "u"), per = param(p, "per_thread");
   require(w >= 1 && w <= 1024, "w must be in 1..1024 (got " + num(w) + ")");
-  if (v == PbsVariant::cl) require(w >= 2, "PBS-CL needs w >= 2 (got " + num(w) + ")");
   require(K >= 1 && K <= (std::int64_t{1} << 30), "K must be in 1..2^30 (got " + num(K) + ")");
-  if (v != PbsVariant::pbs) require(K >= w, "PBS-CF/CL need K >= w (got K = " + num(K) + ", w = " + num(w) + ")");
   require(kb == 4 || kb == 8, "key_bytes must be 4 or 8 (got " + num(kb) + ")");
   require(Q >= 1, "queries must be >= 1 (got " + num(Q) + ")");
   require(u >= 1 && u <= 65536, "u (threads per block) must be in 1..65536 (got " + num(u) + ")");
   require(per >= 1 && per <= 65536, "per_thread must be in 1..65536 (got " + num(per) + ")");
-  require(m >= 0 && m <= 1024, "offset_stride must be in 0..1024 (got " + num(m) + ")");
   if (kb == 4) require(2 * K + 1 < std::numeric_limits<std::int32_t>::max(), "K too large for 4-byte keys");
+  if (family == PbsVariant::pbs) return;
+  const auto m = param(p, "offset_stride"), printed = param(p, "printed");
+  require(m >= 0 && m <= 1024, "offset_stride must be in 0..1024 (got " + num(m) + ")");
+  require(printed == 0 || printed == 1, "printed must be 0 (corrected) or 1 (as printed) (got " + num(printed) + ")");
+  if (printed == 1) {
+    if (pbs_is_cl(family)) require(w >= 2, "PBS-CL as printed needs w >= 2 (got " + num(w) + ")");
+    require(K >= w, "PBS-CF/CL as printed need K >= w (got K = " + num(K) + ", w = " + num(w) + ")");
+  }
 }
 
 template <class Key, PbsVariant V>
@@ -122,7 +165,7 @@ AlgorithmOutcome drive_pbs(const Params& p, const InputChoice& in, InstructionLi
   algo.K = param(p, "K");
   algo.threads = static_cast<int>(param(p, "u"));
   algo.per_thread = static_cast<int>(param(p, "per_thread"));
-  algo.offset_stride = static_cast<int>(param(p, "offset_stride"));
+  if constexpr (V != PbsVariant::pbs) algo.offset_stride = static_cast<int>(param(p, "offset_stride"));
   const long w = algo.w, K = algo.K;
 
   // Keys 1, 3, 5, ...: queries can fall before, on and between keys.
@@ -146,8 +189,7 @@ AlgorithmOutcome drive_pbs(const Params& p, const InputChoice& in, InstructionLi
     require(K % w == 0, "the worst-case queries q_i = K[i·K/w] (HiPC V-B) need K ≡ 0 (mod w) (got K = " + num(K) +
                             ", w = " + num(w) + ")");
 
-  std::mt19937_64 rng(in.seed);
-  std::uniform_int_distribution<std::int64_t> pick(0, 2 * K + 1);
+  SeededUniform pick(in.seed, static_cast<std::uint64_t>(2 * K + 2));  // queries 0 .. 2K+1
   const std::int64_t chunk = static_cast<std::int64_t>(algo.threads) * algo.per_thread;
   std::vector<Key> queries(chunk);
   std::vector<long> answers(chunk);
@@ -162,7 +204,7 @@ AlgorithmOutcome drive_pbs(const Params& p, const InputChoice& in, InstructionLi
     for (std::int64_t i = 0; i < valid; ++i) {
       const std::int64_t j = first + i;
       switch (in.kind) {
-        case InputChoice::Kind::random: queries[i] = static_cast<Key>(pick(rng)); break;
+        case InputChoice::Kind::random: queries[i] = static_cast<Key>(pick()); break;
         case InputChoice::Kind::worst: queries[i] = keys[(j % w) * (K / w)]; break;
         case InputChoice::Kind::file: queries[i] = file_queries[j]; break;
       }
@@ -203,10 +245,12 @@ AlgorithmOutcome drive_pbs(const Params& p, const InputChoice& in, InstructionLi
       pr.model = "dmm";
       outcome.prediction = pr;
     }
-  } else if constexpr (V == PbsVariant::cf) {
-    if (algo.offset_stride == 1) {
+  } else if constexpr (!pbs_is_cl(V)) {
+    if (algo.offset_stride == 1 && K >= w) {  // IV-B states it for K >= w
       Prediction pr;
-      pr.formula = "PBS-CF is bank-conflict free (HiPC 2015 IV-B, Algorithms 2 and 3)";
+      pr.formula = V == PbsVariant::cf ? "PBS-CF is bank-conflict free (HiPC 2015 IV-B, Algorithms 2 and 3)"
+                                       : "PBS-CF is bank-conflict free (HiPC 2015 IV-B; stage 1 corrected, "
+                                         "every probe of a lane in its offset's bank)";
       pr.quantity = "conflicts";
       pr.sites = {"pbs-cf.probe", "pbs-cf.window_check", "pbs-cf.scan"};
       pr.value = analytic::pbs_cf_conflicts(w, K);
@@ -216,31 +260,44 @@ AlgorithmOutcome drive_pbs(const Params& p, const InputChoice& in, InstructionLi
   } else {
     if (algo.offset_stride == 1 && full_warps && is_power_of_two(w)) {
       Prediction pr;
-      pr.formula = "PBS-CL stage 2 <= w - 1 accesses per warp (HiPC 2015 IV-C), times Q/w";
+      pr.formula = "PBS-CL stage 2 <= w - 1 accesses per warp (HiPC 2015 IV-C), times Q/w";  // both variants
       pr.quantity = "wavefronts";
       pr.sites = {"pbs-cl.binary"};
       pr.value = analytic::pbs_cl_stage2_bound_per_warp(w) * warp_batches;
       pr.model = "dmm";
-      pr.bound = true;
+      pr.relation = Prediction::Relation::at_most;
       outcome.prediction = pr;
     }
   }
   return outcome;
 }
 
-template <PbsVariant V>
-AlgorithmSpec pbs_spec(std::string name, std::string description) {
+// `family` is pbs, cf or cl; PBS-CF/CL run the corrected stage 1 unless printed=1.
+AlgorithmSpec pbs_spec(PbsVariant family, std::string name, std::string description) {
   AlgorithmSpec s;
   s.name = std::move(name);
   s.description = std::move(description);
-  s.params = pbs_params();
-  s.validate = [](const Params& p) { validate_pbs(p, V); };
-  s.drive = [](const Params& p, const InputChoice& in, InstructionListener& out) {
-    return param(p, "key_bytes") == 4 ? drive_pbs<std::int32_t, V>(p, in, out) : drive_pbs<std::int64_t, V>(p, in, out);
+  s.params = pbs_params(family != PbsVariant::pbs);
+  s.worst_case = "HiPC 2015 V-B / Corollary 4.1: lane i of every warp queries K[i·K/w] (needs w | K)";
+  s.validate = [family](const Params& p) { validate_pbs(p, family); };
+  s.drive = [family](const Params& p, const InputChoice& in, InstructionListener& out) {
+    const bool four = param(p, "key_bytes") == 4;
+    switch (pbs_variant(p, family)) {
+      case PbsVariant::pbs: return four ? drive_pbs<std::int32_t, PbsVariant::pbs>(p, in, out)
+                                        : drive_pbs<std::int64_t, PbsVariant::pbs>(p, in, out);
+      case PbsVariant::cf: return four ? drive_pbs<std::int32_t, PbsVariant::cf>(p, in, out)
+                                       : drive_pbs<std::int64_t, PbsVariant::cf>(p, in, out);
+      case PbsVariant::cl: return four ? drive_pbs<std::int32_t, PbsVariant::cl>(p, in, out)
+                                       : drive_pbs<std::int64_t, PbsVariant::cl>(p, in, out);
+      case PbsVariant::cf_corrected: return four ? drive_pbs<std::int32_t, PbsVariant::cf_corrected>(p, in, out)
+                                                 : drive_pbs<std::int64_t, PbsVariant::cf_corrected>(p, in, out);
+      case PbsVariant::cl_corrected: return four ? drive_pbs<std::int32_t, PbsVariant::cl_corrected>(p, in, out)
+                                                 : drive_pbs<std::int64_t, PbsVariant::cl_corrected>(p, in, out);
+    }
+    throw std::logic_error("unknown PBS variant");
   };
   return s;
 }
-
 
 // ---------------------------------------------------------------- merges
 
@@ -283,6 +340,30 @@ struct MergeTile {
   long a_count = 0;
 };
 
+// SPAA 2025 Section 4 worst case for one block: every warp gets the
+// sequence T of Theorem 8 (proofs/merge_adversary.hpp), warps alternating the
+// A-major and B-major forms; each warp takes whole bank columns of A and of
+// B, so with A then B in shared memory every warp starts at a column boundary
+// as the construction assumes. Output k of the merge has key k.
+proofs::MergeLists worst_merge_tile(const Params& p) {
+  const auto w = param(p, "w"), E = param(p, "E"), u = param(p, "u");
+  require(u % w == 0, "--input worst (SPAA 2025 Section 4) needs whole warps: u a multiple of w (got u = " + num(u) +
+                          ", w = " + num(w) + ")");
+  require(param(p, "a_size") == -1, "--input worst sets |A| itself (Section 4 construction): leave a_size at -1");
+  proofs::Section4Parameters s4;
+  try {
+    s4 = proofs::section4_parameters(static_cast<unsigned>(w), static_cast<unsigned>(E));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("--input worst: ") + e.what());
+  }
+  std::vector<std::uint8_t> labels;
+  for (std::int64_t v = 0; v < u / w; ++v) {
+    const auto warp_labels = proofs::labels_from_splits(proofs::worst_warp_splits(s4, v % 2 == 0), s4.warp);
+    labels.insert(labels.end(), warp_labels.begin(), warp_labels.end());
+  }
+  return proofs::merge_lists_from_labels(labels);
+}
+
 template <class Key>
 class MergeInputs {
  public:
@@ -290,9 +371,7 @@ class MergeInputs {
     n_ = param(p, "u") * param(p, "E");
     a_size_ = param(p, "a_size");
     blocks_ = param(p, "blocks");
-    if (in.kind == InputChoice::Kind::worst)
-      throw std::invalid_argument("no worst-case input for the merges here: SPAA 2025 Section 4's construction "
-                                  "is built by `bankcheck adversary`; use --input random or a file");
+    if (in.kind == InputChoice::Kind::worst) worst_ = worst_merge_tile(p);
     if (in.kind == InputChoice::Kind::file) {
       file_ = read_integers(in.path);
       require(static_cast<long>(file_.size()) == n_,
@@ -303,18 +382,39 @@ class MergeInputs {
     }
   }
   std::int64_t blocks() const { return blocks_; }
-  MergeTile<Key> next() {
-    MergeTile<Key> t;
+  /// The next block's tile (valid until the next call: one buffer, reused).
+  const MergeTile<Key>& next() {
+    MergeTile<Key>& t = tile_;
     t.a_count = a_size_ >= 0 ? a_size_ : std::uniform_int_distribution<long>(0, n_)(rng_);
+    if (in_.kind == InputChoice::Kind::worst) {  // the same Section 4 tile in every block
+      t.a_count = static_cast<long>(worst_.a.size());
+      t.keys.clear();
+      for (auto k : worst_.a) t.keys.push_back(static_cast<Key>(k));
+      for (auto k : worst_.b) t.keys.push_back(static_cast<Key>(k));
+      return t;
+    }
     t.keys.resize(n_);
     if (in_.kind == InputChoice::Kind::file) {
       for (long i = 0; i < n_; ++i) t.keys[i] = static_cast<Key>(file_[i]);
     } else {
-      // Sorted by construction: running sums of random steps 0..7 (ties included).
-      std::uniform_int_distribution<std::int64_t> step(0, 7);
+      // Sorted by construction: running sums of random steps 0..7 (ties
+      // included), 21 three-bit steps per 64-bit draw (one draw per key made
+      // the generator a quarter of `run merge`'s time).
+      std::uint64_t bits = 0;
+      int left = 0;
+      auto step = [&] {
+        if (left == 0) {
+          bits = rng_();
+          left = 21;
+        }
+        const auto s = static_cast<std::int64_t>(bits & 7);
+        bits >>= 3;
+        --left;
+        return s;
+      };
       std::int64_t a = 0, b = 0;
-      for (long i = 0; i < t.a_count; ++i) t.keys[i] = static_cast<Key>(a += step(rng_));
-      for (long i = t.a_count; i < n_; ++i) t.keys[i] = static_cast<Key>(b += step(rng_));
+      for (long i = 0; i < t.a_count; ++i) t.keys[i] = static_cast<Key>(a += step());
+      for (long i = t.a_count; i < n_; ++i) t.keys[i] = static_cast<Key>(b += step());
       return t;
     }
     std::sort(t.keys.begin(), t.keys.begin() + t.a_count);
@@ -329,6 +429,8 @@ class MergeInputs {
   long n_ = 0, a_size_ = -1;
   std::int64_t blocks_ = 1;
   std::vector<std::int64_t> file_;
+  proofs::MergeLists worst_;
+  MergeTile<Key> tile_;
 };
 
 // Reference split: how many of A are among the first diag of the stable merge.
@@ -346,6 +448,23 @@ std::vector<long> reference_splits(const MergeTile<Key>& t, long E, long u) {
   return a_at;
 }
 
+// The stable merge of sorted a and b (ties from a), as std::merge, with
+// selects instead of a data-dependent branch per item (sim/select.hpp): the
+// reference check of every merged tile is on `run merge`'s hot path (1.35 ns
+// per key against std::merge's 1.9 here; a two-ended version was slower).
+template <class Key>
+void reference_merge(const Key* a, long na, const Key* b, long nb, Key* out) {
+  long i = 0, j = 0;
+  while (i < na && j < nb) {
+    const bool take_b = b[j] < a[i];
+    *out++ = select<Key>(take_b, b[j], a[i]);
+    j += take_b;
+    i += !take_b;
+  }
+  out = std::copy(a + i, a + na, out);
+  std::copy(b + j, b + nb, out);
+}
+
 template <class Key>
 AlgorithmOutcome drive_merge(const Params& p, const InputChoice& in, InstructionListener& out) {
   PairwiseMerge<Key> algo;
@@ -360,12 +479,12 @@ AlgorithmOutcome drive_merge(const Params& p, const InputChoice& in, Instruction
   outcome.output_ok = true;
   outcome.check = "merged tile == std::merge(A, B)";
   for (std::int64_t b = 0; b < inputs.blocks(); ++b) {
-    const MergeTile<Key> t = inputs.next();
+    const MergeTile<Key>& t = inputs.next();
     algo.a_count = t.a_count;
     algo.tile = t.keys.data();
     algo.out = merged.data();
     recorder.run(algo, static_cast<unsigned>(algo.threads), w, out, static_cast<std::uint64_t>(b));
-    std::merge(t.keys.begin(), t.keys.begin() + t.a_count, t.keys.begin() + t.a_count, t.keys.end(), expect.begin());
+    reference_merge(t.keys.data(), t.a_count, t.keys.data() + t.a_count, algo.tile_size() - t.a_count, expect.data());
     for (long i = 0; i < algo.tile_size(); ++i)
       if (merged[i] != expect[i]) {
         outcome.output_ok = false;
@@ -376,6 +495,22 @@ AlgorithmOutcome drive_merge(const Params& p, const InputChoice& in, Instruction
       }
     ++outcome.blocks;
     outcome.items += static_cast<std::uint64_t>(algo.tile_size());
+  }
+  if (in.kind == InputChoice::Kind::worst) {
+    // Theorem 8 counts the E merge steps of each warp (every merged item read
+    // once); CUB's SerialMerge reads those same items in its two initial loads
+    // and E - 1 refills (plus one unconsumed head), so its replayed reads must
+    // reach at least Theorem 8 on this input (docs/formula-findings.md, item 12).
+    Prediction pr;
+    pr.formula = "Theorem 8 (SPAA 2025 Section 4): E^2 per warp if E <= w/2, else (E^2 + 2Er + Ed - r^2 - rd)/2, "
+                 "times u/w warps per block";
+    pr.quantity = "wavefronts";
+    pr.sites = {"merge.init_a", "merge.init_b", "merge.merge_read"};
+    const auto warps = static_cast<std::uint64_t>(algo.threads / static_cast<long>(w)) * outcome.blocks;
+    pr.value = analytic::merge_worst_conflicts_per_warp(w, static_cast<std::uint64_t>(algo.E)) * warps;
+    pr.model = "dmm";
+    pr.relation = Prediction::Relation::at_least;
+    outcome.prediction = pr;
   }
   return outcome;
 }
@@ -402,7 +537,7 @@ AlgorithmOutcome drive_cf_merge(const Params& p, const InputChoice& in, Instruct
   outcome.check = random_splits ? "each thread gathers exactly A[a_t, a_t+|A_t|) and B[b_t, b_t+|B_t|)"
                                 : "splits == stable merge path and each thread gathers exactly its A_t and B_t";
   for (std::int64_t b = 0; b < inputs.blocks(); ++b) {
-    const MergeTile<Key> t = inputs.next();
+    const MergeTile<Key>& t = inputs.next();
     L.a_count = t.a_count;
     std::vector<long> ref = reference_splits(t, E, u);
     if (random_splits) {
@@ -457,6 +592,7 @@ AlgorithmSpec merge_spec() {
   s.name = "merge";
   s.description = "CUB-style block pairwise merge: blocked store, merge path, serial merge (SPAA 2025 Section 2)";
   s.params = merge_params(false);
+  s.worst_case = "SPAA 2025 Section 4: the sequence T of Theorem 8 in every warp (needs 1 < E <= w, w | u)";
   s.validate = [](const Params& p) { validate_merge(p, false); };
   s.drive = [](const Params& p, const InputChoice& in, InstructionListener& out) {
     return param(p, "key_bytes") == 4 ? drive_merge<std::int32_t>(p, in, out) : drive_merge<std::int64_t>(p, in, out);
@@ -469,6 +605,8 @@ AlgorithmSpec cf_merge_spec() {
   s.name = "cf-merge";
   s.description = "CF-Merge load-balanced dual subsequence gather (SPAA 2025 Algorithm 1, Section 3.3 layout)";
   s.params = merge_params(true);
+  s.worst_case = "the CUB merge's worst case, SPAA 2025 Section 4 (needs 1 < E <= w, w | u); the gather stays "
+                 "conflict free on every input (Section 3)";
   s.validate = [](const Params& p) { validate_merge(p, true); };
   s.drive = [](const Params& p, const InputChoice& in, InstructionListener& out) {
     return param(p, "key_bytes") == 4 ? drive_cf_merge<std::int32_t>(p, in, out)
@@ -479,12 +617,15 @@ AlgorithmSpec cf_merge_spec() {
 
 std::vector<AlgorithmSpec> all_algorithms() {
   std::vector<AlgorithmSpec> v;
-  v.push_back(pbs_spec<PbsVariant::pbs>("pbs", "batched predecessor search, HiPC 2015 Algorithm 1"));
-  v.push_back(pbs_spec<PbsVariant::cf>("pbs-cf", "conflict-free batched search, HiPC 2015 Algorithms 2+3"));
-  v.push_back(pbs_spec<PbsVariant::cl>("pbs-cl", "conflict-limited batched search, HiPC 2015 Section IV-C"));
+  v.push_back(pbs_spec(PbsVariant::pbs, "pbs", "batched predecessor search, HiPC 2015 Algorithm 1"));
+  v.push_back(pbs_spec(PbsVariant::cf, "pbs-cf",
+                       "conflict-free batched search, HiPC 2015 Algorithms 2+3 (stage 1 corrected; printed=1: as printed)"));
+  v.push_back(pbs_spec(PbsVariant::cl, "pbs-cl",
+                       "conflict-limited batched search, HiPC 2015 Section IV-C (stage 1 corrected; printed=1: as printed)"));
   for (auto& spec : extra_algorithm_specs()) v.push_back(std::move(spec));  // sim/extra_algorithms.cpp
   v.push_back(merge_spec());
   v.push_back(cf_merge_spec());
+  v.push_back(merge_sort_spec());  // sim/merge_sort_spec.cpp
   return v;
 }
 
@@ -541,6 +682,12 @@ const AlgorithmSpec& find_algorithm(std::string_view name) {
   throw std::invalid_argument("unknown algorithm '" + std::string(name) + "' (known: " + known + ")");
 }
 
+void require_worst_case(const AlgorithmSpec& spec, const InputChoice& input) {
+  if (input.kind == InputChoice::Kind::worst && spec.worst_case.empty())
+    throw std::invalid_argument(spec.name + " has no published or searched worst-case input; use --input random or a "
+                                "file (or `bankcheck adversary " + spec.name + " --search`)");
+}
+
 Params resolve_params(const AlgorithmSpec& spec, const Params& given) {
   Params p;
   for (const auto& ps : spec.params) p[ps.name] = ps.default_value;
@@ -563,6 +710,8 @@ AlgorithmReport run_algorithm(std::string_view name, const Params& params, const
   report.algorithm = spec.name;
   report.params = resolve_params(spec, params);
   report.input = input.describe();
+  require_worst_case(spec, input);
+  if (input.kind == InputChoice::Kind::worst) report.worst_case = spec.worst_case;
   report.model = model.name();
   const auto w = param(report.params, "w");
   if (static_cast<std::int64_t>(model.geometry().warp) != w)
@@ -600,6 +749,7 @@ AlgorithmOutcome trace_algorithm(std::string_view name, const Params& params, co
                                  TraceSink& sink) {
   const AlgorithmSpec& spec = find_algorithm(name);
   const Params p = resolve_params(spec, params);
+  require_worst_case(spec, input);
   SinkListener listener(sink);
   sink.begin(static_cast<unsigned>(param(p, "w")));
   AlgorithmOutcome outcome = spec.drive(p, input, listener);

@@ -54,7 +54,18 @@ struct Prediction {
   std::vector<std::string> sites;      ///< qualified site names it covers (empty: all)
   boost::multiprecision::cpp_int value;  ///< predicted total over the run
   std::string model;                   ///< model it is stated for ("dmm")
-  bool bound = false;                  ///< true: an upper bound, not an exact count
+  /// How the replayed value must relate to `value` for the prediction to hold.
+  enum class Relation { equal, at_most, at_least };
+  Relation relation = Relation::equal;  ///< at_most: an upper bound; at_least: a worst case the input must reach
+  /// Whether `replayed` satisfies the relation.
+  bool holds(const boost::multiprecision::cpp_int& replayed) const {
+    return relation == Relation::equal ? replayed == value : relation == Relation::at_most ? replayed <= value
+                                                                                          : replayed >= value;
+  }
+  /// "=", "<=" or ">=".
+  const char* relation_symbol() const {
+    return relation == Relation::equal ? "=" : relation == Relation::at_most ? "<=" : ">=";
+  }
 };
 
 /// What a driver reports besides the instructions.
@@ -73,6 +84,10 @@ struct AlgorithmSpec {
   std::string name;
   std::string description;
   std::vector<ParamSpec> params;
+  /// Where `--input worst` comes from (a paper's construction, or why every
+  /// input is a worst case); empty: the algorithm has none and `worst` is
+  /// rejected with a message saying so.
+  std::string worst_case;
   /// Throws std::invalid_argument naming the violated constraint.
   std::function<void(const Params&)> validate;
   /// @pre validate(params) passed. Runs every block; instructions go to `out`.
@@ -83,6 +98,8 @@ struct AlgorithmSpec {
 const std::vector<AlgorithmSpec>& algorithms();
 /// @throws std::invalid_argument listing the known names.
 const AlgorithmSpec& find_algorithm(std::string_view name);
+/// @throws std::invalid_argument when `input` is `worst` and spec.worst_case is empty.
+void require_worst_case(const AlgorithmSpec& spec, const InputChoice& input);
 /// Defaults filled in, unknown names rejected, spec.validate applied.
 /// @throws std::invalid_argument
 Params resolve_params(const AlgorithmSpec& spec, const Params& given);
@@ -115,6 +132,7 @@ struct AlgorithmReport {
   std::string algorithm;
   Params params;
   std::string input;
+  std::string worst_case;  ///< spec.worst_case when the input is `worst`
   std::string model;
   CostTotals total;
   std::vector<SiteCost> sites;    ///< in first-issue order

@@ -24,6 +24,7 @@
 // throws DivergenceError naming the sites and lanes.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <span>
 #include <stdexcept>
@@ -122,11 +123,16 @@ class BlockRecorder {
       for (const char* s : Algo::kSiteNames) names_.push_back(algorithm_ + "." + s);
     }
     state_.site_count = static_cast<unsigned>(site_count);
-    logs_.resize(warp);
+    begin_.assign(warp + 1, 0);
     addr_.assign(warp, kInactive);
     counts_.assign(static_cast<std::size_t>(warp) * site_count, 0);
     done_.assign(static_cast<std::size_t>(warp) * site_count, 0);
     pos_.assign(warp, 0);
+    end_.assign(warp, 0);
+    taken_.assign(warp, 0);
+    first_.assign(warp, nullptr);
+    heads_.assign(warp, 0);
+    rounds_.assign(site_count, 0);
 
     RecordingArray smem(&state_, 0);
     RecorderSummary summary;
@@ -136,13 +142,14 @@ class BlockRecorder {
       for (unsigned g = 0; g < warps; ++g) {
         const unsigned first = g * warp;
         const unsigned lanes = std::min(warp, threads - first);
-        for (unsigned lane = 0; lane < warp; ++lane) logs_[lane].clear();
+        // One log per warp, lane after lane: lane l's accesses are [begin_[l], begin_[l+1]).
+        state_.reset_log();
         for (unsigned lane = 0; lane < lanes; ++lane) {
-          state_.lane_log = &logs_[lane];
+          begin_[lane] = state_.used();
           state_.lane_thread = first + lane;
           algo.phase(p, static_cast<int>(first + lane), smem);
         }
-        state_.lane_log = nullptr;
+        for (unsigned lane = lanes; lane <= warp; ++lane) begin_[lane] = state_.used();
         emit(block, g, static_cast<unsigned>(p), warp, site_count, out, summary);
       }
     }
@@ -150,54 +157,233 @@ class BlockRecorder {
   }
 
  private:
+  std::size_t length(unsigned lane) const { return begin_[lane + 1] - begin_[lane]; }
+  unsigned site_at(std::size_t i) const { return AccessTag::site(state_.tags[i]); }
+
   // Merge the lanes' logs of one warp and phase into instructions (s, k).
   void emit(std::uint64_t block, unsigned warp_index, unsigned phase, unsigned warp, std::size_t sites,
             InstructionListener& out, RecorderSummary& summary) {
+    if (begin_[warp] == 0) return;
+    InstructionInfo info;
+    info.block = block;
+    info.warp_index = warp_index;
+    info.phase = phase;
+    if (nested(warp, 0)) {
+      emit_nested(info, warp, 0, out, summary);
+      return;
+    }
+    // The lanes' heads (merged the nested way when they allow it, else by the
+    // general greedy merge below), then the common tail the converged way:
+    // see common_suffix().
+    bool heads_nested = false;
+    const std::size_t suffix = common_suffix(warp, sites, heads_nested);
+    if (suffix > 0 && heads_nested) {
+      emit_nested(info, warp, suffix, out, summary);
+      emit_converged(info, warp, suffix, out, summary);
+      return;
+    }
+    const std::uint32_t* tags = state_.tags;
     std::size_t remaining = 0;
     for (unsigned lane = 0; lane < warp; ++lane) {
-      pos_[lane] = 0;
+      pos_[lane] = begin_[lane];
+      end_[lane] = length(lane) == 0 ? begin_[lane] : begin_[lane + 1] - suffix;
+      remaining += end_[lane] - begin_[lane];
       std::uint32_t* c = &counts_[lane * sites];
       std::fill(c, c + sites, 0);
       std::fill(&done_[lane * sites], &done_[lane * sites] + sites, 0);
-      for (const LaneAccess& a : logs_[lane]) ++c[a.site];
-      remaining += logs_[lane].size();
+      for (std::size_t i = begin_[lane]; i < end_[lane]; ++i) ++c[AccessTag::site(tags[i])];
     }
+    unsigned lowest = 0;
     while (remaining > 0) {
       // The lowest lane whose next access is ready: every lane that has the
-      // same (site, k) has it as its next access too.
-      unsigned chosen = warp;
-      for (unsigned lane = 0; lane < warp && chosen == warp; ++lane) {
-        if (pos_[lane] == logs_[lane].size()) continue;
-        const unsigned s = logs_[lane][pos_[lane]].site;
-        if (blocker(lane, s, warp, sites) == warp) chosen = lane;
+      // same (site, k) has it as its next access too. Usually the lowest
+      // pending lane is; otherwise search on (and fail if none is).
+      while (pos_[lowest] == end_[lowest]) ++lowest;
+      unsigned chosen = lowest;
+      unsigned active = gather(chosen, warp, sites);
+      if (active == 0) {
+        for (chosen = lowest + 1; chosen < warp; ++chosen)
+          if (pos_[chosen] != end_[chosen] && (active = gather(chosen, warp, sites)) > 0) break;
+        if (chosen == warp) diverged(warp, sites);
       }
-      if (chosen == warp) diverged(warp, sites);
-      const LaneAccess& head = logs_[chosen][pos_[chosen]];
-      const unsigned s = head.site;
-      const std::uint32_t k = done_[chosen * sites + s];
-      InstructionInfo info;
-      info.block = block;
-      info.warp_index = warp_index;
-      info.phase = phase;
-      info.site = s;
-      info.k = k;
-      info.name = names_[s];
-      for (unsigned lane = 0; lane < warp; ++lane) {
-        addr_[lane] = kInactive;
-        if (counts_[lane * sites + s] <= k) continue;  // this lane never runs (s, k)
-        const LaneAccess& a = logs_[lane][pos_[lane]];
-        if (a.width != head.width || a.op != head.op)
-          throw std::logic_error(names_[s] + ": one site used with two widths or ops; give each its own site id");
-        addr_[lane] = a.addr;
-        ++pos_[lane];
-        ++done_[lane * sites + s];
-        ++info.active;
+      const std::uint32_t head = tags[pos_[chosen]];
+      info.site = AccessTag::site(head);
+      info.k = done_[chosen * sites + info.site];
+      info.name = names_[info.site];
+      info.active = active;
+      for (unsigned i = 0; i < active; ++i) {
+        const unsigned m = taken_[i];
+        ++pos_[m];
+        ++done_[m * sites + info.site];
       }
-      remaining -= info.active;
-      summary.lane_accesses += info.active;
+      remaining -= active;
+      summary.lane_accesses += active;
       ++summary.instructions;
-      out.instruction(info, WarpRequest{head.op, head.width, std::span<const std::uint64_t>(addr_)});
+      out.instruction(info, WarpRequest{AccessTag::op(head), AccessTag::width(head),
+                                        std::span<const std::uint64_t>(addr_)});
     }
+    if (suffix > 0) emit_converged(info, warp, suffix, out, summary);
+  }
+
+  unsigned first_nonempty() const {
+    unsigned ref = 0;
+    while (length(ref) == 0) ++ref;
+    return ref;
+  }
+
+  // Lanes often diverge only at the start of a phase (searches of different
+  // lengths) and then run the same sites in the same order. The longest
+  // common tail of the non-empty lanes' logs whose sites occur in no lane
+  // before it: the general merge emits every earlier access first (a tail
+  // instruction needs every lane at it), and a tail entry's k is its rank
+  // within the tail, so the tail can be emitted the converged way.
+  // Sets heads_nested to nested(warp, result).
+  std::size_t common_suffix(unsigned warp, std::size_t sites, bool& heads_nested) {
+    const unsigned ref = first_nonempty();
+    const std::uint32_t* tags = state_.tags;
+    const std::size_t ref_end = begin_[ref + 1];
+    std::size_t tail = length(ref);
+    for (unsigned lane = ref + 1; lane < warp && tail > 0; ++lane) {
+      if (length(lane) == 0) continue;
+      const std::size_t end = begin_[lane + 1];
+      std::size_t t = 0;
+      const std::size_t most = std::min(tail, length(lane));
+      while (t < most && tags[end - 1 - t] == tags[ref_end - 1 - t]) ++t;
+      tail = t;
+    }
+    if (tail == 0) return 0;
+    // Sites of the heads: those of the longest head if the heads are nested.
+    heads_nested = nested(warp, tail);
+    in_prefix_.assign(sites, 0);
+    for (unsigned lane = heads_nested ? nested_ref_ : ref; lane < warp; ++lane) {
+      if (length(lane) > 0)
+        for (std::size_t i = begin_[lane]; i < begin_[lane + 1] - tail; ++i) in_prefix_[AccessTag::site(tags[i])] = 1;
+      if (heads_nested) break;
+    }
+    // Shrink the tail past its last entry whose site also occurs earlier.
+    bool shrunk = false;
+    for (bool changed = true; changed && tail > 0;) {
+      changed = false;
+      for (std::size_t i = ref_end - 1; i + 1 > ref_end - tail; --i)
+        if (in_prefix_[AccessTag::site(tags[i])]) {
+          for (std::size_t j = ref_end - tail; j <= i; ++j) in_prefix_[AccessTag::site(tags[j])] = 1;
+          tail = ref_end - 1 - i;
+          changed = shrunk = true;
+          break;
+        }
+    }
+    if (shrunk) heads_nested = tail > 0 && nested(warp, tail);
+    return tail;
+  }
+
+  // Head of a lane: its entries before the common tail of `tail` entries.
+  std::size_t head_length(unsigned lane, std::size_t tail) const {
+    return length(lane) == 0 ? 0 : length(lane) - tail;
+  }
+
+  // Every lane's head (tag sequence: sites, widths, ops) is a prefix of the
+  // longest one: lanes that agree and differ only in how long they run (loop
+  // exit, predication at the end), the common case. Then instruction i is
+  // entry i of every lane whose head is longer than i, with the same (s, k)
+  // in every lane; the greedy merge would emit exactly these, in this order.
+  bool nested(unsigned warp, std::size_t tail) {
+    unsigned ref = 0;
+    for (unsigned lane = 1; lane < warp; ++lane)
+      if (head_length(lane, tail) > head_length(ref, tail)) ref = lane;
+    const std::uint32_t* r = state_.tags + begin_[ref];
+    for (unsigned lane = 0; lane < warp; ++lane) {
+      const std::size_t len = head_length(lane, tail);
+      if (lane != ref && len > 0 && std::memcmp(state_.tags + begin_[lane], r, len * sizeof(std::uint32_t)) != 0)
+        return false;
+    }
+    nested_ref_ = ref;
+    return true;
+  }
+
+  // @pre nested(warp, tail) just returned true.
+  void emit_nested(InstructionInfo& info, unsigned warp, std::size_t tail, InstructionListener& out,
+                   RecorderSummary& summary) {
+    const std::size_t n = head_length(nested_ref_, tail);
+    const std::uint32_t* tags = state_.tags + begin_[nested_ref_];
+    std::fill(rounds_.begin(), rounds_.end(), 0);
+    unsigned lanes = 0;  // lanes with a non-empty head, and their heads
+    for (unsigned lane = 0; lane < warp; ++lane)
+      if (const std::size_t len = head_length(lane, tail); len > 0) {
+        taken_[lanes] = lane;
+        first_[lanes] = state_.addrs + begin_[lane];
+        heads_[lanes++] = len;
+      }
+    std::fill(addr_.begin(), addr_.end(), kInactive);
+    for (std::size_t i = 0; i < n; ++i) {
+      unsigned active = 0;
+      for (unsigned j = 0; j < lanes; ++j) {
+        const bool runs = heads_[j] > i;
+        addr_[taken_[j]] = runs ? first_[j][i] : kInactive;
+        active += runs;
+      }
+      const std::uint32_t head = tags[i];
+      info.site = AccessTag::site(head);
+      info.k = rounds_[info.site]++;
+      info.name = names_[info.site];
+      info.active = active;
+      summary.lane_accesses += active;
+      ++summary.instructions;
+      out.instruction(info, WarpRequest{AccessTag::op(head), AccessTag::width(head),
+                                        std::span<const std::uint64_t>(addr_)});
+    }
+  }
+
+  // The last n entries of every non-empty lane, which have equal tags, as
+  // n instructions; k counts from 0 (no earlier entry has these sites).
+  void emit_converged(InstructionInfo& info, unsigned warp, std::size_t n, InstructionListener& out,
+                      RecorderSummary& summary) {
+    const unsigned ref = first_nonempty();
+    unsigned active = 0;
+    for (unsigned lane = 0; lane < warp; ++lane)
+      if (length(lane) > 0) {
+        taken_[active] = lane;
+        first_[active++] = state_.addrs + begin_[lane + 1] - n;
+      }
+    std::fill(addr_.begin(), addr_.end(), kInactive);
+    std::fill(rounds_.begin(), rounds_.end(), 0);
+    const std::uint32_t* tags = state_.tags + begin_[ref + 1] - n;
+    info.active = active;
+    for (std::size_t i = 0; i < n; ++i) {
+      for (unsigned j = 0; j < active; ++j) addr_[taken_[j]] = first_[j][i];
+      const std::uint32_t head = tags[i];
+      info.site = AccessTag::site(head);
+      info.k = rounds_[info.site]++;
+      info.name = names_[info.site];
+      out.instruction(info, WarpRequest{AccessTag::op(head), AccessTag::width(head),
+                                        std::span<const std::uint64_t>(addr_)});
+    }
+    summary.lane_accesses += std::uint64_t{active} * n;
+    summary.instructions += n;
+  }
+
+  // Try to form the instruction (s, k) of `lane`'s next access: every lane
+  // that runs (s, k) at all must have it next. Fills addr_ and taken_ and
+  // returns the active lanes, or 0 if some lane must run something else first.
+  unsigned gather(unsigned lane, unsigned warp, std::size_t sites) {
+    const std::uint32_t head = state_.tags[pos_[lane]];
+    const unsigned s = AccessTag::site(head);
+    const std::uint32_t k = done_[lane * sites + s];
+    unsigned active = 0;
+    for (unsigned m = 0; m < warp; ++m) {
+      addr_[m] = kInactive;
+      if (counts_[m * sites + s] <= k) continue;  // this lane never runs (s, k)
+      if (pos_[m] == end_[m]) return 0;
+      const std::uint32_t tag = state_.tags[pos_[m]];
+      if (AccessTag::site(tag) != s) return 0;
+      if (tag != head) mixed_site(s);
+      addr_[m] = state_.addrs[pos_[m]];
+      taken_[active++] = m;
+    }
+    return active;
+  }
+
+  [[noreturn]] void mixed_site(unsigned s) const {
+    throw std::logic_error(names_[s] + ": one site used with two widths or ops; give each its own site id");
   }
 
   // A lane that has (s, k) ahead of it but must first run something else;
@@ -206,17 +392,17 @@ class BlockRecorder {
     const std::uint32_t k = done_[lane * sites + s];
     for (unsigned m = 0; m < warp; ++m) {
       if (counts_[m * sites + s] <= k) continue;
-      if (logs_[m][pos_[m]].site != s) return m;
+      if (site_at(pos_[m]) != s) return m;
     }
     return warp;
   }
 
   [[noreturn]] void diverged(unsigned warp, std::size_t sites) const {
     for (unsigned lane = 0; lane < warp; ++lane) {
-      if (pos_[lane] == logs_[lane].size()) continue;
-      const unsigned s = logs_[lane][pos_[lane]].site;
+      if (pos_[lane] == end_[lane]) continue;
+      const unsigned s = site_at(pos_[lane]);
       const unsigned m = blocker(lane, s, warp, sites);
-      const unsigned t = logs_[m][pos_[m]].site;
+      const unsigned t = site_at(pos_[m]);
       throw DivergenceError("divergent warp: lane " + std::to_string(lane) + " runs " + names_[s] +
                                 " next, but lane " + std::to_string(m) + " runs " + names_[t] +
                                 " before it; no single instruction stream has both orders",
@@ -228,10 +414,17 @@ class BlockRecorder {
   RecordingState state_;
   std::string algorithm_;
   std::vector<std::string> names_;
-  std::vector<std::vector<LaneAccess>> logs_;
+  std::vector<std::size_t> begin_;      // lane l's log: [begin_[l], begin_[l+1]) of state_.log
   std::vector<std::uint64_t> addr_;
   std::vector<std::uint32_t> counts_, done_;
-  std::vector<std::size_t> pos_;
+  std::vector<std::size_t> pos_;        // next entry of each lane
+  std::vector<std::size_t> end_;        // general path: end of each lane's entries before the common tail
+  std::vector<char> in_prefix_;         // per site: occurs before the common tail
+  unsigned nested_ref_ = 0;             // the lane with the longest head (nested())
+  std::vector<std::size_t> heads_;      // emit_nested: head length of each lane in taken_
+  std::vector<unsigned> taken_;         // lanes of the instruction being formed
+  std::vector<const std::uint64_t*> first_;  // converged path: each active lane's first address
+  std::vector<std::uint64_t> rounds_;   // per site: instructions emitted (converged path)
 };
 
 }  // namespace bankcheck

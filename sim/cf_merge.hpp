@@ -25,39 +25,68 @@ struct CfLayout {
   long a_count = 0;
   bool reverse_b = true;       ///< π: B stored reversed (the paper)
   bool circular_shift = true;  ///< ρ: shift partition ℓ by ℓ mod d (the paper)
+  /// Block slot of this layout's slot 0 and the block's slot count (0: size()).
+  /// A merge group smaller than the block (the in-block rounds of
+  /// sim/merge_sort.hpp) is one layout at its group's offset; ρ's partitions
+  /// always count from the block's slot 0, so partition ℓ of a warp's wE slots
+  /// gets its own shift ℓ mod d whatever the group size (Section 3.3).
+  long offset = 0;
+  long block_slots = 0;
+  /// gcd(w, E) if already known (0: computed on each use). A kernel sets it
+  /// once per thread: Euclid's 64-bit remainders on every ρ made the GPU
+  /// gather several times slower than the merge it replaces.
+  int d = 0;
 
   BANKCHECK_HD long size() const { return static_cast<long>(threads) * E; }
   BANKCHECK_HD long gcd_wE() const {
+    if (d > 0) return d;
     long a = w, b = E;
     while (b != 0) { const long t = a % b; a = b; b = t; }
     return a;
   }
   /// Logical slot of B[y] in A ∪ π(B).
   BANKCHECK_HD long b_slot(long y) const { return reverse_b ? size() - 1 - y : a_count + y; }
-  /// ρ: physical slot of logical slot p.
+  /// ρ: physical (block) slot of logical slot p.
   BANKCHECK_HD long rho(long p) const {
-    const long d = gcd_wE();
-    if (!circular_shift || d == 1) return p;
-    const long part = static_cast<long>(w) * E / d;
-    const long l = p / part;
+    const long q = offset + p;
+    if (!circular_shift) return q;
+    const long g = gcd_wE();
+    if (g == 1) return q;
+    const long part = static_cast<long>(w) * E / g;
+    const long total = block_slots > 0 ? block_slots : offset + size();
+    if (total <= 0x7fffffffL) {  // 32-bit division: a few instructions on the GPU, not a 64-bit routine
+      const int qi = static_cast<int>(q), pi = static_cast<int>(part), l = qi / pi, base = l * pi;
+      if (base + pi > total) return q;
+      return base + (qi - base + l % static_cast<int>(g)) % pi;
+    }
+    const long l = q / part;
     const long base = l * part;
-    if (base + part > size()) return p;  // a partial last partition (u not a multiple of w) is not shifted
-    return base + (p - base + l % d) % part;
+    if (base + part > total) return q;  // a partial last partition (u not a multiple of w) is not shifted
+    return base + (q - base + l % g) % part;
   }
 };
 
 /// The gather of one thread: the E physical slots it reads, in round order.
+/// kE > 0 fixes E at compile time (= L.E) so the rounds unroll and a register
+/// array indexed by the round stays in registers on the GPU.
 /// @pre 0 <= a_i, a_len, a_i + a_len <= |A|, b_i = i*E - a_i, a_len + b_len = E.
-template <class SlotFn>
+template <int kE = 0, class SlotFn>
 BANKCHECK_HD void cf_gather_slots(const CfLayout& L, long a_i, long a_len, long b_i, SlotFn slot_for_round) {
-  const long E = L.E;
+  const long E = kE > 0 ? kE : L.E;
   const long k = a_i % E;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
   for (long j = 0; j < E; ++j) {
-    const long t = ((j - k) % E + E) % E;
-    if (t < a_len)
-      slot_for_round(j, L.rho(a_i + t));
-    else
-      slot_for_round(j, L.rho(L.b_slot(b_i + ((k - j - 1) % E + E) % E)));
+    // The branch only picks the slot; the access (a shared load or store in
+    // slot_for_round) is issued once per round. Calling it from both branches
+    // made nvcc emit two ld.shared per round, and a warp whose lanes take both
+    // branches issued both (H100 run of 2026-11-22, results README).
+    // (j - k) mod E and (k - j - 1) mod E for 0 <= j, k < E, without division
+    const long t = j >= k ? j - k : j - k + E;
+    const long s = k - 1 - j >= 0 ? k - 1 - j : k - 1 - j + E;
+    const long logical = t < a_len ? a_i + t : L.b_slot(b_i + s);
+    slot_for_round(j, L.rho(logical));
   }
 }
 

@@ -53,11 +53,16 @@ Prediction conflict_free(std::string formula, std::vector<std::string> sites) {
 
 unsigned gcd(unsigned a, unsigned b) { return b == 0 ? a : gcd(b, a % b); }
 
+// For algorithms whose addresses do not depend on the data, `--input worst`
+// runs the random input: every input replays the same counts (tested).
+constexpr const char* kDataOblivious = "any input: the addresses do not depend on the data (every input costs the same)";
+
 // ---------------------------------------------------------------- strided
 
 AlgorithmSpec strided_spec() {
   AlgorithmSpec s;
   s.name = "strided";
+  s.worst_case = kDataOblivious;
   s.description = "thread t reads element t*stride (SPAA 2025 Figure 1; conflict-free iff GCD(stride, w) = 1)";
   s.params = {{"w", 32, "warp size = banks, 1..1024"},
               {"stride", 1, "elements between neighbouring threads, 1..65536"},
@@ -106,6 +111,7 @@ AlgorithmSpec strided_spec() {
 AlgorithmSpec transpose_spec(std::string name, TransposeLayout layout, std::string description) {
   AlgorithmSpec s;
   s.name = std::move(name);
+  s.worst_case = kDataOblivious;
   s.description = std::move(description);
   s.params = {{"w", 32, "warp size = banks, 1..1024"},
               {"tile", 32, "tile side (tile*tile threads), 1..32; a power of two for the swizzled layout"}};
@@ -153,6 +159,7 @@ AlgorithmSpec transpose_spec(std::string name, TransposeLayout layout, std::stri
 AlgorithmSpec scan_spec(std::string name, bool padded) {
   AlgorithmSpec s;
   s.name = std::move(name);
+  s.worst_case = kDataOblivious;
   s.description = padded ? "Blelloch exclusive scan, slots padded by i / w (GPU Gems 3 ch. 39)"
                          : "Blelloch exclusive scan (up-sweep/down-sweep), unpadded";
   s.params = {{"w", 32, "warp size = banks, 1..1024"}, {"n", 64, "elements, a power of two in 2..4096 (n/2 threads)"}};
@@ -195,6 +202,7 @@ AlgorithmSpec scan_spec(std::string name, bool padded) {
 AlgorithmSpec bitonic_spec() {
   AlgorithmSpec s;
   s.name = "bitonic";
+  s.worst_case = kDataOblivious;
   s.description = "bitonic sort in shared memory (SIGMOD 2008 Sec. 3.2); 2-way in stages with j < w";
   s.params = {{"w", 32, "warp size = banks, 1..1024"}, {"n", 256, "keys, a power of two in 2..4096 (n/2 threads)"}};
   s.validate = [](const Params& p) {
@@ -235,6 +243,7 @@ AlgorithmSpec bitonic_spec() {
 AlgorithmSpec split_spec(std::string name, HistogramLayout layout) {
   AlgorithmSpec s;
   s.name = std::move(name);
+  s.worst_case = "every key in partition 0 (thread-major: lane t hits t*F, GCD(F, w)-way)";
   s.description = layout == HistogramLayout::interleaved
                       ? "SIGMOD 2008 split, thread histograms at p*threads + t (conflict-free)"
                       : "SIGMOD 2008 split, thread histograms at t*F + p (GCD(F, w)-way on equal keys)";
@@ -289,6 +298,7 @@ AlgorithmSpec split_spec(std::string name, HistogramLayout layout) {
 AlgorithmSpec css_spec(std::string name, bool pad) {
   AlgorithmSpec s;
   s.name = std::move(name);
+  s.worst_case = "lane t descends into root child t mod (m+1) (m-way probes when m = w, unpadded)";
   s.description = pad ? "CSS-tree search, nodes of m keys padded to m+1 slots"
                       : "CSS-tree search (SIGMOD 2008 INLJ), nodes of m keys packed level by level";
   s.params = {{"w", 32, "warp size = banks, 1..1024"},
@@ -359,6 +369,7 @@ AlgorithmSpec css_spec(std::string name, bool pad) {
 AlgorithmSpec aho_spec(std::string name, TextStaging staging, std::string description) {
   AlgorithmSpec s;
   s.name = std::move(name);
+  s.worst_case = kDataOblivious;
   s.description = std::move(description);
   s.params = {{"w", 32, "warp size = banks, 1..1024"},
               {"u", 32, "threads, 1..1024"},

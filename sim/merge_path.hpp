@@ -11,6 +11,7 @@
 // Each probe reads A[mid] then B[diag-1-mid], as CUB does; through a
 // recording accessor these are the two shared-memory sites of the search.
 #include "sim/hd.hpp"
+#include "sim/select.hpp"
 
 namespace bankcheck {
 
@@ -22,10 +23,9 @@ BANKCHECK_HD long merge_path(long a_count, long b_count, long diag, KeyAtA a_at,
     const long mid = begin + (end - begin) / 2;
     const auto key_a = a_at(mid);
     const auto key_b = b_at(diag - 1 - mid);
-    if (key_b < key_a)
-      end = mid;
-    else
-      begin = mid + 1;
+    const bool left = key_b < key_a;  // branch-free on the host (sim/select.hpp)
+    end = select<long>(left, mid, end);
+    begin = select<long>(left, begin, mid + 1);
   }
   return begin;
 }

@@ -16,6 +16,35 @@
 
 namespace bankcheck {
 
+/// CUB's SerialMerge (cub/block/block_merge_sort.cuh) from shared memory:
+/// two initial loads (sites init_a, init_b), then after each of the first
+/// items-1 outputs one load at the data-dependent slot `p ? ++b : ++a`
+/// (site read); the last refill is dead once CUB's loop is unrolled. Ties
+/// are taken from A (stable). kItems > 0 fixes `items` at compile time so the
+/// loop unrolls and emit's index is a constant (registers on the GPU).
+/// @pre a <= a_end, b <= b_end, (a_end - a) + (b_end - b) >= items, and the
+///      slots a and b (even when at their end: CUB's one spare slot) are readable.
+/// @post emit(i, key) for i = 0..items-1 in order: the items smallest keys of
+///       the stable merge of [a, a_end) and [b, b_end).
+template <class Key, int kItems = 0, class Smem, class Emit>
+BANKCHECK_HD void serial_merge(const Smem& smem, int init_a, int init_b, int read, int items, long a, long a_end,
+                               long b, long b_end, Emit&& emit) {
+  const int n = kItems > 0 ? kItems : items;
+  Key key_a = smem.template load<Key>(init_a, a);
+  Key key_b = smem.template load<Key>(init_b, b);
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (int i = 0; i < n; ++i) {
+    const bool p = b < b_end && (a >= a_end || key_b < key_a);
+    emit(i, p ? key_b : key_a);
+    const long next = p ? ++b : ++a;
+    if (i + 1 == n) break;
+    const Key v = smem.template load<Key>(read, next);
+    if (p) key_b = v; else key_a = v;
+  }
+}
+
 template <class Key>
 struct PairwiseMerge {
   static constexpr const char* kName = "merge";
@@ -44,18 +73,8 @@ struct PairwiseMerge {
     const long split = merge_path(
         a_count, b_count, diag, [&](long i) { return smem.template load<Key>(path_a, i); },
         [&](long j) { return smem.template load<Key>(path_b, a_count + j); });
-    long a = split, b = a_count + (diag - split);
-    const long a_end = a_count, b_end = n;
-    Key key_a = smem.template load<Key>(init_a, a);
-    Key key_b = smem.template load<Key>(init_b, b);
-    for (int i = 0; i < E; ++i) {
-      const bool p = b < b_end && (a >= a_end || key_b < key_a);
-      out[diag + i] = p ? key_b : key_a;
-      const long next = p ? ++b : ++a;
-      if (i + 1 == E) break;  // the last refill is dead code once CUB's loop is unrolled
-      const Key v = smem.template load<Key>(merge_read, next);
-      if (p) key_b = v; else key_a = v;
-    }
+    serial_merge<Key>(smem, init_a, init_b, merge_read, E, split, a_count, a_count + (diag - split), n,
+                      [&](int i, Key key) { out[diag + i] = key; });
   }
 };
 

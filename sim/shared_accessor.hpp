@@ -42,21 +42,64 @@ class SharedArray {
   unsigned char* base_;
 };
 
-/// One logged lane access (host only).
-struct LaneAccess {
-  std::uint64_t addr;   ///< byte address within the block's shared memory
-  std::uint16_t site;   ///< the algorithm's site id
-  std::uint8_t width;   ///< bytes
-  Op op;
+/// One logged lane access (host only) is an address and a tag: the site,
+/// width and op packed in 32 bits, so that lanes running the same sites in
+/// the same order have equal tag sequences (the recorder compares them with
+/// memcmp).
+struct AccessTag {
+  static constexpr std::uint32_t make(unsigned site, unsigned width, Op op) {
+    return static_cast<std::uint32_t>(site) | static_cast<std::uint32_t>(width) << 16 |
+           static_cast<std::uint32_t>(op) << 24;
+  }
+  static constexpr unsigned site(std::uint32_t tag) { return tag & 0xffffu; }
+  static constexpr unsigned width(std::uint32_t tag) { return (tag >> 16) & 0xffu; }
+  static constexpr Op op(std::uint32_t tag) { return static_cast<Op>(tag >> 24); }
 };
 
 /// State the recorder shares with its accessors: the block's shared bytes
-/// and the log of the lane now executing.
+/// and the log of the warp now executing (its lanes one after another, as
+/// two parallel arrays). The accessor appends through raw cursors (no vector
+/// bookkeeping per access); they are pointers, not a count, so that the
+/// stores into the log (integers) cannot alias them and the compiler keeps
+/// them in registers across an inlined phase. grow() is the rare slow path.
 struct RecordingState {
   std::vector<unsigned char> bytes;
-  std::vector<LaneAccess>* lane_log = nullptr;  ///< set by the recorder before each thread runs
-  unsigned lane_thread = 0;                     ///< thread id now executing (for messages)
-  unsigned site_count = 0;                      ///< sites must be < site_count
+  std::vector<std::uint64_t> addr_store;  ///< storage of the log's addresses
+  std::vector<std::uint32_t> tag_store;   ///< storage of the log's tags (AccessTag)
+  std::uint64_t* addrs = nullptr;         ///< addr_store.data()
+  std::uint32_t* tags = nullptr;          ///< tag_store.data()
+  std::uint64_t* addr_next = nullptr;     ///< next free address slot
+  std::uint32_t* tag_next = nullptr;      ///< next free tag slot
+  std::uint64_t* addr_end = nullptr;      ///< addrs + capacity
+  unsigned lane_thread = 0;               ///< thread id now executing (for messages)
+  unsigned site_count = 0;                ///< sites must be < site_count
+
+  /// Entries logged since reset_log().
+  std::size_t used() const { return static_cast<std::size_t>(addr_next - addrs); }
+  void reset_log() {
+    if (addr_store.empty()) resize(4096);
+    addr_next = addrs;
+    tag_next = tags;
+  }
+  /// Double the log's storage, keeping what is logged.
+  void grow() { resize(2 * addr_store.size()); }
+  void append(std::uint64_t addr, std::uint32_t tag) {
+    if (addr_next == addr_end) [[unlikely]] grow();
+    *addr_next++ = addr;
+    *tag_next++ = tag;
+  }
+
+ private:
+  void resize(std::size_t n) {
+    const std::size_t kept = addrs ? used() : 0;
+    addr_store.resize(n);
+    tag_store.resize(n);
+    addrs = addr_store.data();
+    tags = tag_store.data();
+    addr_next = addrs + kept;
+    tag_next = tags + kept;
+    addr_end = addrs + n;
+  }
 };
 
 /// Host accessor: real values in the recorder's buffer, every access logged.
@@ -72,14 +115,14 @@ class RecordingArray {
     const std::uint64_t addr = check<T>(site, index);
     T value;
     std::memcpy(&value, state_->bytes.data() + addr, sizeof(T));
-    state_->lane_log->push_back({addr, static_cast<std::uint16_t>(site), sizeof(T), Op::load});
+    state_->append(addr, AccessTag::make(static_cast<unsigned>(site), sizeof(T), Op::load));
     return value;
   }
   template <class T>
   void store(int site, std::size_t index, T value) const {
     const std::uint64_t addr = check<T>(site, index);
     std::memcpy(state_->bytes.data() + addr, &value, sizeof(T));
-    state_->lane_log->push_back({addr, static_cast<std::uint16_t>(site), sizeof(T), Op::store});
+    state_->append(addr, AccessTag::make(static_cast<unsigned>(site), sizeof(T), Op::store));
   }
 
  private:

@@ -30,10 +30,11 @@ done
 $B draw pbs w=8 K=64 u=8 queries=8 --input worst --phase 1 --round all --label thread \
   --title "HiPC 2015 Fig. 4: PBS, K = w^2 = 64, worst-case queries, all probe rounds" -o $F/hipc-fig4-pbs.svg
 # Fig. 5: PBS-CF stage 1 (the probe rounds with delta >= w): each lane stays in its own bank.
-$B draw pbs-cf w=8 K=64 u=8 queries=8 --input worst --phase 1 --round 0-1 --label thread \
+# printed=1: the figures show the algorithms as printed (the default PBS-CF/CL stage 1 is corrected).
+$B draw pbs-cf w=8 K=64 u=8 queries=8 printed=1 --input worst --phase 1 --round 0-1 --label thread \
   --title "HiPC 2015 Fig. 5: PBS-CF stage 1 (delta >= w), K = 64, w = 8" -o $F/hipc-fig5-pbs-cf-stage1.svg
 # Fig. 6: PBS-CL stage 2 (the window binary search): 1, 2 and 4 distinct cells per bank.
-$B draw pbs-cl w=8 K=64 u=8 queries=8 --input worst --phase 1 --round 3-5 --label thread \
+$B draw pbs-cl w=8 K=64 u=8 queries=8 printed=1 --input worst --phase 1 --round 3-5 --label thread \
   --title "HiPC 2015 Fig. 6: PBS-CL stage 2 (delta < w), K = 64, w = 8" -o $F/hipc-fig6-pbs-cl-stage2.svg
 
 # SPAA 2025 Figure 2: CF-Merge's gather (phase 2), w = 12, E = 5 (coprime), one warp, one

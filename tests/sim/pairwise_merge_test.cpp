@@ -38,7 +38,10 @@ TEST_CASE("extreme splits (all of A or none) and a file input") {
               .outcome.output_ok);
   CHECK_THROWS_WITH_AS(run_algorithm("merge", {{"E", 0}}, InputChoice::parse("random", 1), model),
                        doctest::Contains("E (items per thread)"), std::invalid_argument);
-  CHECK_THROWS_AS(run_algorithm("merge", {}, InputChoice::parse("worst", 1), model), std::invalid_argument);
+  // --input worst is SPAA Section 4's construction: 1 < E <= w and whole warps.
+  CHECK(run_algorithm("merge", {}, InputChoice::parse("worst", 1), model).outcome.output_ok);
+  CHECK_THROWS_WITH_AS(run_algorithm("merge", {{"E", 1}}, InputChoice::parse("worst", 1), model),
+                       doctest::Contains("1 < E <= w"), std::invalid_argument);
 }
 
 TEST_CASE("hand-computed trace: w = 2, E = 2, u = 2, every item from A") {
