@@ -2,6 +2,7 @@
 // model expects it to cost; or, with --search, look for a worse one.
 // The constructions live in proofs/ (pbs_adversary, merge_adversary,
 // merge_sort_adversary); the search in proofs/adversary_search.
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -43,7 +45,8 @@ struct Options {
   unsigned threads = 0;
   bool search = false;
   double budget = 5.0;
-  double pass_budget = 0.2;
+  double pass_budget = 1.0;
+  std::string wide_passes = "section4";
   std::uint64_t seed = 1;
   std::vector<std::string> params;  // name=value for registry algorithms
 };
@@ -64,10 +67,6 @@ class KeyWriter {
       for (auto k : keys) push(k);
       file_.write(std::as_bytes(std::span<const char>(buf_.data(), buf_.size())));
     }
-  }
-  template <class Key>
-  void write_at_key(std::uint64_t index, std::span<const Key> keys) {  // binary only
-    file_.write_at(index * sizeof(Key), std::as_bytes(keys));
   }
   void commit() { file_.commit(); }
 
@@ -175,29 +174,30 @@ int run_merge_sort(const Options& o, unsigned threads, unsigned items) {
   check_merge_sort_shape(shape);
   check_fits(o, static_cast<std::int64_t>(o.n) - 1);
   const auto t0 = std::chrono::steady_clock::now();
-  const MergeSortAdversary adv(shape, SearchBudget{o.pass_budget, o.seed, ~std::uint64_t{0}});
-  KeyWriter out(o);
-  if (o.format == "text") {
-    std::vector<std::int64_t> keys(shape.keys);
-    adv.generate(std::span<std::int64_t>(keys));
-    out.append(keys);
-  } else if (o.key_bytes == 4) {
-    adv.generate_tiles<std::int32_t>([&](std::uint64_t tile, std::span<const std::int32_t> keys) {
-      out.write_at_key<std::int32_t>(tile * shape.tile(), keys);
-    });
+  const MergeSortAdversary adv(shape, SearchBudget{o.pass_budget, o.seed, ~std::uint64_t{0}},
+                               o.wide_passes == "warp-search" ? MergeSortAdversary::WidePasses::warp_search
+                                                              : MergeSortAdversary::WidePasses::section4);
+  const double plan_secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::string speed;
+  if (o.format == "text") {  // streamed tile by tile: memory O(tile), whatever n
+    KeyWriter out(o);
+    adv.generate_tiles<std::int64_t>([&](std::uint64_t, std::span<const std::int64_t> keys) { out.append(keys); });
+    out.commit();
   } else {
-    adv.generate_tiles<std::int64_t>([&](std::uint64_t tile, std::span<const std::int64_t> keys) {
-      out.write_at_key<std::int64_t>(tile * shape.tile(), keys);
-    });
+    const PermutationFileWrite w = write_permutation_file(adv, o.output, o.key_bytes);
+    std::ostringstream s;
+    s << std::setprecision(3) << "plan " << plan_secs << " s, generate + write " << w.write_seconds << " s ("
+      << static_cast<double>(o.n) / w.write_seconds << " keys/s), fsync + rename " << w.commit_seconds << " s\n";
+    speed = s.str();
   }
-  out.commit();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::cout << "merge sort u = " << threads << ", E = " << items << ", w = " << o.warp << ", n = " << o.n
             << " (a permutation of 0..n-1) -> " << o.output << " in " << std::setprecision(3) << secs << " s\n"
+            << speed
             << "model dmm, w banks; wavefronts of the serial-merge reads, all warps of the pass\n"
             << std::left << std::setw(28) << "pass" << std::setw(22) << "labeling" << std::right << std::setw(14)
             << "paper-steps" << std::setw(14) << "bound" << std::setw(9) << "ratio" << std::setw(14) << "CUB-reads"
-            << "\n";
+            << std::setw(14) << "SerialMerge" << "\n";
   const auto costs = adv.pass_costs();
   for (std::size_t k = 0; k < costs.size(); ++k) {
     const auto& c = costs[k];
@@ -205,9 +205,12 @@ int run_merge_sort(const Options& o, unsigned threads, unsigned items) {
               << std::right << std::setw(14) << c.paper_wavefronts << std::setw(14) << c.bound << std::setw(9)
               << std::fixed << std::setprecision(3)
               << static_cast<double>(c.paper_wavefronts) / static_cast<double>(c.bound) << std::defaultfloat
-              << std::setw(14) << c.cub_wavefronts << "\n";
+              << std::setw(14) << c.cub_wavefronts << std::setw(14) << c.serial_merge_wavefronts << "\n";
   }
-  std::cout << "bound: Theorem 8 per warp (section-4 passes); E^2 per warp, every step E-way (searched passes)\n";
+  std::cout << "bound: Theorem 8 per warp (section-4 passes); E^2 per warp, every step E-way (other passes: each "
+               "bank holds E cells of a warp's wE elements)\n"
+               "CUB-reads: init A, init B, a refill after each item; SerialMerge: without the last refill, what "
+               "`bankcheck run merge-sort --input worst` replays\n";
   return kOk;
 }
 
@@ -231,34 +234,66 @@ Params parse_params(const std::vector<std::string>& given) {
   return p;
 }
 
+// `merge-warp`: one warp's merge labeling (which list each of the wE merged
+// outputs comes from, any |A|), paper-step cost: the space Section 4's
+// construction lives in. Not a registry algorithm, hence its own name.
+int run_merge_warp_search(const Options& o, const SearchBudget& budget) {
+  const unsigned E = o.items ? o.items : 4;
+  const Section4Parameters p = section4_parameters(o.warp, E);
+  const unsigned len = o.warp * E;
+  const auto built = labels_from_splits(worst_warp_splits(p, true), o.warp);
+  // Every labeling of the warp's wE outputs (any |A|), A then B in shared memory.
+  const BankModel model = make_preset("dmm", o.warp);
+  auto cost_any = [&](const std::vector<std::uint8_t>& l) {
+    std::uint64_t na = 0;
+    for (auto x : l) na += x == 0;
+    return merge_warp_cost(model, {l, E, 0, na}, 4, MergeReads::paper_steps).total_wavefronts;
+  };
+  VectorSearchResult r = search_vectors(
+      len, 2,
+      [&](const std::vector<std::uint64_t>& v) {
+        std::vector<std::uint8_t> l(v.begin(), v.end());
+        return cost_any(l);
+      },
+      budget);
+  std::cout << "search merge-warp (one warp's merge labeling, any split, paper-step wavefronts, dmm): w = " << o.warp
+            << ", E = " << E << "\n  best found    " << r.cost
+            << (r.exhaustive ? " (exhaustive: the maximum)" : " (annealing)") << " after " << r.iterations
+            << " labelings\n  construction  " << cost_any(built) << " (SPAA'25 Section 4)\n  bound         "
+            << theorem8_count(p) << " (Theorem 8); every step at most E-way: E^2 = " << E * E << "\n";
+  return kOk;
+}
+
+/// What the search maximizes: the quantity and sites of the paper's formula
+/// for the algorithm when the registry states one (so the best input, the
+/// construction and the bound are the same count), else total wavefronts.
+struct SearchObjective {
+  std::string quantity = "wavefronts";
+  std::vector<std::string> sites;  ///< empty: every site
+  std::string describe() const {
+    std::string s = quantity + " of ";
+    if (sites.empty()) return s + "every site";
+    for (std::size_t i = 0; i < sites.size(); ++i) s += (i ? ", " : "") + sites[i];
+    return s;
+  }
+  std::uint64_t of(const AlgorithmReport& r) const {
+    std::uint64_t v = 0;
+    for (const auto& site : r.sites) {
+      if (!sites.empty() && std::find(sites.begin(), sites.end(), site.site) == sites.end()) continue;
+      v += quantity == "conflicts" ? site.cost.conflicts : site.cost.wavefronts;
+    }
+    return v;
+  }
+};
+
 int run_search(const Options& o) {
   SearchBudget budget{o.budget, o.seed, ~std::uint64_t{0}};
   if (o.budget <= 0) throw std::invalid_argument("--budget must be > 0 seconds");
-  if (o.algo == "merge") {  // one warp's labeling, any A/B sizes, paper-step cost
-    const unsigned E = o.items ? o.items : 4;
-    const Section4Parameters p = section4_parameters(o.warp, E);
-    const unsigned len = o.warp * E;
-    const auto built = labels_from_splits(worst_warp_splits(p, true), o.warp);
-    // Every labeling of the warp's wE outputs (any |A|), A then B in shared memory.
-    const BankModel model = make_preset("dmm", o.warp);
-    auto cost_any = [&](const std::vector<std::uint8_t>& l) {
-      std::uint64_t na = 0;
-      for (auto x : l) na += x == 0;
-      return merge_warp_cost(model, {l, E, 0, na}, 4, MergeReads::paper_steps).total_wavefronts;
-    };
-    VectorSearchResult r = search_vectors(
-        len, 2,
-        [&](const std::vector<std::uint64_t>& v) {
-          std::vector<std::uint8_t> l(v.begin(), v.end());
-          return cost_any(l);
-        },
-        budget);
-    std::cout << "search merge (one warp, any split, paper-step wavefronts, dmm): w = " << o.warp << ", E = " << E
-              << "\n  best found " << r.cost << (r.exhaustive ? " (exhaustive: the maximum)" : " (annealing)") << " after "
-              << r.iterations << " inputs\n  construction " << cost_any(built) << "\n  Theorem 8 " << theorem8_count(p)
-              << "\n  upper bound E^2 = " << E * E << "\n";
-    return kOk;
-  }
+  if (o.algo == "merge-warp") return run_merge_warp_search(o, budget);
+  if (o.algo == "cub-merge-sort" || o.algo == "spaa-merge-sort")
+    throw std::invalid_argument("'" + o.algo + "' names a construction, not an algorithm: --search takes merge-warp or "
+                                "an algorithm of `bankcheck run --list` (for the sort: merge-sort --param E=" +
+                                (o.algo == "cub-merge-sort" ? "17 --param u=256" : "15 --param u=512") + ")");
   // Any registered algorithm that reads an input file: search its integers.
   const AlgorithmSpec& spec = find_algorithm(o.algo);
   Params params = resolve_params(spec, parse_params(o.params));
@@ -268,26 +303,32 @@ int run_search(const Options& o) {
   if (params.count("queries")) params["queries"] = static_cast<std::int64_t>(lanes);
   const std::filesystem::path tmp =
       std::filesystem::temp_directory_path() / ("bankcheck-search-" + std::to_string(::getpid()) + ".txt");
+  SearchObjective objective;
+  // A merge's input file is A then B: unless --param a_size is given, the
+  // searched files split in half (the worst and random runs keep a_size = -1).
+  Params file_params = params;
+  const bool half_split = params.count("a_size") && params.at("a_size") == -1;
   auto run_on = [&](const std::vector<std::uint64_t>& v) -> std::uint64_t {
     {
       std::ofstream f(tmp);
       for (auto x : v) f << x << "\n";
     }
-    return run_algorithm(o.algo, params, InputChoice{InputChoice::Kind::file, 1, tmp.string()}, model)
-        .total.wavefronts;
+    return objective.of(
+        run_algorithm(o.algo, file_params, InputChoice{InputChoice::Kind::file, 1, tmp.string()}, model));
   };
-  std::uint64_t random_cost = 0, worst_cost = 0;
-  bool takes_file = false, has_worst = true;
+  bool takes_file = false;
   std::string rejected;
-  // Input length: --n, else the first of w, n, u, u*per_thread the algorithm accepts.
+  // Input length: --n, else the first of w, n, u, u*per_thread, u*E the algorithm accepts.
   std::vector<std::uint64_t> lengths = {lanes};
   if (!o.n) {
     auto get = [&](const char* k) { return params.count(k) ? static_cast<std::uint64_t>(params.at(k)) : 0; };
-    for (std::uint64_t len : {get("n"), get("u"), get("u") * get("per_thread")})
+    for (std::uint64_t len : {get("n"), get("u"), get("u") * get("per_thread"), get("u") * get("E")})
       if (len) lengths.push_back(len);
   }
   for (std::uint64_t len : lengths) {
     if (params.count("queries")) params["queries"] = static_cast<std::int64_t>(len);
+    file_params = params;
+    if (half_split) file_params["a_size"] = static_cast<std::int64_t>(len / 2);
     try {
       run_on(std::vector<std::uint64_t>(len, 1));
       takes_file = true;
@@ -297,23 +338,38 @@ int run_search(const Options& o) {
       rejected = e.what();
     }
   }
-  random_cost = run_algorithm(o.algo, params, InputChoice{InputChoice::Kind::random, o.seed, ""}, model).total.wavefronts;
+  std::optional<AlgorithmReport> worst;
   try {
-    worst_cost = run_algorithm(o.algo, params, InputChoice{InputChoice::Kind::worst, o.seed, ""}, model).total.wavefronts;
+    worst = run_algorithm(o.algo, params, InputChoice{InputChoice::Kind::worst, o.seed, ""}, model);
   } catch (const std::invalid_argument&) {
-    has_worst = false;
   }
-  std::cout << "search " << o.algo << " (dmm, w = " << model.geometry().warp << ", total wavefronts)\n";
+  std::string bound = "none stated for this algorithm and input (every lane its own wavefront is the trivial one)";
+  if (worst && worst->outcome.prediction) {
+    const Prediction& pr = *worst->outcome.prediction;
+    objective.quantity = pr.quantity;
+    objective.sites = pr.sites;
+    const bool conflict_free = pr.quantity == "conflicts" && pr.value == 0;
+    const char* kind = pr.relation == Prediction::Relation::at_most   ? " (upper bound: "
+                       : pr.relation == Prediction::Relation::at_least ? " (what the construction must reach: "
+                       : conflict_free                                 ? " (claimed for every input: "
+                                                                       : " (exact for the construction: ";
+    bound = pr.value.str() + kind + pr.formula + ")";
+  }
+  const AlgorithmReport random = run_algorithm(o.algo, params, InputChoice{InputChoice::Kind::random, o.seed, ""}, model);
+  std::cout << "search " << o.algo << " (dmm, w = " << model.geometry().warp << "), maximizing " << objective.describe()
+            << "\n";
   if (!takes_file) {
     std::cout << "  no search: an input file of " << lanes << " integers was rejected (" << rejected
-              << "); set the length with --n. Count on its own input: " << random_cost << "\n";
+              << "); set the length with --n\n";
   } else {
-    const VectorSearchResult r = search_vectors(static_cast<unsigned>(lanes), static_cast<std::uint64_t>(range), run_on, budget);
-    std::cout << "  best found " << r.cost << (r.exhaustive ? " (exhaustive: the maximum)" : " (annealing)")
+    const VectorSearchResult r =
+        search_vectors(static_cast<unsigned>(lanes), static_cast<std::uint64_t>(range), run_on, budget);
+    std::cout << "  best found    " << r.cost << (r.exhaustive ? " (exhaustive: the maximum)" : " (annealing)")
               << " after " << r.iterations << " inputs of " << lanes << " integers in [0, " << range << ")\n";
-    std::cout << "  random input " << random_cost << "\n";
   }
-  std::cout << "  construction (--input worst) " << (has_worst ? std::to_string(worst_cost) : "none") << "\n";
+  std::cout << "  random input  " << objective.of(random) << "\n"
+            << "  construction  " << (worst ? std::to_string(objective.of(*worst)) + " (--input worst)" : "none")
+            << "\n  bound         " << bound << "\n";
   std::error_code ignored;
   std::filesystem::remove(tmp, ignored);
   return kOk;
@@ -326,8 +382,11 @@ void add_adversary_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "adversary",
       "write a worst-case input and print its expected cost per pass (pbs, merge, merge-sort, cub-merge-sort, "
-      "spaa-merge-sort), or --search any registered algorithm for a worse input");
-  cmd->add_option("ALGO", opts->algo, "pbs | merge | merge-sort | cub-merge-sort | spaa-merge-sort | (with --search) any algorithm of `bankcheck run --list`")->required();
+      "spaa-merge-sort), or --search merge-warp or any registered algorithm for a worse input");
+  cmd->add_option("ALGO", opts->algo,
+                  "construction: pbs | merge | merge-sort | cub-merge-sort | spaa-merge-sort; with --search: "
+                  "merge-warp (one warp's merge labeling) or any algorithm of `bankcheck run --list`")
+      ->required();
   cmd->add_option("--n,-n", opts->n, "keys (merge, merge-sort) or queries (pbs) to write");
   cmd->add_option("-o,--output", opts->output, "output file (written atomically)");
   cmd->add_option("--format", opts->format, "bin: raw little-endian int32/int64; text: one key per line")
@@ -343,8 +402,13 @@ void add_adversary_command(CLI::App& app) {
   cmd->add_option("--budget", opts->budget, "search: seconds");
   cmd->add_option("--seed", opts->seed, "search: random seed");
   cmd->add_option("--pass-budget", opts->pass_budget,
-                  "merge-sort: seconds of search for each in-block pass with fewer than 2w threads per merge")
+                  "merge-sort: seconds of target search for each in-block pass with fewer than 2w threads per merge "
+                  "(default 1)")
       ->check(CLI::Range(0.001, 600.0));
+  cmd->add_option("--wide-passes", opts->wide_passes,
+                  "merge-sort: labeling of the passes of >= 2 warps per merge: section4 (Theorem 8, default) or "
+                  "warp-search (the grouped worst case of one warp; exceeds Theorem 8 for w = 32, E = 15, 17)")
+      ->check(CLI::IsMember({"section4", "warp-search"}));
   cmd->add_option("--param", opts->params, "search: algorithm parameter name=value (repeatable)");
   cmd->callback([opts] {
     const Options& o = *opts;

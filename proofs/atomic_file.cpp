@@ -50,6 +50,16 @@ void AtomicFile::write(std::span<const std::byte> bytes) {
     p += n;
     left -= static_cast<std::size_t>(n);
   }
+  appended_ += bytes.size();
+  if (appended_ - kicked_ >= kWritebackWindow) {
+    // Hints only: a failure here shows up at commit()'s fsync.
+    ::sync_file_range(fd_, static_cast<off_t>(kicked_), static_cast<off_t>(appended_ - kicked_),
+                      SYNC_FILE_RANGE_WRITE);
+    if (kicked_ >= kWritebackWindow)
+      ::sync_file_range(fd_, static_cast<off_t>(kicked_ - kWritebackWindow), static_cast<off_t>(kWritebackWindow),
+                        SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER);
+    kicked_ = appended_;
+  }
 }
 
 void AtomicFile::write(std::string_view text) { write(std::as_bytes(std::span<const char>(text.data(), text.size()))); }

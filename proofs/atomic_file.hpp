@@ -21,7 +21,12 @@ class AtomicFile {
   AtomicFile& operator=(const AtomicFile&) = delete;
 
   /// Appends bytes. @throws std::runtime_error on a write error (disk full...).
+  /// Long appends are streamed: every kWritebackWindow bytes the kernel is
+  /// told to start writing them back (sync_file_range), and the window
+  /// before is waited for, so dirty pages stay bounded, the disk works while
+  /// the caller produces the next bytes, and commit()'s fsync finds little left.
   void write(std::span<const std::byte> bytes);
+  static constexpr std::uint64_t kWritebackWindow = std::uint64_t{64} << 20;
   void write(std::string_view text);
   /// Writes bytes at an absolute offset (for out-of-order tiles); the file grows as needed.
   void write_at(std::uint64_t offset, std::span<const std::byte> bytes);
@@ -37,6 +42,8 @@ class AtomicFile {
   std::filesystem::path temp_;
   int fd_ = -1;
   bool committed_ = false;
+  std::uint64_t appended_ = 0;  ///< bytes appended by write()
+  std::uint64_t kicked_ = 0;    ///< appended bytes whose writeback was started
 };
 
 }  // namespace bankcheck::proofs

@@ -1,7 +1,11 @@
 #include "proofs/merge_sort_adversary.hpp"
 
+#include "proofs/atomic_file.hpp"
+#include "proofs/grouped_merge_worst_case.hpp"
+
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -51,7 +55,8 @@ void check_merge_sort_shape(const MergeSortShape& s) {
     throw std::invalid_argument("n is too large: at most 2^40 tiles");
 }
 
-MergeSortAdversary::MergeSortAdversary(const MergeSortShape& shape, SearchBudget budget) : shape_(shape) {
+MergeSortAdversary::MergeSortAdversary(const MergeSortShape& shape, SearchBudget budget, WidePasses wide)
+    : shape_(shape) {
   check_merge_sort_shape(shape_);
   const unsigned w = shape_.warp, E = shape_.items, u = shape_.threads;
   const std::uint64_t T = shape_.tile();
@@ -63,6 +68,22 @@ MergeSortAdversary::MergeSortAdversary(const MergeSortShape& shape, SearchBudget
     const auto labels = labels_from_splits(worst_warp_splits(p, v % 2 == 0), w);
     section4_tile.insert(section4_tile.end(), labels.begin(), labels.end());
   }
+  std::string wide_source = "section-4";
+  if (wide == WidePasses::warp_search) {
+    // Warp k of a merge of m >= 2w threads: A part at k wE/2 of A, B part at
+    // k wE/2 of B, and B starts m E/2 (a multiple of w) after A, so the
+    // warp's B part starts in the bank of its A part: a gap of -wE/2 mod w
+    // after the A part. Every warp takes wE/2 from each list, so any number
+    // of warps per merge stays balanced, and a bank rotation maps warp k's
+    // problem onto warp 0's: one labeling serves every warp.
+    const unsigned gap = (w - (w * E / 2) % w) % w;
+    SearchBudget b = budget;
+    b.seed = budget.seed + 2 * u;
+    const GroupedWorstCase r = grouped_worst_case(GroupedMergeShape{w, E, w, gap}, b);
+    section4_tile.clear();
+    for (unsigned v = 0; v < u / w; ++v) section4_tile.insert(section4_tile.end(), r.from_b.begin(), r.from_b.end());
+    wide_source = r.exact ? "warp search (exact)" : "warp search";
+  }
   // In-block passes.
   block_perm_.resize(T);
   for (std::uint32_t i = 0; i < T; ++i) block_perm_[i] = i;  // each thread's keys ascend in registers
@@ -73,26 +94,17 @@ MergeSortAdversary::MergeSortAdversary(const MergeSortShape& shape, SearchBudget
     plan.run = std::uint64_t{m} * E / 2;
     const std::size_t G = std::size_t{m} * E;
     if (m >= 2 * w) {
-      plan.source = "section-4";
+      plan.source = wide_source;
       plan.from_b = section4_tile;
     } else {
-      const GroupedLabels shape{w, E, static_cast<unsigned>(G)};
-      auto cost = [&](const std::vector<std::uint8_t>& l) { return grouped_paper_cost(shape, l); };
+      // Fewer than two warps per merge: no published construction. The
+      // labeling is the grouped worst case (proofs/grouped_merge_worst_case):
+      // exact inner optimization for each target bank sequence, the targets
+      // searched (or enumerated when w^E is small).
       SearchBudget b = budget;
       b.seed = budget.seed + m;
-      // Per-thread splits first (where Section 4's answers live), then single-label polish.
-      // The split landscape has deep local optima: restarts with new seeds beat one long run.
-      LabelSearchResult coarse;
-      SearchBudget restart = b;
-      restart.seconds = b.seconds / 8;
-      for (unsigned k = 0; k < 8; ++k) {
-        restart.seed = b.seed * 1000 + k;
-        LabelSearchResult one = search_splits(shape, restart);
-        if (coarse.from_b.empty() || one.cost > coarse.cost) coarse = std::move(one);
-      }
-      LabelSearchResult r = search_labels(w * E, static_cast<unsigned>(G), cost, coarse.from_b, b);
-      if (coarse.cost > r.cost) r = coarse;
-      plan.source = r.exhaustive ? "search (exhaustive)" : "search (annealing)";
+      const GroupedWorstCase r = grouped_worst_case(GroupedMergeShape{w, E, m}, b);
+      plan.source = r.exact ? "exact (all targets)" : "targeted search";
       for (unsigned v = 0; v < u / w; ++v) plan.from_b.insert(plan.from_b.end(), r.from_b.begin(), r.from_b.end());
     }
     // Compose: a key at tile offset x before the pass moves to the offset its group's labeling gives it.
@@ -117,7 +129,7 @@ MergeSortAdversary::MergeSortAdversary(const MergeSortShape& shape, SearchBudget
     plan.merge_threads = u;
     plan.run = T << k;
     plan.name = "global runs=" + std::to_string(std::uint64_t{1} << k) + " tile(s)";
-    plan.source = "section-4";
+    plan.source = wide_source;
     plan.from_b = section4_tile;
     passes_.push_back(std::move(plan));
   }
@@ -134,6 +146,48 @@ void MergeSortAdversary::generate(std::span<std::int64_t> out) const {
   if (out.size() != shape_.keys) throw std::invalid_argument("output span must hold n keys");
   const std::size_t T = shape_.tile();
   write_tiles<std::int64_t>([&](std::uint64_t tile) { return out.data() + tile * T; }, [](std::uint64_t) {});
+}
+
+namespace {
+
+template <class Key>
+PermutationFileWrite write_keys(const MergeSortAdversary& adv, const std::filesystem::path& path,
+                                std::size_t chunk_bytes) {
+  static_assert(std::endian::native == std::endian::little, "binary output is written in host order");
+  const std::size_t T = adv.shape().tile();
+  const std::size_t tiles_per_chunk = std::max<std::size_t>(1, chunk_bytes / (T * sizeof(Key)));
+  const auto t0 = std::chrono::steady_clock::now();
+  AtomicFile file(path);
+  std::vector<Key> buffer(tiles_per_chunk * T);
+  std::size_t filled = 0;
+  auto flush = [&] {
+    file.write(std::as_bytes(std::span<const Key>(buffer.data(), filled * T)));
+    filled = 0;
+  };
+  adv.write_tiles<Key>([&](std::uint64_t) { return buffer.data() + filled * T; },
+                       [&](std::uint64_t) {
+                         if (++filled == tiles_per_chunk) flush();
+                       });
+  if (filled > 0) flush();
+  const auto t1 = std::chrono::steady_clock::now();
+  file.commit();
+  const auto t2 = std::chrono::steady_clock::now();
+  return {adv.shape().keys * sizeof(Key), std::chrono::duration<double>(t1 - t0).count(),
+          std::chrono::duration<double>(t2 - t1).count()};
+}
+
+}  // namespace
+
+PermutationFileWrite write_permutation_file(const MergeSortAdversary& adversary, const std::filesystem::path& path,
+                                            unsigned key_bytes, std::size_t chunk_bytes) {
+  if (key_bytes == 4) {
+    if (adversary.shape().keys > (std::uint64_t{1} << 31))
+      throw std::invalid_argument("n = " + std::to_string(adversary.shape().keys) +
+                                  " keys do not fit 4-byte keys (at most 2^31); use 8-byte keys");
+    return write_keys<std::int32_t>(adversary, path, chunk_bytes);
+  }
+  if (key_bytes == 8) return write_keys<std::int64_t>(adversary, path, chunk_bytes);
+  throw std::invalid_argument("key bytes must be 4 or 8 (got " + std::to_string(key_bytes) + ")");
 }
 
 std::vector<MergePassCost> MergeSortAdversary::pass_costs() const {
@@ -160,23 +214,30 @@ std::vector<MergePassCost> MergeSortAdversary::pass_costs() const {
     MergePassCost c;
     c.warps = tiles * (T / (std::size_t{w} * E));
     std::vector<std::uint64_t> addr(w);
-    std::uint64_t paper = 0, cub = 0;
+    std::uint64_t paper = 0, cub = 0, refill = 0;
     auto cost = [&] { return model.cost(WarpRequest{Op::load, 4, addr}).wavefronts; };
     for (std::size_t warp0 = 0; warp0 < T / E; warp0 += w) {
       for (unsigned t = 0; t < w; ++t) addr[t] = first_a[warp0 + t] * 4;
-      cub += cost();
+      const std::uint64_t init_a = cost();
       for (unsigned t = 0; t < w; ++t) addr[t] = first_b[warp0 + t] * 4;
-      cub += cost();
+      const std::uint64_t init_b = cost();
+      cub += init_a + init_b;
+      refill += init_a + init_b;
       for (unsigned j = 0; j < E; ++j) {
         for (unsigned t = 0; t < w; ++t) addr[t] = pos[(warp0 + t) * E + j] * 4;
         paper += cost();
         for (unsigned t = 0; t < w; ++t) addr[t] = (pos[(warp0 + t) * E + j] + 1) * 4;
-        cub += cost();
+        const std::uint64_t next = cost();
+        cub += next;
+        if (j + 1 < E) refill += next;
       }
     }
     c.paper_wavefronts = paper * tiles;
     c.cub_wavefronts = cub * tiles;
-    c.bound = c.warps * (plan.source == "section-4" ? theorem8_count(p) : std::uint64_t{E} * E);
+    c.serial_merge_wavefronts = refill * tiles;
+    // Theorem 8 for the wide passes (a warp search may exceed it: ratio > 1), E^2 for the grouped ones.
+    const bool wide = plan.global || plan.merge_threads >= 2 * w;
+    c.bound = c.warps * (wide ? theorem8_count(p) : std::uint64_t{E} * E);
     out.push_back(c);
   }
   return out;

@@ -144,3 +144,41 @@ TEST_CASE("shapes outside the construction's domain name the constraint and the 
   CHECK_THROWS_WITH_AS(check_merge_sort_shape({48, 17, 32, 48 * 17}), doctest::Contains("nearest valid value: 64"),
                        std::invalid_argument);
 }
+
+TEST_CASE("wide passes by warp search: the replay follows the plan and exceeds Theorem 8 where the search does") {
+  // WidePasses::warp_search: one searched warp labeling (A and B parts in the
+  // same bank) for every pass of >= 2 warps per merge. The replay above is
+  // independent of the plan; Theorem 8 is the paper's formula.
+  struct Case {
+    unsigned u, E, w, tiles;
+  };
+  for (Case c : {Case{64, 17, 32, 2}, Case{64, 15, 32, 2}, Case{32, 3, 8, 4}}) {
+    CAPTURE(c.u);
+    CAPTURE(c.E);
+    CAPTURE(c.w);
+    const MergeSortShape shape{c.u, c.E, c.w, std::uint64_t{c.u} * c.E * c.tiles};
+    const MergeSortAdversary adv(shape, SearchBudget{100, 7, 3000}, MergeSortAdversary::WidePasses::warp_search);
+    std::vector<std::int64_t> keys(shape.keys);
+    adv.generate(keys);
+    const Replay r = replay(keys, c.u, c.E, c.w);
+    CHECK(r.sorted);
+    const auto costs = adv.pass_costs();
+    const unsigned d = std::gcd(c.w, c.E), rr = c.w % c.E;
+    const std::uint64_t e = c.E, theorem8 = 2 * c.E <= c.w ? e * e : (e * e + 2 * e * rr + e * d - rr * rr - rr * d) / 2;
+    const std::uint64_t warps = shape.keys / (std::uint64_t{c.w} * c.E);
+    for (std::size_t k = 0; k < adv.passes().size(); ++k) {
+      const auto& plan = adv.passes()[k];
+      CAPTURE(plan.name);
+      bool every_tile = true;
+      for (std::size_t t = 0; t < shape.keys; t += shape.tile())
+        every_tile &= std::equal(plan.from_b.begin(), plan.from_b.end(), r.labels[k].begin() + t);
+      CHECK(every_tile);
+      CHECK(r.paper_cost[k] == costs[k].paper_wavefronts);
+      if (plan.global || plan.merge_threads >= 2 * c.w) {
+        CHECK(plan.source.rfind("warp search", 0) == 0);
+        CHECK(r.paper_cost[k] > theorem8 * warps);  // every shape here: the search beats Section 4
+        MESSAGE(plan.name << ": " << r.paper_cost[k] / warps << " per warp, Theorem 8 " << theorem8);
+      }
+    }
+  }
+}
