@@ -3,7 +3,12 @@
 // queries and answers in global memory, blocks of 1024 threads, queries
 // striped over the threads (coalesced). Every answer is checked against
 // std::upper_bound on the CPU.
-//   kernel.pbs --mode check|predict|profile|time [--out DIR] [--queries Q]
+// Variants: "pbs" (Algorithm 1), "pbs-cf" and "pbs-cl" (stage 1 corrected,
+// sim/pbs.hpp: right for every query), and with --printed also
+// "pbs-cf-printed" / "pbs-cl-printed" (Algorithm 2 as printed: some answers
+// wrong, docs/formula-findings.md item 7; reported, not failed, since the
+// GPU must still agree with the CPU run of the same code).
+//   kernel.pbs --mode check|predict|profile|time [--out DIR] [--queries Q] [--printed]
 // Inputs: "random" queries are keys drawn uniformly (the paper's Section V-A);
 // "worst" queries follow Corollary 4.1: with K a multiple of w^2, lane i of a
 // warp searches K[i*K/w + C], C fixed per warp (drawn at random), which makes
@@ -91,7 +96,22 @@ std::vector<long> reference(const std::vector<Key>& keys, const std::vector<Key>
   return a;
 }
 
-const char* variant_name(PbsVariant v) { return v == PbsVariant::pbs ? "pbs" : v == PbsVariant::cf ? "pbs-cf" : "pbs-cl"; }
+const char* variant_name(PbsVariant v) {
+  switch (v) {
+    case PbsVariant::pbs: return "pbs";
+    case PbsVariant::cf: return "pbs-cf-printed";
+    case PbsVariant::cl: return "pbs-cl-printed";
+    case PbsVariant::cf_corrected: return "pbs-cf";
+    case PbsVariant::cl_corrected: return "pbs-cl";
+  }
+  return "?";
+}
+
+/// Also run HiPC's printed PBS-CF/CL (--printed).
+bool& with_printed() {
+  static bool on = false;
+  return on;
+}
 
 /// The algorithm's own answers, computed on the CPU without recording (thread
 /// tid of a block searches the queries tid, tid + threads, ...).
@@ -133,7 +153,12 @@ void run_variant(Experiment& ex, const std::vector<Key>& keys, const std::vector
   long wrong = 0, first_wrong = -1;
   for (long i = 0; i < Q; ++i)
     if (cpu[i] != expected[i] && wrong++ == 0) first_wrong = i;
-  if (wrong > 0 && ex.mode() != Mode::time) {
+  const bool printed = V == PbsVariant::cf || V == PbsVariant::cl;
+  if (wrong > 0 && printed) {
+    std::printf("note %s %s %s: the printed algorithm answers %ld of %ld queries wrong (expected: "
+                "docs/formula-findings.md item 7); the GPU is still checked against the same code on the CPU\n",
+                c.variant.c_str(), c.input.c_str(), c.params.c_str(), wrong, Q);
+  } else if (wrong > 0 && ex.mode() != Mode::time) {
     ex.fail(c, "sim/pbs.hpp itself (CPU) answers " + std::to_string(wrong) + " of " + std::to_string(Q) +
                    " queries wrong; first: query " + std::to_string(first_wrong) + " (K[" +
                    std::to_string(expected[first_wrong]) + "]), thread " + std::to_string(first_wrong % kThreads) +
@@ -172,8 +197,12 @@ void run_key_size(Experiment& ex, const std::vector<long>& Ks, long Q, unsigned 
       const unsigned used = static_cast<unsigned>((Q + static_cast<long>(per_thread) * kThreads - 1) / (static_cast<long>(per_thread) * kThreads));
       const char* input = worst ? "worst" : "random";
       run_variant<Key, PbsVariant::pbs>(ex, keys, queries, expected, d_keys, d_queries, d_answers, used, per_thread, input);
-      run_variant<Key, PbsVariant::cf>(ex, keys, queries, expected, d_keys, d_queries, d_answers, used, per_thread, input);
-      run_variant<Key, PbsVariant::cl>(ex, keys, queries, expected, d_keys, d_queries, d_answers, used, per_thread, input);
+      run_variant<Key, PbsVariant::cf_corrected>(ex, keys, queries, expected, d_keys, d_queries, d_answers, used, per_thread, input);
+      run_variant<Key, PbsVariant::cl_corrected>(ex, keys, queries, expected, d_keys, d_queries, d_answers, used, per_thread, input);
+      if (with_printed()) {
+        run_variant<Key, PbsVariant::cf>(ex, keys, queries, expected, d_keys, d_queries, d_answers, used, per_thread, input);
+        run_variant<Key, PbsVariant::cl>(ex, keys, queries, expected, d_keys, d_queries, d_answers, used, per_thread, input);
+      }
     }
   }
 }
@@ -199,6 +228,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(std::size_t{0}, std::size_t{200000}));
   app.add_option("--carveout", carveout, "preferred shared-memory carveout, percent of L1 (default: driver's choice)")
       ->check(CLI::Range(0, 100));
+  app.add_flag("--printed", with_printed(), "also run PBS-CF/CL exactly as printed in HiPC 2015 (variants *-printed)");
   CLI11_PARSE(app, argc, argv);
   pad_shared() = pad;
   shared_carveout() = carveout;

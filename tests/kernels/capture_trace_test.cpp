@@ -143,6 +143,8 @@ TEST_CASE("capture grouping equals BlockRecorder: PBS variants (data-dependent, 
   check(PbsFactory<PbsVariant::pbs>{keys.data(), queries.data(), answers.data()});
   check(PbsFactory<PbsVariant::cf>{keys.data(), queries.data(), answers.data()});
   check(PbsFactory<PbsVariant::cl>{keys.data(), queries.data(), answers.data()});
+  check(PbsFactory<PbsVariant::cf_corrected>{keys.data(), queries.data(), answers.data()});
+  check(PbsFactory<PbsVariant::cl_corrected>{keys.data(), queries.data(), answers.data()});
 }
 
 TEST_CASE("a lost record or a changed address is caught") {

@@ -2,6 +2,8 @@
 # Model-versus-hardware harness (docs/validation.md). Run on the GPU machine
 # from the repository root:
 #   BIN=build-gpu/bin PRED=build-gpu/predicted bash validate/harness/run_all.sh [program ...]
+# (merge_sort's time step sorts up to 1.1e9 keys per shape: about 90 s per
+# shape on an H100, so give it STEP_LIMIT=400 or run it per --shape.)
 # BIN holds the kernel.<program> binaries (built on the development machine:
 # validate/harness/prepare.sh), PRED the <program>.predicted.csv files that
 # `kernel.<program> --mode predict` wrote there for the same inputs. Without
@@ -25,6 +27,8 @@ if [[ -z "${BIN:-}" ]]; then
   BIN=build-harness/kernels
 fi
 PRED=${PRED:-build-gpu/predicted}
+# kernel.merge_sort reads the worst-case inputs prepare.sh cached beside the predictions.
+export BANKCHECK_MERGE_SORT_INPUTS=${BANKCHECK_MERGE_SORT_INPUTS:-$(dirname "$PRED")/inputs}
 metrics=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum
 {
   date -u +"date %Y-%m-%dT%H:%M:%SZ"

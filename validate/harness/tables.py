@@ -46,6 +46,13 @@ def main(d):
         pivot(rows, lambda r: int(r[3]["n"]), lambda r: f"{r[1]} {r[3].get('E', '')}/{r[3].get('u', '')} {r[2]}",
               "Merge sort (SPAA Fig. 5/6): throughput, keys per microsecond", "n",
               unit=lambda ms, items: f"{items / (ms * 1e3):.0f}")
+    if os.path.exists(f("merge_sort.timing.csv")):
+        rows = load(f("merge_sort.timing.csv"))
+        for shape in sorted({(int(r[3]["u"]), int(r[3]["E"])) for r in rows}, key=lambda s: (-s[0], s[1])):
+            sel = [r for r in rows if (int(r[3]["u"]), int(r[3]["E"])) == shape]
+            pivot(sel, lambda r: int(r[3]["n"]), lambda r: f"{r[1]} {r[2]}",
+                  f"Full merge sort (SPAA Fig. 5/6), u={shape[0]} E={shape[1]} inputs: keys per microsecond", "n",
+                  unit=lambda ms, items: f"{items / (ms * 1e3):.0f}")
     if os.path.exists(f("pairwise_merge.timing.csv")):
         rows = load(f("pairwise_merge.timing.csv"))
         pivot(rows, lambda r: f"u={r[3]['u']} E={r[3]['E']}", lambda r: f"{r[1]} {r[2]}",
