@@ -119,8 +119,8 @@ std::uint32_t degree_bucketed(const CellMap& m, const WarpRequest& r, Phase p) {
   return best;
 }
 
-/// Degree of a phase whose lanes touch one cell each, with at most 64 banks.
-/// First a branch-free pass that the compiler vectorizes: if the active
+/// Degree of a phase whose lanes touch one cell each, with at most 64 banks,
+/// without SIMD (see single_cell_degree). First a branch-free pass that the compiler vectorizes: if the active
 /// lanes fall in pairwise different banks the phase is conflict-free. Then
 /// a pass that keeps the first key of each bank (multicast is free). Only a
 /// real conflict reaches the bucketed count. Nearly every 1-, 2- and 4-byte
@@ -129,14 +129,6 @@ __attribute__((target_clones("avx2", "default"))) std::uint32_t degree_single_ce
   const CellMap m{cell_bytes(g, r.width), g.banks, g.rows_per_word};
   const std::uint64_t* addr = r.addr.data() + p.first;
   const unsigned n = p.count;
-  const bool power_of_two_geometry = (g.banks & (g.banks - 1)) == 0 && (g.rows_per_word & (g.rows_per_word - 1)) == 0;
-  if (power_of_two_geometry && n <= 32) {
-    const auto bank_bits = static_cast<unsigned>(__builtin_ctz(g.banks));
-    const CellKeyMap map{static_cast<unsigned>(__builtin_ctz(m.cell_bytes)), g.banks - 1,
-                         (g.rows_per_word - 1) << bank_bits};
-    const std::uint32_t d = simd_degree(addr, n, map);
-    if (d != kNoSimdDegree) return d;
-  }
   if ((g.banks & (g.banks - 1)) == 0 && g.rows_per_word == 1 && n <= 64) {
     const unsigned shift = static_cast<unsigned>(__builtin_ctz(m.cell_bytes));
     const std::uint64_t bank_mask = g.banks - 1;
@@ -168,8 +160,26 @@ __attribute__((target_clones("avx2", "default"))) std::uint32_t degree_single_ce
   return degree_by_sorting(g, r, p);
 }
 
+/// The SIMD path this CPU runs, resolved once: the hot path below pays no
+/// dispatch beyond one call.
+const SimdPath kSimdPath = best_simd_path();
+
+/// Degree of a single-cell phase: SIMD where its assumptions hold
+/// (model/simd_degree.hpp), else the scalar passes.
+std::uint32_t single_cell_degree(const BankGeometry& g, const WarpRequest& r, Phase p) {
+  const bool power_of_two_geometry = (g.banks & (g.banks - 1)) == 0 && (g.rows_per_word & (g.rows_per_word - 1)) == 0;
+  if (kSimdPath != SimdPath::none && power_of_two_geometry && p.count <= 32) {
+    const auto bank_bits = static_cast<unsigned>(__builtin_ctz(g.banks));
+    const CellKeyMap map{static_cast<unsigned>(__builtin_ctz(cell_bytes(g, r.width))), g.banks - 1,
+                         (g.rows_per_word - 1) << bank_bits};
+    const std::uint32_t d = simd_degree(r.addr.data() + p.first, p.count, map, kSimdPath);
+    if (d != kNoSimdDegree) return d;
+  }
+  return degree_single_cell(g, r, p);
+}
+
 std::uint32_t phase_degree(const BankGeometry& g, const WarpRequest& r, Phase p) {
-  if (g.banks <= 64 && r.width <= cell_bytes(g, r.width)) return degree_single_cell(g, r, p);
+  if (g.banks <= 64 && r.width <= cell_bytes(g, r.width)) return single_cell_degree(g, r, p);
   return degree_by_sorting(g, r, p);
 }
 
@@ -187,7 +197,7 @@ RequestCost phase_cost(const BankGeometry& g, PhaseRule rule, const WarpRequest&
   const auto warp = static_cast<unsigned>(r.addr.size());
   if (g.banks <= 64 && r.width <= cell_bytes(g, r.width) && phase_lanes(g, rule, r) >= warp) {
     // One phase, one cell per lane: the common case, without the phase loop.
-    const std::uint32_t d = degree_single_cell(g, r, Phase{0, warp});
+    const std::uint32_t d = single_cell_degree(g, r, Phase{0, warp});
     cost.wavefronts = d;
     cost.ideal = d > 0 ? 1 : 0;
     cost.conflicts = cost.wavefronts - cost.ideal;

@@ -6,12 +6,21 @@
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
-#define BANKCHECK_HAVE_AVX512_PATH 1
+#define BANKCHECK_HAVE_X86_PATHS 1
 #endif
 
 namespace bankcheck {
 
-#ifdef BANKCHECK_HAVE_AVX512_PATH
+std::string_view simd_path_name(SimdPath path) {
+  switch (path) {
+    case SimdPath::none: return "none";
+    case SimdPath::avx2: return "avx2";
+    case SimdPath::avx512: return "avx512";
+  }
+  return "?";
+}
+
+#ifdef BANKCHECK_HAVE_X86_PATHS
 namespace {
 
 #define BANKCHECK_AVX512 __attribute__((target("avx512f,avx512cd,avx512bw,avx512dq,avx512vl,avx512vpopcntdq")))
@@ -112,29 +121,205 @@ BANKCHECK_AVX512 std::uint32_t degree_avx512(const std::uint64_t* addr, const Ce
   return _mm512_reduce_max_epu32(most) + 1;
 }
 
-}  // namespace
+// ---------------------------------------------------------------------------
+// AVX2: no conflict-detection instruction, so the 32 lanes (four vectors of
+// eight 32-bit cells) are compared pairwise through lane rotations, and the
+// distinct cells per bank are counted with a bit-sliced adder over one-hot
+// bank masks. Branch-free: every request that reaches it costs the same.
 
-bool simd_degree_available() {
-  static const bool available = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
-                                __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
-                                __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vpopcntdq");
-  return available;
+#define BANKCHECK_AVX2 __attribute__((target("avx2,popcnt")))
+
+/// Bit-sliced counters: plane k holds bit k of a per-bank count (bank = bit position).
+template <int N>
+struct Planes {
+  __m256i bit[N];
+};
+
+/// a + b, plane by plane with a ripple carry; one plane more for the carry out.
+template <int N>
+BANKCHECK_AVX2 inline Planes<N + 1> add_planes(const Planes<N>& a, const Planes<N>& b) {
+  Planes<N + 1> s;
+  __m256i carry = _mm256_setzero_si256();
+  for (int k = 0; k < N; ++k) {
+    const __m256i half = _mm256_xor_si256(a.bit[k], b.bit[k]);
+    s.bit[k] = _mm256_xor_si256(half, carry);
+    carry = _mm256_or_si256(_mm256_and_si256(a.bit[k], b.bit[k]), _mm256_and_si256(carry, half));
+  }
+  s.bit[N] = carry;
+  return s;
 }
 
-std::uint32_t simd_degree(const std::uint64_t* addr, unsigned lanes, const CellKeyMap& map) {
-  if (lanes > 32 || map.cell_shift > 31 || !simd_degree_available()) return kNoSimdDegree;
-  if (lanes == 32) return degree_avx512(addr, map);
-  std::uint64_t padded[32];  // smaller warps: the missing lanes are idle
-  std::copy_n(addr, lanes, padded);
-  std::fill(padded + lanes, padded + 32, kInactive);
-  return degree_avx512(padded, map);
+/// Adds each vector lane to its partner lane under F (the other 128-bit half, the other pair, the neighbour).
+enum class Fold { halves, pairs, neighbours };
+template <Fold F, int N>
+BANKCHECK_AVX2 inline Planes<N + 1> fold(const Planes<N>& a) {
+  Planes<N> b;
+  for (int k = 0; k < N; ++k) {
+    if constexpr (F == Fold::halves) b.bit[k] = _mm256_permute2x128_si256(a.bit[k], a.bit[k], 1);
+    else if constexpr (F == Fold::pairs) b.bit[k] = _mm256_shuffle_epi32(a.bit[k], _MM_SHUFFLE(1, 0, 3, 2));
+    else b.bit[k] = _mm256_shuffle_epi32(a.bit[k], _MM_SHUFFLE(2, 3, 0, 1));
+  }
+  return add_planes(a, b);
+}
+
+/// rotation[r] lane t reads lane (t - r) mod 8; later[r]: lanes t >= r,
+/// where the lane read is the earlier one of the pair.
+struct Rotations {
+  alignas(32) std::int32_t rotation[8][8];
+  alignas(32) std::int32_t later[8][8];
+  constexpr Rotations() : rotation{}, later{} {
+    for (int r = 0; r < 8; ++r)
+      for (int t = 0; t < 8; ++t) {
+        rotation[r][t] = (t - r + 8) % 8;
+        later[r][t] = t >= r ? -1 : 0;
+      }
+  }
+};
+constexpr Rotations kRotations;
+
+BANKCHECK_AVX2 inline __m256i load_row(const std::int32_t (&row)[8]) {
+  return _mm256_load_si256(reinterpret_cast<const __m256i*>(row));
+}
+
+/// @pre addr holds 32 lanes (idle ones kInactive); map.bank_mask < 32.
+BANKCHECK_AVX2 std::uint32_t degree_avx2(const std::uint64_t* addr, const CellKeyMap& map) {
+  const __m256i idle64 = _mm256_set1_epi64x(-1);
+  const __m128i shift = _mm_cvtsi32_si128(static_cast<int>(map.cell_shift));
+  __m256i cell[4], on[4];
+  __m256i high = _mm256_setzero_si256();
+  std::uint32_t active = 0;
+  for (int q = 0; q < 4; ++q) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(addr + 8 * q));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(addr + 8 * q + 4));
+    const __m256i off_a = _mm256_cmpeq_epi64(a, idle64), off_b = _mm256_cmpeq_epi64(b, idle64);
+    const __m256i ca = _mm256_srl_epi64(a, shift), cb = _mm256_srl_epi64(b, shift);
+    high = _mm256_or_si256(high, _mm256_or_si256(_mm256_andnot_si256(off_a, ca), _mm256_andnot_si256(off_b, cb)));
+    // The low dwords of the eight cells, in the order a0 a1 b0 b1 | a2 a3 b2 b3:
+    // the degree does not depend on lane order, only on a fixed one.
+    cell[q] = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(ca), _mm256_castsi256_ps(cb), 0x88));
+    const __m256i off = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(off_a), _mm256_castsi256_ps(off_b), 0x88));
+    on[q] = _mm256_xor_si256(off, _mm256_set1_epi32(-1));
+    active |= static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(on[q]))) << (8 * q);
+  }
+  if (!_mm256_testz_si256(high, _mm256_set1_epi64x(static_cast<long long>(0xffffffff00000000ull)))) return kNoSimdDegree;
+  if (active == 0) return 0;
+
+  // Most requests touch pairwise different banks: one bit per active lane's bank tells.
+  const __m256i bank_mask = _mm256_set1_epi32(static_cast<int>(map.bank_mask));
+  const __m256i one = _mm256_set1_epi32(1);
+  __m256i hit = _mm256_setzero_si256();
+  for (int q = 0; q < 4; ++q)
+    hit = _mm256_or_si256(hit, _mm256_and_si256(on[q], _mm256_sllv_epi32(one, _mm256_and_si256(cell[q], bank_mask))));
+  hit = _mm256_or_si256(hit, _mm256_permute2x128_si256(hit, hit, 1));
+  hit = _mm256_or_si256(hit, _mm256_shuffle_epi32(hit, _MM_SHUFFLE(1, 0, 3, 2)));
+  hit = _mm256_or_si256(hit, _mm256_shuffle_epi32(hit, _MM_SHUFFLE(2, 3, 0, 1)));
+  if (__builtin_popcount(static_cast<std::uint32_t>(_mm256_cvtsi256_si32(hit))) == __builtin_popcount(active)) return 1;
+
+  // Idle lanes take the cell of the first active lane: the set of distinct
+  // cells (and of banks) stays that of the active lanes, so nothing below
+  // needs the active mask again.
+  if (active != ~std::uint32_t{0}) {
+    alignas(32) std::uint32_t cells[32];
+    for (int q = 0; q < 4; ++q) _mm256_store_si256(reinterpret_cast<__m256i*>(cells + 8 * q), cell[q]);
+    const __m256i fill = _mm256_set1_epi32(static_cast<int>(cells[__builtin_ctz(active)]));
+    for (int q = 0; q < 4; ++q) cell[q] = _mm256_blendv_epi8(fill, cell[q], on[q]);
+  }
+  const __m256i word_mask = _mm256_set1_epi32(static_cast<int>(~map.word_row_bits));
+  __m256i key[4], onehot[4];
+  for (int q = 0; q < 4; ++q) {
+    key[q] = _mm256_and_si256(cell[q], word_mask);
+    onehot[q] = _mm256_sllv_epi32(one, _mm256_and_si256(cell[q], bank_mask));
+  }
+
+  // Keep the first lane of each bank word (the others multicast): a lane is
+  // a duplicate when an earlier lane (vector j < q, or lane t - r of its own
+  // vector) holds the same word.
+  __m256i dup[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
+  // Fully unrolled: the rotation indices become constants and nothing spills.
+#pragma GCC unroll 4
+  for (int j = 0; j < 4; ++j)
+#pragma GCC unroll 8
+    for (int r = 0; r < 8; ++r) {
+      const __m256i rotated = r == 0 ? key[j] : _mm256_permutevar8x32_epi32(key[j], load_row(kRotations.rotation[r]));
+      if (r > 0)
+        dup[j] = _mm256_or_si256(dup[j], _mm256_and_si256(_mm256_cmpeq_epi32(key[j], rotated), load_row(kRotations.later[r])));
+#pragma GCC unroll 3
+      for (int q = j + 1; q < 4; ++q) dup[q] = _mm256_or_si256(dup[q], _mm256_cmpeq_epi32(key[q], rotated));
+    }
+
+  // Count the kept lanes per bank: add the four vectors' one-hot masks
+  // bit-sliced (a full adder, then a half adder), then fold the eight
+  // vector lanes into one: six planes of per-bank counts up to 32.
+  const __m256i x0 = _mm256_andnot_si256(dup[0], onehot[0]), x1 = _mm256_andnot_si256(dup[1], onehot[1]);
+  const __m256i x2 = _mm256_andnot_si256(dup[2], onehot[2]), x3 = _mm256_andnot_si256(dup[3], onehot[3]);
+  const __m256i x01 = _mm256_xor_si256(x0, x1);
+  const __m256i sum3 = _mm256_xor_si256(x01, x2);
+  const __m256i carry3 = _mm256_or_si256(_mm256_and_si256(x0, x1), _mm256_and_si256(x2, x01));
+  const __m256i carry4 = _mm256_and_si256(sum3, x3);
+  const Planes<3> lanes{{_mm256_xor_si256(sum3, x3), _mm256_xor_si256(carry3, carry4), _mm256_and_si256(carry3, carry4)}};
+  const Planes<6> total = fold<Fold::neighbours>(fold<Fold::pairs>(fold<Fold::halves>(lanes)));
+
+  // The largest count: from the top plane down, keep the banks with a one.
+  std::uint32_t banks = ~std::uint32_t{0}, degree = 0;
+  for (int k = 5; k >= 0; --k) {
+    const std::uint32_t with_bit = banks & static_cast<std::uint32_t>(_mm256_cvtsi256_si32(total.bit[k]));
+    const std::uint32_t take = with_bit != 0 ? ~std::uint32_t{0} : 0;
+    banks = (with_bit & take) | (banks & ~take);
+    degree |= take & (1u << k);
+  }
+  return degree;
+}
+
+}  // namespace
+
+bool simd_path_available(SimdPath path) {
+  switch (path) {
+    case SimdPath::none: return true;
+    case SimdPath::avx2: {
+      static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+      return ok;
+    }
+    case SimdPath::avx512: {
+      static const bool ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
+                             __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+                             __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vpopcntdq");
+      return ok;
+    }
+  }
+  return false;
+}
+
+std::uint32_t simd_degree(const std::uint64_t* addr, unsigned lanes, const CellKeyMap& map, SimdPath path) {
+  if (lanes > 32 || map.cell_shift > 31 || path == SimdPath::none || !simd_path_available(path)) return kNoSimdDegree;
+  if (path == SimdPath::avx2 && map.bank_mask >= 32) return kNoSimdDegree;
+  if (lanes < 32) {  // smaller warps: the missing lanes are idle
+    std::uint64_t padded[32];
+    std::copy_n(addr, lanes, padded);
+    std::fill(padded + lanes, padded + 32, kInactive);
+    return path == SimdPath::avx512 ? degree_avx512(padded, map) : degree_avx2(padded, map);
+  }
+  return path == SimdPath::avx512 ? degree_avx512(addr, map) : degree_avx2(addr, map);
 }
 
 #else
 
-bool simd_degree_available() { return false; }
-std::uint32_t simd_degree(const std::uint64_t*, unsigned, const CellKeyMap&) { return kNoSimdDegree; }
+bool simd_path_available(SimdPath path) { return path == SimdPath::none; }
+std::uint32_t simd_degree(const std::uint64_t*, unsigned, const CellKeyMap&, SimdPath) { return kNoSimdDegree; }
 
 #endif
+
+SimdPath best_simd_path() {
+  static const SimdPath best = simd_path_available(SimdPath::avx512) ? SimdPath::avx512
+                               : simd_path_available(SimdPath::avx2) ? SimdPath::avx2
+                                                                     : SimdPath::none;
+  return best;
+}
+
+std::vector<SimdPath> available_simd_paths() {
+  std::vector<SimdPath> paths;
+  for (SimdPath p : {SimdPath::none, SimdPath::avx2, SimdPath::avx512})
+    if (simd_path_available(p)) paths.push_back(p);
+  return paths;
+}
 
 }  // namespace bankcheck

@@ -1,18 +1,22 @@
 #pragma once
-// Conflict degree of one phase with AVX-512 conflict detection: the hot path
-// of BankModel::cost for 1-, 2- and 4-byte requests.
+// Conflict degree of one phase with SIMD: the hot path of BankModel::cost
+// for 1-, 2- and 4-byte requests. Two exact implementations, picked at run
+// time: AVX-512 (vpconflictd) and AVX2 (rotation compares plus a bit-sliced
+// per-bank counter), for CPUs without AVX-512.
 //
 // Assumptions, up front:
 //  * at most 32 lanes, each touching exactly one cell (width <= cell bytes);
 //  * the bank count and the rows sharing a bank word are powers of two, so
 //    bank = cell & (banks - 1) and "same bank word" = equal cells once the
-//    row bits inside the word are cleared;
+//    row bits inside the word are cleared; AVX2 also needs banks <= 32;
 //  * every active cell index fits in 32 bits (any real shared memory does).
-// Outside these, or on a CPU without AVX-512 (F, CD, BW, DQ, VL, VPOPCNTDQ),
-// simd_degree() answers kNoSimdDegree and the caller takes the scalar path.
-// The answer is the same number the scalar path computes: the largest count
-// of distinct bank words one bank must serve (0 when no lane is active).
+// Outside these, or on a CPU without the path's instructions, simd_degree()
+// answers kNoSimdDegree and the caller takes the scalar path. The answer is
+// the number the scalar path computes: the largest count of distinct bank
+// words one bank must serve (0 when no lane is active).
 #include <cstdint>
+#include <string_view>
+#include <vector>
 
 namespace bankcheck {
 
@@ -25,11 +29,22 @@ struct CellKeyMap {
 
 inline constexpr std::uint32_t kNoSimdDegree = ~std::uint32_t{0};
 
-/// True when this CPU runs the AVX-512 path.
-bool simd_degree_available();
+enum class SimdPath : std::uint8_t { none, avx2, avx512 };
+
+std::string_view simd_path_name(SimdPath path);
+
+/// True when this CPU has the instructions the path needs (none: always).
+bool simd_path_available(SimdPath path);
+
+/// The fastest available path; the default of simd_degree().
+SimdPath best_simd_path();
+
+/// Every path this CPU can run, none excluded (for tests and benchmarks).
+std::vector<SimdPath> available_simd_paths();
 
 /// @pre lanes <= 32; addr[l] == kInactive for idle lanes; active addresses are multiples of the width.
-/// @post the conflict degree, or kNoSimdDegree when the path does not apply (see above).
-std::uint32_t simd_degree(const std::uint64_t* addr, unsigned lanes, const CellKeyMap& map);
+/// @post the conflict degree, or kNoSimdDegree when the path does not apply (see above) or is not available.
+std::uint32_t simd_degree(const std::uint64_t* addr, unsigned lanes, const CellKeyMap& map,
+                          SimdPath path = best_simd_path());
 
 }  // namespace bankcheck

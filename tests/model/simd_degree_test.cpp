@@ -1,0 +1,105 @@
+// Tests of model/simd_degree.hpp: every SIMD path this CPU can run must give
+// the conflict degree that a brute-force count gives (distinct bank words per
+// bank, by definition, with std::set), on random, strided, multicast, partial
+// and Kepler-style (two rows per bank word) requests; and must decline,
+// rather than guess, where its assumptions do not hold.
+#include "model/simd_degree.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "model/warp_request.hpp"
+
+using namespace bankcheck;
+
+namespace {
+
+/// The definition: largest number of distinct bank words in one bank.
+std::uint32_t brute_force_degree(const std::vector<std::uint64_t>& addr, const CellKeyMap& map) {
+  std::map<std::uint64_t, std::set<std::uint64_t>> words_by_bank;
+  for (std::uint64_t a : addr) {
+    if (a == kInactive) continue;
+    const std::uint64_t cell = a >> map.cell_shift;
+    words_by_bank[cell & map.bank_mask].insert(cell & ~std::uint64_t{map.word_row_bits});
+  }
+  std::size_t degree = 0;
+  for (const auto& [bank, words] : words_by_bank) degree = std::max(degree, words.size());
+  return static_cast<std::uint32_t>(degree);
+}
+
+/// Requests of every shape the model meets, drawn from a fixed seed.
+std::vector<std::vector<std::uint64_t>> requests(unsigned lanes, unsigned cell_shift, std::mt19937_64& rng) {
+  std::vector<std::vector<std::uint64_t>> out;
+  const std::uint64_t unit = std::uint64_t{1} << cell_shift;
+  auto make = [&](auto&& addr_of) {
+    std::vector<std::uint64_t> a(lanes);
+    for (unsigned l = 0; l < lanes; ++l) a[l] = addr_of(l);
+    out.push_back(a);
+  };
+  for (std::uint64_t window : {2u, 8u, 40u, 300u, 12288u, 1u << 20})  // cells; small windows multicast a lot
+    for (int rep = 0; rep < 40; ++rep) make([&](unsigned) { return (rng() % window) * unit; });
+  for (std::uint64_t stride = 0; stride <= 66; ++stride) make([&](unsigned l) { return 64 * unit + l * stride * unit; });
+  for (int rep = 0; rep < 60; ++rep) {  // partial warps, with and without multicast
+    const std::uint64_t mask = rng(), window = rep % 2 ? 16 : 4096;
+    make([&](unsigned l) { return (mask >> l) & 1 ? (rng() % window) * unit : kInactive; });
+  }
+  make([&](unsigned) { return kInactive; });
+  make([&](unsigned l) { return l == lanes - 1 ? 5 * unit : kInactive; });
+  make([&](unsigned l) { return l % 2 ? 7 * unit : kInactive; });
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every available SIMD path equals the brute-force degree where it applies") {
+  std::mt19937_64 rng(20261122);
+  unsigned compared = 0;
+  std::string paths;
+  for (SimdPath path : available_simd_paths()) {
+    if (path == SimdPath::none) continue;
+    paths += std::string(simd_path_name(path)) + " ";
+    for (unsigned bank_bits = 0; bank_bits <= 6; ++bank_bits)
+      for (unsigned row_bits : {0u, 1u})  // Kepler's 4-byte mode: two rows share a bank word
+        for (unsigned cell_shift : {0u, 2u, 3u})
+          for (unsigned lanes : {1u, 7u, 16u, 31u, 32u}) {
+            const CellKeyMap map{cell_shift, (1u << bank_bits) - 1, ((1u << row_bits) - 1) << bank_bits};
+            const bool applies = path == SimdPath::avx512 || bank_bits <= 5;
+            for (const auto& addr : requests(lanes, cell_shift, rng)) {
+              const std::uint32_t got = simd_degree(addr.data(), lanes, map, path);
+              CAPTURE(simd_path_name(path));
+              CAPTURE(bank_bits);
+              CAPTURE(row_bits);
+              CAPTURE(cell_shift);
+              CAPTURE(lanes);
+              if (!applies) {
+                CHECK(got == kNoSimdDegree);
+                continue;
+              }
+              REQUIRE(got != kNoSimdDegree);  // in its domain a path must answer, not decline
+              REQUIRE(got == brute_force_degree(addr, map));
+              ++compared;
+            }
+          }
+  }
+  MESSAGE("SIMD paths tested on this CPU: " << (paths.empty() ? "none (no AVX2)" : paths) << "; " << compared
+                                            << " requests compared with brute force");
+  if (!simd_path_available(SimdPath::avx512)) MESSAGE("AVX-512 path not run: this CPU lacks AVX-512");
+}
+
+TEST_CASE("SIMD paths decline cells beyond 32 bits and absent paths, so the scalar path answers") {
+  const std::vector<std::uint64_t> far(32, std::uint64_t{1} << 40);
+  for (SimdPath path : {SimdPath::none, SimdPath::avx2, SimdPath::avx512})
+    CHECK(simd_degree(far.data(), 32, CellKeyMap{}, path) == kNoSimdDegree);
+  const std::vector<std::uint64_t> row(32, 0);
+  CHECK(simd_degree(row.data(), 32, CellKeyMap{}, SimdPath::none) == kNoSimdDegree);
+  for (SimdPath path : {SimdPath::avx2, SimdPath::avx512})
+    if (!simd_path_available(path)) CHECK(simd_degree(row.data(), 32, CellKeyMap{}, path) == kNoSimdDegree);
+  CHECK(simd_degree(row.data(), 33, CellKeyMap{}, best_simd_path()) == kNoSimdDegree);
+}
