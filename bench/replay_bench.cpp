@@ -13,7 +13,8 @@
 //   25% [random]    independent random words in a 48 KiB window (hash tables, histograms)
 //    5% [broadcast] every lane reads one word
 //   10% [partial]   stride-1 with each lane idle with probability 1/2 (divergent tails)
-// 75% loads, 25% stores.
+// 75% loads, 25% stores. The same trace is written twice, with 8-byte and
+// with 4-byte addresses (docs/trace-format.md), and each file is measured.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include "model/bank_model.hpp"
+#include "model/simd_degree.hpp"
 #include "sim/replay.hpp"
 #include "sim/trace_binary.hpp"
 #include "sim/trace_file.hpp"
@@ -38,8 +40,8 @@ namespace {
 
 constexpr unsigned kWarp = 32;
 
-void generate(const std::string& path, std::uint64_t instructions) {
-  BinaryTraceWriter writer{OutputFile(path)};
+void generate(const std::string& path, std::uint64_t instructions, unsigned address_bytes) {
+  BinaryTraceWriter writer{OutputFile(path), address_bytes};
   writer.begin(kWarp);
   std::mt19937_64 rng(2026);
   std::vector<std::uint64_t> addr(kWarp);
@@ -96,6 +98,57 @@ double median(std::vector<double> v) {
 
 volatile std::uint64_t g_sink;  // keeps the sums alive
 
+/// Medians for one trace file: (0) raw bytes, (a) the reader, (b) replay.
+struct FileFigures {
+  std::string path;
+  unsigned address_bytes = 8;
+  std::uint64_t bytes = 0, records = 0, lanes = 0;
+  double raw = 0, read = 0, replay = 0;
+};
+
+FileFigures measure(const std::string& path, const BankModel& model, unsigned runs) {
+  FileFigures f;
+  f.path = path;
+  f.bytes = std::filesystem::file_size(path);
+  std::vector<double> raw_t, read_t, replay_t;
+  std::vector<std::uint64_t> chunk(std::size_t{4} << 17);
+  for (unsigned r = 0; r < runs; ++r) {
+    // (0) raw: the bytes only, summed as words (the floor set by the page cache and memory).
+    raw_t.push_back(seconds([&] {
+      InputFile in(path);
+      std::uint64_t sum = 0;
+      for (std::size_t n; (n = in.read(chunk.data(), chunk.size() * 8) / 8) > 0;)
+        for (std::size_t i = 0; i < n; ++i) sum += chunk[i];
+      g_sink = sum;
+    }));
+    // (a) read-only: the trace reader, every address summed (a checksum).
+    read_t.push_back(seconds([&] {
+      auto source = open_trace(path);
+      TraceRecord rec;
+      std::uint64_t sum = 0, n = 0;
+      while (source->next(rec)) {
+        for (std::uint64_t a : rec.request.addr) sum += a;
+        ++n;
+      }
+      g_sink = sum;
+      f.records = n;
+      if (auto* binary = dynamic_cast<BinaryTraceReader*>(source.get())) f.address_bytes = binary->address_bytes();
+    }));
+    // (b) full replay through sm90.
+    replay_t.push_back(seconds([&] {
+      auto source = open_trace(path);
+      const ReplaySummary s = replay(*source, model);
+      g_sink = s.totals.wavefronts;
+      f.lanes = s.totals.lane_accesses;
+      if (s.totals.instructions != f.records) throw std::logic_error("replay saw a different number of records");
+    }));
+  }
+  f.raw = median(raw_t);
+  f.read = median(read_t);
+  f.replay = median(replay_t);
+  return f;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -104,61 +157,40 @@ int main(int argc, char** argv) {
   std::uint64_t instructions = 2'000'000;
   unsigned runs = 5;
   std::uint64_t model_only = 200'000;
-  app.add_option("trace", trace, "Binary trace to use (default: generate one in the temp directory)");
+  app.add_option("trace", trace, "Binary trace to use (default: generate one with 8-byte and one with 4-byte addresses)");
   app.add_option("--instructions", instructions, "Instructions to generate (default 2000000)")->check(CLI::PositiveNumber);
   app.add_option("--runs", runs, "Runs per figure; the median is printed (default 5)")->check(CLI::Range(1u, 101u));
   app.add_option("--model-only", model_only, "Instructions kept in memory for the cost-only figure (default 200000)")
       ->check(CLI::PositiveNumber);
   CLI11_PARSE(app, argc, argv);
 
-  bool generated = false;
+  std::vector<std::string> traces, generated;
   if (trace.empty()) {
-    trace = (std::filesystem::temp_directory_path() / "bankcheck_replay_bench.bktrace").string();
-    const double t = seconds([&] { generate(trace, instructions); });
-    generated = true;
-    std::printf("generated %s: %llu instructions, %.0f MB in %.2f s CPU\n", trace.c_str(),
-                static_cast<unsigned long long>(instructions), std::filesystem::file_size(trace) / 1e6, t);
+    for (unsigned address_bytes : {8u, 4u}) {
+      const std::string path = (std::filesystem::temp_directory_path() /
+                                ("bankcheck_replay_bench_a" + std::to_string(address_bytes) + ".bktrace"))
+                                   .string();
+      const double t = seconds([&] { generate(path, instructions, address_bytes); });
+      generated.push_back(path);
+      std::printf("generated %s: %llu instructions, %.0f MB in %.2f s CPU\n", path.c_str(),
+                  static_cast<unsigned long long>(instructions), std::filesystem::file_size(path) / 1e6, t);
+    }
+    traces = generated;
+  } else {
+    traces = {trace};
   }
+  auto cleanup = [&] {
+    for (const auto& path : generated) std::filesystem::remove(path);
+  };
 
   try {
     const BankModel model = make_preset("sm90");
-    std::uint64_t lanes = 0, records = 0;
-    // (0) raw: the bytes only, summed as words (the floor set by the page cache and memory).
-    std::vector<double> raw_t, read_t, replay_t, cost_t;
-    std::vector<std::uint64_t> chunk(std::size_t{4} << 17);
-    for (unsigned r = 0; r < runs; ++r) {
-      raw_t.push_back(seconds([&] {
-        InputFile f(trace);
-        std::uint64_t sum = 0;
-        for (std::size_t n; (n = f.read(chunk.data(), chunk.size() * 8) / 8) > 0;)
-          for (std::size_t i = 0; i < n; ++i) sum += chunk[i];
-        g_sink = sum;
-      }));
-      // (a) read-only: the trace reader, every address summed (a checksum).
-      read_t.push_back(seconds([&] {
-        auto source = open_trace(trace);
-        TraceRecord rec;
-        std::uint64_t sum = 0, n = 0;
-        while (source->next(rec)) {
-          for (std::uint64_t a : rec.request.addr) sum += a;
-          ++n;
-        }
-        g_sink = sum;
-        records = n;
-      }));
-      // (b) full replay through sm90.
-      replay_t.push_back(seconds([&] {
-        auto source = open_trace(trace);
-        const ReplaySummary s = replay(*source, model);
-        g_sink = s.totals.wavefronts;
-        lanes = s.totals.lane_accesses;
-        if (s.totals.instructions != records) throw std::logic_error("replay saw a different number of records");
-      }));
-    }
+    std::vector<FileFigures> figures;
+    for (const auto& path : traces) figures.push_back(measure(path, model, runs));
     // (c) BankModel::cost alone over the first --model-only records, held in memory.
     TraceBuffer buffer;
     {
-      auto source = open_trace(trace);
+      auto source = open_trace(traces.front());
       buffer.begin(source->warp());
       TraceRecord rec;
       for (std::uint64_t i = 0; i < model_only && source->next(rec); ++i)
@@ -166,33 +198,38 @@ int main(int argc, char** argv) {
     }
     std::uint64_t buffer_lanes = 0;
     for (std::size_t i = 0; i < buffer.size(); ++i) buffer_lanes += active_lanes(buffer.at(i).request);
+    std::vector<double> cost_t;
     for (unsigned r = 0; r < runs; ++r)
       cost_t.push_back(seconds([&] {
         std::uint64_t w = 0;
         for (std::size_t i = 0; i < buffer.size(); ++i) w += model.cost(buffer.at(i).request).wavefronts;
         g_sink = w;
       }));
+    const double cost = median(cost_t);
 
-    const double raw = median(raw_t), read = median(read_t), rep = median(replay_t), cost = median(cost_t);
-    const double file_lanes = static_cast<double>(lanes);
-    std::printf("trace: %llu instructions, %llu active lane-accesses, warp %u, 4-byte accesses\n",
-                static_cast<unsigned long long>(records), static_cast<unsigned long long>(lanes), kWarp);
+    const FileFigures& first = figures.front();
+    std::printf("trace: %llu instructions, %llu active lane-accesses, warp %u, 4-byte accesses; SIMD path %s\n",
+                static_cast<unsigned long long>(first.records), static_cast<unsigned long long>(first.lanes), kWarp,
+                std::string(simd_path_name(best_simd_path())).c_str());
     std::printf("medians of %u runs, CPU time of one thread:\n", runs);
-    std::printf("  (0) raw read, words summed   %8.3f s  %10.3e lane-accesses/s  %7.2f GB/s\n", raw,
-                file_lanes / raw, std::filesystem::file_size(trace) / raw / 1e9);
-    std::printf("  (a) trace reader, addr summed %7.3f s  %10.3e lane-accesses/s\n", read, file_lanes / read);
-    std::printf("  (b) replay, sm90              %7.3f s  %10.3e lane-accesses/s\n", rep, file_lanes / rep);
-    std::printf("  (c) BankModel::cost only      %7.3f s  %10.3e lane-accesses/s  (%zu instructions in memory)\n",
-                cost, static_cast<double>(buffer_lanes) / cost, buffer.size());
-    std::printf("ratio replay / read-only: %.3f   (targets: replay >= 1e9 lane-accesses/s, ratio >= 0.3)\n",
-                read / rep);
-    std::printf("time per instruction: read %.1f ns, replay %.1f ns, cost alone %.1f ns\n", read / records * 1e9,
-                rep / records * 1e9, cost / buffer.size() * 1e9);
+    for (const auto& f : figures) {
+      const double lanes = static_cast<double>(f.lanes);
+      std::printf("%u-byte addresses (%.0f MB):\n", f.address_bytes, f.bytes / 1e6);
+      std::printf("  (0) raw read, words summed    %7.3f s  %10.3e lane-accesses/s  %7.2f GB/s\n", f.raw, lanes / f.raw,
+                  f.bytes / f.raw / 1e9);
+      std::printf("  (a) trace reader, addr summed %7.3f s  %10.3e lane-accesses/s\n", f.read, lanes / f.read);
+      std::printf("  (b) replay, sm90              %7.3f s  %10.3e lane-accesses/s\n", f.replay, lanes / f.replay);
+      std::printf("  ratio replay / read-only: %.3f; per instruction: read %.1f ns, replay %.1f ns\n", f.read / f.replay,
+                  f.read / f.records * 1e9, f.replay / f.records * 1e9);
+    }
+    std::printf("(c) BankModel::cost only        %7.3f s  %10.3e lane-accesses/s  (%zu instructions in memory, %.1f ns each)\n",
+                cost, static_cast<double>(buffer_lanes) / cost, buffer.size(), cost / buffer.size() * 1e9);
+    std::printf("targets: replay >= 1e9 lane-accesses/s, ratio replay / read-only >= 0.3\n");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench.replay: %s\n", e.what());
-    if (generated) std::filesystem::remove(trace);
+    cleanup();
     return 2;
   }
-  if (generated) std::filesystem::remove(trace);
+  cleanup();
   return 0;
 }

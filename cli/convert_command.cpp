@@ -1,5 +1,6 @@
-// `bankcheck convert IN OUT [--to text|bin]`: copy a trace between the text
-// and binary formats (docs/trace-format.md), streaming, losslessly.
+// `bankcheck convert IN OUT [--to text|bin] [--address-bytes 8|4]`: copy a
+// trace between the text and binary formats (docs/trace-format.md),
+// streaming, losslessly.
 #include <cstdio>
 #include <iostream>
 #include <stdexcept>
@@ -14,6 +15,7 @@ namespace {
 
 struct ConvertOptions {
   std::string in, out, to;
+  unsigned address_bytes = 8;
 };
 
 void run_convert(const ConvertOptions& o) {
@@ -27,7 +29,7 @@ void run_convert(const ConvertOptions& o) {
                                 "' (use a .trace/.txt or .bktrace/.bin name, or --to text|bin)");
   }
   auto source = open_trace(o.in);  // input format told by content
-  auto sink = create_trace(o.out, format);
+  auto sink = create_trace(o.out, format, o.address_bytes);
   try {
     copy_trace(*source, *sink);
   } catch (...) {
@@ -45,6 +47,9 @@ void add_convert_command(CLI::App& app) {
   cmd->add_option("in", opts->in, "Input trace (format told by content), or '-' for stdin")->required();
   cmd->add_option("out", opts->out, "Output trace, or '-' for stdout (then --to is needed)")->required();
   cmd->add_option("--to", opts->to, "Output format: text or bin (default: from OUT's extension)");
+  cmd->add_option("--address-bytes", opts->address_bytes,
+                  "Bytes per address in a binary output: 8 (default) or 4 (half the size; addresses < 2^32 - 1)")
+      ->check(CLI::IsMember({4u, 8u}));
   cmd->callback([opts] {
     try {
       run_convert(*opts);

@@ -27,6 +27,20 @@ std::uint64_t misaligned_bits(const std::uint64_t* addr, unsigned n, std::uint64
   return bits;
 }
 
+/// A 4-byte address read in place from the u64 read buffer (may_alias: the
+/// buffer's words are read through this type too).
+typedef std::uint32_t NarrowAddress __attribute__((may_alias));
+
+/// 4-byte addresses to 8-byte ones, all ones (inactive) to kInactive.
+/// Branch-free, so the AVX2 clone widens eight lanes at a time.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void widen_addresses(const NarrowAddress* narrow, unsigned n, std::uint64_t* out) {
+  for (unsigned l = 0; l < n; ++l)
+    out[l] = std::uint64_t{narrow[l]} | (narrow[l] == 0xFFFFFFFFu ? 0xFFFFFFFF00000000u : 0);
+}
+
 }  // namespace
 
 BinaryTraceReader::BinaryTraceReader(InputFile file, std::size_t buffer_bytes) : file_(std::move(file)) {
@@ -44,14 +58,16 @@ BinaryTraceReader::BinaryTraceReader(InputFile file, std::size_t buffer_bytes) :
   if (version != kBinaryTraceVersion)
     header_error(8, "unsupported version " + std::to_string(version) + " (this reader reads version " +
                         std::to_string(kBinaryTraceVersion) + ")");
-  if (header[10] != 8)
-    header_error(10, "unsupported address size " + std::to_string(header[10]) + " (version 1 uses 8-byte addresses)");
+  if (!is_valid_address_bytes(header[10]))
+    header_error(10, "unsupported address size " + std::to_string(header[10]) + " (version 1 uses 8- or 4-byte addresses)");
+  address_bytes_ = header[10];
   if (header[11] != 0) header_error(11, "reserved header byte must be 0 (got " + std::to_string(header[11]) + ")");
   std::uint32_t warp;
   std::memcpy(&warp, header + 12, 4);
   if (warp < 1 || warp > kMaxTraceWarp)
     header_error(12, "warp size must be in 1.." + std::to_string(kMaxTraceWarp) + " (got " + std::to_string(warp) + ")");
   warp_ = warp;
+  if (address_bytes_ == 4) wide_.resize(warp_);
   // Room for the largest record: an instruction, or a site of the longest name.
   const std::size_t min_words = std::size_t{3} + std::max<std::size_t>(warp_, kMaxSiteNameBytes / 8 + 1);
   buffer_words_ = std::max(buffer_bytes / 8, min_words) + 1;
@@ -93,6 +109,15 @@ bool BinaryTraceReader::fill(std::size_t words) {
   return end_ - pos_ >= words;
 }
 
+const std::uint64_t* BinaryTraceReader::widen(const std::uint64_t* words) {
+  // Read the buffer's words as 32-bit halves in place (little-endian: the
+  // file's order); a copy first would cost more than the widening.
+  const auto* narrow = reinterpret_cast<const NarrowAddress*>(words);
+  if (warp_ % 2 != 0 && narrow[warp_] != 0) fail("padding after the last 4-byte address must be 0");
+  widen_addresses(narrow, warp_, wide_.data());
+  return wide_.data();
+}
+
 bool BinaryTraceReader::next(TraceRecord& out) {
   if (done_) return false;
   for (;;) {
@@ -115,8 +140,10 @@ bool BinaryTraceReader::next(TraceRecord& out) {
         if (site >= sites_.size())
           fail("site id " + std::to_string(site) + " is not defined (" + std::to_string(sites_.size()) +
                " sites defined so far)");
-        if (end_ - pos_ <= warp_ && !fill(std::size_t{1} + warp_)) fail_truncated(std::size_t{1} + warp_);
+        const std::size_t addr_words = address_bytes_ == 8 ? warp_ : (std::size_t{warp_} + 1) / 2;
+        if (end_ - pos_ <= addr_words && !fill(1 + addr_words)) fail_truncated(1 + addr_words);
         const std::uint64_t* addr = buffer_.get() + pos_ + 1;
+        if (address_bytes_ == 4) addr = widen(addr);
         const std::uint64_t mask = width - 1;
         if (mask != 0 && misaligned_bits(addr, warp_, mask) != 0) {
           unsigned l = 0;
@@ -128,7 +155,7 @@ bool BinaryTraceReader::next(TraceRecord& out) {
         out.request.op = op == 0 ? Op::load : Op::store;
         out.request.width = width;
         out.request.addr = std::span<const std::uint64_t>(addr, warp_);
-        pos_ += std::size_t{1} + warp_;
+        pos_ += 1 + addr_words;
         ++records_;
         ++instructions_;
         return true;
@@ -170,6 +197,12 @@ bool BinaryTraceReader::next(TraceRecord& out) {
   }
 }
 
+BinaryTraceWriter::BinaryTraceWriter(OutputFile file, unsigned address_bytes)
+    : file_(std::move(file)), address_bytes_(address_bytes) {
+  if (!is_valid_address_bytes(address_bytes))
+    throw std::invalid_argument("address bytes must be 4 or 8 (got " + std::to_string(address_bytes) + ")");
+}
+
 void BinaryTraceWriter::begin(unsigned warp) {
   if (warp < 1 || warp > kMaxTraceWarp)
     throw std::invalid_argument("warp size must be in 1.." + std::to_string(kMaxTraceWarp) + " (got " +
@@ -179,7 +212,7 @@ void BinaryTraceWriter::begin(unsigned warp) {
   std::memcpy(header, kBinaryTraceMagic, sizeof kBinaryTraceMagic);
   const std::uint16_t version = kBinaryTraceVersion;
   std::memcpy(header + 8, &version, 2);
-  header[10] = 8;
+  header[10] = static_cast<unsigned char>(address_bytes_);
   const std::uint32_t w = warp;
   std::memcpy(header + 12, &w, 4);
   file_.write(header, sizeof header);
@@ -191,10 +224,15 @@ void BinaryTraceWriter::record(std::string_view site, const WarpRequest& request
                                 std::to_string(warp_));
   if (!is_valid_width(request.width))
     throw std::invalid_argument("width " + std::to_string(request.width) + " is not one of 1, 2, 4, 8, 16");
-  for (std::uint64_t a : request.addr)
-    if (a != kInactive && a % request.width != 0)
+  for (std::uint64_t a : request.addr) {
+    if (a == kInactive) continue;
+    if (a % request.width != 0)
       throw std::invalid_argument("address " + std::to_string(a) + " is not a multiple of the width " +
                                   std::to_string(request.width));
+    if (address_bytes_ == 4 && a > kMaxNarrowAddress)
+      throw std::invalid_argument("address " + std::to_string(a) + " does not fit a trace of 4-byte addresses (at most " +
+                                  std::to_string(kMaxNarrowAddress) + "); write 8-byte addresses");
+  }
   const std::size_t known = sites_.size();
   const std::uint32_t id = sites_.intern(site);
   words_.clear();
@@ -210,7 +248,13 @@ void BinaryTraceWriter::record(std::string_view site, const WarpRequest& request
                              std::uint64_t{request.op == Op::store ? 1u : 0u} << 8 |
                              std::uint64_t{request.width} << 16 | std::uint64_t{id} << 32;
   words_.push_back(head);
-  words_.insert(words_.end(), request.addr.begin(), request.addr.end());
+  if (address_bytes_ == 8) {
+    words_.insert(words_.end(), request.addr.begin(), request.addr.end());
+  } else {
+    auto narrow = [](std::uint64_t a) -> std::uint64_t { return a == kInactive ? 0xFFFFFFFFu : a; };
+    for (std::size_t l = 0; l < warp_; l += 2)
+      words_.push_back(narrow(request.addr[l]) | (l + 1 < warp_ ? narrow(request.addr[l + 1]) << 32 : 0));
+  }
   file_.write(words_.data(), words_.size() * 8);
   ++instructions_;
 }

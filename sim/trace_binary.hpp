@@ -2,19 +2,21 @@
 // The binary trace format (docs/trace-format.md), for large traces:
 //
 //   header (16 bytes): magic "BKTRACE\x1a", u16 version = 1, u8 address
-//   size = 8, u8 reserved = 0, u32 warp.
+//   size = 8 or 4, u8 reserved = 0, u32 warp.
 //   then records, each starting on an 8-byte boundary with a u64 head whose
 //   low byte is the kind:
 //     site     (kind 1): head = 1 | name_length << 32; then the name bytes,
 //                        zero-padded to a multiple of 8. Sites are numbered
 //                        0, 1, 2, ... in order of definition.
 //     instr    (kind 2): head = 2 | op << 8 | width << 16 | site << 32;
-//                        then `warp` u64 byte addresses (~0 = inactive).
+//                        then `warp` byte addresses of the header's size
+//                        (all ones = inactive), zero-padded to 8 bytes.
 //     end      (kind 3): head = 3; then a u64 count of instr records.
 //   All integers little-endian. A file without its end record is truncated.
 //
-// The instr layout lets the reader hand out a span straight into its read
-// buffer: no per-record copy and no allocation.
+// With 8-byte addresses the reader hands out a span straight into its read
+// buffer: no per-record copy and no allocation. 4-byte addresses halve the
+// bytes to read; the reader widens them into one reused array.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -29,6 +31,10 @@ namespace bankcheck {
 inline constexpr char kBinaryTraceMagic[8] = {'B', 'K', 'T', 'R', 'A', 'C', 'E', '\x1a'};
 inline constexpr std::uint16_t kBinaryTraceVersion = 1;
 inline constexpr std::size_t kBinaryTraceHeaderBytes = 16;
+/// Bytes per address a binary trace may use (the header's address size).
+constexpr bool is_valid_address_bytes(unsigned bytes) { return bytes == 4 || bytes == 8; }
+/// Largest active address a trace with 4-byte addresses holds (all ones means inactive).
+inline constexpr std::uint64_t kMaxNarrowAddress = 0xFFFFFFFEu;
 /// Longest site name a binary trace may define.
 inline constexpr std::uint32_t kMaxSiteNameBytes = 4096;
 
@@ -46,10 +52,14 @@ class BinaryTraceReader final : public TraceSource {
 
   /// Instruction records returned so far.
   std::uint64_t instructions() const { return instructions_; }
+  /// Bytes per address in this file: 8 or 4.
+  unsigned address_bytes() const { return address_bytes_; }
 
  private:
   /// Make at least `words` u64 words available at pos_; false if the file ends first.
   bool fill(std::size_t words);
+  /// The current record's 4-byte addresses as 8-byte ones (in wide_).
+  const std::uint64_t* widen(const std::uint64_t* words);
   [[noreturn]] void fail(const std::string& message) const;
   [[noreturn]] void fail_truncated(std::size_t need_words) const;
 
@@ -65,20 +75,25 @@ class BinaryTraceReader final : public TraceSource {
   std::uint64_t records_ = 0;                              // records read (all kinds)
   std::uint64_t instructions_ = 0;
   unsigned warp_ = 0;
+  unsigned address_bytes_ = 8;
+  std::vector<std::uint64_t> wide_;  // 4-byte addresses widened, one record at a time
   SiteTable sites_;
 };
 
 /// Writes the binary format; defines each site the first time it is used.
 class BinaryTraceWriter final : public TraceSink {
  public:
-  explicit BinaryTraceWriter(OutputFile file) : file_(std::move(file)) {}
+  /// @throws std::invalid_argument unless address_bytes is 4 or 8.
+  explicit BinaryTraceWriter(OutputFile file, unsigned address_bytes = 8);
   void begin(unsigned warp) override;
-  /// @throws std::invalid_argument for a request the format cannot hold.
+  /// @throws std::invalid_argument for a request the format cannot hold
+  /// (with 4-byte addresses: an active address above kMaxNarrowAddress).
   void record(std::string_view site, const WarpRequest& request) override;
   void end() override;
 
  private:
   OutputFile file_;
+  unsigned address_bytes_;
   unsigned warp_ = 0;
   SiteTable sites_;
   std::uint64_t instructions_ = 0;

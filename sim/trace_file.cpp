@@ -161,9 +161,11 @@ std::unique_ptr<TraceSource> open_trace(InputFile file) {
   return std::make_unique<TextTraceReader>(std::move(file));
 }
 
-std::unique_ptr<TraceSink> create_trace(const std::string& path, TraceFormat format) {
+std::unique_ptr<TraceSink> create_trace(const std::string& path, TraceFormat format, unsigned address_bytes) {
+  if (!is_valid_address_bytes(address_bytes))
+    throw std::invalid_argument("--address-bytes must be 4 or 8 (got " + std::to_string(address_bytes) + ")");
   OutputFile file(path);
-  if (format == TraceFormat::binary) return std::make_unique<BinaryTraceWriter>(std::move(file));
+  if (format == TraceFormat::binary) return std::make_unique<BinaryTraceWriter>(std::move(file), address_bytes);
   return std::make_unique<TextTraceWriter>(std::move(file));
 }
 

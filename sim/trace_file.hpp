@@ -94,8 +94,10 @@ std::unique_ptr<TraceSource> open_trace(const std::string& path);
 /// The same for an already opened input.
 std::unique_ptr<TraceSource> open_trace(InputFile file);
 
-/// Create a trace writer of the given format ('-' writes to stdout).
-std::unique_ptr<TraceSink> create_trace(const std::string& path, TraceFormat format);
+/// Create a trace writer of the given format ('-' writes to stdout);
+/// address_bytes (4 or 8) applies to the binary format.
+/// @throws std::invalid_argument for address_bytes other than 4 or 8.
+std::unique_ptr<TraceSink> create_trace(const std::string& path, TraceFormat format, unsigned address_bytes = 8);
 
 /// Copy every record of `source` into `sink` (begin .. end). Returns the record count.
 std::uint64_t copy_trace(TraceSource& source, TraceSink& sink);

@@ -150,3 +150,17 @@ TEST_CASE("convert: text -> bin -> text round trip, and bad input exits 2") {
   CHECK(s.code == 0);
   CHECK(s.out.rfind("warp 32\n@tile.row ld 4 0 4 8 ", 0) == 0);
 }
+
+TEST_CASE("convert: --address-bytes 4 halves the binary and replays the same; other sizes exit 2") {
+  const fs::path wide = scratch() / "ex8.bktrace", narrow = scratch() / "ex4.bktrace", bad = scratch() / "ex3.bktrace";
+  REQUIRE(bankcheck("convert '" + kExample + "' '" + wide.string() + "'").code == 0);
+  REQUIRE(bankcheck("convert '" + kExample + "' '" + narrow.string() + "' --address-bytes 4").code == 0);
+  CHECK(fs::file_size(narrow) < fs::file_size(wide) * 6 / 10);
+  const Run a = bankcheck("replay --model sm90 --per-instruction --csv '" + wide.string() + "'");
+  CHECK(a.code == 0);
+  CHECK(a.out == bankcheck("replay --model sm90 --per-instruction --csv '" + narrow.string() + "'").out);
+  const Run r = bankcheck("convert '" + kExample + "' '" + bad.string() + "' --address-bytes 3");
+  CHECK(r.code == 2);
+  CHECK(r.err.find("--address-bytes") != std::string::npos);
+  CHECK_FALSE(fs::exists(bad));
+}

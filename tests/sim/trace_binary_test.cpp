@@ -44,6 +44,13 @@ struct Bytes {
     for (auto a : addr) u64(a);
     return *this;
   }
+  /// An instruction record of a trace with 4-byte addresses (all ones = inactive), zero-padded to 8 bytes.
+  Bytes& instr32(std::uint32_t site, unsigned op, unsigned width, const std::vector<std::uint64_t>& addr) {
+    u64(2 | std::uint64_t{op} << 8 | std::uint64_t{width} << 16 | std::uint64_t{site} << 32);
+    for (auto a : addr) u32(a == X ? 0xFFFFFFFFu : static_cast<std::uint32_t>(a));
+    while (s.size() % 8 != 0) u8(0);
+    return *this;
+  }
   Bytes& end(std::uint64_t count) { return u64(3).u64(count); }
 };
 
@@ -56,6 +63,19 @@ Bytes reference() {
       .site("merge.read")
       .instr(1, 1, 8, {0, 16, X, 32})
       .instr(0, 0, 1, {1, 2, 3, X})
+      .end(3);
+}
+
+/// The reference trace again, with 4-byte addresses; warp 3 so that every
+/// instruction record ends in a padding half-word.
+Bytes reference32() {
+  return Bytes{}
+      .header(3, 1, 4)
+      .site("")
+      .instr32(0, 0, 4, {0, 4, 8})
+      .site("merge.read")
+      .instr32(1, 1, 8, {0, X, 4294967288u})
+      .instr32(0, 0, 1, {X, 2, 4294967294u})
       .end(3);
 }
 
@@ -109,6 +129,76 @@ TEST_CASE("binary: the writer produces exactly the documented bytes") {
   std::remove(path.c_str());
 }
 
+TEST_CASE("binary: 4-byte addresses are read and written exactly as documented") {
+  const ReadResult r = read_all(reference32().s);
+  CHECK(r.warp == 3);
+  CHECK(r.sites == std::vector<std::string>{"", "merge.read", ""});
+  CHECK(r.widths == std::vector<unsigned>{4, 108, 1});
+  CHECK(r.addr[0] == std::vector<std::uint64_t>{0, 4, 8});
+  CHECK(r.addr[1] == std::vector<std::uint64_t>{0, X, 4294967288u});
+  CHECK(r.addr[2] == std::vector<std::uint64_t>{X, 2, 4294967294u});
+  const auto path = temp_path("bankcheck_trace_binary32_test.bktrace");
+  {
+    BinaryTraceWriter w{OutputFile(path), 4};
+    w.begin(3);
+    for (std::size_t i = 0; i < r.addr.size(); ++i)
+      w.record(r.sites[i], WarpRequest{r.widths[i] > 100 ? Op::store : Op::load, r.widths[i] % 100, r.addr[i]});
+    w.end();
+  }
+  CHECK(slurp(path) == reference32().s);
+  std::remove(path.c_str());
+  for (std::size_t cut = 0; cut < reference32().s.size(); ++cut) {
+    CAPTURE(cut);
+    CHECK_THROWS_AS(read_all(reference32().s.substr(0, cut)), TraceError);
+  }
+}
+
+TEST_CASE("binary: 8-byte and 4-byte address files carry the same trace, for odd and even warps") {
+  for (unsigned warp : {1u, 2u, 5u, 32u}) {
+    CAPTURE(warp);
+    Bytes wide, narrow;
+    wide.header(warp).site("s");
+    narrow.header(warp, 1, 4).site("s");
+    std::uint64_t state = warp;
+    for (unsigned i = 0; i < 200; ++i) {
+      std::vector<std::uint64_t> a(warp);
+      for (auto& v : a) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        v = (state >> 61) == 0 ? X : ((state >> 20) % 0xFFFFFFF0u) & ~std::uint64_t{7};
+      }
+      wide.instr(0, i % 2, 8, a);
+      narrow.instr32(0, i % 2, 8, a);
+    }
+    const ReadResult w = read_all(wide.end(200).s), n = read_all(narrow.end(200).s, 1);
+    CHECK(w.addr == n.addr);
+    CHECK(w.widths == n.widths);
+  }
+}
+
+TEST_CASE("binary: 4-byte traces refuse what they cannot hold") {
+  const auto path = temp_path("bankcheck_trace_binary32_bad.bktrace");
+  CHECK_THROWS_AS(BinaryTraceWriter(OutputFile(path), 2), std::invalid_argument);
+  {
+    BinaryTraceWriter w{OutputFile(path), 4};
+    w.begin(2);
+    const std::vector<std::uint64_t> too_far = {0, 4294967296u}, all_ones_byte = {0xFFFFFFFFu, 0};
+    CHECK_THROWS_WITH_AS(w.record("s", WarpRequest{Op::load, 4, too_far}),
+                         doctest::Contains("does not fit a trace of 4-byte addresses"), std::invalid_argument);
+    CHECK_THROWS_AS(w.record("s", WarpRequest{Op::load, 1, all_ones_byte}), std::invalid_argument);
+  }
+  std::remove(path.c_str());
+  // A nonzero padding half-word after an odd warp's last address.
+  Bytes b = Bytes{}.header(1, 1, 4).site("s");
+  b.u64(2 | 4u << 16).u32(8).u32(1);
+  try {
+    read_all(b.end(1).s);
+    FAIL("nonzero padding was accepted");
+  } catch (const TraceError& e) {
+    CHECK(e.position() == 32);
+    CHECK(e.message().find("padding after the last 4-byte address must be 0") != std::string::npos);
+  }
+}
+
 TEST_CASE("binary: records straddling the read buffer are read intact") {
   // 3000 records of warp 3 with a new site every 7 records; the smallest
   // buffer makes nearly every record cross a refill.
@@ -154,7 +244,7 @@ TEST_CASE("binary: malformed records name the byte offset and record") {
       {"bad magic", std::string("BKTRACF\x1a") + std::string(8, '\0'), 0, "bad magic"},
       {"text file", "warp 2\nld 4 0 4\n", 0, "bad magic"},
       {"version", Bytes{}.header(2, 2).end(0).s, 8, "unsupported version 2"},
-      {"address size", Bytes{}.header(2, 1, 4).end(0).s, 10, "unsupported address size 4"},
+      {"address size", Bytes{}.header(2, 1, 2).end(0).s, 10, "unsupported address size 2"},
       {"warp 0", Bytes{}.header(0).end(0).s, 12, "warp size must be in 1..65536 (got 0)"},
       {"undefined site", Bytes{}.header(2).instr(0, 0, 4, {0, 4}).end(1).s, 16, "site id 0 is not defined"},
       {"bad width", bad_head(2 | 3u << 16), 32, "width 3 is not one of"},
