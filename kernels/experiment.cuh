@@ -87,22 +87,27 @@ void parallel_for(std::size_t n, Body&& body) {
   for (auto& t : pool) t.join();
 }
 
-/// Sums the sm90 model's cost of every instruction, by op.
+/// Sums the sm90 model's cost of every instruction, by op, and by site and
+/// op (for the per-instruction comparison with ncu's SASS counters).
 class PredictListener final : public InstructionListener {
  public:
   explicit PredictListener(const BankModel& model) : model_(model) {}
-  void instruction(const InstructionInfo&, const WarpRequest& request) override {
-    const RequestCost c = model_.cost(request);
-    Totals& t = request.op == Op::load ? load : store;
-    ++t.instructions;
-    t.wavefronts += c.wavefronts;
-    t.conflicts += c.conflicts;
-    t.ideal += c.ideal;
-  }
   struct Totals {
     std::uint64_t instructions = 0, wavefronts = 0, conflicts = 0, ideal = 0;
+    void add(const RequestCost& c) {
+      ++instructions;
+      wavefronts += c.wavefronts;
+      conflicts += c.conflicts;
+      ideal += c.ideal;
+    }
   };
+  void instruction(const InstructionInfo& info, const WarpRequest& request) override {
+    const RequestCost c = model_.cost(request);
+    (request.op == Op::load ? load : store).add(c);
+    by_site[{std::string(info.name), request.op}].add(c);
+  }
   Totals load, store;
+  std::map<std::pair<std::string, Op>, Totals> by_site;
 
  private:
   const BankModel& model_;
@@ -141,6 +146,9 @@ class Experiment {
         file_.open(base + ".predicted.csv");
         file_ << "case,blocks,threads,shared_bytes,input_hash,ld_instructions,ld_wavefronts,ld_conflicts,"
                  "st_instructions,st_wavefronts,st_conflicts\n";
+        sites_file_.open(base + ".predicted_sites.csv");
+        sites_file_ << "case,site,op,instructions,wavefronts,conflicts\n";
+        if (!sites_file_) throw std::runtime_error("cannot write under " + out_dir);
         break;
       case Mode::profile:
         file_.open(base + ".manifest.csv");
@@ -192,6 +200,10 @@ class Experiment {
         file_ << c.key() << ',' << c.blocks << ',' << c.threads << ',' << c.shared << ',' << c.input_hash << ','
               << p.load.instructions << ',' << p.load.wavefronts << ',' << p.load.conflicts << ','
               << p.store.instructions << ',' << p.store.wavefronts << ',' << p.store.conflicts << '\n';
+        for (const auto& [key, t] : p.by_site)
+          sites_file_ << c.key() << ',' << key.first << ',' << op_name(key.second) << ',' << t.instructions << ','
+                      << t.wavefronts << ',' << t.conflicts << '\n';
+        sites_file_.flush();
         std::printf("predicted %-60s ld %llu wf (%llu conflicts)  st %llu wf (%llu conflicts)\n", c.key().c_str(),
                     (unsigned long long)p.load.wavefronts, (unsigned long long)p.load.conflicts,
                     (unsigned long long)p.store.wavefronts, (unsigned long long)p.store.conflicts);
@@ -254,6 +266,7 @@ class Experiment {
   Mode mode_;
   BankModel model_;
   std::ofstream file_;
+  std::ofstream sites_file_;  // predict mode: per-site predictions
   int failures_ = 0;
   unsigned launches_ = 0;
 };

@@ -6,10 +6,11 @@
 // (gcd(32, 16) = 16: the circular-shift variant), against
 // cub::DeviceMergeSort::SortKeysCopy (CUDA 13.0's own policy, u = 256, E = 17).
 // Inputs are the keys 0..n-1 permuted: "random" (a keyed Feistel permutation,
-// cycle-walked to n: deterministic and generated in parallel) and "worst"
-// (proofs/merge_sort_adversary.hpp for the shape's u and E).
+// cycle-walked to n: deterministic and generated in parallel), "worst"
+// (proofs/merge_sort_adversary.hpp for the shape's u and E) and "searched"
+// (the same with the searched warp labeling in the wide passes).
 //   kernel.merge_sort --mode check|predict|profile|time [--out DIR]
-//                     [--shape all|512x15|256x17|256x16] [--input both|random|worst]
+//                     [--shape all|512x15|256x17|256x16] [--input both|all|random|worst|searched]
 //                     [--log-min I] [--log-max I] [--tiles N]
 // check/predict/profile: n = tiles * u * E (default 8 tiles), one case per
 // launch: the tile kernel, then each global pass; every launch's output is
@@ -157,24 +158,42 @@ std::string& input_cache() {
   return dir;
 }
 
-std::vector<Key> make_input(std::uint64_t n, bool worst, unsigned u, unsigned E) {
+/// The inputs: "random", "worst" (the construction: SPAA Section 4 in the
+/// wide passes) and "searched" (the wide passes' warp labeling found by
+/// search, above Theorem 8: docs/adversaries.md).
+enum class InputKind { random, worst, searched };
+constexpr InputKind kInputKinds[] = {InputKind::random, InputKind::worst, InputKind::searched};
+const char* input_name(InputKind k) {
+  return k == InputKind::random ? "random" : k == InputKind::worst ? "worst" : "searched";
+}
+/// --input: one name, "both" (random and worst, as the first runs) or "all".
+bool selected(const std::string& choice, InputKind k) {
+  return choice == "all" || choice == input_name(k) || (choice == "both" && k != InputKind::searched);
+}
+
+std::vector<Key> make_input(std::uint64_t n, InputKind kind, unsigned u, unsigned E) {
   std::vector<Key> keys(n);
-  const std::string cached = input_cache().empty() || !worst ? std::string()
-                                                             : input_cache() + "/worst_u" + std::to_string(u) + "_E" +
-                                                                   std::to_string(E) + "_n" + std::to_string(n) + ".i32";
+  const bool adversarial = kind != InputKind::random;
+  const std::string cached = input_cache().empty() || !adversarial
+                                 ? std::string()
+                                 : input_cache() + "/" + input_name(kind) + "_u" + std::to_string(u) + "_E" +
+                                       std::to_string(E) + "_n" + std::to_string(n) + ".i32";
   if (!cached.empty()) {
     std::ifstream in(cached, std::ios::binary);
     if (in && in.read(reinterpret_cast<char*>(keys.data()), static_cast<std::streamsize>(n * sizeof(Key))) &&
         in.peek() == std::char_traits<char>::eof())
       return keys;
   }
-  if (worst) {
+  if (adversarial) {
     proofs::MergeSortShape shape;
     shape.threads = u;
     shape.items = E;
     shape.warp = kWarp;
     shape.keys = n;
-    const proofs::MergeSortAdversary adversary(shape);
+    const proofs::MergeSortAdversary adversary(shape, proofs::SearchBudget{0.2, 1, ~std::uint64_t{0}},
+                                               kind == InputKind::searched
+                                                   ? proofs::MergeSortAdversary::WidePasses::warp_search
+                                                   : proofs::MergeSortAdversary::WidePasses::section4);
     adversary.generate(std::span<Key>(keys));
     if (!cached.empty()) {
       std::ofstream out(cached, std::ios::binary);
@@ -350,16 +369,15 @@ void time_sorts(Experiment& ex, int log_min, int log_max, const std::string& inp
       continue;
     }
     const long blocks = static_cast<long>(n / T);
-    for (int worst = 0; worst <= 1; ++worst) {
-      const std::string input_name = worst ? "worst" : "random";
-      if (inputs != "both" && inputs != input_name) continue;
-      const std::vector<Key> input = make_input(n, worst != 0, u, E);
+    for (InputKind kind : kInputKinds) {
+      if (!selected(inputs, kind)) continue;
+      const std::vector<Key> input = make_input(n, kind, u, E);
       const std::string params = "u=" + std::to_string(u) + ";E=" + std::to_string(E) + ";n=" + std::to_string(n);
       DeviceBuffer<Key> d_in(input), d_a(n), d_b(n);
       DeviceBuffer<long> d_part(blocks + 1);
       CaseInfo c;
       c.kernel = "merge_sort";
-      c.input = input_name;
+      c.input = input_name(kind);
       c.params = params;
       c.blocks = static_cast<unsigned>(blocks);
       c.threads = u;
@@ -430,12 +448,12 @@ void run_shape(Experiment& ex, const std::string& inputs, unsigned tiles, int lo
     return;
   }
   const std::uint64_t n = std::uint64_t{u} * E * tiles;
-  for (int worst = 0; worst <= 1; ++worst) {
-    const std::string input_name = worst ? "worst" : "random";
-    if (inputs != "both" && inputs != input_name) continue;
-    const std::vector<Key> input = make_input(n, worst != 0, u, E);
-    for (MergeSortVariant v : {MergeSortVariant::baseline, MergeSortVariant::cf}) run_stages<E>(ex, v, u, input_name, input);
-    check_cub(ex, input_name, input, "u=" + std::to_string(u) + ";E=" + std::to_string(E) + ";n=" + std::to_string(n));
+  for (InputKind kind : kInputKinds) {
+    if (!selected(inputs, kind)) continue;
+    const std::vector<Key> input = make_input(n, kind, u, E);
+    for (MergeSortVariant v : {MergeSortVariant::baseline, MergeSortVariant::cf})
+      run_stages<E>(ex, v, u, input_name(kind), input);
+    check_cub(ex, input_name(kind), input, "u=" + std::to_string(u) + ";E=" + std::to_string(E) + ";n=" + std::to_string(n));
   }
 }
 
@@ -445,12 +463,13 @@ int main(int argc, char** argv) {
   CLI::App app{"Full pairwise merge sort (SPAA 2025): CUB-style baseline and CF-Merge; check, predict, profile, time"};
   ProgramOptions opts;
   add_program_options(app, opts);
-  std::string shape = "all", inputs = "both";
+  std::string shape = "all", inputs = "all";
   unsigned tiles = 8;
   int log_min = 16, log_max = 26;
   app.add_option("--shape", shape, "u x E: all | 512x15 | 256x17 | 256x16")
       ->check(CLI::IsMember({"all", "512x15", "256x17", "256x16"}));
-  app.add_option("--input", inputs, "random | worst | both")->check(CLI::IsMember({"random", "worst", "both"}));
+  app.add_option("--input", inputs, "random | worst | searched | both (random and worst) | all")
+      ->check(CLI::IsMember({"random", "worst", "searched", "both", "all"}));
   app.add_option("--tiles", tiles, "check/predict/profile: n = tiles * u * E (a power of two, 1..64)")
       ->check(CLI::IsMember({1u, 2u, 4u, 8u, 16u, 32u, 64u}));
   // i <= 26: the keys are the int32 ranks 0..n-1, and 2^27 * 16 no longer fits.

@@ -9,7 +9,8 @@
 # `kernel.<program> --mode predict` wrote there for the same inputs. Without
 # BIN the kernels are built here with cmake (needs the project's dependencies).
 # For each program: check (GPU output vs the same code on the CPU, GPU trace vs
-# CPU trace), profile under Nsight Compute, compare with the prediction, time.
+# CPU trace), profile under Nsight Compute, compare with the prediction per
+# launch (compare.py), per instruction (sass: per_instruction.py), time.
 # Everything lands in $OUT/results.tar.gz; summaries are also printed.
 set -uo pipefail
 OUT=${OUT:-gpu-out}
@@ -19,7 +20,7 @@ work=$(mktemp -d)
 res="$work/results"
 mkdir -p "$res"
 programs=${*:-"transpose pbs merge"}
-STEPS=${STEPS:-"check profile time"}
+STEPS=${STEPS:-"check profile sass time"}
 if [[ -z "${BIN:-}" ]]; then
   cmake -S . -B build-harness -G Ninja -DCMAKE_BUILD_TYPE=Release > "$res/build.log" 2>&1 &&
     cmake --build build-harness -j"$(nproc)" $(for p in $programs; do echo --target kernel.$p; done) >> "$res/build.log" 2>&1 ||
@@ -64,6 +65,28 @@ for p in $programs; do
       echo "no prediction $PRED/$p.predicted.csv"
     fi
   fi
+  if [[ " $STEPS " == *" sass "* ]]; then
+    # Per-instruction counts: SourceCounters of every launch (a second ncu
+    # pass, the same launches as profile), the SASS with its inline line info,
+    # and per_instruction.py to map each LDS/STS to its site.
+    sdir="$work/sass-$p"
+    mkdir -p "$sdir"
+    timeout "${STEP_LIMIT:-240}" ncu --clock-control none --section SourceCounters -k regex:phased_kernel \
+      -o "$sdir/source" -f "$exe" --mode profile --out "$sdir" > /dev/null 2> "$res/$p.sass.err"
+    ncu -i "$sdir/source.ncu-rep" --page source --csv --print-source sass > "$res/$p.sass.csv" 2>> "$res/$p.sass.err"
+    exe_abs=$(realpath "$exe")
+    (cd "$sdir" && cuobjdump -xelf all "$exe_abs" > /dev/null && for c in *.cubin; do nvdisasm -gi -c "$c"; done) \
+      > "$res/$p.gi.txt" 2>> "$res/$p.sass.err"
+    if [[ -f "$PRED/$p.predicted_sites.csv" ]]; then
+      cp "$PRED/$p.predicted_sites.csv" "$res/"
+      python3 validate/harness/per_instruction.py --title "$p" --sass "$res/$p.sass.csv" --disasm "$res/$p.gi.txt" \
+        --manifest "$sdir/$p.manifest.csv" --predicted-sites "$res/$p.predicted_sites.csv" --repo . \
+        --csv "$res/$p.per_instruction.csv" --markdown "$res/$p.per_instruction.md"
+    else
+      echo "no prediction $PRED/$p.predicted_sites.csv"
+    fi
+    gzip -f "$res/$p.sass.csv" "$res/$p.gi.txt"
+  fi
   if [[ " $STEPS " == *" time "* ]]; then
     timeout "${STEP_LIMIT:-240}" "$exe" --mode time --out "$res" > "$res/$p.time.log" 2>&1
     echo "$p time: rc=$?, $(grep -c '^time ' "$res/$p.time.log") timings"
@@ -72,5 +95,5 @@ for p in $programs; do
   (cd "$work" && tar czf "$OUT/results.tar.gz" results)
 done
 (cd "$work" && tar czf "$OUT/results.tar.gz" results)
-cp "$res"/*.summary.md "$OUT/" 2>/dev/null
+cp "$res"/*.summary.md "$OUT/" 2>/dev/null  # (the device call returns at most 8 files: the rest is in the tarball)
 exit $status
