@@ -9,6 +9,7 @@ Inputs:
   P.sass.csv   `ncu --section SourceCounters` of every launch, exported with
                `ncu -i R --page source --csv --print-source sass`: one block
                per launch, in launch order, each opened by a "Kernel Name" line
+               (ncu 2025.3 prints each block twice; that is recognised)
   P.gi.txt     `nvdisasm -gi` of the program's cubin (the kernels are built
                with -lineinfo): every SASS instruction with its inline chain
   P.manifest.csv / P.predicted_sites.csv   from `kernel.P --mode profile` and
@@ -20,13 +21,20 @@ How an LDS/STS finds its site, stated up front:
   2. that instruction's inline chain holds a frame in an algorithm header
      sim/NAME.hpp (the accessor call `smem.load/store(SITE, ...)`), other
      than sim/shared_accessor.hpp;
-  3. SITE on that line is an enumerator of the enclosing algorithm's
-     `enum Site`, named by its `kSiteNames` entry, prefixed with `kName`:
-     the name BlockRecorder gives the site in the prediction.
+  3. the line names a site enumerator of that header's `enum Site` (an
+     accessor argument first, else any identifier on the line, as when a
+     wrapper such as PBS's key(smem, probe, i) passes it on); it is named by
+     its `kSiteNames` entry prefixed with the struct's `kName` (the name
+     BlockRecorder gives it), and must be one of the sites predicted for the
+     launch; a frame that names two such sites, or none, passes the question
+     to the next frame outwards.
 An instruction whose site cannot be told is listed as unmapped, never
 guessed. Per site the measured side sums its SASS instructions:
-  wavefronts   "L1 Wavefronts Shared" (what the model predicts)
-  conflicts    "L1 Wavefronts Shared" - "L1 Wavefronts Shared Ideal"
+  wavefronts   "L1 Wavefronts Shared" (what the model predicts): primary
+  conflicts    "L1 Wavefronts Shared" - "L1 Wavefronts Shared Ideal":
+               secondary, since ncu's per-instruction ideal is its own
+               notion (for 8-byte PBS loads it differs from the model's ideal
+               while the launch-level bank-conflict counter agrees)
   instructions "Instructions Executed": warp-level issues, which count an
                instruction all of whose threads are predicated off; the
                prediction counts instructions with an active lane, so
@@ -104,10 +112,12 @@ class SiteTable:
 
     @staticmethod
     def structs(lines):
-        """[(first line, kName, {enumerator: site name})] in file order."""
+        """[(first line, kName, {enumerator: site name})] in file order; a
+        kName chosen by a template parameter (PBS: `V == ... ? "pbs" : ...`)
+        gives one entry per name it can take."""
         text = "\n".join(lines)
         found = []
-        for m in re.finditer(r'kName\s*=\s*"([^"]+)"', text):
+        for m in re.finditer(r"kName\s*=([^;]*);", text):
             start = text.count("\n", 0, m.start()) + 1
             rest = text[m.end():]
             enum = re.search(r"enum\s+Site\s*:\s*\w+\s*\{([^}]*)\}", rest)
@@ -116,34 +126,35 @@ class SiteTable:
                 continue
             enumerators = [e.split("=")[0].strip() for e in enum.group(1).split(",") if e.strip()]
             site_names = re.findall(r'"([^"]*)"', names.group(1))
-            found.append((start, m.group(1), dict(zip(enumerators, site_names))))
+            for name in re.findall(r'"([^"]+)"', m.group(1)):
+                found.append((start, name, dict(zip(enumerators, site_names))))
         return found
 
-    def site(self, rel, line):
+    def site(self, rel, line, allowed):
+        """The one site of `allowed` that the call on this line names, or None."""
         lines, structs = self.header(rel)
-        owner = None
-        for start, name, table in structs:
-            if start <= line:
-                owner = (name, table)
-        if owner is None or not 1 <= line <= len(lines):
+        if not 1 <= line <= len(lines):
             return None
-        name, table = owner
-        # the call may start a line or two above the line the compiler names
-        for text in (lines[line - 1], " ".join(lines[max(0, line - 3):line])):
-            arg = ACCESSOR_ARG.findall(text)
-            hits = [a for a in arg if a in table]
-            if len(set(hits)) == 1:
-                return f"{name}.{table[hits[0]]}"
+        here = lines[line - 1]
+        # a call's arguments may continue on the next lines
+        window = " ".join(lines[line - 1:line + 2])
+        for tokens in (ACCESSOR_ARG.findall(here), ACCESSOR_ARG.findall(window), re.findall(r"[A-Za-z_]\w*", here)):
+            found = {f"{name}.{table[t]}" for _, name, table in structs for t in tokens if t in table} & allowed
+            if len(found) == 1:
+                return found.pop()
+            if len(found) > 1:
+                return None  # two sites on one line: not told apart
         return None
 
 
-def site_of(chain, sites):
+def site_of(chain, sites, allowed):
+    """Innermost frame in an algorithm header that names one allowed site."""
     for path, line in chain:
         p = path.replace("\\", "/")
         i = p.rfind("/sim/")
         if i < 0 or p.endswith("/sim/shared_accessor.hpp"):
             continue
-        s = sites.site(p[i + 1:], line)
+        s = sites.site(p[i + 1:], line, allowed)
         if s:
             return s
     return None
@@ -205,6 +216,10 @@ def main():
         predicted[r["case"]][(r["site"], r["op"])] = r
 
     problems, out, unmapped = [], [], []
+    # ncu 2025.3's source-page export prints every launch twice in a row;
+    # accept exactly that (each pair identical), never silently anything else.
+    if len(launches) == 2 * len(manifest) and all(launches[i] == launches[i + 1] for i in range(0, len(launches), 2)):
+        launches = launches[::2]
     if len(launches) != len(manifest):
         problems.append(f"{len(manifest)} launches in the manifest, {len(launches)} in {a.sass}")
     for launch, ((kernel, rows), m) in enumerate(zip(launches, manifest)):
@@ -214,6 +229,7 @@ def main():
             problems.append(f"launch {launch} ({case}): its SASS matches no function of {a.disasm}")
             continue
         chains = functions[fn]
+        allowed = {site for site, _ in predicted.get(case, {})}
         measured = defaultdict(lambda: {"instructions": 0.0, "wavefronts": 0.0, "ideal": 0.0, "sass": []})
         for row, (offset, sass, chain) in zip(rows, chains):
             op = op_of(sass)
@@ -222,7 +238,7 @@ def main():
             executed = number(row.get("Instructions Executed"))
             if executed == 0:
                 continue
-            site = site_of(chain, sites)
+            site = site_of(chain, sites, allowed)
             if site is None:
                 unmapped.append((launch, case, f"{offset:#06x} {sass}", executed))
                 continue
@@ -254,11 +270,10 @@ def main():
     # the set, the line table is not precise enough to split it.
     groups = defaultdict(list)
     for r in out:
-        if not (r["wavefronts_equal"] and r["conflicts_equal"]):
+        if not r["wavefronts_equal"]:
             groups[(r["launch"], r["op"])].append(r)
     for rows in groups.values():
-        together = (sum(r["predicted_wavefronts"] for r in rows) == sum(r["measured_wavefronts"] for r in rows) and
-                    sum(r["predicted_conflicts"] for r in rows) == sum(r["measured_conflicts"] for r in rows))
+        together = sum(r["predicted_wavefronts"] for r in rows) == sum(r["measured_wavefronts"] for r in rows)
         for r in rows:
             r["group_equal"] = int(together) if len(rows) > 1 else 0
     for r in out:
@@ -273,21 +288,23 @@ def main():
     wf = sum(r["wavefronts_equal"] for r in out)
     cf = sum(r["conflicts_equal"] for r in out)
     ins = sum(r["predicted_instructions"] == r["measured_instructions"] for r in out)
-    grouped = sum(1 for r in out if r["group_equal"] and not (r["wavefronts_equal"] and r["conflicts_equal"]))
+    grouped = sum(1 for r in out if r["group_equal"] and not r["wavefronts_equal"])
     differ = sum(1 for r in out if not r["group_equal"])
     with open(a.markdown, "w") as f:
         f.write(f"# Per-instruction comparison: {a.title}\n\n")
         f.write("Per (launch, site, op): bankcheck's per-site prediction (sm90) against the sum of ncu's "
                 "SourceCounters over the SASS instructions whose inline chain leads to that site's accessor call "
                 "(validate/harness/per_instruction.py states the mapping).\n\n")
-        f.write(f"- wavefronts: {wf}/{n} (launch, site, op) equal\n- conflicts: {cf}/{n} equal\n"
+        f.write(f"- wavefronts (primary): {wf}/{n} (launch, site, op) equal\n"
+                f"- conflicts as wavefronts - ncu's per-instruction ideal (secondary: for 8- and 16-byte "
+                f"accesses ncu's ideal is not the model's, see docs/validation.md): {cf}/{n} equal\n"
                 f"- instructions: {ins}/{n} equal (information: ncu counts fully predicated-off issues)\n"
-                f"- mismatched sites that agree as a set within their launch and op (line info splits the set "
-                f"differently, see Mismatches): {grouped}; sites that differ even as a set: {differ}\n"
+                f"- sites whose wavefronts differ but agree as a set within their launch and op (line info "
+                f"splits the set differently, see Mismatches): {grouped}; sites that differ even as a set: {differ}\n"
                 f"- LDS/STS instructions that executed but map to no site: {len(unmapped)}\n")
         for p in problems:
             f.write(f"- problem: {p}\n")
-        bad = [r for r in out if not (r["wavefronts_equal"] and r["conflicts_equal"])]
+        bad = [r for r in out if not r["wavefronts_equal"]]
         if bad:
             f.write("\n## Mismatches\n\n| launch | case | site | op | wavefronts pred / meas | conflicts pred / meas | "
                     "set equal | SASS |\n|---|---|---|---|---|---|---|---|\n")
@@ -299,8 +316,8 @@ def main():
             f.write("\n## Unmapped instructions\n\n| launch | case | SASS | executed |\n|---|---|---|---|\n")
             for launch, case, sass, executed in unmapped:
                 f.write(f"| {launch} | {case} | {sass} | {int(executed)} |\n")
-    print(f"{a.title:12s} per-site wavefronts {wf}/{n} equal, conflicts {cf}/{n} equal, instructions {ins}/{n}; "
-          f"{grouped} equal only as a set, {differ} differ; unmapped {len(unmapped)}"
+    print(f"{a.title:12s} per site: wavefronts {wf}/{n} equal, {grouped} more equal only as a set, {differ} differ "
+          f"(conflicts by ncu's ideal {cf}/{n}, instructions {ins}/{n}); unmapped LDS/STS {len(unmapped)}"
           + (f", problems {len(problems)}" if problems else ""))
     for p in problems:
         print("  problem:", p)

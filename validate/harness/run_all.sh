@@ -41,6 +41,8 @@ metrics=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_ls
 } > "$res/environment.txt"
 cat "$res/environment.txt"
 status=0
+# Pack after every step: a run cut off by its time limit still returns what it did.
+pack() { (cd "$work" && tar czf "$OUT/results.tar.gz" results); }
 for p in $programs; do
   exe="$BIN/kernel.$p"
   if [[ ! -x "$exe" ]]; then echo "MISSING $exe"; status=1; continue; fi
@@ -51,6 +53,7 @@ for p in $programs; do
     grep '^FAIL' "$res/$p.check.log" | head -5
     [[ $rc -ne 0 ]] && status=1
   fi
+  pack
   if [[ " $STEPS " == *" profile "* ]]; then
     timeout "${STEP_LIMIT:-240}" ncu --clock-control none --csv --page raw --metrics "$metrics" -k regex:phased_kernel \
       "$exe" --mode profile --out "$res" > "$res/$p.ncu.csv" 2> "$res/$p.ncu.err"
@@ -65,6 +68,7 @@ for p in $programs; do
       echo "no prediction $PRED/$p.predicted.csv"
     fi
   fi
+  pack
   if [[ " $STEPS " == *" sass "* ]]; then
     # Per-instruction counts: SourceCounters of every launch (a second ncu
     # pass, the same launches as profile), the SASS with its inline line info,
@@ -87,13 +91,13 @@ for p in $programs; do
     fi
     gzip -f "$res/$p.sass.csv" "$res/$p.gi.txt"
   fi
+  pack
   if [[ " $STEPS " == *" time "* ]]; then
     timeout "${STEP_LIMIT:-240}" "$exe" --mode time --out "$res" > "$res/$p.time.log" 2>&1
     echo "$p time: rc=$?, $(grep -c '^time ' "$res/$p.time.log") timings"
   fi
-  # Pack after every program: a run cut off by its time limit still returns what it did.
-  (cd "$work" && tar czf "$OUT/results.tar.gz" results)
+  pack
 done
-(cd "$work" && tar czf "$OUT/results.tar.gz" results)
+pack
 cp "$res"/*.summary.md "$OUT/" 2>/dev/null  # (the device call returns at most 8 files: the rest is in the tarball)
 exit $status
