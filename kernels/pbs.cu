@@ -9,6 +9,8 @@
 // wrong, docs/formula-findings.md item 7; reported, not failed, since the
 // GPU must still agree with the CPU run of the same code).
 //   kernel.pbs --mode check|predict|profile|time [--out DIR] [--queries Q] [--printed]
+// Beside the searches, time and profile modes run HiPC's Table I read/write
+// baseline (read_write_kernel): each query read, incremented and written.
 // Inputs: "random" queries are keys drawn uniformly (the paper's Section V-A);
 // "worst" queries follow Corollary 4.1: with K a multiple of w^2, lane i of a
 // warp searches K[i*K/w + C], C fixed per warp (drawn at random), which makes
@@ -181,6 +183,53 @@ void run_variant(Experiment& ex, const std::vector<Key>& keys, const std::vector
   if (ex.mode() == Mode::predict && h_answers != cpu) ex.fail(c, "recorded CPU run answers differ from the plain CPU run");
 }
 
+/// HiPC 2015 Table I's global-memory baseline: every query read,
+/// incremented and written back, with the searches' launch shape (blocks of
+/// kThreads, per_thread queries per thread, striped), so its time is the
+/// floor set by moving the queries and answers.
+template <class Key>
+__global__ void read_write_kernel(const Key* queries, Key* out, long total, int per_thread) {
+  const long first = static_cast<long>(blockIdx.x) * kThreads * per_thread;
+  for (int j = 0; j < per_thread; ++j) {
+    const long i = first + static_cast<long>(j) * kThreads + threadIdx.x;
+    if (i < total) out[i] = queries[i] + 1;
+  }
+}
+
+/// The baseline beside the searches: timed in time mode; launched once in
+/// profile mode (not a phased kernel, so outside the manifest and the
+/// model comparison) for the Table I ncu run (docs/validation.md).
+template <class Key>
+void run_read_write(Experiment& ex, const std::vector<Key>& queries, const DeviceBuffer<Key>& d_queries, long K,
+                    unsigned blocks, int per_thread, const char* input) {
+  if (ex.mode() != Mode::time && ex.mode() != Mode::profile) return;
+  const long Q = static_cast<long>(queries.size());
+  DeviceBuffer<Key> d_out(static_cast<std::size_t>(Q));
+  CaseInfo c;
+  c.kernel = "pbs";
+  c.variant = "read-write";
+  c.input = input;
+  c.params = "K=" + std::to_string(K) + ";bytes=" + std::to_string(sizeof(Key)) + ";Q=" + std::to_string(Q);
+  c.blocks = blocks;
+  c.threads = kThreads;
+  c.input_hash = hash_of(queries);
+  auto launch = [&] { read_write_kernel<Key><<<blocks, kThreads>>>(d_queries.get(), d_out.get(), Q, per_thread); };
+  auto verify = [&] {
+    const std::vector<Key> out = d_out.download();
+    for (long i = 0; i < Q; ++i)
+      if (out[i] != static_cast<Key>(queries[i] + 1)) return false;
+    return true;
+  };
+  d_out.poison();
+  if (ex.mode() == Mode::time) {
+    ex.time_external(c, launch, verify, static_cast<std::uint64_t>(Q));
+  } else {
+    launch();
+    BANKCHECK_LAUNCHED();
+    if (!verify()) ex.fail(c, "read/write baseline: wrong output");
+  }
+}
+
 template <class Key>
 void run_key_size(Experiment& ex, const std::vector<long>& Ks, long Q, unsigned max_blocks, bool worst_too) {
   for (long K : Ks) {
@@ -203,6 +252,7 @@ void run_key_size(Experiment& ex, const std::vector<long>& Ks, long Q, unsigned 
         run_variant<Key, PbsVariant::cf>(ex, keys, queries, expected, d_keys, d_queries, d_answers, used, per_thread, input);
         run_variant<Key, PbsVariant::cl>(ex, keys, queries, expected, d_keys, d_queries, d_answers, used, per_thread, input);
       }
+      run_read_write(ex, queries, d_queries, K, used, per_thread, input);
     }
   }
 }
