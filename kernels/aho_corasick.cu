@@ -102,12 +102,12 @@ void run_cases(Experiment& ex, unsigned blocks) {
 int main(int argc, char** argv) {
   CLI::App app{"Aho-Corasick SM-1 / SM-2 / skewed kernels: check, predict, profile, time"};
   ProgramOptions opts;
-  unsigned blocks = 0;
+  BlockCount block_count{0, 16};
   add_program_options(app, opts);
-  app.add_option("--blocks", blocks, "blocks per launch (default 16, 4096 for time)")->check(CLI::Range(1u, 1u << 20));
+  add_block_count_option(app, block_count);
   CLI11_PARSE(app, argc, argv);
   return run_program(opts, "aho_corasick", [&](Experiment& ex) {
-    if (blocks == 0) blocks = ex.mode() == Mode::time ? 4096 : 16;
+    const unsigned blocks = block_count.in(ex);
     run_cases(ex, blocks);
   });
 }

@@ -283,6 +283,19 @@ inline void add_program_options(CLI::App& app, ProgramOptions& o) {
   app.add_option("--out", o.out, "directory for CSV files")->check(CLI::ExistingDirectory);
 }
 
+/// --blocks of the programs whose blocks are independent tiles: 0 (the
+/// default) means `few` blocks for check/predict/profile, 4096 for time.
+struct BlockCount {
+  unsigned requested = 0;
+  unsigned few = 8;
+  unsigned in(const Experiment& ex) const { return requested != 0 ? requested : ex.mode() == Mode::time ? 4096 : few; }
+};
+inline void add_block_count_option(CLI::App& app, BlockCount& b) {
+  app.add_option("--blocks", b.requested,
+                 "blocks per launch (default " + std::to_string(b.few) + " for check/predict/profile, 4096 for time)")
+      ->check(CLI::Range(1u, 1u << 20));
+}
+
 /// Runs body(experiment) and turns the outcome into the program's exit code:
 /// 0 when every case passed, 1 on a failed case or an error.
 template <class Body>

@@ -226,13 +226,12 @@ void run_css(Experiment& ex, unsigned blocks) {
 int main(int argc, char** argv) {
   CLI::App app{"SIGMOD 2008 primitives (bitonic sort, split, scan, CSS tree): check, predict, profile, time"};
   ProgramOptions opts;
-  unsigned blocks = 0;
+  BlockCount block_count{0, 8};
   add_program_options(app, opts);
-  app.add_option("--blocks", blocks, "blocks per launch (default: 8 for predict/profile/check, 4096 for time)")
-      ->check(CLI::Range(1u, 1u << 20));
+  add_block_count_option(app, block_count);
   CLI11_PARSE(app, argc, argv);
   return run_program(opts, "sigmod", [&](Experiment& ex) {
-    if (blocks == 0) blocks = ex.mode() == Mode::time ? 4096 : 8;
+    const unsigned blocks = block_count.in(ex);
     run_bitonic<std::uint32_t>(ex, blocks);
     run_bitonic<std::uint64_t>(ex, blocks);
     run_split(ex, blocks);

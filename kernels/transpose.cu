@@ -69,13 +69,12 @@ void run_cases(Experiment& ex, unsigned blocks) {
 int main(int argc, char** argv) {
   CLI::App app{"Tiled transpose kernel: check, predict, profile, time"};
   ProgramOptions opts;
-  unsigned blocks = 0;
+  BlockCount block_count{0, 8};
   add_program_options(app, opts);
-  app.add_option("--blocks", blocks, "blocks per launch (default: 8 for predict/profile/check, 4096 for time)")
-      ->check(CLI::Range(1u, 1u << 20));
+  add_block_count_option(app, block_count);
   CLI11_PARSE(app, argc, argv);
   return run_program(opts, "transpose", [&](Experiment& ex) {
-    if (blocks == 0) blocks = ex.mode() == Mode::time ? 4096 : 8;
+    const unsigned blocks = block_count.in(ex);
     run_cases<std::uint32_t>(ex, blocks);
     run_cases<std::uint64_t>(ex, blocks);
   });
