@@ -74,6 +74,45 @@ nlohmann::json totals_json(const ReplayTotals& t) {
           {"ideal", t.ideal},               {"conflicts", t.conflicts},         {"worst_degree", t.worst_degree}};
 }
 
+/// "0-3,8,10-11": lanes as ranges.
+std::string lane_ranges(const std::vector<unsigned>& lanes) {
+  std::string text;
+  for (std::size_t i = 0; i < lanes.size();) {
+    std::size_t j = i;
+    while (j + 1 < lanes.size() && lanes[j + 1] == lanes[j] + 1) ++j;
+    if (!text.empty()) text += ",";
+    text += std::to_string(lanes[i]) + (j > i ? "-" + std::to_string(lanes[j]) : "");
+    i = j + 1;
+  }
+  return text;
+}
+
+/// The one-line verdict and, where there is a conflict, where the worst one is.
+void print_verdict(std::ostream& out, const ReplaySummary& s, const BankModel& model) {
+  const ReplayTotals& t = s.totals;
+  out << "\nverdict: ";
+  if (t.conflicts == 0) {
+    out << "conflict-free (" << t.wavefronts << " wavefronts, the ideal)\n";
+    return;
+  }
+  out << t.conflicts << " of " << t.wavefronts << " wavefronts are bank conflicts ("
+      << std::fixed << std::setprecision(1) << 100.0 * static_cast<double>(t.conflicts) / static_cast<double>(t.wavefronts)
+      << "%); worst " << t.worst_degree << "-way\n";
+  if (!s.worst.present) return;
+  const ConflictCulprit c = model.culprit(s.worst.request());
+  out << "worst conflict: instruction " << s.worst.index << " (" << display_site(s.worst.site) << ", "
+      << op_name(s.worst.op) << " " << s.worst.width << "): bank " << c.bank << " serves " << c.cells.size()
+      << " distinct words to lanes " << lane_ranges(c.lanes) << "\n";
+}
+
+nlohmann::json worst_json(const ReplaySummary& s, const BankModel& model) {
+  if (!s.worst.present) return nullptr;
+  const ConflictCulprit c = model.culprit(s.worst.request());
+  return {{"index", s.worst.index}, {"site", s.worst.site},       {"op", op_name(s.worst.op)},
+          {"width", s.worst.width}, {"degree", s.worst.cost.degree}, {"bank", c.bank},
+          {"lanes", c.lanes},       {"cells", c.cells}};
+}
+
 void print_text_summary(std::ostream& out, const ReplaySummary& s) {
   const ReplayTotals& t = s.totals;
   out << "totals\n"
@@ -153,6 +192,7 @@ void run_replay(const ReplayOptions& o, bool model_given) {
       sites.push_back(row);
     }
     doc["sites"] = sites;
+    doc["worst"] = worst_json(summary, model);
     if (o.per_instruction) doc["instructions"] = std::move(rows);
     out << doc.dump(2) << "\n";
   } else if (o.csv) {
@@ -169,6 +209,7 @@ void run_replay(const ReplayOptions& o, bool model_given) {
     out << "trace  " << trace_name << " (warp " << summary.warp << ")\n"
         << "model  " << model.describe() << "\n\n";
     print_text_summary(out, summary);
+    print_verdict(out, summary, model);
   }
 }
 

@@ -273,6 +273,9 @@ BANKCHECK_AVX2 std::uint32_t degree_avx2(const std::uint64_t* addr, const CellKe
 }  // namespace
 
 bool simd_path_available(SimdPath path) {
+  // May run during static initialisation (phase_rules.cpp resolves its path
+  // then), possibly before libgcc's own CPU detection: GCC asks for this call.
+  __builtin_cpu_init();
   switch (path) {
     case SimdPath::none: return true;
     case SimdPath::avx2: {

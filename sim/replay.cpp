@@ -63,6 +63,16 @@ ReplaySummary replay(TraceSource& source, const BankModel& model, const Instruct
     const unsigned active = active_lanes(record.request);
     if (record.site >= by_site.size()) by_site.resize(std::size_t{record.site} + 1);
     by_site[record.site].add(active, cost);
+    if (cost.degree >= 2 && cost.degree > summary.worst.cost.degree) {  // rare: copy only on a new maximum
+      WorstInstruction& w = summary.worst;
+      w.present = true;
+      w.index = index;
+      w.site = source.sites().name(record.site);
+      w.op = record.request.op;
+      w.width = record.request.width;
+      w.addr.assign(record.request.addr.begin(), record.request.addr.end());
+      w.cost = cost;
+    }
     if (observer) observer(InstructionCost{index, record.site, record.request, active, cost});
     ++index;
   }

@@ -33,11 +33,25 @@ struct SiteTotals {
   ReplayTotals totals;
 };
 
+/// The first instruction that reaches the trace's worst conflict degree.
+/// @post present iff the trace had an instruction with a conflict (degree >= 2).
+struct WorstInstruction {
+  bool present = false;
+  std::uint64_t index = 0;  ///< 0-based position in the trace
+  std::string site;
+  Op op = Op::load;
+  unsigned width = 4;
+  std::vector<std::uint64_t> addr;  ///< its addresses, kept so the culprit can be named
+  RequestCost cost;
+  WarpRequest request() const { return WarpRequest{op, width, addr}; }
+};
+
 struct ReplaySummary {
   std::string model;  ///< BankModel::name()
   unsigned warp = 0;
   ReplayTotals totals;
   std::vector<SiteTotals> sites;  ///< in site-id order (order of definition); sites without instructions left out
+  WorstInstruction worst;
 };
 
 /// What replay tells a per-instruction observer; `request` lives until the next call.

@@ -164,3 +164,27 @@ TEST_CASE("convert: --address-bytes 4 halves the binary and replays the same; ot
   CHECK(r.err.find("--address-bytes") != std::string::npos);
   CHECK_FALSE(fs::exists(bad));
 }
+
+TEST_CASE("replay: a one-line verdict and where the worst conflict is") {
+  // example.trace's instruction 2 (@tile.column) loads 32 words 128 bytes
+  // apart: 32 distinct words, all in bank 0 of 32 four-byte banks; the trace
+  // has 39 wavefronts of which 32 are conflicts (7 instructions, 7 ideal).
+  const Run r = bankcheck("replay --model sm90 '" + kExample + "'");
+  CHECK(r.code == 0);
+  CHECK(r.out.find("verdict: 32 of 39 wavefronts are bank conflicts (82.1%); worst 32-way\n") != std::string::npos);
+  CHECK(r.out.find("worst conflict: instruction 2 (tile.column, ld 4): bank 0 serves 32 distinct words to lanes 0-31\n") !=
+        std::string::npos);
+  const Run j = bankcheck("replay --model sm90 --json '" + kExample + "'");
+  CHECK(j.out.find("\"worst\": {") != std::string::npos);
+  // Lanes 1 and 3 read words 8 apart on 8 banks: bank 1, a 2-way conflict of lanes 1 and 3.
+  const fs::path two = scratch() / "two_way.trace", none = scratch() / "none.trace";
+  write_file(two, "warp 4\n@ok ld 4 0 4 8 12\n@two ld 4 - 4 - 36\n");
+  const Run t = bankcheck("replay --banks 8 --bank-bytes 4 --warp 4 '" + two.string() + "'");
+  CHECK(t.out.find("verdict: 1 of 3 wavefronts are bank conflicts (33.3%); worst 2-way\n") != std::string::npos);
+  CHECK(t.out.find("worst conflict: instruction 1 (two, ld 4): bank 1 serves 2 distinct words to lanes 1,3\n") !=
+        std::string::npos);
+  write_file(none, "warp 4\nld 4 0 4 8 12\n");
+  const Run n = bankcheck("replay --banks 8 --bank-bytes 4 --warp 4 '" + none.string() + "'");
+  CHECK(n.out.find("verdict: conflict-free (1 wavefronts, the ideal)\n") != std::string::npos);
+  CHECK(n.out.find("worst conflict") == std::string::npos);
+}
