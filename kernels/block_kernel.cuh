@@ -112,9 +112,11 @@ __host__ __device__ int algo_phases(const Algo& algo) {
     return Algo::kPhases;
 }
 
-/// The plain build: every block runs every phase, a barrier after each.
+/// The block's work in the plain build: every phase over the dynamic
+/// shared memory, a barrier after each (shared by every plain kernel,
+/// whatever its launch bounds).
 template <class Factory>
-__global__ void phased_kernel(Factory factory) {
+__device__ __forceinline__ void run_phases(const Factory& factory) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   const auto algo = factory(blockIdx.x);
   SharedArray smem(shared_bytes);
@@ -123,6 +125,12 @@ __global__ void phased_kernel(Factory factory) {
     algo.phase(k, static_cast<int>(threadIdx.x), smem);
     __syncthreads();
   }
+}
+
+/// The plain build: every block runs every phase, a barrier after each.
+template <class Factory>
+__global__ void phased_kernel(Factory factory) {
+  run_phases(factory);
 }
 
 /// The capture build: same phases, every shared access logged.

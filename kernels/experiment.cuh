@@ -87,6 +87,20 @@ void parallel_for(std::size_t n, Body&& body) {
   for (auto& t : pool) t.join();
 }
 
+/// got == expected; otherwise prints the first differing element (for the
+/// FAIL line's context) and answers false.
+template <class T>
+bool equal_or_report(const std::vector<T>& got, const std::vector<T>& expected) {
+  if (got == expected) return true;
+  for (std::size_t i = 0; i < got.size() && i < expected.size(); ++i)
+    if (got[i] != expected[i]) {
+      std::printf("  out[%zu] = %lld, expected %lld\n", i, static_cast<long long>(got[i]), static_cast<long long>(expected[i]));
+      return false;
+    }
+  std::printf("  %zu outputs, expected %zu\n", got.size(), expected.size());
+  return false;
+}
+
 /// Sums the sm90 model's cost of every instruction, by op, and by site and
 /// op (for the per-instruction comparison with ncu's SASS counters).
 class PredictListener final : public InstructionListener {

@@ -100,14 +100,7 @@ __global__ void merge_partition_kernel(const Key* in, long run, long tile, long 
 /// register count is the largest phase's, 48-86 here).
 template <int U, class Factory>
 __global__ void __launch_bounds__(U, 65536 / (64 * U)) capped_phased_kernel(Factory factory) {
-  extern __shared__ __align__(16) unsigned char shared_bytes[];
-  const auto algo = factory(blockIdx.x);
-  SharedArray smem(shared_bytes);
-  const int phases = algo_phases(algo);
-  for (int k = 0; k < phases; ++k) {
-    algo.phase(k, static_cast<int>(threadIdx.x), smem);
-    __syncthreads();
-  }
+  run_phases(factory);
 }
 
 // ---------------------------------------------------------------------------
@@ -270,16 +263,6 @@ std::vector<Key> chunk_sorted(const std::vector<Key>& input, long chunk) {
   std::vector<Key> v = input;
   parallel_for(v.size() / chunk, [&](std::size_t c) { std::sort(v.begin() + c * chunk, v.begin() + (c + 1) * chunk); });
   return v;
-}
-
-bool equal_or_report(const std::vector<Key>& got, const std::vector<Key>& expected) {
-  if (got == expected) return true;
-  for (std::size_t i = 0; i < got.size(); ++i)
-    if (got[i] != expected[i]) {
-      std::printf("  out[%zu] = %d, expected %d\n", i, got[i], expected[i]);
-      break;
-    }
-  return false;
 }
 
 // ---------------------------------------------------------------------------

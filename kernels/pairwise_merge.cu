@@ -119,16 +119,7 @@ void run_case(Experiment& ex, unsigned u, unsigned E, bool worst, unsigned block
   c.threads = u;
   c.shared = static_cast<std::size_t>(host(0).shared_bytes());
   c.input_hash = hash_of(tiles);
-  auto verify = [&] {
-    const auto got = d_out.download();
-    if (got == expected) return true;
-    for (std::size_t i = 0; i < got.size(); ++i)
-      if (got[i] != expected[i]) {
-        std::printf("  out[%zu] = %d, expected %d\n", i, got[i], expected[i]);
-        break;
-      }
-    return false;
-  };
+  auto verify = [&] { return equal_or_report(d_out.download(), expected); };
   d_out.poison();
   ex.run(c, host, dev, verify, static_cast<std::uint64_t>(n) * blocks);
   if (ex.mode() == Mode::predict && h_out != expected) ex.fail(c, "CPU recorder's merge output is wrong");
