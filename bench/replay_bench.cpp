@@ -100,7 +100,6 @@ volatile std::uint64_t g_sink;  // keeps the sums alive
 
 /// Medians for one trace file: (0) raw bytes, (a) the reader, (b) replay.
 struct FileFigures {
-  std::string path;
   unsigned address_bytes = 8;
   std::uint64_t bytes = 0, records = 0, lanes = 0;
   double raw = 0, read = 0, replay = 0;
@@ -108,7 +107,6 @@ struct FileFigures {
 
 FileFigures measure(const std::string& path, const BankModel& model, unsigned runs) {
   FileFigures f;
-  f.path = path;
   f.bytes = std::filesystem::file_size(path);
   std::vector<double> raw_t, read_t, replay_t;
   std::vector<std::uint64_t> chunk(std::size_t{4} << 17);

@@ -130,6 +130,12 @@ std::vector<long> algorithm_answers(const PbsFactory<Key, V>& host, long Q) {
   return a;
 }
 
+/// The parameters every PBS case row names (searches and baseline alike).
+template <class Key>
+std::string query_params(long K, long Q) {
+  return "K=" + std::to_string(K) + ";bytes=" + std::to_string(sizeof(Key)) + ";Q=" + std::to_string(Q);
+}
+
 template <class Key, PbsVariant V>
 void run_variant(Experiment& ex, const std::vector<Key>& keys, const std::vector<Key>& queries,
                  const std::vector<long>& expected, DeviceBuffer<Key>& d_keys, DeviceBuffer<Key>& d_queries,
@@ -142,7 +148,7 @@ void run_variant(Experiment& ex, const std::vector<Key>& keys, const std::vector
   c.kernel = "pbs";
   c.variant = variant_name(V);
   c.input = input;
-  c.params = "K=" + std::to_string(K) + ";bytes=" + std::to_string(sizeof(Key)) + ";Q=" + std::to_string(Q);
+  c.params = query_params<Key>(K, Q);
   c.blocks = blocks;
   c.threads = kThreads;
   c.shared = static_cast<std::size_t>(host(0).shared_bytes()) + pad_shared();
@@ -209,7 +215,7 @@ void run_read_write(Experiment& ex, const std::vector<Key>& queries, const Devic
   c.kernel = "pbs";
   c.variant = "read-write";
   c.input = input;
-  c.params = "K=" + std::to_string(K) + ";bytes=" + std::to_string(sizeof(Key)) + ";Q=" + std::to_string(Q);
+  c.params = query_params<Key>(K, Q);
   c.blocks = blocks;
   c.threads = kThreads;
   c.input_hash = hash_of(queries);

@@ -120,8 +120,9 @@ std::uint32_t degree_bucketed(const CellMap& m, const WarpRequest& r, Phase p) {
 }
 
 /// Degree of a phase whose lanes touch one cell each, with at most 64 banks,
-/// without SIMD (see single_cell_degree). First a branch-free pass that the compiler vectorizes: if the active
-/// lanes fall in pairwise different banks the phase is conflict-free. Then
+/// without SIMD (see single_cell_degree). First a branch-free pass that the
+/// compiler vectorizes: if the active lanes fall in pairwise different banks
+/// the phase is conflict-free. Then
 /// a pass that keeps the first key of each bank (multicast is free). Only a
 /// real conflict reaches the bucketed count. Nearly every 1-, 2- and 4-byte
 /// request ends in the first or second pass.

@@ -270,24 +270,32 @@ BANKCHECK_AVX2 std::uint32_t degree_avx2(const std::uint64_t* addr, const CellKe
   return degree;
 }
 
+/// The CPU's SIMD features, read once. This may run during static
+/// initialisation (phase_rules.cpp resolves its path then), possibly before
+/// libgcc's own CPU detection: GCC asks for __builtin_cpu_init() there.
+struct CpuPaths {
+  bool avx2 = false, avx512 = false;
+};
+const CpuPaths& cpu_paths() {
+  static const CpuPaths paths = [] {
+    __builtin_cpu_init();
+    CpuPaths p;
+    p.avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+    p.avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
+               __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vpopcntdq");
+    return p;
+  }();
+  return paths;
+}
+
 }  // namespace
 
 bool simd_path_available(SimdPath path) {
-  // May run during static initialisation (phase_rules.cpp resolves its path
-  // then), possibly before libgcc's own CPU detection: GCC asks for this call.
-  __builtin_cpu_init();
   switch (path) {
     case SimdPath::none: return true;
-    case SimdPath::avx2: {
-      static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
-      return ok;
-    }
-    case SimdPath::avx512: {
-      static const bool ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
-                             __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
-                             __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vpopcntdq");
-      return ok;
-    }
+    case SimdPath::avx2: return cpu_paths().avx2;
+    case SimdPath::avx512: return cpu_paths().avx512;
   }
   return false;
 }
