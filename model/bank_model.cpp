@@ -1,6 +1,7 @@
 #include "model/bank_model.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 
 #include "model/phase_rules.hpp"
@@ -14,9 +15,18 @@ BankModel::BankModel(std::string name, BankGeometry geometry, PhaseRule rule)
   if (geometry_.bank_bytes != 0 && !is_valid_width(geometry_.bank_bytes))
     throw std::invalid_argument("bank bytes must be 1, 2, 4, 8 or 16");
   if (geometry_.rows_per_word == 0) throw std::invalid_argument("rows per word must be >= 1");
+  for (unsigned k = 0; k < plans_.size(); ++k) plans_[k] = single_phase_plan(geometry_, rule_, 1u << k);
 }
 
 RequestCost BankModel::cost(const WarpRequest& request) const {
+  const unsigned w = request.width;
+  if (std::has_single_bit(w) && w <= 16 && request.addr.size() == 32) {
+    const SinglePhasePlan& plan = plans_[std::countr_zero(w)];
+    if (plan.kernel != nullptr) {
+      const std::uint32_t d = plan.kernel(request.addr.data(), plan.map);
+      if (d != kNoSimdDegree) return cost_of_degree(d);
+    }
+  }
   return phase_cost(geometry_, rule_, request);
 }
 

@@ -11,11 +11,13 @@
 //    distinct cells it needs from one bank (its conflict degree).
 //  * What a phase is, and when phases of a load merge, is the preset's rule
 //    (see docs/bank-model.md; sm90's rules were measured on an H100).
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "model/simd_degree.hpp"
 #include "model/warp_request.hpp"
 
 namespace bankcheck {
@@ -74,6 +76,10 @@ class BankModel {
   std::string name_;
   BankGeometry geometry_;
   PhaseRule rule_;
+  /// The one-phase SIMD shortcut per width (index log2 width), resolved at
+  /// construction (single_phase_plan in model/phase_rules.hpp): the common
+  /// request costs one indirect call.
+  std::array<SinglePhasePlan, 5> plans_{};
 };
 
 /// Names accepted by make_preset, in the order `--help` lists them.

@@ -3,6 +3,7 @@
 #include "model/simd_degree.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <vector>
 
@@ -193,18 +194,26 @@ void for_each_phase(const BankGeometry& g, PhaseRule rule, const WarpRequest& r,
 
 }  // namespace
 
+SinglePhasePlan single_phase_plan(const BankGeometry& g, PhaseRule rule, unsigned width) {
+  const bool power_of_two_geometry = std::has_single_bit(g.banks) && std::has_single_bit(g.rows_per_word);
+  if (g.warp != 32 || !is_valid_width(width) || !power_of_two_geometry || g.banks > 64) return {};
+  const unsigned cb = cell_bytes(g, width);
+  if (width > cb) return {};
+  // The lanes of one phase, as phase_lanes counts them: wider than a cell
+  // never gets here, so sm90's pairing of wide loads plays no part.
+  const bool one_phase = rule == PhaseRule::none || g.bank_bytes == 0 ||
+                         (std::uint64_t{g.banks} * g.bank_bytes * g.rows_per_word) / width >= g.warp;
+  if (!one_phase) return {};
+  const auto bank_bits = static_cast<unsigned>(std::countr_zero(g.banks));
+  const CellKeyMap map{static_cast<unsigned>(std::countr_zero(cb)), g.banks - 1, (g.rows_per_word - 1) << bank_bits};
+  return SinglePhasePlan{simd_degree_kernel(map, best_simd_path()), map};  // not kSimdPath: models may be built during static initialisation
+}
+
 RequestCost phase_cost(const BankGeometry& g, PhaseRule rule, const WarpRequest& r) {
   RequestCost cost;
   const auto warp = static_cast<unsigned>(r.addr.size());
-  if (g.banks <= 64 && r.width <= cell_bytes(g, r.width) && phase_lanes(g, rule, r) >= warp) {
-    // One phase, one cell per lane: the common case, without the phase loop.
-    const std::uint32_t d = single_cell_degree(g, r, Phase{0, warp});
-    cost.wavefronts = d;
-    cost.ideal = d > 0 ? 1 : 0;
-    cost.conflicts = cost.wavefronts - cost.ideal;
-    cost.degree = d;
-    return cost;
-  }
+  if (g.banks <= 64 && r.width <= cell_bytes(g, r.width) && phase_lanes(g, rule, r) >= warp)
+    return cost_of_degree(single_cell_degree(g, r, Phase{0, warp}));  // one phase: no phase loop
   for_each_phase(g, rule, r, [&](Phase p) {
     const std::uint32_t d = phase_degree(g, r, p);
     cost.wavefronts += d;

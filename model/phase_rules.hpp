@@ -6,6 +6,20 @@
 
 namespace bankcheck {
 
+/// The shortcut for the common request: a full 32-lane warp of one width
+/// whose lanes touch one cell each and are served in one phase, on a
+/// power-of-two geometry. Then the cost is the conflict degree alone, and a
+/// SIMD kernel computes it. Resolved once per model and width.
+/// @post kernel == nullptr where the shortcut does not apply; where it
+///       does, phase_cost(g, rule, r) == cost_of_degree(kernel(r.addr, map))
+///       for every r of that width, unless the kernel answers kNoSimdDegree.
+SinglePhasePlan single_phase_plan(const BankGeometry& g, PhaseRule rule, unsigned width);
+
+/// The cost of a one-phase request of conflict degree d.
+constexpr RequestCost cost_of_degree(std::uint32_t d) {
+  return RequestCost{d, d > 0 ? 1u : 0u, d > 0 ? d - 1u : 0u, d};
+}
+
 RequestCost phase_cost(const BankGeometry& g, PhaseRule rule, const WarpRequest& request);
 ConflictCulprit phase_culprit(const BankGeometry& g, PhaseRule rule, const WarpRequest& request);
 

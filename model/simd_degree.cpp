@@ -300,21 +300,28 @@ bool simd_path_available(SimdPath path) {
   return false;
 }
 
+DegreeKernel simd_degree_kernel(const CellKeyMap& map, SimdPath path) {
+  if (map.cell_shift > 31 || path == SimdPath::none || !simd_path_available(path)) return nullptr;
+  if (path == SimdPath::avx2 && map.bank_mask >= 32) return nullptr;
+  return path == SimdPath::avx512 ? degree_avx512 : degree_avx2;
+}
+
 std::uint32_t simd_degree(const std::uint64_t* addr, unsigned lanes, const CellKeyMap& map, SimdPath path) {
-  if (lanes > 32 || map.cell_shift > 31 || path == SimdPath::none || !simd_path_available(path)) return kNoSimdDegree;
-  if (path == SimdPath::avx2 && map.bank_mask >= 32) return kNoSimdDegree;
+  const DegreeKernel kernel = lanes <= 32 ? simd_degree_kernel(map, path) : nullptr;
+  if (kernel == nullptr) return kNoSimdDegree;
   if (lanes < 32) {  // smaller warps: the missing lanes are idle
     std::uint64_t padded[32];
     std::copy_n(addr, lanes, padded);
     std::fill(padded + lanes, padded + 32, kInactive);
-    return path == SimdPath::avx512 ? degree_avx512(padded, map) : degree_avx2(padded, map);
+    return kernel(padded, map);
   }
-  return path == SimdPath::avx512 ? degree_avx512(addr, map) : degree_avx2(addr, map);
+  return kernel(addr, map);
 }
 
 #else
 
 bool simd_path_available(SimdPath path) { return path == SimdPath::none; }
+DegreeKernel simd_degree_kernel(const CellKeyMap&, SimdPath) { return nullptr; }
 std::uint32_t simd_degree(const std::uint64_t*, unsigned, const CellKeyMap&, SimdPath) { return kNoSimdDegree; }
 
 #endif

@@ -42,6 +42,22 @@ SimdPath best_simd_path();
 /// Every path this CPU can run, none excluded (for tests and benchmarks).
 std::vector<SimdPath> available_simd_paths();
 
+/// A path's kernel for exactly 32 lanes: what simd_degree(addr, 32, map,
+/// path) runs once its checks pass. Callers that cost many requests of one
+/// shape resolve it once and call it without further dispatch; it may
+/// still answer kNoSimdDegree (a cell index over 32 bits).
+using DegreeKernel = std::uint32_t (*)(const std::uint64_t* addr, const CellKeyMap& map);
+
+/// A kernel with the map it was resolved for.
+struct SinglePhasePlan {
+  DegreeKernel kernel = nullptr;
+  CellKeyMap map;
+};
+
+/// The kernel for `map` on `path`, or nullptr where the path does not apply
+/// to the map or this CPU lacks it.
+DegreeKernel simd_degree_kernel(const CellKeyMap& map, SimdPath path = best_simd_path());
+
 /// @pre lanes <= 32; addr[l] == kInactive for idle lanes; active addresses are multiples of the width.
 /// @post the conflict degree, or kNoSimdDegree when the path does not apply (see above) or is not available.
 std::uint32_t simd_degree(const std::uint64_t* addr, unsigned lanes, const CellKeyMap& map,

@@ -31,19 +31,27 @@ std::uint64_t misaligned_bits(const std::uint64_t* addr, unsigned n, std::uint64
 /// buffer's words are read through this type too).
 typedef std::uint32_t NarrowAddress __attribute__((may_alias));
 
-/// 4-byte addresses to 8-byte ones, all ones (inactive) to kInactive.
-/// Branch-free, so the AVX2 clone widens eight lanes at a time.
+/// 4-byte addresses to 8-byte ones, all ones (inactive) to kInactive; in
+/// the same pass, the OR of (addr & mask) over the active lanes, as
+/// misaligned_bits. Branch-free, so the AVX2 clone does eight lanes at a time.
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-void widen_addresses(const NarrowAddress* narrow, unsigned n, std::uint64_t* out) {
-  for (unsigned l = 0; l < n; ++l)
-    out[l] = std::uint64_t{narrow[l]} | (narrow[l] == 0xFFFFFFFFu ? 0xFFFFFFFF00000000u : 0);
+std::uint32_t widen_addresses(const NarrowAddress* narrow, unsigned n, std::uint64_t* out, std::uint32_t mask) {
+  std::uint32_t bits = 0;
+  for (unsigned l = 0; l < n; ++l) {
+    const std::uint32_t a = narrow[l];
+    const bool idle = a == 0xFFFFFFFFu;
+    out[l] = std::uint64_t{a} | (idle ? 0xFFFFFFFF00000000u : 0);
+    bits |= idle ? 0 : (a & mask);
+  }
+  return bits;
 }
 
 }  // namespace
 
-BinaryTraceReader::BinaryTraceReader(InputFile file, std::size_t buffer_bytes) : file_(std::move(file)) {
+BinaryTraceReader::BinaryTraceReader(InputFile file, std::size_t buffer_bytes, BinaryReadMode mode)
+    : file_(std::move(file)) {
   unsigned char header[kBinaryTraceHeaderBytes];
   const std::size_t got = file_.read(header, sizeof header);
   auto header_error = [&](std::uint64_t offset, const std::string& message) {
@@ -71,7 +79,12 @@ BinaryTraceReader::BinaryTraceReader(InputFile file, std::size_t buffer_bytes) :
   // Room for the largest record: an instruction, or a site of the longest name.
   const std::size_t min_words = std::size_t{3} + std::max<std::size_t>(warp_, kMaxSiteNameBytes / 8 + 1);
   buffer_words_ = std::max(buffer_bytes / 8, min_words) + 1;
-  buffer_ = std::make_unique_for_overwrite<std::uint64_t[]>(buffer_words_);
+  if (mode == BinaryReadMode::automatic) mapping_ = file_.mappable();
+  if (mapping_ && mapping_->position != kBinaryTraceHeaderBytes) mapping_.reset();  // not where the header ended
+  if (!mapping_) {
+    buffer_ = std::make_unique_for_overwrite<std::uint64_t[]>(buffer_words_);
+    words_ = buffer_.get();
+  }
 }
 
 void BinaryTraceReader::fail(const std::string& message) const {
@@ -87,6 +100,26 @@ void BinaryTraceReader::fail_truncated(std::size_t need_words) const {
 bool BinaryTraceReader::fill(std::size_t words) {
   if (end_ - pos_ >= words) return true;
   if (eof_) return false;
+  return mapping_ ? fill_window(words) : fill_buffer(words);
+}
+
+bool BinaryTraceReader::fill_window(std::size_t words) {
+  // Move the window to start at pos_; it ends at the file's end or after
+  // buffer_words_ words (the largest record fits either way).
+  const std::uint64_t from = buffer_offset_ + pos_ * 8;
+  const std::uint64_t left = mapping_->size - from;
+  const auto bytes = static_cast<std::size_t>(std::min<std::uint64_t>(left, buffer_words_ * 8));
+  words_ = bytes == 0 ? nullptr
+                      : reinterpret_cast<const std::uint64_t*>(window_.map(mapping_->descriptor, from, bytes, file_.name()));
+  buffer_offset_ = from;
+  pos_ = 0;
+  end_ = bytes / 8;
+  tail_bytes_ = bytes % 8;
+  eof_ = bytes == left;
+  return end_ >= words;
+}
+
+bool BinaryTraceReader::fill_buffer(std::size_t words) {
   // Slide the unread bytes to the front, then read as much as fits.
   auto* bytes = reinterpret_cast<unsigned char*>(buffer_.get());
   const std::size_t keep = (end_ - pos_) * 8 + tail_bytes_;
@@ -109,13 +142,12 @@ bool BinaryTraceReader::fill(std::size_t words) {
   return end_ - pos_ >= words;
 }
 
-const std::uint64_t* BinaryTraceReader::widen(const std::uint64_t* words) {
+std::uint32_t BinaryTraceReader::widen(const std::uint64_t* words, std::uint32_t mask) {
   // Read the buffer's words as 32-bit halves in place (little-endian: the
   // file's order); a copy first would cost more than the widening.
   const auto* narrow = reinterpret_cast<const NarrowAddress*>(words);
   if (warp_ % 2 != 0 && narrow[warp_] != 0) fail("padding after the last 4-byte address must be 0");
-  widen_addresses(narrow, warp_, wide_.data());
-  return wide_.data();
+  return widen_addresses(narrow, warp_, wide_.data(), mask);
 }
 
 bool BinaryTraceReader::next(TraceRecord& out) {
@@ -128,7 +160,7 @@ bool BinaryTraceReader::next(TraceRecord& out) {
              " instructions)");
       fail_truncated(1);
     }
-    const std::uint64_t head = buffer_[pos_];
+    const std::uint64_t head = words_[pos_];
     switch (kind_of(head)) {
       case static_cast<std::uint64_t>(BinaryRecordKind::instr): {
         const unsigned op = (head >> 8) & 0xff;
@@ -142,10 +174,16 @@ bool BinaryTraceReader::next(TraceRecord& out) {
                " sites defined so far)");
         const std::size_t addr_words = address_bytes_ == 8 ? warp_ : (std::size_t{warp_} + 1) / 2;
         if (end_ - pos_ <= addr_words && !fill(1 + addr_words)) fail_truncated(1 + addr_words);
-        const std::uint64_t* addr = buffer_.get() + pos_ + 1;
-        if (address_bytes_ == 4) addr = widen(addr);
-        const std::uint64_t mask = width - 1;
-        if (mask != 0 && misaligned_bits(addr, warp_, mask) != 0) {
+        const std::uint64_t* addr = words_ + pos_ + 1;
+        const std::uint32_t mask = width - 1;
+        std::uint64_t misaligned = 0;
+        if (address_bytes_ == 4) {
+          misaligned = widen(addr, mask);
+          addr = wide_.data();
+        } else if (mask != 0) {
+          misaligned = misaligned_bits(addr, warp_, mask);
+        }
+        if (misaligned != 0) {
           unsigned l = 0;
           while (addr[l] == kInactive || (addr[l] & mask) == 0) ++l;
           fail("misaligned address " + std::to_string(addr[l]) + " of lane " + std::to_string(l) +
@@ -168,7 +206,7 @@ bool BinaryTraceReader::next(TraceRecord& out) {
                ")");
         const std::size_t words = (length + 7) / 8;
         if (!fill(1 + words)) fail_truncated(1 + words);
-        const auto* name = reinterpret_cast<const unsigned char*>(buffer_.get() + pos_ + 1);
+        const auto* name = reinterpret_cast<const unsigned char*>(words_ + pos_ + 1);
         for (std::size_t i = length; i < words * 8; ++i)
           if (name[i] != 0) fail("padding after a site name must be 0");
         const std::string_view text(reinterpret_cast<const char*>(name), length);
@@ -181,7 +219,7 @@ bool BinaryTraceReader::next(TraceRecord& out) {
       case static_cast<std::uint64_t>(BinaryRecordKind::end): {
         if ((head >> 8) != 0) fail("reserved bytes of an end record must be 0");
         if (!fill(2)) fail_truncated(2);
-        const std::uint64_t count = buffer_[pos_ + 1];
+        const std::uint64_t count = words_[pos_ + 1];
         if (count != instructions_)
           fail("end record counts " + std::to_string(count) + " instructions, the file holds " +
                std::to_string(instructions_));

@@ -14,11 +14,14 @@
 //     end      (kind 3): head = 3; then a u64 count of instr records.
 //   All integers little-endian. A file without its end record is truncated.
 //
-// With 8-byte addresses the reader hands out a span straight into its read
-// buffer: no per-record copy and no allocation. 4-byte addresses halve the
-// bytes to read; the reader widens them into one reused array.
+// A regular file is mapped, a window at a time, and read in place; a pipe
+// is read into a buffer. With 8-byte addresses the reader hands out a span
+// straight into the window or buffer: no per-record copy and no
+// allocation. 4-byte addresses halve the bytes to read; the reader widens
+// them into one reused array.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,11 +43,19 @@ inline constexpr std::uint32_t kMaxSiteNameBytes = 4096;
 
 enum class BinaryRecordKind : std::uint8_t { site = 1, instr = 2, end = 3 };
 
-/// Streams a binary trace through a fixed read buffer (default 4 MiB).
+/// How the reader gets at the bytes after the header.
+enum class BinaryReadMode : std::uint8_t {
+  automatic,  ///< map a regular file a window at a time; read anything else
+  read,       ///< always read() into the buffer (tests compare both ways)
+};
+
+/// Streams a binary trace through a fixed window or read buffer of
+/// `buffer_bytes` (default 4 MiB; grown to hold the largest record).
 class BinaryTraceReader final : public TraceSource {
  public:
   /// Reads and checks the header. @throws TraceError (bad magic, version, address size, warp).
-  explicit BinaryTraceReader(InputFile file, std::size_t buffer_bytes = std::size_t{4} << 20);
+  explicit BinaryTraceReader(InputFile file, std::size_t buffer_bytes = std::size_t{4} << 20,
+                             BinaryReadMode mode = BinaryReadMode::automatic);
 
   unsigned warp() const override { return warp_; }
   bool next(TraceRecord& out) override;
@@ -54,23 +65,31 @@ class BinaryTraceReader final : public TraceSource {
   std::uint64_t instructions() const { return instructions_; }
   /// Bytes per address in this file: 8 or 4.
   unsigned address_bytes() const { return address_bytes_; }
+  /// True when the file is mapped rather than read.
+  bool mapped() const { return mapping_.has_value(); }
 
  private:
   /// Make at least `words` u64 words available at pos_; false if the file ends first.
   bool fill(std::size_t words);
-  /// The current record's 4-byte addresses as 8-byte ones (in wide_).
-  const std::uint64_t* widen(const std::uint64_t* words);
+  bool fill_buffer(std::size_t words);
+  bool fill_window(std::size_t words);
+  /// The current record's 4-byte addresses as 8-byte ones (in wide_);
+  /// returns the OR of (addr & mask) over the active lanes (nonzero: misaligned).
+  std::uint32_t widen(const std::uint64_t* words, std::uint32_t mask);
   [[noreturn]] void fail(const std::string& message) const;
   [[noreturn]] void fail_truncated(std::size_t need_words) const;
 
   InputFile file_;
-  std::unique_ptr<std::uint64_t[]> buffer_;  // not zero-filled: every word is read before use
-  std::size_t buffer_words_ = 0;
-  std::size_t pos_ = 0, end_ = 0;  // in words
+  std::optional<InputFile::Mappable> mapping_;  // set when the file is mapped
+  FileWindow window_;
+  std::unique_ptr<std::uint64_t[]> buffer_;  // read mode; not zero-filled: every word is read before use
+  std::size_t buffer_words_ = 0;             // words the buffer or window holds
+  const std::uint64_t* words_ = nullptr;     // the buffer, or the mapped window
+  std::size_t pos_ = 0, end_ = 0;  // in words of words_
   std::size_t tail_bytes_ = 0;     // bytes past end_ that do not make a whole word
   bool eof_ = false;
   bool done_ = false;
-  std::uint64_t buffer_offset_ = kBinaryTraceHeaderBytes;  // file offset of buffer_[0]
+  std::uint64_t buffer_offset_ = kBinaryTraceHeaderBytes;  // file offset of words_[0]
   std::uint64_t record_offset_ = kBinaryTraceHeaderBytes;  // file offset of the current record
   std::uint64_t records_ = 0;                              // records read (all kinds)
   std::uint64_t instructions_ = 0;

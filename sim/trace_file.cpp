@@ -1,8 +1,13 @@
 #include "sim/trace_file.hpp"
 
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
 #include "sim/trace_binary.hpp"
 #include "sim/trace_error.hpp"
@@ -95,6 +100,56 @@ std::string_view InputFile::peek(std::size_t n) {
     pending_size_ += got;
   }
   return {pending_, std::min(n, pending_size_)};
+}
+
+std::optional<InputFile::Mappable> InputFile::mappable() const {
+  if (file_ == nullptr) return std::nullopt;
+  const int fd = ::fileno(file_);
+  struct stat st {};
+  if (fd < 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  const long at = std::ftell(file_);  // stdio's position, its own buffer accounted for
+  if (at < 0) return std::nullopt;
+  const auto unread = static_cast<std::uint64_t>(pending_size_ - pending_pos_);  // peeked, not yet read
+  if (static_cast<std::uint64_t>(at) < unread) return std::nullopt;
+  return Mappable{fd, static_cast<std::uint64_t>(at) - unread, static_cast<std::uint64_t>(st.st_size)};
+}
+
+// --------------------------------------------------------------- FileWindow
+
+FileWindow::FileWindow(FileWindow&& other) noexcept : base_(other.base_), length_(other.length_) {
+  other.base_ = nullptr;
+  other.length_ = 0;
+}
+
+FileWindow& FileWindow::operator=(FileWindow&& other) noexcept {
+  if (this != &other) {
+    unmap();
+    base_ = std::exchange(other.base_, nullptr);
+    length_ = std::exchange(other.length_, 0);
+  }
+  return *this;
+}
+
+FileWindow::~FileWindow() { unmap(); }
+
+void FileWindow::unmap() {
+  if (base_ != nullptr) ::munmap(base_, length_);
+  base_ = nullptr;
+  length_ = 0;
+}
+
+const unsigned char* FileWindow::map(int descriptor, std::uint64_t offset, std::size_t length,
+                                     const std::string& file_name) {
+  unmap();
+  static const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  const std::uint64_t start = offset - offset % page;  // mmap wants a page-aligned offset
+  const std::size_t span = length + static_cast<std::size_t>(offset - start);
+  void* base = ::mmap(nullptr, span, PROT_READ, MAP_PRIVATE, descriptor, static_cast<off_t>(start));
+  if (base == MAP_FAILED) throw TraceError::in_file(file_name, std::string("cannot map: ") + std::strerror(errno));
+  ::madvise(base, span, MADV_SEQUENTIAL);  // a hint only: read-ahead, and drop pages behind
+  base_ = base;
+  length_ = span;
+  return static_cast<const unsigned char*>(base) + (offset - start);
 }
 
 // --------------------------------------------------------------- OutputFile

@@ -55,6 +55,16 @@ class InputFile {
   /// The first up-to-n bytes that read() will return next (n <= 16).
   std::string_view peek(std::size_t n);
 
+  /// Where a regular file stands, for mapping it instead of reading it.
+  struct Mappable {
+    int descriptor = -1;
+    std::uint64_t position = 0;  ///< byte offset that read() would return next
+    std::uint64_t size = 0;      ///< the file's size now
+  };
+  /// Set for a regular file (also one redirected to stdin); unset for pipes,
+  /// terminals and in-memory streams, which must be read.
+  std::optional<Mappable> mappable() const;
+
  private:
   std::string name_;
   std::FILE* file_ = nullptr;
@@ -62,6 +72,31 @@ class InputFile {
   char pending_[16] = {};
   std::size_t pending_size_ = 0;
   std::size_t pending_pos_ = 0;
+};
+
+/// A read-only memory map of one window of a regular file: a large trace is
+/// read through the page cache without copying it into a buffer, and
+/// moving the window keeps the mapped (resident) part bounded.
+/// Assumption: the file does not shrink while it is read (the pages past
+/// its new end would fault); traces are written once, then read.
+class FileWindow {
+ public:
+  FileWindow() = default;
+  FileWindow(FileWindow&& other) noexcept;
+  FileWindow& operator=(FileWindow&& other) noexcept;
+  FileWindow(const FileWindow&) = delete;
+  FileWindow& operator=(const FileWindow&) = delete;
+  ~FileWindow();
+
+  /// Unmap the previous window and map bytes [offset, offset + length)
+  /// of `descriptor`; returns the byte at `offset`. @pre length > 0.
+  /// @throws TraceError naming `file_name` when the system refuses.
+  const unsigned char* map(int descriptor, std::uint64_t offset, std::size_t length, const std::string& file_name);
+
+ private:
+  void unmap();
+  void* base_ = nullptr;
+  std::size_t length_ = 0;
 };
 
 /// A file opened for writing ('-' means stdout), written in large blocks.

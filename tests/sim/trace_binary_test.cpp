@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -84,11 +85,13 @@ struct ReadResult {
   std::vector<std::string> sites;
   std::vector<std::vector<std::uint64_t>> addr;
   std::vector<unsigned> widths;
+  friend bool operator==(const ReadResult&, const ReadResult&) = default;
 };
 
-ReadResult read_all(const std::string& bytes, std::size_t buffer_bytes = std::size_t{4} << 20) {
+ReadResult read_one(const std::string& bytes, std::size_t buffer_bytes, BinaryReadMode mode) {
   TempStream stream(bytes);
-  BinaryTraceReader reader(stream.input("t.bktrace"), buffer_bytes);
+  BinaryTraceReader reader(stream.input("t.bktrace"), buffer_bytes, mode);
+  CHECK(reader.mapped() == (mode == BinaryReadMode::automatic));  // a temporary file is a regular file
   ReadResult out;
   out.warp = reader.warp();
   TraceRecord r;
@@ -99,6 +102,27 @@ ReadResult read_all(const std::string& bytes, std::size_t buffer_bytes = std::si
   }
   CHECK_FALSE(reader.next(r));  // stays at the end
   return out;
+}
+
+/// Reads the bytes both ways, mapped and through the read buffer: the two
+/// must agree, errors included; then returns the result or rethrows the error.
+ReadResult read_all(const std::string& bytes, std::size_t buffer_bytes = std::size_t{4} << 20) {
+  ReadResult result[2];
+  std::exception_ptr error[2];
+  std::string message[2];
+  const BinaryReadMode modes[2] = {BinaryReadMode::automatic, BinaryReadMode::read};
+  for (int m = 0; m < 2; ++m) {
+    try {
+      result[m] = read_one(bytes, buffer_bytes, modes[m]);
+    } catch (const TraceError& e) {
+      error[m] = std::current_exception();
+      message[m] = e.what();
+    }
+  }
+  CHECK(message[0] == message[1]);
+  CHECK(result[0] == result[1]);
+  if (error[0]) std::rethrow_exception(error[0]);
+  return result[0];
 }
 
 std::string temp_path(const char* name) { return (std::filesystem::temp_directory_path() / name).string(); }
@@ -210,7 +234,8 @@ TEST_CASE("binary: records straddling the read buffer are read intact") {
     b.instr(sites - 1, i % 2, 2, {2 * i, X, 2 * i + 6});
   }
   b.end(3000);
-  for (std::size_t buffer : {std::size_t{1}, std::size_t{4} << 20}) {
+  // The smallest window or buffer: nearly every record crosses a refill or remap.
+  for (std::size_t buffer : {std::size_t{1}, std::size_t{4096}, std::size_t{4} << 20}) {
     const ReadResult r = read_all(b.s, buffer);
     REQUIRE(r.addr.size() == 3000);
     for (std::uint64_t i = 0; i < 3000; i += 101) {
