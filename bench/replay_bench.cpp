@@ -1,7 +1,8 @@
 // Replay throughput (issue 2): how fast a large binary trace of 4-byte
 // accesses is (0) read as raw bytes, (a) read and parsed by the trace reader
 // with its addresses summed, (b) replayed through the sm90 preset, and
-// (c) costed by BankModel::cost alone from memory (where replay's time goes).
+// (c) costed by BankModel::cost alone from memory (where replay's time goes),
+// and (d) costed per pattern from cache.
 // One core, one process; each figure is the median of --runs runs of the
 // thread's CPU time, printed in lane-accesses per second (active lanes).
 //
@@ -158,6 +159,8 @@ int main(int argc, char** argv) {
   app.add_option("trace", trace, "Binary trace to use (default: generate one with 8-byte and one with 4-byte addresses)");
   app.add_option("--instructions", instructions, "Instructions to generate (default 2000000)")->check(CLI::PositiveNumber);
   app.add_option("--runs", runs, "Runs per figure; the median is printed (default 5)")->check(CLI::Range(1u, 101u));
+  std::string keep;
+  app.add_option("--keep", keep, "Also write the generated trace (4-byte addresses) to this path and keep it, for profiling");
   app.add_option("--model-only", model_only, "Instructions kept in memory for the cost-only figure (default 200000)")
       ->check(CLI::PositiveNumber);
   CLI11_PARSE(app, argc, argv);
@@ -174,6 +177,7 @@ int main(int argc, char** argv) {
                   static_cast<unsigned long long>(instructions), std::filesystem::file_size(path) / 1e6, t);
     }
     traces = generated;
+    if (!keep.empty()) generate(keep, instructions, 4);
   } else {
     traces = {trace};
   }
@@ -205,6 +209,39 @@ int main(int argc, char** argv) {
       }));
     const double cost = median(cost_t);
 
+    // (d) BankModel::cost per site: up to 2000 requests of each pattern, small
+    // enough to stay in cache, costed 50 times over; one pattern at a time,
+    // so branches predict as well as they can (the mix in (c) costs more).
+    struct SiteRequests {
+      std::string site;
+      std::vector<Op> op;
+      std::vector<std::uint64_t> addr;  // kWarp per request
+    };
+    std::vector<SiteRequests> by_site;
+    for (std::size_t i = 0; i < buffer.size(); ++i) {
+      const auto& rec = buffer.at(i);
+      const std::string name(buffer.sites().name(rec.site));
+      auto it = std::find_if(by_site.begin(), by_site.end(), [&](const SiteRequests& s) { return s.site == name; });
+      if (it == by_site.end()) it = by_site.insert(by_site.end(), SiteRequests{name, {}, {}});
+      if (it->op.size() == 2000) continue;
+      it->op.push_back(rec.request.op);
+      it->addr.insert(it->addr.end(), rec.request.addr.begin(), rec.request.addr.end());
+    }
+    std::vector<std::pair<std::string, double>> site_ns;
+    for (const auto& s : by_site) {
+      std::vector<double> t;
+      for (unsigned r = 0; r < runs; ++r)
+        t.push_back(seconds([&] {
+          std::uint64_t w = 0;
+          for (int pass = 0; pass < 50; ++pass)
+            for (std::size_t i = 0; i < s.op.size(); ++i)
+              w += model.cost(WarpRequest{s.op[i], 4, std::span<const std::uint64_t>(s.addr.data() + i * kWarp, kWarp)})
+                       .wavefronts;
+          g_sink = w;
+        }));
+      site_ns.emplace_back(s.site, median(t) / (50.0 * static_cast<double>(s.op.size())) * 1e9);
+    }
+
     const FileFigures& first = figures.front();
     std::printf("trace: %llu instructions, %llu active lane-accesses, warp %u, 4-byte accesses; SIMD path %s\n",
                 static_cast<unsigned long long>(first.records), static_cast<unsigned long long>(first.lanes), kWarp,
@@ -222,6 +259,9 @@ int main(int argc, char** argv) {
     }
     std::printf("(c) BankModel::cost only        %7.3f s  %10.3e lane-accesses/s  (%zu instructions in memory, %.1f ns each)\n",
                 cost, static_cast<double>(buffer_lanes) / cost, buffer.size(), cost / buffer.size() * 1e9);
+    std::printf("(d) BankModel::cost per site, requests in cache, one site at a time (ns per instruction):\n   ");
+    for (const auto& [site, ns] : site_ns) std::printf(" %s %.1f", site.c_str(), ns);
+    std::printf("\n");
     std::printf("targets: replay >= 1e9 lane-accesses/s, ratio replay / read-only >= 0.3\n");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench.replay: %s\n", e.what());

@@ -164,21 +164,78 @@ BANKCHECK_AVX2 inline Planes<N + 1> fold(const Planes<N>& a) {
 
 /// rotation[r] lane t reads lane (t - r) mod 8; later[r]: lanes t >= r,
 /// where the lane read is the earlier one of the pair.
-struct Rotations {
+/// lane_of[q][t]: the warp lane at position t of vector q (the narrowing
+/// below interleaves lanes: a0 a1 b0 b1 | a2 a3 b2 b3).
+struct Tables {
   alignas(32) std::int32_t rotation[8][8];
   alignas(32) std::int32_t later[8][8];
-  constexpr Rotations() : rotation{}, later{} {
+  alignas(32) std::int32_t lane_of[4][8];
+  constexpr Tables() : rotation{}, later{}, lane_of{} {
+    constexpr int order[8] = {0, 1, 4, 5, 2, 3, 6, 7};
     for (int r = 0; r < 8; ++r)
       for (int t = 0; t < 8; ++t) {
         rotation[r][t] = (t - r + 8) % 8;
         later[r][t] = t >= r ? -1 : 0;
       }
+    for (int q = 0; q < 4; ++q)
+      for (int t = 0; t < 8; ++t) lane_of[q][t] = 8 * q + order[t];
   }
 };
-constexpr Rotations kRotations;
+constexpr Tables kTables;
 
 BANKCHECK_AVX2 inline __m256i load_row(const std::int32_t (&row)[8]) {
   return _mm256_load_si256(reinterpret_cast<const __m256i*>(row));
+}
+
+/// The largest per-bank count of the one-hot bank masks x[0..3] (32 lanes),
+/// and the banks that reach it.
+struct FullestBanks {
+  std::uint32_t count = 0;
+  std::uint32_t banks = 0;
+};
+BANKCHECK_AVX2 inline FullestBanks fullest_banks(const __m256i (&x)[4]) {
+  // Add the four vectors bit-sliced (a full adder, then a half adder), then
+  // fold the eight vector lanes into one: six planes of per-bank counts up to 32.
+  const __m256i x01 = _mm256_xor_si256(x[0], x[1]);
+  const __m256i sum3 = _mm256_xor_si256(x01, x[2]);
+  const __m256i carry3 = _mm256_or_si256(_mm256_and_si256(x[0], x[1]), _mm256_and_si256(x[2], x01));
+  const __m256i carry4 = _mm256_and_si256(sum3, x[3]);
+  const Planes<3> lanes{{_mm256_xor_si256(sum3, x[3]), _mm256_xor_si256(carry3, carry4), _mm256_and_si256(carry3, carry4)}};
+  const Planes<6> total = fold<Fold::neighbours>(fold<Fold::pairs>(fold<Fold::halves>(lanes)));
+  // The largest count: from the top plane down, keep the banks with a one.
+  FullestBanks out{0, ~std::uint32_t{0}};
+  // Counts under 8 (nearly every random request) skip the top three planes.
+  const __m256i top = _mm256_or_si256(_mm256_or_si256(total.bit[5], total.bit[4]), total.bit[3]);
+  for (int k = _mm256_testz_si256(top, top) ? 2 : 5; k >= 0; --k) {
+    const std::uint32_t with_bit = out.banks & static_cast<std::uint32_t>(_mm256_cvtsi256_si32(total.bit[k]));
+    const std::uint32_t take = with_bit != 0 ? ~std::uint32_t{0} : 0;
+    out.banks = (with_bit & take) | (out.banks & ~take);
+    out.count |= take & (1u << k);
+  }
+  return out;
+}
+
+/// Conflict degree of a full warp whose cells are c0 + l*s (mod 2^32) for
+/// lanes l = 0..31 (columns, strides, broadcast), or 0 when they are not,
+/// or when the cells might repeat (s a multiple of 2^28).
+/// @pre bank_mask + 1 is a power of two <= 32; bank words are single cells.
+BANKCHECK_AVX2 inline std::uint32_t affine_degree(const __m256i (&cell)[4], std::uint32_t bank_mask) {
+  const auto c0 = static_cast<std::uint32_t>(_mm256_cvtsi256_si32(cell[0]));            // lane 0
+  const std::uint32_t s = static_cast<std::uint32_t>(_mm256_extract_epi32(cell[0], 1)) - c0;  // lane 1
+  const __m256i base = _mm256_set1_epi32(static_cast<int>(c0)), step = _mm256_set1_epi32(static_cast<int>(s));
+  __m256i off = _mm256_setzero_si256();
+  for (int q = 0; q < 4; ++q) {
+    const __m256i expected = _mm256_add_epi32(base, _mm256_mullo_epi32(load_row(kTables.lane_of[q]), step));
+    off = _mm256_or_si256(off, _mm256_xor_si256(cell[q], expected));
+  }
+  if (!_mm256_testz_si256(off, off)) return 0;
+  if (s == 0) return 1;                    // one cell for all: multicast
+  if ((s & 0x0FFFFFFFu) == 0) return 0;    // l*s could wrap onto an earlier cell: not decided here
+  // The cells are pairwise different, and lanes l and l + P share a bank,
+  // P = banks / gcd(s, banks): each bank hit holds 32 / P of them.
+  const std::uint32_t banks = bank_mask + 1, r = s & bank_mask;
+  const std::uint32_t gcd = r == 0 ? banks : (r & (0u - r));  // banks is a power of two
+  return 32 * gcd / banks;
 }
 
 /// @pre addr holds 32 lanes (idle ones kInactive); map.bank_mask < 32.
@@ -194,8 +251,8 @@ BANKCHECK_AVX2 std::uint32_t degree_avx2(const std::uint64_t* addr, const CellKe
     const __m256i off_a = _mm256_cmpeq_epi64(a, idle64), off_b = _mm256_cmpeq_epi64(b, idle64);
     const __m256i ca = _mm256_srl_epi64(a, shift), cb = _mm256_srl_epi64(b, shift);
     high = _mm256_or_si256(high, _mm256_or_si256(_mm256_andnot_si256(off_a, ca), _mm256_andnot_si256(off_b, cb)));
-    // The low dwords of the eight cells, in the order a0 a1 b0 b1 | a2 a3 b2 b3:
-    // the degree does not depend on lane order, only on a fixed one.
+    // The low dwords of the eight cells, in the order a0 a1 b0 b1 | a2 a3 b2 b3
+    // (kTables.lane_of): the degree does not depend on lane order.
     cell[q] = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(ca), _mm256_castsi256_ps(cb), 0x88));
     const __m256i off = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(off_a), _mm256_castsi256_ps(off_b), 0x88));
     on[q] = _mm256_xor_si256(off, _mm256_set1_epi32(-1));
@@ -207,17 +264,21 @@ BANKCHECK_AVX2 std::uint32_t degree_avx2(const std::uint64_t* addr, const CellKe
   // Most requests touch pairwise different banks: one bit per active lane's bank tells.
   const __m256i bank_mask = _mm256_set1_epi32(static_cast<int>(map.bank_mask));
   const __m256i one = _mm256_set1_epi32(1);
-  __m256i hit = _mm256_setzero_si256();
-  for (int q = 0; q < 4; ++q)
-    hit = _mm256_or_si256(hit, _mm256_and_si256(on[q], _mm256_sllv_epi32(one, _mm256_and_si256(cell[q], bank_mask))));
+  __m256i hits[4];
+  for (int q = 0; q < 4; ++q) hits[q] = _mm256_and_si256(on[q], _mm256_sllv_epi32(one, _mm256_and_si256(cell[q], bank_mask)));
+  __m256i hit = _mm256_or_si256(_mm256_or_si256(hits[0], hits[1]), _mm256_or_si256(hits[2], hits[3]));
   hit = _mm256_or_si256(hit, _mm256_permute2x128_si256(hit, hit, 1));
   hit = _mm256_or_si256(hit, _mm256_shuffle_epi32(hit, _MM_SHUFFLE(1, 0, 3, 2)));
   hit = _mm256_or_si256(hit, _mm256_shuffle_epi32(hit, _MM_SHUFFLE(2, 3, 0, 1)));
   if (__builtin_popcount(static_cast<std::uint32_t>(_mm256_cvtsi256_si32(hit))) == __builtin_popcount(active)) return 1;
 
-  // Idle lanes take the cell of the first active lane: the set of distinct
-  // cells (and of banks) stays that of the active lanes, so nothing below
-  // needs the active mask again.
+  // Evenly spaced cells (columns, strides, one broadcast cell): a formula.
+  if (active == ~std::uint32_t{0} && map.word_row_bits == 0)
+    if (const std::uint32_t d = affine_degree(cell, map.bank_mask); d != 0) return d;
+
+  // The general case. Idle lanes take the cell of the first active lane:
+  // the set of distinct cells (and of banks) stays that of the active
+  // lanes, so nothing below needs the active mask again.
   if (active != ~std::uint32_t{0}) {
     alignas(32) std::uint32_t cells[32];
     for (int q = 0; q < 4; ++q) _mm256_store_si256(reinterpret_cast<__m256i*>(cells + 8 * q), cell[q]);
@@ -240,34 +301,17 @@ BANKCHECK_AVX2 std::uint32_t degree_avx2(const std::uint64_t* addr, const CellKe
   for (int j = 0; j < 4; ++j)
 #pragma GCC unroll 8
     for (int r = 0; r < 8; ++r) {
-      const __m256i rotated = r == 0 ? key[j] : _mm256_permutevar8x32_epi32(key[j], load_row(kRotations.rotation[r]));
+      const __m256i rotated = r == 0 ? key[j] : _mm256_permutevar8x32_epi32(key[j], load_row(kTables.rotation[r]));
       if (r > 0)
-        dup[j] = _mm256_or_si256(dup[j], _mm256_and_si256(_mm256_cmpeq_epi32(key[j], rotated), load_row(kRotations.later[r])));
+        dup[j] = _mm256_or_si256(dup[j], _mm256_and_si256(_mm256_cmpeq_epi32(key[j], rotated), load_row(kTables.later[r])));
 #pragma GCC unroll 3
       for (int q = j + 1; q < 4; ++q) dup[q] = _mm256_or_si256(dup[q], _mm256_cmpeq_epi32(key[q], rotated));
     }
 
-  // Count the kept lanes per bank: add the four vectors' one-hot masks
-  // bit-sliced (a full adder, then a half adder), then fold the eight
-  // vector lanes into one: six planes of per-bank counts up to 32.
-  const __m256i x0 = _mm256_andnot_si256(dup[0], onehot[0]), x1 = _mm256_andnot_si256(dup[1], onehot[1]);
-  const __m256i x2 = _mm256_andnot_si256(dup[2], onehot[2]), x3 = _mm256_andnot_si256(dup[3], onehot[3]);
-  const __m256i x01 = _mm256_xor_si256(x0, x1);
-  const __m256i sum3 = _mm256_xor_si256(x01, x2);
-  const __m256i carry3 = _mm256_or_si256(_mm256_and_si256(x0, x1), _mm256_and_si256(x2, x01));
-  const __m256i carry4 = _mm256_and_si256(sum3, x3);
-  const Planes<3> lanes{{_mm256_xor_si256(sum3, x3), _mm256_xor_si256(carry3, carry4), _mm256_and_si256(carry3, carry4)}};
-  const Planes<6> total = fold<Fold::neighbours>(fold<Fold::pairs>(fold<Fold::halves>(lanes)));
-
-  // The largest count: from the top plane down, keep the banks with a one.
-  std::uint32_t banks = ~std::uint32_t{0}, degree = 0;
-  for (int k = 5; k >= 0; --k) {
-    const std::uint32_t with_bit = banks & static_cast<std::uint32_t>(_mm256_cvtsi256_si32(total.bit[k]));
-    const std::uint32_t take = with_bit != 0 ? ~std::uint32_t{0} : 0;
-    banks = (with_bit & take) | (banks & ~take);
-    degree |= take & (1u << k);
-  }
-  return degree;
+  // Count the kept lanes per bank.
+  const __m256i kept[4] = {_mm256_andnot_si256(dup[0], onehot[0]), _mm256_andnot_si256(dup[1], onehot[1]),
+                           _mm256_andnot_si256(dup[2], onehot[2]), _mm256_andnot_si256(dup[3], onehot[3])};
+  return fullest_banks(kept).count;
 }
 
 /// The CPU's SIMD features, read once. This may run during static

@@ -50,6 +50,19 @@ std::vector<std::vector<std::uint64_t>> requests(unsigned lanes, unsigned cell_s
     const std::uint64_t mask = rng(), window = rep % 2 ? 16 : 4096;
     make([&](unsigned l) { return (mask >> l) & 1 ? (rng() % window) * unit : kInactive; });
   }
+  // Evenly spaced cells that are not what they seem: descending, and
+  // strides whose multiples wrap modulo 2^32 back onto an earlier cell.
+  for (std::uint64_t stride : {1u, 3u, 32u, 33u, 96u})
+    make([&](unsigned l) { return (100000 - l * stride) * unit; });
+  for (unsigned bits : {27u, 28u, 29u, 31u})
+    make([&](unsigned l) { return ((std::uint64_t{l} << bits) & 0xFFFFFFFFu) * unit; });
+  // Random cells with copies planted: multicast inside the fullest banks.
+  for (int rep = 0; rep < 80; ++rep) {
+    std::vector<std::uint64_t> a(lanes);
+    for (auto& x : a) x = (rng() % (rep % 2 ? 64 : 12288)) * unit;
+    for (int copies = 0; copies < 1 + rep % 4; ++copies) a[rng() % lanes] = a[rng() % lanes];
+    out.push_back(a);
+  }
   make([&](unsigned) { return kInactive; });
   make([&](unsigned l) { return l == lanes - 1 ? 5 * unit : kInactive; });
   make([&](unsigned l) { return l % 2 ? 7 * unit : kInactive; });
