@@ -15,8 +15,6 @@ namespace {
 
 constexpr std::uint64_t kind_of(std::uint64_t head) { return head & 0xff; }
 
-/// How far ahead next() prefetches, in 64-byte lines.
-constexpr std::size_t kPrefetchLines = 8;
 
 /// OR of (addr & mask) over the active lanes: nonzero iff some active lane is
 /// misaligned. Branch-free; the AVX2 clone compares four lanes at a time
@@ -197,9 +195,6 @@ bool BinaryTraceReader::next(TraceRecord& out) {
         out.request.width = width;
         out.request.addr = std::span<const std::uint64_t>(addr, warp_);
         pos_ += 1 + addr_words;
-        // Ask for the bytes of records a few ahead now, so that the cost of
-        // this one hides their trip from memory (only a hint; never faults).
-        __builtin_prefetch(words_ + pos_ + 8 * kPrefetchLines);
         ++records_;
         ++instructions_;
         return true;
