@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 #include <cstring>
 #include <vector>
 
@@ -52,13 +53,19 @@ bool lanes_pair_up(const WarpRequest& r, unsigned partner) {
   return true;
 }
 
-/// Lanes per phase: a wavefront carries banks*bank_bytes bytes of lane data
-/// (times rows_per_word where a bank word spans several rows).
-unsigned phase_lanes(const BankGeometry& g, PhaseRule rule, const WarpRequest& r) {
+/// Lanes per phase before sm90 pairs wide loads: a wavefront carries
+/// banks*bank_bytes bytes of lane data (times rows_per_word where a bank
+/// word spans several rows).
+unsigned unpaired_phase_lanes(const BankGeometry& g, PhaseRule rule, unsigned width) {
   if (rule == PhaseRule::none || g.bank_bytes == 0) return g.warp;
   const std::uint64_t bytes = std::uint64_t{g.banks} * g.bank_bytes * g.rows_per_word;
-  // width is a power of two: shift instead of a division on the hot path
-  auto lanes = static_cast<unsigned>(std::clamp<std::uint64_t>(bytes >> __builtin_ctz(r.width), 1, g.warp));
+  // width is a power of two: shift instead of a division
+  return static_cast<unsigned>(std::clamp<std::uint64_t>(bytes >> __builtin_ctz(width), 1, g.warp));
+}
+
+/// Lanes per phase of a request.
+unsigned phase_lanes(const BankGeometry& g, PhaseRule rule, const WarpRequest& r) {
+  unsigned lanes = unpaired_phase_lanes(g, rule, r.width);
   if (rule == PhaseRule::sm90 && r.op == Op::load && r.width > g.bank_bytes && lanes < g.warp &&
       (lanes_pair_up(r, 1) || lanes_pair_up(r, 2)))
     lanes = std::min(g.warp, lanes * 2);
@@ -162,6 +169,15 @@ __attribute__((target_clones("avx2", "default"))) std::uint32_t degree_single_ce
   return degree_by_sorting(g, r, p);
 }
 
+/// How addresses of `width` map to cells, banks and bank words, as the SIMD
+/// kernels take it; nullopt unless banks and rows per word are powers of two.
+std::optional<CellKeyMap> cell_key_map(const BankGeometry& g, unsigned width) {
+  if (!std::has_single_bit(g.banks) || !std::has_single_bit(g.rows_per_word)) return std::nullopt;
+  const auto bank_bits = static_cast<unsigned>(std::countr_zero(g.banks));
+  return CellKeyMap{static_cast<unsigned>(std::countr_zero(cell_bytes(g, width))), g.banks - 1,
+                    (g.rows_per_word - 1) << bank_bits};
+}
+
 /// The SIMD path this CPU runs, resolved once: the hot path below pays no
 /// dispatch beyond one call.
 const SimdPath kSimdPath = best_simd_path();
@@ -169,14 +185,11 @@ const SimdPath kSimdPath = best_simd_path();
 /// Degree of a single-cell phase: SIMD where its assumptions hold
 /// (model/simd_degree.hpp), else the scalar passes.
 std::uint32_t single_cell_degree(const BankGeometry& g, const WarpRequest& r, Phase p) {
-  const bool power_of_two_geometry = (g.banks & (g.banks - 1)) == 0 && (g.rows_per_word & (g.rows_per_word - 1)) == 0;
-  if (kSimdPath != SimdPath::none && power_of_two_geometry && p.count <= 32) {
-    const auto bank_bits = static_cast<unsigned>(__builtin_ctz(g.banks));
-    const CellKeyMap map{static_cast<unsigned>(__builtin_ctz(cell_bytes(g, r.width))), g.banks - 1,
-                         (g.rows_per_word - 1) << bank_bits};
-    const std::uint32_t d = simd_degree(r.addr.data() + p.first, p.count, map, kSimdPath);
-    if (d != kNoSimdDegree) return d;
-  }
+  if (kSimdPath != SimdPath::none && p.count <= 32)
+    if (const auto map = cell_key_map(g, r.width)) {
+      const std::uint32_t d = simd_degree(r.addr.data() + p.first, p.count, *map, kSimdPath);
+      if (d != kNoSimdDegree) return d;
+    }
   return degree_single_cell(g, r, p);
 }
 
@@ -195,18 +208,12 @@ void for_each_phase(const BankGeometry& g, PhaseRule rule, const WarpRequest& r,
 }  // namespace
 
 SinglePhasePlan single_phase_plan(const BankGeometry& g, PhaseRule rule, unsigned width) {
-  const bool power_of_two_geometry = std::has_single_bit(g.banks) && std::has_single_bit(g.rows_per_word);
-  if (g.warp != 32 || !is_valid_width(width) || !power_of_two_geometry || g.banks > 64) return {};
-  const unsigned cb = cell_bytes(g, width);
-  if (width > cb) return {};
-  // The lanes of one phase, as phase_lanes counts them: wider than a cell
-  // never gets here, so sm90's pairing of wide loads plays no part.
-  const bool one_phase = rule == PhaseRule::none || g.bank_bytes == 0 ||
-                         (std::uint64_t{g.banks} * g.bank_bytes * g.rows_per_word) / width >= g.warp;
-  if (!one_phase) return {};
-  const auto bank_bits = static_cast<unsigned>(std::countr_zero(g.banks));
-  const CellKeyMap map{static_cast<unsigned>(std::countr_zero(cb)), g.banks - 1, (g.rows_per_word - 1) << bank_bits};
-  return SinglePhasePlan{simd_degree_kernel(map, best_simd_path()), map};  // not kSimdPath: models may be built during static initialisation
+  if (g.warp != 32 || !is_valid_width(width) || g.banks > 64 || width > cell_bytes(g, width)) return {};
+  // One cell per lane: sm90's pairing of wide loads plays no part.
+  if (unpaired_phase_lanes(g, rule, width) < g.warp) return {};
+  const auto map = cell_key_map(g, width);
+  if (!map) return {};
+  return SinglePhasePlan{simd_degree_kernel(*map, best_simd_path()), *map};  // not kSimdPath: models may be built during static initialisation
 }
 
 RequestCost phase_cost(const BankGeometry& g, PhaseRule rule, const WarpRequest& r) {

@@ -187,13 +187,8 @@ BANKCHECK_AVX2 inline __m256i load_row(const std::int32_t (&row)[8]) {
   return _mm256_load_si256(reinterpret_cast<const __m256i*>(row));
 }
 
-/// The largest per-bank count of the one-hot bank masks x[0..3] (32 lanes),
-/// and the banks that reach it.
-struct FullestBanks {
-  std::uint32_t count = 0;
-  std::uint32_t banks = 0;
-};
-BANKCHECK_AVX2 inline FullestBanks fullest_banks(const __m256i (&x)[4]) {
+/// The largest per-bank count of the one-hot bank masks x[0..3] (32 lanes).
+BANKCHECK_AVX2 inline std::uint32_t max_bank_count(const __m256i (&x)[4]) {
   // Add the four vectors bit-sliced (a full adder, then a half adder), then
   // fold the eight vector lanes into one: six planes of per-bank counts up to 32.
   const __m256i x01 = _mm256_xor_si256(x[0], x[1]);
@@ -203,16 +198,16 @@ BANKCHECK_AVX2 inline FullestBanks fullest_banks(const __m256i (&x)[4]) {
   const Planes<3> lanes{{_mm256_xor_si256(sum3, x[3]), _mm256_xor_si256(carry3, carry4), _mm256_and_si256(carry3, carry4)}};
   const Planes<6> total = fold<Fold::neighbours>(fold<Fold::pairs>(fold<Fold::halves>(lanes)));
   // The largest count: from the top plane down, keep the banks with a one.
-  FullestBanks out{0, ~std::uint32_t{0}};
+  std::uint32_t banks = ~std::uint32_t{0}, count = 0;
   // Counts under 8 (nearly every random request) skip the top three planes.
   const __m256i top = _mm256_or_si256(_mm256_or_si256(total.bit[5], total.bit[4]), total.bit[3]);
   for (int k = _mm256_testz_si256(top, top) ? 2 : 5; k >= 0; --k) {
-    const std::uint32_t with_bit = out.banks & static_cast<std::uint32_t>(_mm256_cvtsi256_si32(total.bit[k]));
+    const std::uint32_t with_bit = banks & static_cast<std::uint32_t>(_mm256_cvtsi256_si32(total.bit[k]));
     const std::uint32_t take = with_bit != 0 ? ~std::uint32_t{0} : 0;
-    out.banks = (with_bit & take) | (out.banks & ~take);
-    out.count |= take & (1u << k);
+    banks = (with_bit & take) | (banks & ~take);
+    count |= take & (1u << k);
   }
-  return out;
+  return count;
 }
 
 /// Conflict degree of a full warp whose cells are c0 + l*s (mod 2^32) for
@@ -311,7 +306,7 @@ BANKCHECK_AVX2 std::uint32_t degree_avx2(const std::uint64_t* addr, const CellKe
   // Count the kept lanes per bank.
   const __m256i kept[4] = {_mm256_andnot_si256(dup[0], onehot[0]), _mm256_andnot_si256(dup[1], onehot[1]),
                            _mm256_andnot_si256(dup[2], onehot[2]), _mm256_andnot_si256(dup[3], onehot[3])};
-  return fullest_banks(kept).count;
+  return max_bank_count(kept);
 }
 
 /// The CPU's SIMD features, read once. This may run during static
