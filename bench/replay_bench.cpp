@@ -215,6 +215,7 @@ int main(int argc, char** argv) {
     struct SiteRequests {
       std::string site;
       std::vector<Op> op;
+      std::vector<unsigned> width;
       std::vector<std::uint64_t> addr;  // kWarp per request
     };
     std::vector<SiteRequests> by_site;
@@ -222,9 +223,10 @@ int main(int argc, char** argv) {
       const auto& rec = buffer.at(i);
       const std::string name(buffer.sites().name(rec.site));
       auto it = std::find_if(by_site.begin(), by_site.end(), [&](const SiteRequests& s) { return s.site == name; });
-      if (it == by_site.end()) it = by_site.insert(by_site.end(), SiteRequests{name, {}, {}});
+      if (it == by_site.end()) it = by_site.insert(by_site.end(), SiteRequests{name, {}, {}, {}});
       if (it->op.size() == 2000) continue;
       it->op.push_back(rec.request.op);
+      it->width.push_back(rec.request.width);
       it->addr.insert(it->addr.end(), rec.request.addr.begin(), rec.request.addr.end());
     }
     std::vector<std::pair<std::string, double>> site_ns;
@@ -235,7 +237,7 @@ int main(int argc, char** argv) {
           std::uint64_t w = 0;
           for (int pass = 0; pass < 50; ++pass)
             for (std::size_t i = 0; i < s.op.size(); ++i)
-              w += model.cost(WarpRequest{s.op[i], 4, std::span<const std::uint64_t>(s.addr.data() + i * kWarp, kWarp)})
+              w += model.cost(WarpRequest{s.op[i], s.width[i], std::span<const std::uint64_t>(s.addr.data() + i * kWarp, kWarp)})
                        .wavefronts;
           g_sink = w;
         }));
