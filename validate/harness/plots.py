@@ -29,6 +29,18 @@ import matplotlib.pyplot as plt  # noqa: E402
 SIZE_KEYS = {"Q", "blocks", "n", "stage", "run"}
 
 
+
+def save(fig, out, stem):
+    """Write the figure as PNG and SVG under out, close it, return the paths."""
+    fig.tight_layout()
+    names = []
+    for ext in ("png", "svg"):
+        name = os.path.join(out, f"{stem}.{ext}")
+        fig.savefig(name, dpi=120)
+        names.append(name)
+    plt.close(fig)
+    return names
+
 def split_case(case):
     kernel, variant, inp, params = case.split("/")
     p = dict(x.split("=") for x in params.split(";"))
@@ -94,14 +106,7 @@ def throughput_plot(d, out):
         ax.grid(True, alpha=0.3)
     axes[0][0].legend(fontsize=7)
     fig.suptitle("Pairwise merge sort, SPAA 2025 Fig. 5/6 style: dotted random, dashed worst-case input")
-    fig.tight_layout()
-    names = []
-    for ext in ("png", "svg"):
-        name = os.path.join(out, f"merge_sort_throughput.{ext}")
-        fig.savefig(name, dpi=120)
-        names.append(name)
-    plt.close(fig)
-    return names
+    return save(fig, out, "merge_sort_throughput")
 
 
 def headlines(d):
@@ -185,14 +190,7 @@ def conflicts_plot(d, out):
         ax.set_title(f"{prog} ({len(xs)} cases)")
         ax.grid(True, alpha=0.3)
     fig.suptitle("Time against modelled conflicts (sm90 preset), H100")
-    fig.tight_layout()
-    names = []
-    for ext in ("png", "svg"):
-        name = os.path.join(out, f"time_vs_conflicts.{ext}")
-        fig.savefig(name, dpi=120)
-        names.append(name)
-    plt.close(fig)
-    return names
+    return save(fig, out, "time_vs_conflicts")
 
 
 def main(d):
