@@ -1,5 +1,5 @@
 // Speed and memory of the CUB worst-case permutation generator
-// (proofs/merge_sort_adversary.hpp): u = 256, E = 17, w = 32, n = 2^26 * 17
+// (sim/inputs/merge_sort_adversary.hpp): u = 256, E = 17, w = 32, n = 2^26 * 17
 // 4-byte keys by default, on one core. Requirement (issue 5): generating the
 // permutation runs at >= 2e8 keys/s and uses at most 1.2 x the output's size.
 //   bench.adversary [log2(n/17), default 26] [output file, default $TMPDIR/bankcheck-adversary-bench.bin]
@@ -21,7 +21,7 @@
 #include <iostream>
 #include <span>
 
-#include "proofs/merge_sort_adversary.hpp"
+#include "sim/inputs/merge_sort_adversary.hpp"
 
 namespace {
 
@@ -38,7 +38,7 @@ double peak_rss_bytes() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  using namespace bankcheck::proofs;
+  using namespace bankcheck::inputs;
   const unsigned log2n = argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : 26;
   const std::filesystem::path file =
       argc > 2 ? std::filesystem::path(argv[2])

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "model/bank_model.hpp"
-#include "sim/algorithm_registry.hpp"
+#include "sim/algorithms/algorithm_registry.hpp"
 
 using namespace bankcheck;
 

@@ -31,9 +31,9 @@
 
 #include "model/bank_model.hpp"
 #include "model/simd_degree.hpp"
-#include "sim/replay.hpp"
-#include "sim/trace_binary.hpp"
-#include "sim/trace_file.hpp"
+#include "sim/replay/replay.hpp"
+#include "sim/trace/trace_binary.hpp"
+#include "sim/trace/trace_file.hpp"
 
 using namespace bankcheck;
 

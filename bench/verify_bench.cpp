@@ -1,6 +1,6 @@
 // bench.verify: the verifier's headline workload, timed. All SPAA 2025
 // Section 3-4 number-theoretic lemmas for every 1 <= E <= w <= 256 and the
-// end-to-end gather claim (sim/cf_merge.hpp) for every 1 <= E <= w <= 64,
+// end-to-end gather claim (sim/algorithms/merge/cf_merge.hpp) for every 1 <= E <= w <= 64,
 // on all cores. Prints wall time, CPU time and each claim's thread time.
 #include <sys/resource.h>
 

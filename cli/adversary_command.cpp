@@ -19,17 +19,17 @@
 #include <vector>
 
 #include "cli/commands.hpp"
-#include "proofs/adversary_search.hpp"
-#include "proofs/atomic_file.hpp"
-#include "proofs/merge_adversary.hpp"
-#include "proofs/merge_sort_adversary.hpp"
-#include "proofs/pbs_adversary.hpp"
-#include "sim/algorithm_registry.hpp"
+#include "sim/inputs/adversary_search.hpp"
+#include "sim/trace/atomic_file.hpp"
+#include "sim/inputs/merge_adversary.hpp"
+#include "sim/inputs/merge_sort_adversary.hpp"
+#include "sim/inputs/pbs_adversary.hpp"
+#include "sim/algorithms/algorithm_registry.hpp"
 
 namespace bankcheck::cli {
 namespace {
 
-using namespace bankcheck::proofs;
+using namespace bankcheck::inputs;
 
 struct Options {
   std::string algo;

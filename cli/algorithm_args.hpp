@@ -10,7 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "sim/algorithm_registry.hpp"
+#include "sim/algorithms/algorithm_registry.hpp"
 
 namespace bankcheck::cli {
 

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "cli/commands.hpp"
-#include "sim/trace_error.hpp"
-#include "sim/trace_file.hpp"
+#include "sim/trace/trace_error.hpp"
+#include "sim/trace/trace_file.hpp"
 
 namespace bankcheck::cli {
 namespace {

@@ -1,5 +1,5 @@
 // bankcheck draw: the papers' bank-grid picture of one round of an algorithm
-// (sim/bank_grid.hpp), rendered through Graphviz.
+// (sim/draw/bank_grid.hpp), rendered through Graphviz.
 #include <charconv>
 #include <iostream>
 #include <stdexcept>
@@ -8,8 +8,8 @@
 
 #include "cli/commands.hpp"
 #include "model/bank_model.hpp"
-#include "sim/algorithm_registry.hpp"
-#include "sim/bank_grid.hpp"
+#include "sim/algorithms/algorithm_registry.hpp"
+#include "sim/draw/bank_grid.hpp"
 
 namespace bankcheck::cli {
 namespace {

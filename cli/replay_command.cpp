@@ -1,6 +1,6 @@
 // `bankcheck replay`: stream a trace (text or binary, or '-') through a bank
 // model and print totals, totals per site and optionally one row per
-// instruction. The counting is sim/replay.hpp; this file parses and prints.
+// instruction. The counting is sim/replay/replay.hpp; this file parses and prints.
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
@@ -13,9 +13,9 @@
 
 #include "cli/commands.hpp"
 #include "model/bank_model.hpp"
-#include "sim/replay.hpp"
-#include "sim/trace_error.hpp"
-#include "sim/trace_file.hpp"
+#include "sim/replay/replay.hpp"
+#include "sim/trace/trace_error.hpp"
+#include "sim/trace/trace_file.hpp"
 
 namespace bankcheck::cli {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "cli/algorithm_args.hpp"
 #include "cli/commands.hpp"
-#include "sim/trace_file.hpp"
+#include "sim/trace/trace_file.hpp"
 
 namespace bankcheck::cli {
 

@@ -16,10 +16,10 @@
 #include <string>
 #include <string_view>
 
-#include "sim/trace_binary.hpp"
-#include "sim/trace_error.hpp"
-#include "sim/trace_file.hpp"
-#include "sim/trace_text.hpp"
+#include "sim/trace/trace_binary.hpp"
+#include "sim/trace/trace_error.hpp"
+#include "sim/trace/trace_file.hpp"
+#include "sim/trace/trace_text.hpp"
 
 namespace {
 

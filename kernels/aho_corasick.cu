@@ -1,5 +1,5 @@
 // Aho-Corasick matching with the text staged in shared memory
-// (sim/aho_corasick.hpp): SM-1 (chunks contiguous), SM-2 (chunks interleaved,
+// (sim/algorithms/aho_corasick/aho_corasick.hpp): SM-1 (chunks contiguous), SM-2 (chunks interleaved,
 // the paper's fix) and our skewed staging, for several chunk sizes C. Each
 // thread's match count is checked against a naive search of the same chunk.
 //   kernel.aho_corasick --mode check|predict|profile|time [--out DIR]
@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "kernels/experiment.cuh"
-#include "sim/aho_corasick.hpp"
+#include "sim/algorithms/aho_corasick/aho_corasick.hpp"
 
 using namespace bankcheck;
 using namespace bankcheck::kernels;

@@ -6,7 +6,7 @@
 //              access and appends (block, phase, thread, sequence, site,
 //              byte address, width, op) to a global buffer.
 // The host turns a capture into warp instructions keyed by
-// (block, phase, warp, site, occurrence) exactly as sim/block_recorder.hpp
+// (block, phase, warp, site, occurrence) exactly as sim/algorithms/block_recorder.hpp
 // defines them, so a test can check GPU == CPU instruction by instruction:
 // the proof that the kernel runs the code bankcheck replays.
 //
@@ -27,8 +27,8 @@
 #include <vector>
 
 #include "kernels/capture_trace.cuh"
-#include "sim/hd.hpp"
-#include "sim/shared_accessor.hpp"
+#include "model/hd.hpp"
+#include "sim/algorithms/shared_accessor.hpp"
 
 namespace bankcheck::kernels {
 

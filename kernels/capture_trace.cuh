@@ -2,7 +2,7 @@
 // Host half of the capture build (kernels/block_kernel.cuh): the record a
 // capturing kernel writes per lane access, its grouping into warp
 // instructions keyed (block, phase, warp, site, occurrence) exactly as
-// sim/block_recorder.hpp defines them, and the comparison with the CPU
+// sim/algorithms/block_recorder.hpp defines them, and the comparison with the CPU
 // recorder. No CUDA here, so the CPU test (tests/kernels/capture_trace_test.cpp)
 // checks this grouping without a GPU.
 #include <algorithm>
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "model/warp_request.hpp"
-#include "sim/block_recorder.hpp"
+#include "sim/algorithms/block_recorder.hpp"
 
 namespace bankcheck::kernels {
 
@@ -31,7 +31,7 @@ struct CaptureRecord {
 };
 
 // ---------------------------------------------------------------------------
-// Instructions, keyed as sim/block_recorder.hpp defines them.
+// Instructions, keyed as sim/algorithms/block_recorder.hpp defines them.
 
 /// (block, phase, warp, site, occurrence k)
 struct InstructionKey {

@@ -1,20 +1,20 @@
 // Pairwise merge sort on the GPU (SPAA 2025, Section 5; Figures 5 and 6).
 // cub::DeviceMergeSort::SortKeys with a custom comparator (thrust::sort on int
 // would take the radix-sort path) on random keys and on the worst-case
-// permutation of proofs/merge_sort_adversary.hpp, which is built for CUB's
+// permutation of sim/inputs/merge_sort_adversary.hpp, which is built for CUB's
 // DeviceMergeSort shape (u = 256 threads, E = 17 keys per thread for 4-byte
 // keys in CUDA 13.0's policy). n = u*E*2^i. Every output is checked sorted
 // and a permutation of the input (keys are the ranks 0..n-1).
 //   kernel.merge --mode check|time [--out DIR] [--log-tiles-max I]
 // (predict/profile rows come from the phased merge kernels once
-// sim/pairwise_merge.hpp and sim/cf_merge.hpp exist; see docs/validation.md.)
+// sim/algorithms/merge/pairwise_merge.hpp and sim/algorithms/merge/cf_merge.hpp exist; see docs/validation.md.)
 #include <CLI/CLI.hpp>
 #include <cub/device/device_merge_sort.cuh>
 
 #include <numeric>
 
 #include "kernels/experiment.cuh"
-#include "proofs/merge_sort_adversary.hpp"
+#include "sim/inputs/merge_sort_adversary.hpp"
 
 using namespace bankcheck;
 using namespace bankcheck::kernels;
@@ -29,12 +29,12 @@ struct Less {
 std::vector<std::int32_t> make_input(std::uint64_t n, bool worst, unsigned threads, unsigned items) {
   std::vector<std::int32_t> keys(n);
   if (worst) {
-    proofs::MergeSortShape shape;
+    inputs::MergeSortShape shape;
     shape.threads = threads;
     shape.items = items;
     shape.warp = 32;
     shape.keys = n;
-    proofs::MergeSortAdversary adversary(shape);
+    inputs::MergeSortAdversary adversary(shape);
     adversary.generate(std::span<std::int32_t>(keys));
   } else {
     std::iota(keys.begin(), keys.end(), 0);

@@ -1,5 +1,5 @@
 // Full pairwise merge sort on the GPU (SPAA 2025 Section 5, Figures 5 and 6):
-// the single-source sort of sim/merge_sort.hpp, in its two variants
+// the single-source sort of sim/algorithms/merge_sort/merge_sort.hpp, in its two variants
 //   baseline  CUB's BlockMergeSort / DeviceMergeSort (merge path + SerialMerge)
 //   cf        CF-Merge (dual subsequence gather, Algorithm 1 / Section 3.3)
 // for the shapes E = 15 / u = 512, E = 17 / u = 256 and E = 16 / u = 256
@@ -7,7 +7,7 @@
 // cub::DeviceMergeSort::SortKeysCopy (CUDA 13.0's own policy, u = 256, E = 17).
 // Inputs are the keys 0..n-1 permuted: "random" (a keyed Feistel permutation,
 // cycle-walked to n: deterministic and generated in parallel), "worst"
-// (proofs/merge_sort_adversary.hpp for the shape's u and E) and "searched"
+// (sim/inputs/merge_sort_adversary.hpp for the shape's u and E) and "searched"
 // (the same with the searched warp labeling in the wide passes).
 //   kernel.merge_sort --mode check|predict|profile|time [--out DIR]
 //                     [--shape all|512x15|256x17|256x16] [--input both|all|random|worst|searched]
@@ -32,8 +32,8 @@
 #include <numeric>
 
 #include "kernels/experiment.cuh"
-#include "proofs/merge_sort_adversary.hpp"
-#include "sim/merge_sort.hpp"
+#include "sim/inputs/merge_sort_adversary.hpp"
+#include "sim/algorithms/merge_sort/merge_sort.hpp"
 
 using namespace bankcheck;
 using namespace bankcheck::kernels;
@@ -178,15 +178,15 @@ std::vector<Key> make_input(std::uint64_t n, InputKind kind, unsigned u, unsigne
       return keys;
   }
   if (adversarial) {
-    proofs::MergeSortShape shape;
+    inputs::MergeSortShape shape;
     shape.threads = u;
     shape.items = E;
     shape.warp = kWarp;
     shape.keys = n;
-    const proofs::MergeSortAdversary adversary(shape, proofs::SearchBudget{0.2, 1, ~std::uint64_t{0}},
+    const inputs::MergeSortAdversary adversary(shape, inputs::SearchBudget{0.2, 1, ~std::uint64_t{0}},
                                                kind == InputKind::searched
-                                                   ? proofs::MergeSortAdversary::WidePasses::warp_search
-                                                   : proofs::MergeSortAdversary::WidePasses::section4);
+                                                   ? inputs::MergeSortAdversary::WidePasses::warp_search
+                                                   : inputs::MergeSortAdversary::WidePasses::section4);
     adversary.generate(std::span<Key>(keys));
     if (!cached.empty()) {
       std::ofstream out(cached, std::ios::binary);

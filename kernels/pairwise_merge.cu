@@ -1,24 +1,24 @@
-// One pairwise merge per block, CUB style (sim/pairwise_merge.hpp): the tile
+// One pairwise merge per block, CUB style (sim/algorithms/merge/pairwise_merge.hpp): the tile
 // A|B is staged in shared memory, each thread finds its split by merge path
 // and merges E items serially from shared memory -- the step of CUB's
 // DeviceMergeSort where SPAA 2025's bank conflicts happen. Parameters of
 // SPAA Section 5: E = 15 / u = 512 and E = 17 / u = 256, plus E = 16 / u = 256
 // (not coprime with w = 32). Inputs: "random" (A a uniformly random half of
-// the tile's ranks) and "worst" (the labeling proofs/merge_sort_adversary.hpp
+// the tile's ranks) and "worst" (the labeling sim/inputs/merge_sort_adversary.hpp
 // gives the first global pass of a sort of 2 tiles: SPAA Section 4's
 // construction). Output checked: every block's merged tile is 0..uE-1 shifted.
 //   kernel.pairwise_merge --mode check|predict|profile|time [--out DIR]
 // Variant "cf-merge-gather": CF-Merge's layout, merge-path splits and
-// conflict-free gather (sim/cf_merge.hpp) on the same tiles; the in-register
+// conflict-free gather (sim/algorithms/merge/cf_merge.hpp) on the same tiles; the in-register
 // merge that follows it touches no shared memory and is not run.
 #include <CLI/CLI.hpp>
 
 #include <numeric>
 
 #include "kernels/experiment.cuh"
-#include "proofs/merge_sort_adversary.hpp"
-#include "sim/cf_merge.hpp"
-#include "sim/pairwise_merge.hpp"
+#include "sim/inputs/merge_sort_adversary.hpp"
+#include "sim/algorithms/merge/cf_merge.hpp"
+#include "sim/algorithms/merge/pairwise_merge.hpp"
 
 using namespace bankcheck;
 using namespace bankcheck::kernels;
@@ -42,7 +42,7 @@ struct MergeFactory {
   }
 };
 
-/// CF-Merge's gather (sim/cf_merge.hpp) on the same tiles: splits by merge
+/// CF-Merge's gather (sim/algorithms/merge/cf_merge.hpp) on the same tiles: splits by merge
 /// path through the CF layout, then the conflict-free gather into registers.
 struct CfFactory {
   int E, threads;
@@ -66,12 +66,12 @@ struct CfFactory {
 
 /// Labeling (1 = output from B) of one tile's merged outputs.
 std::vector<std::uint8_t> worst_labels(unsigned u, unsigned E) {
-  proofs::MergeSortShape shape;
+  inputs::MergeSortShape shape;
   shape.threads = u;
   shape.items = E;
   shape.warp = 32;
   shape.keys = 2ull * u * E;
-  proofs::MergeSortAdversary adversary(shape);
+  inputs::MergeSortAdversary adversary(shape);
   for (const auto& pass : adversary.passes())
     if (pass.global) return pass.from_b;
   throw std::runtime_error("adversary has no global pass");

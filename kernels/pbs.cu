@@ -1,10 +1,10 @@
 // Batched predecessor search on the GPU (HiPC 2015, Section V-A): PBS, PBS-CF
-// and PBS-CL from sim/pbs.hpp, 4- and 8-byte keys, keys in shared memory,
+// and PBS-CL from sim/algorithms/pbs/pbs.hpp, 4- and 8-byte keys, keys in shared memory,
 // queries and answers in global memory, blocks of 1024 threads, queries
 // striped over the threads (coalesced). Every answer is checked against
 // std::upper_bound on the CPU.
 // Variants: "pbs" (Algorithm 1), "pbs-cf" and "pbs-cl" (stage 1 corrected,
-// sim/pbs.hpp: right for every query), and with --printed also
+// sim/algorithms/pbs/pbs.hpp: right for every query), and with --printed also
 // "pbs-cf-printed" / "pbs-cl-printed" (Algorithm 2 as printed: some answers
 // wrong, docs/formula-findings.md item 7; reported, not failed, since the
 // GPU must still agree with the CPU run of the same code).
@@ -20,7 +20,7 @@
 #include <algorithm>
 
 #include "kernels/experiment.cuh"
-#include "sim/pbs.hpp"
+#include "sim/algorithms/pbs/pbs.hpp"
 
 using namespace bankcheck;
 using namespace bankcheck::kernels;
@@ -167,7 +167,7 @@ void run_variant(Experiment& ex, const std::vector<Key>& keys, const std::vector
                 "docs/formula-findings.md item 7); the GPU is still checked against the same code on the CPU\n",
                 c.variant.c_str(), c.input.c_str(), c.params.c_str(), wrong, Q);
   } else if (wrong > 0 && ex.mode() != Mode::time) {
-    ex.fail(c, "sim/pbs.hpp itself (CPU) answers " + std::to_string(wrong) + " of " + std::to_string(Q) +
+    ex.fail(c, "sim/algorithms/pbs/pbs.hpp itself (CPU) answers " + std::to_string(wrong) + " of " + std::to_string(Q) +
                    " queries wrong; first: query " + std::to_string(first_wrong) + " (K[" +
                    std::to_string(expected[first_wrong]) + "]), thread " + std::to_string(first_wrong % kThreads) +
                    ": got " + std::to_string(cpu[first_wrong]) + ", upper_bound gives " +

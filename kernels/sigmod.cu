@@ -1,9 +1,9 @@
 // The SIGMOD 2008 join primitives (He et al., "Relational joins on graphics
 // processors") on the GPU, each from its single-source header:
-//   bitonic  sort of one tile (sim/bitonic_sort.hpp), 4- and 8-byte keys
-//   split    thread histograms, interleaved and thread-major (sim/split_histogram.hpp)
-//   scan     Blelloch exclusive scan, plain and padded (sim/prefix_scan.hpp), 4/8 bytes
-//   css      CSS-tree search, plain and padded nodes (sim/css_tree.hpp), 4/8 bytes
+//   bitonic  sort of one tile (sim/algorithms/sigmod/bitonic_sort.hpp), 4- and 8-byte keys
+//   split    thread histograms, interleaved and thread-major (sim/algorithms/sigmod/split_histogram.hpp)
+//   scan     Blelloch exclusive scan, plain and padded (sim/algorithms/sigmod/prefix_scan.hpp), 4/8 bytes
+//   css      CSS-tree search, plain and padded nodes (sim/algorithms/sigmod/css_tree.hpp), 4/8 bytes
 // Every block works on its own tile of a fixed-seed input; every output is
 // checked against an independent CPU reference (std::sort, a sequential
 // count, a sequential sum, std::lower_bound). Split and CSS addresses depend
@@ -15,10 +15,10 @@
 #include <limits>
 
 #include "kernels/experiment.cuh"
-#include "sim/bitonic_sort.hpp"
-#include "sim/css_tree.hpp"
-#include "sim/prefix_scan.hpp"
-#include "sim/split_histogram.hpp"
+#include "sim/algorithms/sigmod/bitonic_sort.hpp"
+#include "sim/algorithms/sigmod/css_tree.hpp"
+#include "sim/algorithms/sigmod/prefix_scan.hpp"
+#include "sim/algorithms/sigmod/split_histogram.hpp"
 
 using namespace bankcheck;
 using namespace bankcheck::kernels;

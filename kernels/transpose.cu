@@ -1,4 +1,4 @@
-// Tiled transpose (sim/transpose.hpp) on the GPU: plain, padded and swizzled
+// Tiled transpose (sim/algorithms/transpose/transpose.hpp) on the GPU: plain, padded and swizzled
 // layouts, 4- and 8-byte elements. The simplest single-source kernel: its
 // conflict counts are known in closed form (plain: 32-way column reads), so it
 // calibrates the harness before the search and merge kernels.
@@ -6,7 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "kernels/experiment.cuh"
-#include "sim/transpose.hpp"
+#include "sim/algorithms/transpose/transpose.hpp"
 
 using namespace bankcheck;
 using namespace bankcheck::kernels;

@@ -17,11 +17,11 @@
 #include "model/bank_model.hpp"
 #include "proofs/claims_registry.hpp"
 #include "proofs/number_theory.hpp"
-#include "sim/aho_corasick.hpp"
-#include "sim/block_recorder.hpp"
-#include "sim/cf_merge.hpp"
-#include "sim/pbs.hpp"
-#include "sim/trace_file.hpp"
+#include "sim/algorithms/aho_corasick/aho_corasick.hpp"
+#include "sim/algorithms/block_recorder.hpp"
+#include "sim/algorithms/merge/cf_merge.hpp"
+#include "sim/algorithms/pbs/pbs.hpp"
+#include "sim/trace/trace_file.hpp"
 
 namespace bankcheck::proofs {
 namespace {
@@ -635,7 +635,7 @@ Claim gather_claim_for(const std::string& id, unsigned warps, bool reverse_b, bo
   c.id = id;
   c.paper = "SPAA 2025";
   c.lemma = warps == 1 ? "Algorithm 1 (Sections 3.1-3.2), end to end" : "Algorithm 1 with Section 3.3, end to end";
-  c.statement = "sim/cf_merge.hpp's dual subsequence gather and its inverse scatter make no bank conflict for every "
+  c.statement = "sim/algorithms/merge/cf_merge.hpp's dual subsequence gather and its inverse scatter make no bank conflict for every "
                 "split of A and B across " + std::string(warps == 1 ? "the warp" : "a block of " + to_string(warps) + " warps") +
                 " (gathered items checked; " + to_string(sizeof(Key)) + "-byte keys)" + (reverse_b && circular_shift ? "" : std::string(" [mutation:") +
                 (reverse_b ? "" : " no B reversal") + (circular_shift ? "" : " no circular shift") + "]");

@@ -7,7 +7,7 @@
 
 namespace bankcheck::proofs {
 
-/// SPAA 2025 Algorithm 1 end to end (sim/cf_merge.hpp, gather and scatter)
+/// SPAA 2025 Algorithm 1 end to end (sim/algorithms/merge/cf_merge.hpp, gather and scatter)
 /// for every split, on one warp (warps = 1) or a block of `warps` warps;
 /// reverse_b / circular_shift are CfLayout's mutation knobs.
 Claim spaa_gather_claim(unsigned warps = 1, bool reverse_b = true, bool circular_shift = true);

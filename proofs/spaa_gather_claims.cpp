@@ -1,6 +1,6 @@
 // SPAA 2025 Section 3 (load-balanced dual subsequence gather): the
 // number-theoretic lemmas, checked from their definitions
-// (proofs/spaa_residues.hpp), independently of sim/cf_merge.hpp.
+// (proofs/spaa_residues.hpp), independently of sim/algorithms/merge/cf_merge.hpp.
 #include <algorithm>
 #include <random>
 #include <string>

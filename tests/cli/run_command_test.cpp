@@ -2,7 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "tests/cli/cli_runner.hpp"
-#include "sim/algorithm_registry.hpp"
+#include "sim/algorithms/algorithm_registry.hpp"
 
 #include <array>
 #include <cstdio>

@@ -11,8 +11,8 @@
 #include <random>
 
 #include "kernels/capture_trace.cuh"
-#include "sim/pbs.hpp"
-#include "sim/transpose.hpp"
+#include "sim/algorithms/pbs/pbs.hpp"
+#include "sim/algorithms/transpose/transpose.hpp"
 
 using namespace bankcheck;
 using namespace bankcheck::kernels;

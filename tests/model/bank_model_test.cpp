@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/trace_file.hpp"
-#include "sim/trace_text.hpp"
+#include "sim/trace/trace_file.hpp"
+#include "sim/trace/trace_text.hpp"
 
 using namespace bankcheck;
 

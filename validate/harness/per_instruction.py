@@ -20,7 +20,7 @@ How an LDS/STS finds its site, stated up front:
      instruction, with one function of the disassembly;
   2. that instruction's inline chain holds a frame in an algorithm header
      sim/NAME.hpp (the accessor call `smem.load/store(SITE, ...)`), other
-     than sim/shared_accessor.hpp;
+     than sim/algorithms/shared_accessor.hpp;
   3. the line names a site enumerator of that header's `enum Site` (an
      accessor argument first, else any identifier on the line, as when a
      wrapper such as PBS's key(smem, probe, i) passes it on); it is named by
@@ -105,10 +105,21 @@ class SiteTable:
 
     def header(self, rel):
         if rel not in self.cache:
-            path = os.path.join(self.repo, rel)
-            lines = open(path).read().split("\n") if os.path.exists(path) else []
+            path = self.locate(rel)
+            lines = open(path).read().split("\n") if path else []
             self.cache[rel] = (lines, self.structs(lines))
         return self.cache[rel]
+
+    def locate(self, rel):
+        """The header a line-table path names: as given, or (line tables
+        recorded before the headers moved into sim/algorithms/<name>/) the one
+        header of that file name under sim/."""
+        path = os.path.join(self.repo, rel)
+        if os.path.exists(path):
+            return path
+        base = os.path.basename(rel)
+        hits = [os.path.join(d, base) for d, _, files in os.walk(os.path.join(self.repo, "sim")) if base in files]
+        return hits[0] if len(hits) == 1 else None
 
     @staticmethod
     def structs(lines):
@@ -152,7 +163,7 @@ def site_of(chain, sites, allowed):
     for path, line in chain:
         p = path.replace("\\", "/")
         i = p.rfind("/sim/")
-        if i < 0 or p.endswith("/sim/shared_accessor.hpp"):
+        if i < 0 or p.endswith("/shared_accessor.hpp"):
             continue
         s = sites.site(p[i + 1:], line, allowed)
         if s:

@@ -6,7 +6,7 @@
 
 (a) merge_sort_throughput.*  SPAA 2025 Figures 5/6 style: keys per microsecond
     against n (log scale) for cub::DeviceMergeSort, the CUB-style baseline and
-    CF-Merge (sim/merge_sort.hpp), random and worst-case inputs, one panel per
+    CF-Merge (sim/algorithms/merge_sort/merge_sort.hpp), random and worst-case inputs, one panel per
     shape (u, E); merge_sort.timing.csv.
 (b) time_vs_conflicts.*  for every program with both <p>.timing.csv and
     <p>.predicted.csv: measured time per item (timing run) against the bank

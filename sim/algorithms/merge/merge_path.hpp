@@ -1,0 +1,33 @@
+#pragma once
+// Merge-path partition (Odeh et al.; CUB's MergePath in
+// cub/block/block_merge_sort.cuh): the number of elements of A among the
+// first `diag` elements of the stable merge of sorted A and B (ties taken
+// from A first).
+//
+// @pre 0 <= diag <= a_count + b_count; a_at(i) (0 <= i < a_count) and
+//      b_at(j) (0 <= j < b_count) return the i-th / j-th key.
+// @post with s = result: max(0, diag - b_count) <= s <= min(diag, a_count), and
+//       A[0..s) ∪ B[0..diag-s) are the diag smallest elements of the stable merge.
+// Each probe reads A[mid] then B[diag-1-mid], as CUB does; through a
+// recording accessor these are the two shared-memory sites of the search.
+#include "model/hd.hpp"
+#include "sim/algorithms/select.hpp"
+
+namespace bankcheck {
+
+template <class KeyAtA, class KeyAtB>
+BANKCHECK_HD long merge_path(long a_count, long b_count, long diag, KeyAtA a_at, KeyAtB b_at) {
+  long begin = diag > b_count ? diag - b_count : 0;
+  long end = diag < a_count ? diag : a_count;
+  while (begin < end) {
+    const long mid = begin + (end - begin) / 2;
+    const auto key_a = a_at(mid);
+    const auto key_b = b_at(diag - 1 - mid);
+    const bool left = key_b < key_a;  // branch-free on the host (sim/algorithms/select.hpp)
+    end = select<long>(left, mid, end);
+    begin = select<long>(left, begin, mid + 1);
+  }
+  return begin;
+}
+
+}  // namespace bankcheck

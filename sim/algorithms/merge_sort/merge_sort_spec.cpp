@@ -1,0 +1,220 @@
+#include "sim/algorithms/merge_sort/merge_sort_spec.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <span>
+#include <stdexcept>
+#include <utility>
+
+#include "sim/inputs/merge_sort_adversary.hpp"
+#include "sim/algorithms/block_recorder.hpp"
+#include "sim/algorithms/merge_sort/merge_sort.hpp"
+
+namespace bankcheck {
+
+namespace {
+
+constexpr int kMaxItems = 32;  // E is a template parameter of sim/algorithms/merge_sort/merge_sort.hpp: 1..32 are compiled
+
+void require(bool ok, const std::string& what) {
+  if (!ok) throw std::invalid_argument(what);
+}
+
+std::string num(std::int64_t v) { return std::to_string(v); }
+
+/// Renumbers phases so that kernels run one after another keep distinct
+/// phases, and site ids so that the pass kernel's sites (the same enum as the
+/// tile kernel's) are counted under their own names.
+class PhaseOffset final : public InstructionListener {
+ public:
+  explicit PhaseOffset(InstructionListener& out) : out_(out) {}
+  void instruction(const InstructionInfo& info, const WarpRequest& request) override {
+    InstructionInfo shifted = info;
+    shifted.phase += offset;
+    shifted.site += site_offset;
+    out_.instruction(shifted, request);
+  }
+  unsigned offset = 0;
+  unsigned site_offset = 0;
+
+ private:
+  InstructionListener& out_;
+};
+
+/// n, with 0 meaning four tiles.
+std::int64_t sort_keys(const Params& p) {
+  const std::int64_t n = param(p, "n");
+  return n == 0 ? 4 * param(p, "u") * param(p, "E") : n;
+}
+
+void validate_merge_sort(const Params& p) {
+  const auto w = param(p, "w"), E = param(p, "E"), u = param(p, "u"), n = sort_keys(p), v = param(p, "variant");
+  require(w >= 1 && w <= 1024, "w must be in 1..1024 (got " + num(w) + ")");
+  require(E >= 1 && E <= kMaxItems, "E (items per thread) must be in 1.." + num(kMaxItems) + " (got " + num(E) + ")");
+  require(u >= 1 && u <= 4096 && std::has_single_bit(static_cast<std::uint64_t>(u)) && u % w == 0,
+          "u (threads per block) must be a power of two in 1..4096 and a multiple of w = " + num(w) + " (got " +
+              num(u) + ")");
+  require(v == 0 || v == 1, "variant must be 0 (baseline, CUB SerialMerge) or 1 (CF-Merge) (got " + num(v) + ")");
+  require(param(p, "wide") == 0 || param(p, "wide") == 1, "wide must be 0 or 1 (got " + num(param(p, "wide")) + ")");
+  const std::int64_t T = u * E;
+  require(n >= T && n % T == 0 && std::has_single_bit(static_cast<std::uint64_t>(n / T)),
+          "n must be the tile u*E = " + num(T) + " times a power of two (got " + num(n) + ")");
+  require(n <= std::numeric_limits<std::int32_t>::max(), "n must be < 2^31 (4-byte keys)");
+}
+
+/// The input keys: a random permutation, the adversary's permutation, or a file.
+std::vector<std::int32_t> sort_input(const Params& p, const InputChoice& in,
+                                     std::optional<inputs::MergeSortAdversary>& adversary) {
+  const auto w = static_cast<unsigned>(param(p, "w")), E = static_cast<unsigned>(param(p, "E")),
+             u = static_cast<unsigned>(param(p, "u"));
+  const auto n = static_cast<std::size_t>(sort_keys(p));
+  std::vector<std::int32_t> keys;
+  switch (in.kind) {
+    case InputChoice::Kind::random: {
+      keys.resize(n);
+      std::iota(keys.begin(), keys.end(), 0);
+      std::mt19937_64 rng(in.seed);
+      std::shuffle(keys.begin(), keys.end(), rng);
+      break;
+    }
+    case InputChoice::Kind::worst: {
+      const inputs::MergeSortShape shape{u, E, w, n};
+      adversary.emplace(shape, inputs::SearchBudget{3600, in.seed, kMergeSortWorstIterations},
+                        param(p, "wide") == 1 ? inputs::MergeSortAdversary::WidePasses::warp_search
+                                              : inputs::MergeSortAdversary::WidePasses::section4);
+      keys.resize(n);
+      adversary->generate(std::span<std::int32_t>(keys));
+      break;
+    }
+    case InputChoice::Kind::file: {
+      for (std::int64_t v : read_integers(in.path)) {
+        require(v >= std::numeric_limits<std::int32_t>::min() && v <= std::numeric_limits<std::int32_t>::max(),
+                in.path + ": key " + num(v) + " does not fit 4 bytes");
+        keys.push_back(static_cast<std::int32_t>(v));
+      }
+      const std::int64_t T = static_cast<std::int64_t>(u) * E, m = static_cast<std::int64_t>(keys.size());
+      require(m >= T && m % T == 0 && std::has_single_bit(static_cast<std::uint64_t>(m / T)),
+              in.path + ": holds " + num(m) + " keys; the sort needs the tile u*E = " + num(T) +
+                  " times a power of two (n is taken from the file)");
+      break;
+    }
+  }
+  return keys;
+}
+
+template <int E>
+AlgorithmOutcome drive_merge_sort(const Params& p, const InputChoice& in, InstructionListener& listener) {
+  const int w = static_cast<int>(param(p, "w")), u = static_cast<int>(param(p, "u"));
+  const auto variant = param(p, "variant") == 1 ? MergeSortVariant::cf : MergeSortVariant::baseline;
+  std::optional<inputs::MergeSortAdversary> adversary;
+  const std::vector<std::int32_t> input = sort_input(p, in, adversary);
+  const long T = static_cast<long>(u) * E, n = static_cast<long>(input.size());
+  PhaseOffset out(listener);
+  AlgorithmOutcome outcome;
+
+  MergeSortTile<std::int32_t, E> tile;
+  tile.variant = variant;
+  tile.set_shape(w, u);
+  BlockRecorder recorder(static_cast<std::size_t>(tile.shared_bytes()));
+  std::vector<std::int32_t> cur(n), next(n);
+  for (long b = 0; b < n / T; ++b) {
+    tile.in = input.data() + b * T;
+    tile.out = cur.data() + b * T;
+    recorder.clear();
+    recorder.run(tile, static_cast<unsigned>(u), static_cast<unsigned>(w), out, static_cast<std::uint64_t>(b));
+    ++outcome.blocks;
+  }
+  out.offset += static_cast<unsigned>(tile.phases());
+  out.site_offset = static_cast<unsigned>(std::size(MergeSortSites::kSiteNames));
+  std::vector<long> partitions(n / T + 1, 0);
+  for (long run = T; run < n; run *= 2) {
+    for (long b = 0; b < n / T; ++b) partitions[b] = merge_pass_partition(cur.data(), run, T, b);
+    MergeSortPass<std::int32_t, E> pass;
+    pass.variant = variant;
+    pass.set_shape(w, u);
+    pass.run = run;
+    pass.in = cur.data();
+    pass.out = next.data();
+    pass.partitions = partitions.data();
+    for (long b = 0; b < n / T; ++b) {
+      pass.block = b;
+      recorder.clear();
+      recorder.run(pass, static_cast<unsigned>(u), static_cast<unsigned>(w), out, static_cast<std::uint64_t>(b));
+      ++outcome.blocks;
+    }
+    out.offset += static_cast<unsigned>(pass.phases());
+    std::swap(cur, next);
+  }
+
+  std::vector<std::int32_t> expect = input;
+  std::sort(expect.begin(), expect.end());
+  outcome.output_checked = true;
+  outcome.check = "sorted output == std::sort(input)";
+  outcome.items = static_cast<std::uint64_t>(n);
+  for (long i = 0; i < n; ++i)
+    if (cur[i] != expect[i]) {
+      if (outcome.wrong++ == 0)
+        outcome.first_wrong = "position " + num(i) + ": " + num(cur[i]) + " instead of " + num(expect[i]);
+    }
+  outcome.output_ok = outcome.wrong == 0;
+
+  Prediction pr;
+  pr.model = "dmm";
+  if (variant == MergeSortVariant::cf) {
+    pr.formula = "CF-Merge's dual subsequence gather is bank-conflict free in every round and pass (SPAA 2025 "
+                 "Section 3, Algorithm 1)";
+    pr.quantity = "conflicts";
+    pr.sites = {"merge-sort-tile.gather", "merge-sort-pass.gather"};
+    pr.value = 0;
+    outcome.prediction = pr;
+  } else if (adversary) {
+    boost::multiprecision::cpp_int planned = 0;
+    for (const auto& c : adversary->pass_costs()) planned += c.serial_merge_wavefronts;
+    pr.formula = "the adversary's planned SerialMerge reads, summed over its passes (proofs/merge_sort_adversary: "
+                 "Theorem 8 per warp in every pass of >= 2 warps per merge, SPAA 2025 Section 4)";
+    pr.quantity = "wavefronts";
+    pr.sites = {"merge-sort-tile.init_a", "merge-sort-tile.init_b", "merge-sort-tile.merge_read",
+                "merge-sort-pass.init_a", "merge-sort-pass.init_b", "merge-sort-pass.merge_read"};
+    pr.value = planned;
+    outcome.prediction = pr;
+  }
+  return outcome;
+}
+
+using Driver = AlgorithmOutcome (*)(const Params&, const InputChoice&, InstructionListener&);
+
+template <int... I>
+constexpr std::array<Driver, sizeof...(I)> drivers(std::integer_sequence<int, I...>) {
+  return {&drive_merge_sort<I + 1>...};
+}
+
+}  // namespace
+
+AlgorithmSpec merge_sort_spec() {
+  AlgorithmSpec s;
+  s.name = "merge-sort";
+  s.description = "whole pairwise merge sort, CUB DeviceMergeSort's kernels (tile sort, global passes), baseline or "
+                  "CF-Merge (SPAA 2025 Sections 2, 3.3, 5)";
+  s.params = {{"w", 32, "warp size = banks, 1..1024"},
+              {"E", 17, "items per thread, 1..32 (CUB sm_90: 17; SPAA: 15)"},
+              {"u", 256, "threads per block, a power of two, a multiple of w (CUB sm_90: 256; SPAA: 512)"},
+              {"n", 0, "keys: the tile u*E times a power of two; 0 = 4 tiles (ignored with --input FILE)"},
+              {"variant", 0, "0 = baseline (CUB SerialMerge), 1 = CF-Merge"},
+              {"wide", 0, "--input worst, passes of >= 2 warps per merge: 0 = SPAA 2025 Section 4 (Theorem 8), "
+                          "1 = the searched warp labeling (beyond Theorem 8 for w = 32, E = 15, 17)"}};
+  s.worst_case = "the whole-sort adversary (proofs/merge_sort_adversary): every in-block and global pass meets the "
+                 "planned worst-case splits in every warp (SPAA 2025 Section 4 for merges of >= 2 warps); needs "
+                 "1 < E <= w, w a power of two, u >= 2w";
+  s.validate = validate_merge_sort;
+  s.drive = [](const Params& p, const InputChoice& in, InstructionListener& out) {
+    static constexpr auto table = drivers(std::make_integer_sequence<int, kMaxItems>{});
+    return table[static_cast<std::size_t>(param(p, "E") - 1)](p, in, out);
+  };
+  return s;
+}
+
+}  // namespace bankcheck

@@ -1,0 +1,88 @@
+#include "sim/replay/replay.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace bankcheck {
+namespace {
+
+void add_checked(std::uint64_t& total, std::uint64_t value, const char* what) {
+  if (__builtin_add_overflow(total, value, &total))
+    throw std::overflow_error(std::string("replay: total ") + what + " exceeds 2^64-1");
+}
+
+}  // namespace
+
+void ReplayTotals::add(unsigned active, const RequestCost& cost) {
+  add_checked(instructions, 1, "instructions");
+  add_checked(lane_accesses, active, "lane accesses");
+  add_checked(wavefronts, cost.wavefronts, "wavefronts");
+  add_checked(ideal, cost.ideal, "ideal wavefronts");
+  add_checked(conflicts, cost.conflicts, "conflicts");
+  worst_degree = std::max(worst_degree, cost.degree);
+}
+
+// The AVX2 clone compares four lanes at a time (SSE2 has no 64-bit compare).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+unsigned active_lanes(const WarpRequest& request) {
+  const std::uint64_t* a = request.addr.data();
+  const std::size_t size = request.addr.size();
+  std::uint64_t n = 0;
+  for (std::size_t l = 0; l < size; ++l) n += a[l] != kInactive;
+  return static_cast<unsigned>(n);
+}
+
+ReplayTotals& ReplayTotals::operator+=(const ReplayTotals& other) {
+  add_checked(instructions, other.instructions, "instructions");
+  add_checked(lane_accesses, other.lane_accesses, "lane accesses");
+  add_checked(wavefronts, other.wavefronts, "wavefronts");
+  add_checked(ideal, other.ideal, "ideal wavefronts");
+  add_checked(conflicts, other.conflicts, "conflicts");
+  worst_degree = std::max(worst_degree, other.worst_degree);
+  return *this;
+}
+
+ReplaySummary replay(TraceSource& source, const BankModel& model, const InstructionObserver& observer) {
+  const unsigned warp = source.warp();
+  if (warp != model.geometry().warp)
+    throw std::invalid_argument("the trace has warp " + std::to_string(warp) + " but the model '" + model.name() +
+                                "' has warp " + std::to_string(model.geometry().warp));
+  ReplaySummary summary;
+  summary.model = model.name();
+  summary.warp = warp;
+  // Per-site totals indexed by site id (sources number sites densely); the
+  // grand total is their checked sum at the end, so each instruction is
+  // added once.
+  std::vector<ReplayTotals> by_site;
+  TraceRecord record;
+  std::uint64_t index = 0;
+  while (source.next(record)) {
+    const RequestCost cost = model.cost(record.request);
+    const unsigned active = active_lanes(record.request);
+    if (record.site >= by_site.size()) by_site.resize(std::size_t{record.site} + 1);
+    by_site[record.site].add(active, cost);
+    if (cost.degree >= 2 && cost.degree > summary.worst.cost.degree) {  // rare: copy only on a new maximum
+      WorstInstruction& w = summary.worst;
+      w.present = true;
+      w.index = index;
+      w.site = source.sites().name(record.site);
+      w.op = record.request.op;
+      w.width = record.request.width;
+      w.addr.assign(record.request.addr.begin(), record.request.addr.end());
+      w.cost = cost;
+    }
+    if (observer) observer(InstructionCost{index, record.site, record.request, active, cost});
+    ++index;
+  }
+  const SiteTable& sites = source.sites();
+  for (std::uint32_t id = 0; id < by_site.size(); ++id) {
+    if (by_site[id].instructions == 0) continue;
+    summary.totals += by_site[id];
+    summary.sites.push_back({sites.name(id), by_site[id]});
+  }
+  return summary;
+}
+
+}  // namespace bankcheck

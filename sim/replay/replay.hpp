@@ -1,0 +1,77 @@
+#pragma once
+// Replay: stream a trace through a bank model and add up what it costs,
+// in total and per source site. The data flows one way (trace -> model ->
+// counts); replay knows neither the algorithm nor the preset.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "model/bank_model.hpp"
+#include "sim/trace/trace.hpp"
+
+namespace bankcheck {
+
+/// Sums over a set of instructions.
+/// @post wavefronts == ideal + conflicts; worst_degree is the largest RequestCost::degree seen.
+struct ReplayTotals {
+  std::uint64_t instructions = 0;
+  std::uint64_t lane_accesses = 0;  ///< active lanes summed over the instructions
+  std::uint64_t wavefronts = 0;
+  std::uint64_t ideal = 0;
+  std::uint64_t conflicts = 0;
+  std::uint32_t worst_degree = 0;
+
+  /// Add one instruction. @throws std::overflow_error instead of wrapping.
+  void add(unsigned active, const RequestCost& cost);
+  /// Add another set of totals. @throws std::overflow_error instead of wrapping.
+  ReplayTotals& operator+=(const ReplayTotals& other);
+};
+
+struct SiteTotals {
+  std::string site;  ///< "" for instructions without a site
+  ReplayTotals totals;
+};
+
+/// The first instruction that reaches the trace's worst conflict degree.
+/// @post present iff the trace had an instruction with a conflict (degree >= 2).
+struct WorstInstruction {
+  bool present = false;
+  std::uint64_t index = 0;  ///< 0-based position in the trace
+  std::string site;
+  Op op = Op::load;
+  unsigned width = 4;
+  std::vector<std::uint64_t> addr;  ///< its addresses, kept so the culprit can be named
+  RequestCost cost;
+  WarpRequest request() const { return WarpRequest{op, width, addr}; }
+};
+
+struct ReplaySummary {
+  std::string model;  ///< BankModel::name()
+  unsigned warp = 0;
+  ReplayTotals totals;
+  std::vector<SiteTotals> sites;  ///< in site-id order (order of definition); sites without instructions left out
+  WorstInstruction worst;
+};
+
+/// What replay tells a per-instruction observer; `request` lives until the next call.
+struct InstructionCost {
+  std::uint64_t index = 0;  ///< 0-based position in the trace
+  std::uint32_t site = 0;   ///< id in the source's SiteTable
+  const WarpRequest& request;
+  unsigned active = 0;      ///< active lanes
+  RequestCost cost;
+};
+
+using InstructionObserver = std::function<void(const InstructionCost&)>;
+
+/// Active (not kInactive) lanes of a request.
+unsigned active_lanes(const WarpRequest& request);
+
+/// Replay every record of `source` through `model`.
+/// @pre nothing; a warp mismatch is reported, not assumed away.
+/// @throws std::invalid_argument when source.warp() != model.geometry().warp,
+///         TraceError on malformed input, std::overflow_error if a total would exceed 2^64-1.
+ReplaySummary replay(TraceSource& source, const BankModel& model, const InstructionObserver& observer = {});
+
+}  // namespace bankcheck

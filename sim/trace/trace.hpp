@@ -1,0 +1,94 @@
+#pragma once
+// An access trace: the stream of warp requests an algorithm issues, each
+// tagged with the source site (a name such as "probe" or "merge.read") that
+// issued it. Algorithms write traces through TraceSink; replay reads them
+// through TraceSource; the text and binary files of docs/trace-format.md are
+// one implementation of each.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "model/warp_request.hpp"
+
+namespace bankcheck {
+
+/// Site names interned to small ids so records stay cheap to copy.
+class SiteTable {
+ public:
+  std::uint32_t intern(std::string_view name);
+  const std::string& name(std::uint32_t id) const { return names_.at(id); }
+  std::size_t size() const { return names_.size(); }
+  const std::vector<std::string>& names() const { return names_; }
+
+ private:
+  std::vector<std::string> names_;
+  std::unordered_map<std::string, std::uint32_t> ids_;
+};
+
+/// One warp instruction of a trace. `request.addr` stays valid until the
+/// source is advanced again (sources reuse their buffers).
+struct TraceRecord {
+  std::uint32_t site = 0;
+  WarpRequest request;
+};
+
+/// Receives a trace as it is produced.
+class TraceSink {
+ public:
+  virtual ~TraceSink() = default;
+  /// Called once, before any record.
+  virtual void begin(unsigned warp) = 0;
+  /// @pre request.addr.size() == warp given to begin().
+  virtual void record(std::string_view site, const WarpRequest& request) = 0;
+  /// Called once after the last record (flushes files).
+  virtual void end() {}
+};
+
+/// Streams a trace; memory use does not grow with its length.
+class TraceSource {
+ public:
+  virtual ~TraceSource() = default;
+  virtual unsigned warp() const = 0;
+  /// Advance to the next record; false at the end.
+  /// @throws TraceError (sim/trace/trace_error.hpp) on malformed input.
+  virtual bool next(TraceRecord& out) = 0;
+  virtual const SiteTable& sites() const = 0;
+};
+
+/// An in-memory trace: a sink that keeps every record, and can be replayed.
+class TraceBuffer final : public TraceSink {
+ public:
+  void begin(unsigned warp) override { warp_ = warp; }
+  void record(std::string_view site, const WarpRequest& request) override;
+
+  unsigned warp() const { return warp_; }
+  std::size_t size() const { return ops_.size(); }
+  const SiteTable& sites() const { return sites_; }
+  /// The i-th record; its addresses live in this buffer.
+  TraceRecord at(std::size_t i) const;
+
+ private:
+  unsigned warp_ = 0;
+  SiteTable sites_;
+  std::vector<std::uint32_t> site_ids_;
+  std::vector<Op> ops_;
+  std::vector<std::uint8_t> widths_;
+  std::vector<std::uint64_t> addrs_;  // warp_ entries per record
+};
+
+/// A TraceSource over a TraceBuffer (for tests and in-process replay).
+class BufferSource final : public TraceSource {
+ public:
+  explicit BufferSource(const TraceBuffer& buffer) : buffer_(buffer) {}
+  unsigned warp() const override { return buffer_.warp(); }
+  bool next(TraceRecord& out) override;
+  const SiteTable& sites() const override { return buffer_.sites(); }
+
+ private:
+  const TraceBuffer& buffer_;
+  std::size_t index_ = 0;
+};
+
+}  // namespace bankcheck

@@ -1,0 +1,307 @@
+#include "sim/trace/trace_binary.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <stdexcept>
+
+namespace bankcheck {
+
+// The format is little-endian and the reader hands out spans into its
+// buffer, so it relies on the host being little-endian too.
+static_assert(std::endian::native == std::endian::little, "binary traces assume a little-endian host");
+
+namespace {
+
+constexpr std::uint64_t kind_of(std::uint64_t head) { return head & 0xff; }
+
+
+/// OR of (addr & mask) over the active lanes: nonzero iff some active lane is
+/// misaligned. Branch-free; the AVX2 clone compares four lanes at a time
+/// (SSE2 has no 64-bit compare, so the default build would not vectorize).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+std::uint64_t misaligned_bits(const std::uint64_t* addr, unsigned n, std::uint64_t mask) {
+  std::uint64_t bits = 0;
+  for (unsigned l = 0; l < n; ++l) bits |= (addr[l] != kInactive) ? (addr[l] & mask) : 0;
+  return bits;
+}
+
+/// A 4-byte address read in place from the u64 read buffer (may_alias: the
+/// buffer's words are read through this type too).
+typedef std::uint32_t NarrowAddress __attribute__((may_alias));
+
+/// 4-byte addresses to 8-byte ones, all ones (inactive) to kInactive; in
+/// the same pass, the OR of (addr & mask) over the active lanes, as
+/// misaligned_bits. Branch-free, so the AVX2 clone does eight lanes at a time.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+std::uint32_t widen_addresses(const NarrowAddress* narrow, unsigned n, std::uint64_t* out, std::uint32_t mask) {
+  std::uint32_t bits = 0;
+  for (unsigned l = 0; l < n; ++l) {
+    const std::uint32_t a = narrow[l];
+    const bool idle = a == 0xFFFFFFFFu;
+    out[l] = std::uint64_t{a} | (idle ? 0xFFFFFFFF00000000u : 0);
+    bits |= idle ? 0 : (a & mask);
+  }
+  return bits;
+}
+
+}  // namespace
+
+BinaryTraceReader::BinaryTraceReader(InputFile file, std::size_t buffer_bytes, BinaryReadMode mode)
+    : file_(std::move(file)) {
+  unsigned char header[kBinaryTraceHeaderBytes];
+  const std::size_t got = file_.read(header, sizeof header);
+  auto header_error = [&](std::uint64_t offset, const std::string& message) {
+    throw TraceError::at_byte(file_.name(), offset, TraceError::kHeader, message);
+  };
+  if (got < sizeof kBinaryTraceMagic || std::memcmp(header, kBinaryTraceMagic, sizeof kBinaryTraceMagic) != 0)
+    header_error(0, "bad magic: not a bankcheck binary trace (expected \"BKTRACE\\x1a\")");
+  if (got < sizeof header)
+    header_error(got, "truncated header: " + std::to_string(got) + " of " + std::to_string(sizeof header) + " bytes");
+  std::uint16_t version;
+  std::memcpy(&version, header + 8, 2);
+  if (version != kBinaryTraceVersion)
+    header_error(8, "unsupported version " + std::to_string(version) + " (this reader reads version " +
+                        std::to_string(kBinaryTraceVersion) + ")");
+  if (!is_valid_address_bytes(header[10]))
+    header_error(10, "unsupported address size " + std::to_string(header[10]) + " (version 1 uses 8- or 4-byte addresses)");
+  address_bytes_ = header[10];
+  if (header[11] != 0) header_error(11, "reserved header byte must be 0 (got " + std::to_string(header[11]) + ")");
+  std::uint32_t warp;
+  std::memcpy(&warp, header + 12, 4);
+  if (warp < 1 || warp > kMaxTraceWarp)
+    header_error(12, "warp size must be in 1.." + std::to_string(kMaxTraceWarp) + " (got " + std::to_string(warp) + ")");
+  warp_ = warp;
+  if (address_bytes_ == 4) wide_.resize(warp_);
+  // Room for the largest record: an instruction, or a site of the longest name.
+  const std::size_t min_words = std::size_t{3} + std::max<std::size_t>(warp_, kMaxSiteNameBytes / 8 + 1);
+  buffer_words_ = std::max(buffer_bytes / 8, min_words) + 1;
+  if (mode == BinaryReadMode::automatic) mapping_ = file_.mappable();
+  if (mapping_ && mapping_->position != kBinaryTraceHeaderBytes) mapping_.reset();  // not where the header ended
+  if (!mapping_) {
+    buffer_ = std::make_unique_for_overwrite<std::uint64_t[]>(buffer_words_);
+    words_ = buffer_.get();
+  }
+}
+
+void BinaryTraceReader::fail(const std::string& message) const {
+  throw TraceError::at_byte(file_.name(), record_offset_, records_, message);
+}
+
+void BinaryTraceReader::fail_truncated(std::size_t need_words) const {
+  const std::size_t have = (end_ - pos_) * 8 + tail_bytes_;
+  fail("truncated record: needs " + std::to_string(need_words * 8) + " bytes, the file has " + std::to_string(have) +
+       " left");
+}
+
+bool BinaryTraceReader::fill(std::size_t words) {
+  if (end_ - pos_ >= words) return true;
+  if (eof_) return false;
+  return mapping_ ? fill_window(words) : fill_buffer(words);
+}
+
+bool BinaryTraceReader::fill_window(std::size_t words) {
+  // Move the window to start at pos_; it ends at the file's end or after
+  // buffer_words_ words (the largest record fits either way).
+  const std::uint64_t from = buffer_offset_ + pos_ * 8;
+  const std::uint64_t left = mapping_->size - from;
+  const auto bytes = static_cast<std::size_t>(std::min<std::uint64_t>(left, buffer_words_ * 8));
+  words_ = bytes == 0 ? nullptr
+                      : reinterpret_cast<const std::uint64_t*>(window_.map(mapping_->descriptor, from, bytes, file_.name()));
+  buffer_offset_ = from;
+  pos_ = 0;
+  end_ = bytes / 8;
+  tail_bytes_ = bytes % 8;
+  eof_ = bytes == left;
+  return end_ >= words;
+}
+
+bool BinaryTraceReader::fill_buffer(std::size_t words) {
+  // Slide the unread bytes to the front, then read as much as fits.
+  auto* bytes = reinterpret_cast<unsigned char*>(buffer_.get());
+  const std::size_t keep = (end_ - pos_) * 8 + tail_bytes_;
+  if (pos_ > 0) {
+    std::memmove(bytes, bytes + pos_ * 8, keep);
+    buffer_offset_ += pos_ * 8;
+    end_ -= pos_;
+    pos_ = 0;
+  }
+  std::size_t have = keep;
+  const std::size_t capacity = (buffer_words_ - 1) * 8;  // last word: slack, never read into
+  while (have < words * 8 && !eof_) {
+    const std::size_t want = capacity - have;
+    const std::size_t got = file_.read(bytes + have, want);
+    have += got;
+    if (got < want) eof_ = true;
+  }
+  end_ = have / 8;
+  tail_bytes_ = have % 8;
+  return end_ - pos_ >= words;
+}
+
+std::uint32_t BinaryTraceReader::widen(const std::uint64_t* words, std::uint32_t mask) {
+  // Read the buffer's words as 32-bit halves in place (little-endian: the
+  // file's order); a copy first would cost more than the widening.
+  const auto* narrow = reinterpret_cast<const NarrowAddress*>(words);
+  if (warp_ % 2 != 0 && narrow[warp_] != 0) fail("padding after the last 4-byte address must be 0");
+  return widen_addresses(narrow, warp_, wide_.data(), mask);
+}
+
+bool BinaryTraceReader::next(TraceRecord& out) {
+  if (done_) return false;
+  for (;;) {
+    record_offset_ = buffer_offset_ + pos_ * 8;
+    if (pos_ == end_ && !fill(1)) {
+      if (end_ == pos_ && tail_bytes_ == 0)
+        fail("truncated file: it ends without an end record (after " + std::to_string(instructions_) +
+             " instructions)");
+      fail_truncated(1);
+    }
+    const std::uint64_t head = words_[pos_];
+    switch (kind_of(head)) {
+      case static_cast<std::uint64_t>(BinaryRecordKind::instr): {
+        const unsigned op = (head >> 8) & 0xff;
+        const unsigned width = (head >> 16) & 0xff;
+        const std::uint32_t site = static_cast<std::uint32_t>(head >> 32);
+        if (op > 1) fail("bad op " + std::to_string(op) + " (0 = ld, 1 = st)");
+        if (!is_valid_width(width)) fail("width " + std::to_string(width) + " is not one of 1, 2, 4, 8, 16");
+        if (((head >> 24) & 0xff) != 0) fail("reserved byte of an instruction record must be 0");
+        if (site >= sites_.size())
+          fail("site id " + std::to_string(site) + " is not defined (" + std::to_string(sites_.size()) +
+               " sites defined so far)");
+        const std::size_t addr_words = address_bytes_ == 8 ? warp_ : (std::size_t{warp_} + 1) / 2;
+        if (end_ - pos_ <= addr_words && !fill(1 + addr_words)) fail_truncated(1 + addr_words);
+        const std::uint64_t* addr = words_ + pos_ + 1;
+        const std::uint32_t mask = width - 1;
+        std::uint64_t misaligned = 0;
+        if (address_bytes_ == 4) {
+          misaligned = widen(addr, mask);
+          addr = wide_.data();
+        } else if (mask != 0) {
+          misaligned = misaligned_bits(addr, warp_, mask);
+        }
+        if (misaligned != 0) {
+          unsigned l = 0;
+          while (addr[l] == kInactive || (addr[l] & mask) == 0) ++l;
+          fail("misaligned address " + std::to_string(addr[l]) + " of lane " + std::to_string(l) +
+               ": not a multiple of the width " + std::to_string(width));
+        }
+        out.site = site;
+        out.request.op = op == 0 ? Op::load : Op::store;
+        out.request.width = width;
+        out.request.addr = std::span<const std::uint64_t>(addr, warp_);
+        pos_ += 1 + addr_words;
+        ++records_;
+        ++instructions_;
+        return true;
+      }
+      case static_cast<std::uint64_t>(BinaryRecordKind::site): {
+        if (((head >> 8) & 0xffffff) != 0) fail("reserved bytes of a site record must be 0");
+        const std::uint64_t length = head >> 32;
+        if (length > kMaxSiteNameBytes)
+          fail("site name of " + std::to_string(length) + " bytes (at most " + std::to_string(kMaxSiteNameBytes) +
+               ")");
+        const std::size_t words = (length + 7) / 8;
+        if (!fill(1 + words)) fail_truncated(1 + words);
+        const auto* name = reinterpret_cast<const unsigned char*>(words_ + pos_ + 1);
+        for (std::size_t i = length; i < words * 8; ++i)
+          if (name[i] != 0) fail("padding after a site name must be 0");
+        const std::string_view text(reinterpret_cast<const char*>(name), length);
+        const std::size_t before = sites_.size();
+        if (sites_.intern(text) != before) fail("site '" + std::string(text) + "' is defined twice");
+        pos_ += 1 + words;
+        ++records_;
+        continue;
+      }
+      case static_cast<std::uint64_t>(BinaryRecordKind::end): {
+        if ((head >> 8) != 0) fail("reserved bytes of an end record must be 0");
+        if (!fill(2)) fail_truncated(2);
+        const std::uint64_t count = words_[pos_ + 1];
+        if (count != instructions_)
+          fail("end record counts " + std::to_string(count) + " instructions, the file holds " +
+               std::to_string(instructions_));
+        pos_ += 2;
+        ++records_;
+        record_offset_ = buffer_offset_ + pos_ * 8;
+        if (fill(1) || tail_bytes_ != 0) fail("data after the end record");
+        done_ = true;
+        return false;
+      }
+      default: fail("unknown record kind " + std::to_string(kind_of(head)) + " (1 = site, 2 = instr, 3 = end)");
+    }
+  }
+}
+
+BinaryTraceWriter::BinaryTraceWriter(OutputFile file, unsigned address_bytes)
+    : file_(std::move(file)), address_bytes_(address_bytes) {
+  if (!is_valid_address_bytes(address_bytes))
+    throw std::invalid_argument("address bytes must be 4 or 8 (got " + std::to_string(address_bytes) + ")");
+}
+
+void BinaryTraceWriter::begin(unsigned warp) {
+  if (warp < 1 || warp > kMaxTraceWarp)
+    throw std::invalid_argument("warp size must be in 1.." + std::to_string(kMaxTraceWarp) + " (got " +
+                                std::to_string(warp) + ")");
+  warp_ = warp;
+  unsigned char header[kBinaryTraceHeaderBytes] = {};
+  std::memcpy(header, kBinaryTraceMagic, sizeof kBinaryTraceMagic);
+  const std::uint16_t version = kBinaryTraceVersion;
+  std::memcpy(header + 8, &version, 2);
+  header[10] = static_cast<unsigned char>(address_bytes_);
+  const std::uint32_t w = warp;
+  std::memcpy(header + 12, &w, 4);
+  file_.write(header, sizeof header);
+}
+
+void BinaryTraceWriter::record(std::string_view site, const WarpRequest& request) {
+  if (request.addr.size() != warp_)
+    throw std::invalid_argument("request has " + std::to_string(request.addr.size()) + " lanes, trace warp is " +
+                                std::to_string(warp_));
+  if (!is_valid_width(request.width))
+    throw std::invalid_argument("width " + std::to_string(request.width) + " is not one of 1, 2, 4, 8, 16");
+  for (std::uint64_t a : request.addr) {
+    if (a == kInactive) continue;
+    if (a % request.width != 0)
+      throw std::invalid_argument("address " + std::to_string(a) + " is not a multiple of the width " +
+                                  std::to_string(request.width));
+    if (address_bytes_ == 4 && a > kMaxNarrowAddress)
+      throw std::invalid_argument("address " + std::to_string(a) + " does not fit a trace of 4-byte addresses (at most " +
+                                  std::to_string(kMaxNarrowAddress) + "); write 8-byte addresses");
+  }
+  const std::size_t known = sites_.size();
+  const std::uint32_t id = sites_.intern(site);
+  words_.clear();
+  if (id == known) {  // first use: define the site
+    if (site.size() > kMaxSiteNameBytes)
+      throw std::invalid_argument("site name longer than " + std::to_string(kMaxSiteNameBytes) + " bytes");
+    words_.push_back(static_cast<std::uint64_t>(BinaryRecordKind::site) | std::uint64_t{site.size()} << 32);
+    const std::size_t first = words_.size();
+    words_.resize(first + (site.size() + 7) / 8, 0);
+    if (!site.empty()) std::memcpy(words_.data() + first, site.data(), site.size());
+  }
+  const std::uint64_t head = static_cast<std::uint64_t>(BinaryRecordKind::instr) |
+                             std::uint64_t{request.op == Op::store ? 1u : 0u} << 8 |
+                             std::uint64_t{request.width} << 16 | std::uint64_t{id} << 32;
+  words_.push_back(head);
+  if (address_bytes_ == 8) {
+    words_.insert(words_.end(), request.addr.begin(), request.addr.end());
+  } else {
+    auto narrow = [](std::uint64_t a) -> std::uint64_t { return a == kInactive ? 0xFFFFFFFFu : a; };
+    for (std::size_t l = 0; l < warp_; l += 2)
+      words_.push_back(narrow(request.addr[l]) | (l + 1 < warp_ ? narrow(request.addr[l + 1]) << 32 : 0));
+  }
+  file_.write(words_.data(), words_.size() * 8);
+  ++instructions_;
+}
+
+void BinaryTraceWriter::end() {
+  const std::uint64_t tail[2] = {static_cast<std::uint64_t>(BinaryRecordKind::end), instructions_};
+  file_.write(tail, sizeof tail);
+  file_.close();
+}
+
+}  // namespace bankcheck

@@ -1,0 +1,122 @@
+#pragma once
+// The binary trace format (docs/trace-format.md), for large traces:
+//
+//   header (16 bytes): magic "BKTRACE\x1a", u16 version = 1, u8 address
+//   size = 8 or 4, u8 reserved = 0, u32 warp.
+//   then records, each starting on an 8-byte boundary with a u64 head whose
+//   low byte is the kind:
+//     site     (kind 1): head = 1 | name_length << 32; then the name bytes,
+//                        zero-padded to a multiple of 8. Sites are numbered
+//                        0, 1, 2, ... in order of definition.
+//     instr    (kind 2): head = 2 | op << 8 | width << 16 | site << 32;
+//                        then `warp` byte addresses of the header's size
+//                        (all ones = inactive), zero-padded to 8 bytes.
+//     end      (kind 3): head = 3; then a u64 count of instr records.
+//   All integers little-endian. A file without its end record is truncated.
+//
+// A regular file is mapped, a window at a time, and read in place; a pipe
+// is read into a buffer. With 8-byte addresses the reader hands out a span
+// straight into the window or buffer: no per-record copy and no
+// allocation. 4-byte addresses halve the bytes to read; the reader widens
+// them into one reused array.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/trace/trace.hpp"
+#include "sim/trace/trace_error.hpp"
+#include "sim/trace/trace_file.hpp"
+
+namespace bankcheck {
+
+inline constexpr char kBinaryTraceMagic[8] = {'B', 'K', 'T', 'R', 'A', 'C', 'E', '\x1a'};
+inline constexpr std::uint16_t kBinaryTraceVersion = 1;
+inline constexpr std::size_t kBinaryTraceHeaderBytes = 16;
+/// Bytes per address a binary trace may use (the header's address size).
+constexpr bool is_valid_address_bytes(unsigned bytes) { return bytes == 4 || bytes == 8; }
+/// Largest active address a trace with 4-byte addresses holds (all ones means inactive).
+inline constexpr std::uint64_t kMaxNarrowAddress = 0xFFFFFFFEu;
+/// Longest site name a binary trace may define.
+inline constexpr std::uint32_t kMaxSiteNameBytes = 4096;
+
+enum class BinaryRecordKind : std::uint8_t { site = 1, instr = 2, end = 3 };
+
+/// How the reader gets at the bytes after the header.
+enum class BinaryReadMode : std::uint8_t {
+  automatic,  ///< map a regular file a window at a time; read anything else
+  read,       ///< always read() into the buffer (tests compare both ways)
+};
+
+/// Streams a binary trace through a fixed window or read buffer of
+/// `buffer_bytes` (default 4 MiB; grown to hold the largest record).
+class BinaryTraceReader final : public TraceSource {
+ public:
+  /// Reads and checks the header. @throws TraceError (bad magic, version, address size, warp).
+  explicit BinaryTraceReader(InputFile file, std::size_t buffer_bytes = std::size_t{4} << 20,
+                             BinaryReadMode mode = BinaryReadMode::automatic);
+
+  unsigned warp() const override { return warp_; }
+  bool next(TraceRecord& out) override;
+  const SiteTable& sites() const override { return sites_; }
+
+  /// Instruction records returned so far.
+  std::uint64_t instructions() const { return instructions_; }
+  /// Bytes per address in this file: 8 or 4.
+  unsigned address_bytes() const { return address_bytes_; }
+  /// True when the file is mapped rather than read.
+  bool mapped() const { return mapping_.has_value(); }
+
+ private:
+  /// Make at least `words` u64 words available at pos_; false if the file ends first.
+  bool fill(std::size_t words);
+  bool fill_buffer(std::size_t words);
+  bool fill_window(std::size_t words);
+  /// The current record's 4-byte addresses as 8-byte ones (in wide_);
+  /// returns the OR of (addr & mask) over the active lanes (nonzero: misaligned).
+  std::uint32_t widen(const std::uint64_t* words, std::uint32_t mask);
+  [[noreturn]] void fail(const std::string& message) const;
+  [[noreturn]] void fail_truncated(std::size_t need_words) const;
+
+  InputFile file_;
+  std::optional<InputFile::Mappable> mapping_;  // set when the file is mapped
+  FileWindow window_;
+  std::unique_ptr<std::uint64_t[]> buffer_;  // read mode; not zero-filled: every word is read before use
+  std::size_t buffer_words_ = 0;             // words the buffer or window holds
+  const std::uint64_t* words_ = nullptr;     // the buffer, or the mapped window
+  std::size_t pos_ = 0, end_ = 0;  // in words of words_
+  std::size_t tail_bytes_ = 0;     // bytes past end_ that do not make a whole word
+  bool eof_ = false;
+  bool done_ = false;
+  std::uint64_t buffer_offset_ = kBinaryTraceHeaderBytes;  // file offset of words_[0]
+  std::uint64_t record_offset_ = kBinaryTraceHeaderBytes;  // file offset of the current record
+  std::uint64_t records_ = 0;                              // records read (all kinds)
+  std::uint64_t instructions_ = 0;
+  unsigned warp_ = 0;
+  unsigned address_bytes_ = 8;
+  std::vector<std::uint64_t> wide_;  // 4-byte addresses widened, one record at a time
+  SiteTable sites_;
+};
+
+/// Writes the binary format; defines each site the first time it is used.
+class BinaryTraceWriter final : public TraceSink {
+ public:
+  /// @throws std::invalid_argument unless address_bytes is 4 or 8.
+  explicit BinaryTraceWriter(OutputFile file, unsigned address_bytes = 8);
+  void begin(unsigned warp) override;
+  /// @throws std::invalid_argument for a request the format cannot hold
+  /// (with 4-byte addresses: an active address above kMaxNarrowAddress).
+  void record(std::string_view site, const WarpRequest& request) override;
+  void end() override;
+
+ private:
+  OutputFile file_;
+  unsigned address_bytes_;
+  unsigned warp_ = 0;
+  SiteTable sites_;
+  std::uint64_t instructions_ = 0;
+  std::vector<std::uint64_t> words_;
+};
+
+}  // namespace bankcheck

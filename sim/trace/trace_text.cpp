@@ -1,0 +1,266 @@
+#include "sim/trace/trace_text.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <stdexcept>
+
+namespace bankcheck {
+namespace {
+
+constexpr std::size_t kReadChunk = 1 << 16;
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+/// Splits a line into whitespace-separated tokens without copying.
+class Tokens {
+ public:
+  explicit Tokens(std::string_view line) : rest_(line) {}
+  bool next(std::string_view& token) {
+    std::size_t i = 0;
+    while (i < rest_.size() && is_space(rest_[i])) ++i;
+    if (i == rest_.size()) return false;
+    std::size_t j = i;
+    while (j < rest_.size() && !is_space(rest_[j])) ++j;
+    token = rest_.substr(i, j - i);
+    rest_ = rest_.substr(j);
+    return true;
+  }
+
+ private:
+  std::string_view rest_;
+};
+
+/// A token as it appears in a message: printable, and not too long.
+std::string quoted(std::string_view token) {
+  std::string out = "'";
+  for (char c : token.substr(0, 40)) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f) {
+      out += c;
+    } else {
+      static const char* hex = "0123456789abcdef";
+      out += "\\x";
+      out += hex[u >> 4];
+      out += hex[u & 15];
+    }
+  }
+  if (token.size() > 40) out += "...";
+  return out + "'";
+}
+
+std::string hex(std::uint64_t v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v, 16);
+  return "0x" + std::string(buf, r.ptr);
+}
+
+}  // namespace
+
+bool is_text_site_name(std::string_view site) {
+  return std::none_of(site.begin(), site.end(), [](char c) {
+    return is_space(c) || c == '\n' || c == '#' || c == '\0';
+  });
+}
+
+TextTraceReader::TextTraceReader(InputFile file) : file_(std::move(file)), buffer_(kReadChunk) {
+  std::string_view line;
+  while (read_line(line)) {
+    Tokens tokens(line);
+    std::string_view first;
+    if (!tokens.next(first)) continue;  // blank or comment-only
+    if (first == "warp") {
+      std::string_view value, extra;
+      if (!tokens.next(value)) fail("bad warp line: expected 'warp N' with N in 1.." + std::to_string(kMaxTraceWarp));
+      const std::uint64_t n = parse_number(value, "the warp size");
+      if (n < 1 || n > kMaxTraceWarp)
+        fail("bad warp line: warp size must be in 1.." + std::to_string(kMaxTraceWarp) + " (got " +
+             std::to_string(n) + ")");
+      if (tokens.next(extra)) fail("bad warp line: unexpected " + quoted(extra) + " after the warp size");
+      warp_ = static_cast<unsigned>(n);
+    } else {
+      pending_ = true;
+      pending_line_.assign(line);
+    }
+    break;
+  }
+  addr_.resize(warp_);
+}
+
+void TextTraceReader::fail(const std::string& message) const {
+  throw TraceError::at_line(file_.name(), line_no_, message);
+}
+
+bool TextTraceReader::read_line(std::string_view& line) {
+  // Bound on one line: generous for `warp` addresses of 20 digits each plus
+  // padding, so a file without newlines cannot make memory grow without end.
+  const std::size_t max_line = 65536 + std::size_t{64} * warp_;
+  long_line_.clear();
+  for (;;) {
+    const char* base = buffer_.data();
+    const void* nl = begin_ < end_ ? std::memchr(base + begin_, '\n', end_ - begin_) : nullptr;
+    if (nl != nullptr) {
+      const std::size_t pos = static_cast<const char*>(nl) - base;
+      std::string_view piece(base + begin_, pos - begin_);
+      begin_ = pos + 1;
+      if (!long_line_.empty()) {
+        long_line_.append(piece);
+        line = long_line_;
+      } else {
+        line = piece;
+      }
+      break;
+    }
+    // No newline in the buffer: keep the partial line and refill.
+    long_line_.append(base + begin_, end_ - begin_);
+    begin_ = end_ = 0;
+    if (long_line_.size() > max_line) {
+      ++line_no_;
+      fail("line longer than " + std::to_string(max_line) + " bytes");
+    }
+    if (eof_) {
+      if (long_line_.empty()) return false;
+      line = long_line_;  // last line without a newline
+      break;
+    }
+    end_ = file_.read(buffer_.data(), buffer_.size());
+    if (end_ < buffer_.size()) eof_ = true;
+  }
+  ++line_no_;
+  if (line.size() > max_line) fail("line longer than " + std::to_string(max_line) + " bytes");
+  if (auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+  return true;
+}
+
+std::uint64_t TextTraceReader::parse_number(std::string_view token, std::string_view what) const {
+  if (token.size() > 1 && token[0] == '-' && (token[1] >= '0' && token[1] <= '9'))
+    fail("negative number " + quoted(token) + " for " + std::string(what));
+  if (token.size() > 1 && token[0] == '+') fail("garbage token " + quoted(token) + " for " + std::string(what) +
+                                               " (expected a decimal or 0x-hex number)");
+  int base = 10;
+  std::string_view digits = token;
+  if (token.size() >= 2 && token[0] == '0' && (token[1] == 'x' || token[1] == 'X')) {
+    base = 16;
+    digits = token.substr(2);
+  }
+  std::uint64_t value = 0;
+  const char* first = digits.data();
+  const char* last = digits.data() + digits.size();
+  const auto r = std::from_chars(first, last, value, base);
+  if (digits.empty() || r.ptr != last || (r.ec != std::errc{} && r.ec != std::errc::result_out_of_range))
+    fail("garbage token " + quoted(token) + " for " + std::string(what) + " (expected a decimal or 0x-hex number)");
+  if (r.ec == std::errc::result_out_of_range)
+    fail("number " + quoted(token) + " for " + std::string(what) + " is out of range (more than 2^64-1)");
+  return value;
+}
+
+void TextTraceReader::parse_instruction(std::string_view line, TraceRecord& out) {
+  Tokens tokens(line);
+  std::string_view token;
+  tokens.next(token);  // the caller checked the line is not blank
+  std::string_view site;
+  if (token[0] == '@') {
+    site = token.substr(1);
+    if (site.empty()) fail("empty site name after '@'");
+    if (!tokens.next(token)) fail("missing op after site " + quoted(site) + " (expected ld or st)");
+  }
+  if (token == "ld") {
+    out.request.op = Op::load;
+  } else if (token == "st") {
+    out.request.op = Op::store;
+  } else if (token == "warp") {
+    fail("a 'warp' line must come first, before any instruction");
+  } else {
+    fail("unknown op " + quoted(token) + " (expected ld or st)");
+  }
+  if (!tokens.next(token)) fail("missing width (expected 1, 2, 4, 8 or 16)");
+  const std::uint64_t width = parse_number(token, "the width");
+  if (!is_valid_width(width > 16 ? 0u : static_cast<unsigned>(width)))
+    fail("width " + quoted(token) + " is not one of 1, 2, 4, 8, 16");
+  out.request.width = static_cast<unsigned>(width);
+
+  std::uint64_t lanes = 0;
+  while (tokens.next(token)) {
+    std::uint64_t a = kInactive;
+    if (token != "-") {
+      const std::string what = "the address of lane " + std::to_string(lanes);
+      a = parse_number(token, what);
+      if (a == kInactive) fail(hex(a) + " for " + what + " is reserved (it marks an inactive lane; write '-')");
+      if (a % width != 0)
+        fail("misaligned address " + quoted(token) + " for " + what + ": not a multiple of the width " +
+             std::to_string(width));
+    }
+    if (lanes < warp_) addr_[lanes] = a;
+    ++lanes;
+  }
+  if (lanes != warp_)
+    fail("wrong lane count: expected " + std::to_string(warp_) + " addresses (warp " + std::to_string(warp_) +
+         "), got " + std::to_string(lanes));
+  out.site = sites_.intern(site);
+  out.request.addr = std::span<const std::uint64_t>(addr_.data(), warp_);
+}
+
+bool TextTraceReader::next(TraceRecord& out) {
+  if (pending_) {
+    pending_ = false;
+    parse_instruction(pending_line_, out);
+    return true;
+  }
+  std::string_view line;
+  while (read_line(line)) {
+    Tokens tokens(line);
+    std::string_view first;
+    if (!tokens.next(first)) continue;
+    parse_instruction(line, out);
+    return true;
+  }
+  return false;
+}
+
+void TextTraceWriter::begin(unsigned warp) {
+  if (warp < 1 || warp > kMaxTraceWarp)
+    throw std::invalid_argument("warp size must be in 1.." + std::to_string(kMaxTraceWarp) + " (got " +
+                                std::to_string(warp) + ")");
+  warp_ = warp;
+  const std::string header = "warp " + std::to_string(warp) + "\n";
+  file_.write(header.data(), header.size());
+}
+
+void TextTraceWriter::record(std::string_view site, const WarpRequest& request) {
+  if (request.addr.size() != warp_)
+    throw std::invalid_argument("request has " + std::to_string(request.addr.size()) + " lanes, trace warp is " +
+                                std::to_string(warp_));
+  if (!is_valid_width(request.width))
+    throw std::invalid_argument("width " + std::to_string(request.width) + " is not one of 1, 2, 4, 8, 16");
+  if (!is_text_site_name(site))
+    throw std::invalid_argument("site name " + quoted(site) +
+                                " cannot be written to a text trace (no whitespace or '#' allowed)");
+  line_.clear();
+  if (!site.empty()) {
+    line_ += '@';
+    line_.append(site);
+    line_ += ' ';
+  }
+  line_ += op_name(request.op);
+  line_ += ' ';
+  line_ += std::to_string(request.width);
+  char buf[24];
+  for (std::uint64_t a : request.addr) {
+    line_ += ' ';
+    if (a == kInactive) {
+      line_ += '-';
+      continue;
+    }
+    if (a % request.width != 0)
+      throw std::invalid_argument("address " + std::to_string(a) + " is not a multiple of the width " +
+                                  std::to_string(request.width));
+    auto r = std::to_chars(buf, buf + sizeof buf, a);
+    line_.append(buf, r.ptr);
+  }
+  line_ += '\n';
+  file_.write(line_.data(), line_.size());
+}
+
+void TextTraceWriter::end() { file_.close(); }
+
+}  // namespace bankcheck

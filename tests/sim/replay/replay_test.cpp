@@ -1,0 +1,139 @@
+// Tests of sim/replay/replay.hpp on small traces whose costs are computed by hand
+// from the DMM's definition (cell = addr / width, bank = cell mod banks,
+// cost = most distinct cells in one bank), independently of the model code.
+#include "sim/replay/replay.hpp"
+
+#include <doctest/doctest.h>
+
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+using namespace bankcheck;
+
+namespace {
+
+constexpr std::uint64_t X = kInactive;
+
+struct Expected {
+  const char* site;
+  unsigned width;
+  std::vector<std::uint64_t> addr;
+  unsigned active;
+  std::uint64_t wavefronts;  // == degree: the DMM has one phase
+};
+
+// Warp 4, dmm with 4 banks (the preset takes both from the trace).
+const std::vector<Expected> kTrace = {
+    // stride 1: cells 0,1,2,3 -> banks 0,1,2,3 -> 1 wavefront
+    {"a", 4, {0, 4, 8, 12}, 4, 1},
+    // stride 2: cells 0,2,4,6 -> banks 0,2,0,2; bank 0 holds {0,4} -> 2-way
+    {"a", 4, {0, 8, 16, 24}, 4, 2},
+    // stride 4: cells 0,4,8,12 all in bank 0 -> 4-way
+    {"b", 4, {0, 16, 32, 48}, 4, 4},
+    // broadcast: one cell -> 1 wavefront
+    {"b", 4, {20, 20, 20, 20}, 4, 1},
+    // lanes 1,2 idle; cells 0 and 4 share bank 0 -> 2-way
+    {"c", 4, {0, X, X, 16}, 2, 2},
+    // width 8 is one element per cell too: cells 0..3 -> 1 wavefront
+    {"a", 8, {0, 8, 16, 24}, 4, 1},
+    // no active lane: costs nothing
+    {"c", 4, {X, X, X, X}, 0, 0},
+};
+
+TraceBuffer make_trace() {
+  TraceBuffer t;
+  t.begin(4);
+  for (const auto& e : kTrace) t.record(e.site, WarpRequest{Op::load, e.width, e.addr});
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("replay: totals and per-site sums on a hand-computed dmm trace") {
+  const TraceBuffer trace = make_trace();
+  BufferSource source(trace);
+  std::vector<InstructionCost> seen;
+  std::vector<std::vector<std::uint64_t>> addrs;
+  const ReplaySummary s = replay(source, make_preset("dmm", 4), [&](const InstructionCost& i) {
+    seen.push_back(i);
+    addrs.emplace_back(i.request.addr.begin(), i.request.addr.end());
+  });
+  CHECK(s.model == "dmm");
+  CHECK(s.warp == 4);
+  // totals: wavefronts 1+2+4+1+2+1+0 = 11; ideal 6 (every instruction with an active lane);
+  // conflicts 11-6 = 5; lanes 4*5+2+0 = 22; worst degree 4.
+  CHECK(s.totals.instructions == 7);
+  CHECK(s.totals.lane_accesses == 22);
+  CHECK(s.totals.wavefronts == 11);
+  CHECK(s.totals.ideal == 6);
+  CHECK(s.totals.conflicts == 5);
+  CHECK(s.totals.worst_degree == 4);
+  // per site: a = 1+2+1 (3 instr, 12 lanes, degree 2); b = 4+1 (degree 4); c = 2+0 (degree 2)
+  REQUIRE(s.sites.size() == 3);
+  CHECK(s.sites[0].site == "a");
+  CHECK(s.sites[0].totals.instructions == 3);
+  CHECK(s.sites[0].totals.lane_accesses == 12);
+  CHECK(s.sites[0].totals.wavefronts == 4);
+  CHECK(s.sites[0].totals.conflicts == 1);
+  CHECK(s.sites[0].totals.worst_degree == 2);
+  CHECK(s.sites[1].site == "b");
+  CHECK(s.sites[1].totals.wavefronts == 5);
+  CHECK(s.sites[1].totals.conflicts == 3);
+  CHECK(s.sites[1].totals.worst_degree == 4);
+  CHECK(s.sites[2].site == "c");
+  CHECK(s.sites[2].totals.instructions == 2);
+  CHECK(s.sites[2].totals.ideal == 1);
+  CHECK(s.sites[2].totals.wavefronts == 2);
+  // per instruction, in trace order
+  REQUIRE(seen.size() == kTrace.size());
+  for (std::size_t i = 0; i < kTrace.size(); ++i) {
+    CAPTURE(i);
+    CHECK(seen[i].index == i);
+    CHECK(trace.sites().name(seen[i].site) == kTrace[i].site);
+    CHECK(seen[i].active == kTrace[i].active);
+    CHECK(seen[i].cost.wavefronts == kTrace[i].wavefronts);
+    CHECK(seen[i].cost.ideal == (kTrace[i].active > 0 ? 1u : 0u));
+    CHECK(seen[i].cost.degree == kTrace[i].wavefronts);
+    CHECK(addrs[i] == kTrace[i].addr);
+  }
+}
+
+TEST_CASE("replay: dmm with fewer banks than lanes") {
+  // 2 banks: stride 1 gives cells 0,1,2,3 -> banks 0,1,0,1 -> 2-way.
+  TraceBuffer t;
+  t.begin(4);
+  const std::vector<std::uint64_t> a = {0, 4, 8, 12};
+  t.record("", WarpRequest{Op::store, 4, a});
+  BufferSource source(t);
+  const ReplaySummary s = replay(source, make_preset("dmm", 4, 2));
+  CHECK(s.totals.wavefronts == 2);
+  CHECK(s.totals.conflicts == 1);
+  REQUIRE(s.sites.size() == 1);
+  CHECK(s.sites[0].site == "");
+}
+
+TEST_CASE("replay: a trace whose warp differs from the model's is refused") {
+  const TraceBuffer trace = make_trace();  // warp 4
+  BufferSource source(trace);
+  CHECK_THROWS_AS(replay(source, make_preset("dmm", 8)), std::invalid_argument);
+  BufferSource again(trace);
+  CHECK_THROWS_AS(replay(again, make_custom(4, 4, 32)), std::invalid_argument);
+}
+
+TEST_CASE("replay: totals throw instead of wrapping") {
+  const RequestCost two{2, 1, 1, 2};
+  ReplayTotals t;
+  t.wavefronts = std::numeric_limits<std::uint64_t>::max() - 1;
+  t.add(4, RequestCost{1, 1, 0, 1});  // reaches exactly 2^64-1: fine
+  CHECK(t.wavefronts == std::numeric_limits<std::uint64_t>::max());
+  CHECK_THROWS_AS(t.add(4, two), std::overflow_error);
+  ReplayTotals lanes;
+  lanes.lane_accesses = std::numeric_limits<std::uint64_t>::max() - 3;
+  CHECK_THROWS_AS(lanes.add(4, two), std::overflow_error);
+}
+
+TEST_CASE("active_lanes counts lanes that are not kInactive") {
+  const std::vector<std::uint64_t> a = {X, 0, X, 8, 0};
+  CHECK(active_lanes(WarpRequest{Op::load, 4, a}) == 3);
+}

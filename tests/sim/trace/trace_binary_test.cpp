@@ -1,0 +1,332 @@
+// Tests of sim/trace/trace_binary.hpp. Binary inputs are assembled byte by byte
+// here from the layout in docs/trace-format.md (not by the writer under
+// test), so reader and writer are each checked against the document.
+#include "sim/trace/trace_binary.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "sim/trace/trace_text.hpp"
+#include "tests/sim/trace/trace_io_support.hpp"
+
+using namespace bankcheck;
+using bankcheck::test::slurp;
+using bankcheck::test::TempStream;
+
+namespace {
+
+constexpr std::uint64_t X = kInactive;
+
+/// Assembles a binary trace as docs/trace-format.md lays it out.
+struct Bytes {
+  std::string s;
+  Bytes& u8(std::uint8_t v) { s.push_back(static_cast<char>(v)); return *this; }
+  Bytes& u16(std::uint16_t v) { for (int i = 0; i < 2; ++i) u8(static_cast<std::uint8_t>(v >> (8 * i))); return *this; }
+  Bytes& u32(std::uint32_t v) { for (int i = 0; i < 4; ++i) u8(static_cast<std::uint8_t>(v >> (8 * i))); return *this; }
+  Bytes& u64(std::uint64_t v) { for (int i = 0; i < 8; ++i) u8(static_cast<std::uint8_t>(v >> (8 * i))); return *this; }
+  Bytes& header(std::uint32_t warp, std::uint16_t version = 1, std::uint8_t addr_bytes = 8) {
+    s.append("BKTRACE\x1a", 8);
+    return u16(version).u8(addr_bytes).u8(0).u32(warp);
+  }
+  Bytes& site(const std::string& name) {
+    u64(1 | std::uint64_t{name.size()} << 32);
+    s += name;
+    while (s.size() % 8 != 0) u8(0);
+    return *this;
+  }
+  Bytes& instr(std::uint32_t site, unsigned op, unsigned width, const std::vector<std::uint64_t>& addr) {
+    u64(2 | std::uint64_t{op} << 8 | std::uint64_t{width} << 16 | std::uint64_t{site} << 32);
+    for (auto a : addr) u64(a);
+    return *this;
+  }
+  /// An instruction record of a trace with 4-byte addresses (all ones = inactive), zero-padded to 8 bytes.
+  Bytes& instr32(std::uint32_t site, unsigned op, unsigned width, const std::vector<std::uint64_t>& addr) {
+    u64(2 | std::uint64_t{op} << 8 | std::uint64_t{width} << 16 | std::uint64_t{site} << 32);
+    for (auto a : addr) u32(a == X ? 0xFFFFFFFFu : static_cast<std::uint32_t>(a));
+    while (s.size() % 8 != 0) u8(0);
+    return *this;
+  }
+  Bytes& end(std::uint64_t count) { return u64(3).u64(count); }
+};
+
+/// The reference trace: warp 4, sites "" and "merge.read", three instructions.
+Bytes reference() {
+  return Bytes{}
+      .header(4)
+      .site("")
+      .instr(0, 0, 4, {0, 4, 8, 12})
+      .site("merge.read")
+      .instr(1, 1, 8, {0, 16, X, 32})
+      .instr(0, 0, 1, {1, 2, 3, X})
+      .end(3);
+}
+
+/// The reference trace again, with 4-byte addresses; warp 3 so that every
+/// instruction record ends in a padding half-word.
+Bytes reference32() {
+  return Bytes{}
+      .header(3, 1, 4)
+      .site("")
+      .instr32(0, 0, 4, {0, 4, 8})
+      .site("merge.read")
+      .instr32(1, 1, 8, {0, X, 4294967288u})
+      .instr32(0, 0, 1, {X, 2, 4294967294u})
+      .end(3);
+}
+
+struct ReadResult {
+  unsigned warp = 0;
+  std::vector<std::string> sites;
+  std::vector<std::vector<std::uint64_t>> addr;
+  std::vector<unsigned> widths;
+  friend bool operator==(const ReadResult&, const ReadResult&) = default;
+};
+
+ReadResult read_one(const std::string& bytes, std::size_t buffer_bytes, BinaryReadMode mode) {
+  TempStream stream(bytes);
+  BinaryTraceReader reader(stream.input("t.bktrace"), buffer_bytes, mode);
+  CHECK(reader.mapped() == (mode == BinaryReadMode::automatic));  // a temporary file is a regular file
+  ReadResult out;
+  out.warp = reader.warp();
+  TraceRecord r;
+  while (reader.next(r)) {
+    out.sites.push_back(reader.sites().name(r.site));
+    out.addr.emplace_back(r.request.addr.begin(), r.request.addr.end());
+    out.widths.push_back(r.request.width + (r.request.op == Op::store ? 100 : 0));
+  }
+  CHECK_FALSE(reader.next(r));  // stays at the end
+  return out;
+}
+
+/// Reads the bytes both ways, mapped and through the read buffer: the two
+/// must agree, errors included; then returns the result or rethrows the error.
+ReadResult read_all(const std::string& bytes, std::size_t buffer_bytes = std::size_t{4} << 20) {
+  ReadResult result[2];
+  std::exception_ptr error[2];
+  std::string message[2];
+  const BinaryReadMode modes[2] = {BinaryReadMode::automatic, BinaryReadMode::read};
+  for (int m = 0; m < 2; ++m) {
+    try {
+      result[m] = read_one(bytes, buffer_bytes, modes[m]);
+    } catch (const TraceError& e) {
+      error[m] = std::current_exception();
+      message[m] = e.what();
+    }
+  }
+  CHECK(message[0] == message[1]);
+  CHECK(result[0] == result[1]);
+  if (error[0]) std::rethrow_exception(error[0]);
+  return result[0];
+}
+
+std::string temp_path(const char* name) { return (std::filesystem::temp_directory_path() / name).string(); }
+
+}  // namespace
+
+TEST_CASE("binary: the reader decodes a hand-assembled trace") {
+  const ReadResult r = read_all(reference().s);
+  CHECK(r.warp == 4);
+  CHECK(r.sites == std::vector<std::string>{"", "merge.read", ""});
+  CHECK(r.widths == std::vector<unsigned>{4, 108, 1});  // 100 + width marks a store
+  CHECK(r.addr[1] == std::vector<std::uint64_t>{0, 16, X, 32});
+  CHECK(r.addr[2] == std::vector<std::uint64_t>{1, 2, 3, X});
+}
+
+TEST_CASE("binary: the writer produces exactly the documented bytes") {
+  const auto path = temp_path("bankcheck_trace_binary_test.bktrace");
+  {
+    BinaryTraceWriter w{OutputFile(path)};
+    w.begin(4);
+    const std::vector<std::uint64_t> a = {0, 4, 8, 12}, b = {0, 16, X, 32}, c = {1, 2, 3, X};
+    w.record("", WarpRequest{Op::load, 4, a});
+    w.record("merge.read", WarpRequest{Op::store, 8, b});
+    w.record("", WarpRequest{Op::load, 1, c});
+    w.end();
+  }
+  CHECK(slurp(path) == reference().s);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("binary: 4-byte addresses are read and written exactly as documented") {
+  const ReadResult r = read_all(reference32().s);
+  CHECK(r.warp == 3);
+  CHECK(r.sites == std::vector<std::string>{"", "merge.read", ""});
+  CHECK(r.widths == std::vector<unsigned>{4, 108, 1});
+  CHECK(r.addr[0] == std::vector<std::uint64_t>{0, 4, 8});
+  CHECK(r.addr[1] == std::vector<std::uint64_t>{0, X, 4294967288u});
+  CHECK(r.addr[2] == std::vector<std::uint64_t>{X, 2, 4294967294u});
+  const auto path = temp_path("bankcheck_trace_binary32_test.bktrace");
+  {
+    BinaryTraceWriter w{OutputFile(path), 4};
+    w.begin(3);
+    for (std::size_t i = 0; i < r.addr.size(); ++i)
+      w.record(r.sites[i], WarpRequest{r.widths[i] > 100 ? Op::store : Op::load, r.widths[i] % 100, r.addr[i]});
+    w.end();
+  }
+  CHECK(slurp(path) == reference32().s);
+  std::remove(path.c_str());
+  for (std::size_t cut = 0; cut < reference32().s.size(); ++cut) {
+    CAPTURE(cut);
+    CHECK_THROWS_AS(read_all(reference32().s.substr(0, cut)), TraceError);
+  }
+}
+
+TEST_CASE("binary: 8-byte and 4-byte address files carry the same trace, for odd and even warps") {
+  for (unsigned warp : {1u, 2u, 5u, 32u}) {
+    CAPTURE(warp);
+    Bytes wide, narrow;
+    wide.header(warp).site("s");
+    narrow.header(warp, 1, 4).site("s");
+    std::uint64_t state = warp;
+    for (unsigned i = 0; i < 200; ++i) {
+      std::vector<std::uint64_t> a(warp);
+      for (auto& v : a) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        v = (state >> 61) == 0 ? X : ((state >> 20) % 0xFFFFFFF0u) & ~std::uint64_t{7};
+      }
+      wide.instr(0, i % 2, 8, a);
+      narrow.instr32(0, i % 2, 8, a);
+    }
+    const ReadResult w = read_all(wide.end(200).s), n = read_all(narrow.end(200).s, 1);
+    CHECK(w.addr == n.addr);
+    CHECK(w.widths == n.widths);
+  }
+}
+
+TEST_CASE("binary: 4-byte traces refuse what they cannot hold") {
+  const auto path = temp_path("bankcheck_trace_binary32_bad.bktrace");
+  CHECK_THROWS_AS(BinaryTraceWriter(OutputFile(path), 2), std::invalid_argument);
+  {
+    BinaryTraceWriter w{OutputFile(path), 4};
+    w.begin(2);
+    const std::vector<std::uint64_t> too_far = {0, 4294967296u}, all_ones_byte = {0xFFFFFFFFu, 0};
+    CHECK_THROWS_WITH_AS(w.record("s", WarpRequest{Op::load, 4, too_far}),
+                         doctest::Contains("does not fit a trace of 4-byte addresses"), std::invalid_argument);
+    CHECK_THROWS_AS(w.record("s", WarpRequest{Op::load, 1, all_ones_byte}), std::invalid_argument);
+  }
+  std::remove(path.c_str());
+  // A nonzero padding half-word after an odd warp's last address.
+  Bytes b = Bytes{}.header(1, 1, 4).site("s");
+  b.u64(2 | 4u << 16).u32(8).u32(1);
+  try {
+    read_all(b.end(1).s);
+    FAIL("nonzero padding was accepted");
+  } catch (const TraceError& e) {
+    CHECK(e.position() == 32);
+    CHECK(e.message().find("padding after the last 4-byte address must be 0") != std::string::npos);
+  }
+}
+
+TEST_CASE("binary: records straddling the read buffer are read intact") {
+  // 3000 records of warp 3 with a new site every 7 records; the smallest
+  // buffer makes nearly every record cross a refill.
+  Bytes b;
+  b.header(3);
+  std::uint32_t sites = 0;
+  for (std::uint64_t i = 0; i < 3000; ++i) {
+    if (i % 7 == 0) b.site("site" + std::to_string(sites++));
+    b.instr(sites - 1, i % 2, 2, {2 * i, X, 2 * i + 6});
+  }
+  b.end(3000);
+  // The smallest window or buffer: nearly every record crosses a refill or remap.
+  for (std::size_t buffer : {std::size_t{1}, std::size_t{4096}, std::size_t{4} << 20}) {
+    const ReadResult r = read_all(b.s, buffer);
+    REQUIRE(r.addr.size() == 3000);
+    for (std::uint64_t i = 0; i < 3000; i += 101) {
+      CHECK(r.sites[i] == "site" + std::to_string(i / 7));
+      CHECK(r.addr[i] == std::vector<std::uint64_t>{2 * i, X, 2 * i + 6});
+    }
+  }
+}
+
+TEST_CASE("binary: every truncation is an error, never a shorter trace") {
+  const std::string full = reference().s;
+  for (std::size_t cut = 0; cut < full.size(); ++cut) {
+    CAPTURE(cut);
+    CHECK_THROWS_AS(read_all(full.substr(0, cut)), TraceError);
+  }
+}
+
+TEST_CASE("binary: malformed records name the byte offset and record") {
+  struct Case {
+    const char* name;
+    std::string bytes;
+    std::uint64_t offset;  // of the offending record (or header field)
+    const char* reason;
+  };
+  const auto bad_head = [](std::uint64_t head) {
+    Bytes b = Bytes{}.header(2).site("s");
+    b.u64(head).u64(0).u64(0);
+    return b.end(1).s;
+  };
+  const std::vector<Case> cases = {
+      {"bad magic", std::string("BKTRACF\x1a") + std::string(8, '\0'), 0, "bad magic"},
+      {"text file", "warp 2\nld 4 0 4\n", 0, "bad magic"},
+      {"version", Bytes{}.header(2, 2).end(0).s, 8, "unsupported version 2"},
+      {"address size", Bytes{}.header(2, 1, 2).end(0).s, 10, "unsupported address size 2"},
+      {"warp 0", Bytes{}.header(0).end(0).s, 12, "warp size must be in 1..65536 (got 0)"},
+      {"undefined site", Bytes{}.header(2).instr(0, 0, 4, {0, 4}).end(1).s, 16, "site id 0 is not defined"},
+      {"bad width", bad_head(2 | 3u << 16), 32, "width 3 is not one of"},
+      {"bad op", bad_head(2 | 2u << 8 | 4u << 16), 32, "bad op 2"},
+      {"unknown kind", bad_head(9), 32, "unknown record kind 9"},
+      {"misaligned", Bytes{}.header(2).site("s").instr(0, 0, 8, {0, 12}).end(1).s, 32,
+       "misaligned address 12 of lane 1"},
+      {"twice defined", Bytes{}.header(2).site("s").site("s").end(0).s, 32, "defined twice"},
+      {"end count", Bytes{}.header(2).site("s").instr(0, 0, 4, {0, 4}).end(5).s, 56,
+       "end record counts 5 instructions, the file holds 1"},
+      {"after end", Bytes{}.header(2).end(0).u64(0).s, 32, "data after the end record"},
+      {"no end", Bytes{}.header(2).site("s").instr(0, 0, 4, {0, 4}).s, 56, "ends without an end record"},
+      {"long name", Bytes{}.header(2).u64(1 | std::uint64_t{5000} << 32).s, 16, "site name of 5000 bytes"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.name);
+    bool thrown = false;
+    try {
+      read_all(c.bytes);
+    } catch (const TraceError& e) {
+      thrown = true;
+      CHECK(e.file() == "t.bktrace");
+      CHECK(e.unit() == TraceError::Unit::byte);
+      CHECK(e.position() == c.offset);
+      CHECK(e.message().find(c.reason) != std::string::npos);
+      CHECK(std::string(e.what()).rfind("t.bktrace: byte " + std::to_string(c.offset), 0) == 0);
+    }
+    CHECK(thrown);
+  }
+}
+
+TEST_CASE("round trip text -> bin -> text is lossless") {
+  const std::string text =
+      "warp 4\n"
+      "@probe ld 4 0 4 8 12\n"
+      "st 8 - 16 - 32\n"
+      "@merge.read ld 16 0 16 32 18446744073709551600\n"
+      "@probe st 1 1 2 3 -\n"
+      "ld 2 - - - -\n";
+  const auto txt = temp_path("bankcheck_rt_in.trace"), bin = temp_path("bankcheck_rt.bktrace"),
+             back = temp_path("bankcheck_rt_out.trace");
+  {
+    std::FILE* f = std::fopen(txt.c_str(), "wb");
+    std::fwrite(text.data(), 1, text.size(), f);
+    std::fclose(f);
+  }
+  {
+    auto src = open_trace(txt);
+    auto dst = create_trace(bin, TraceFormat::binary);
+    CHECK(copy_trace(*src, *dst) == 5);
+  }
+  CHECK(slurp(bin).substr(0, 8) == std::string("BKTRACE\x1a", 8));
+  {
+    auto src = open_trace(bin);  // told binary by its magic
+    auto dst = create_trace(back, TraceFormat::text);
+    CHECK(copy_trace(*src, *dst) == 5);
+  }
+  CHECK(slurp(back) == text);
+  for (const auto& p : {txt, bin, back}) std::remove(p.c_str());
+}

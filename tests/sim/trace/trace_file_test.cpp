@@ -1,0 +1,69 @@
+// Tests of sim/trace/trace_file.hpp: format names and extensions, telling the
+// format by content (also through a pipe-like stream, via peek), and errors
+// for files that cannot be opened.
+#include "sim/trace/trace_file.hpp"
+
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "sim/trace/trace_error.hpp"
+#include "tests/sim/trace/trace_io_support.hpp"
+
+using namespace bankcheck;
+using bankcheck::test::TempStream;
+
+TEST_CASE("format from extension and from name") {
+  CHECK(format_from_extension("a/b.trace") == TraceFormat::text);
+  CHECK(format_from_extension("b.txt") == TraceFormat::text);
+  CHECK(format_from_extension("b.bktrace") == TraceFormat::binary);
+  CHECK(format_from_extension("b.bin") == TraceFormat::binary);
+  CHECK_FALSE(format_from_extension("b.csv").has_value());
+  CHECK_FALSE(format_from_extension("-").has_value());
+  CHECK(parse_format_name("text") == TraceFormat::text);
+  CHECK(parse_format_name("bin") == TraceFormat::binary);
+  CHECK_THROWS_AS(parse_format_name("json"), std::invalid_argument);
+}
+
+TEST_CASE("peek does not lose bytes") {
+  TempStream stream("warp 2\n");
+  InputFile in = stream.input("p");
+  CHECK(in.peek(4) == "warp");
+  CHECK(in.peek(2) == "wa");
+  char buf[16] = {};
+  CHECK(in.read(buf, sizeof buf) == 7);
+  CHECK(std::string(buf, 7) == "warp 2\n");
+  CHECK(in.read(buf, sizeof buf) == 0);
+}
+
+TEST_CASE("open_trace tells the format by content") {
+  const std::string binary = std::string("BKTRACE\x1a\x01\x00\x08\x00\x02\x00\x00\x00", 16) +
+                             std::string("\x03\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16);  // end record, 0 instructions
+  {
+    TempStream s(binary);
+    auto src = open_trace(s.input("b"));
+    CHECK(src->warp() == 2);
+    TraceRecord r;
+    CHECK_FALSE(src->next(r));
+  }
+  {
+    TempStream s("warp 3\nld 4 0 4 8\n");
+    auto src = open_trace(s.input("t"));
+    CHECK(src->warp() == 3);
+    TraceRecord r;
+    CHECK(src->next(r));
+    CHECK_FALSE(src->next(r));
+  }
+}
+
+TEST_CASE("a missing file is a TraceError naming it") {
+  try {
+    open_trace("/nonexistent/dir/x.trace");
+    FAIL("no error");
+  } catch (const TraceError& e) {
+    CHECK(e.file() == "/nonexistent/dir/x.trace");
+    CHECK(std::string(e.what()).find("cannot open") != std::string::npos);
+  }
+  CHECK_THROWS_AS(create_trace("/nonexistent/dir/x.trace", TraceFormat::text), std::invalid_argument);
+}
