@@ -69,7 +69,7 @@ std::string csv_field(const std::string& s) {
 
 std::string display_site(const std::string& s) { return s.empty() ? "(none)" : s; }
 
-nlohmann::json totals_json(const ReplayTotals& t) {
+nlohmann::json totals_json(const CostTotals& t) {
   return {{"instructions", t.instructions}, {"lane_accesses", t.lane_accesses}, {"wavefronts", t.wavefronts},
           {"ideal", t.ideal},               {"conflicts", t.conflicts},         {"worst_degree", t.worst_degree}};
 }
@@ -89,7 +89,7 @@ std::string lane_ranges(const std::vector<unsigned>& lanes) {
 
 /// The one-line verdict and, where there is a conflict, where the worst one is.
 void print_verdict(std::ostream& out, const ReplaySummary& s, const BankModel& model) {
-  const ReplayTotals& t = s.totals;
+  const CostTotals& t = s.totals;
   out << "\nverdict: ";
   if (t.conflicts == 0) {
     out << "conflict-free (" << t.wavefronts << " wavefronts, the ideal)\n";
@@ -114,7 +114,7 @@ nlohmann::json worst_json(const ReplaySummary& s, const BankModel& model) {
 }
 
 void print_text_summary(std::ostream& out, const ReplaySummary& s) {
-  const ReplayTotals& t = s.totals;
+  const CostTotals& t = s.totals;
   out << "totals\n"
       << "  instructions   " << t.instructions << "\n"
       << "  lane accesses  " << t.lane_accesses << "\n"
@@ -128,7 +128,7 @@ void print_text_summary(std::ostream& out, const ReplaySummary& s) {
   out << "\nby site\n  " << std::left << std::setw(static_cast<int>(width)) << "site" << std::right
       << "  instructions  lane_accesses    wavefronts         ideal     conflicts  worst_degree\n";
   for (const auto& site : s.sites) {
-    const ReplayTotals& x = site.totals;
+    const CostTotals& x = site.totals;
     out << "  " << std::left << std::setw(static_cast<int>(width)) << display_site(site.site) << std::right << "  "
         << std::setw(12) << x.instructions << "  " << std::setw(13) << x.lane_accesses << "  " << std::setw(12)
         << x.wavefronts << "  " << std::setw(12) << x.ideal << "  " << std::setw(12) << x.conflicts << "  "
@@ -198,7 +198,7 @@ void run_replay(const ReplayOptions& o, bool model_given) {
   } else if (o.csv) {
     if (o.per_instruction) return;  // one table per CSV: the rows (totals are their sums)
     out << "scope,site,instructions,lane_accesses,wavefronts,ideal,conflicts,worst_degree\n";
-    auto row = [&](const char* scope, const std::string& site, const ReplayTotals& t) {
+    auto row = [&](const char* scope, const std::string& site, const CostTotals& t) {
       out << scope << ',' << csv_field(site) << ',' << t.instructions << ',' << t.lane_accesses << ','
           << t.wavefronts << ',' << t.ideal << ',' << t.conflicts << ',' << t.worst_degree << '\n';
     };

@@ -17,13 +17,13 @@ namespace {
 
 nlohmann::json to_json(const CostTotals& c) {
   return {{"instructions", c.instructions}, {"lane_accesses", c.lane_accesses}, {"wavefronts", c.wavefronts},
-          {"ideal", c.ideal}, {"conflicts", c.conflicts}, {"max_degree", c.max_degree}};
+          {"ideal", c.ideal}, {"conflicts", c.conflicts}, {"max_degree", c.worst_degree}};
 }
 
 std::string cost_columns(const CostTotals& c) {
   return std::to_string(c.instructions) + "," + std::to_string(c.lane_accesses) + "," +
          std::to_string(c.wavefronts) + "," + std::to_string(c.ideal) + "," + std::to_string(c.conflicts) + "," +
-         std::to_string(c.max_degree);
+         std::to_string(c.worst_degree);
 }
 
 // Whether the prediction holds; nullopt when it is stated for another model.
@@ -43,7 +43,7 @@ void print_text(const AlgorithmReport& r, bool per_round) {
   auto row = [](const std::string& name, const CostTotals& c) {
     std::cout << "  " << std::left << std::setw(28) << name << std::right << std::setw(14) << c.instructions
               << std::setw(16) << c.lane_accesses << std::setw(16) << c.wavefronts << std::setw(16) << c.conflicts
-              << std::setw(8) << c.max_degree << "\n";
+              << std::setw(8) << c.worst_degree << "\n";
   };
   std::cout << "  " << std::left << std::setw(28) << "site" << std::right << std::setw(14) << "instructions"
             << std::setw(16) << "lane_accesses" << std::setw(16) << "wavefronts" << std::setw(16) << "conflicts"

@@ -27,6 +27,7 @@
 
 #include "kernels/block_kernel.cuh"
 #include "model/bank_model.hpp"
+#include "sim/replay/cost_totals.hpp"
 
 namespace bankcheck::kernels {
 
@@ -106,22 +107,13 @@ bool equal_or_report(const std::vector<T>& got, const std::vector<T>& expected) 
 class PredictListener final : public InstructionListener {
  public:
   explicit PredictListener(const BankModel& model) : model_(model) {}
-  struct Totals {
-    std::uint64_t instructions = 0, wavefronts = 0, conflicts = 0, ideal = 0;
-    void add(const RequestCost& c) {
-      ++instructions;
-      wavefronts += c.wavefronts;
-      conflicts += c.conflicts;
-      ideal += c.ideal;
-    }
-  };
   void instruction(const InstructionInfo& info, const WarpRequest& request) override {
     const RequestCost c = model_.cost(request);
-    (request.op == Op::load ? load : store).add(c);
-    by_site[{std::string(info.name), request.op}].add(c);
+    (request.op == Op::load ? load : store).add(info.active, c);
+    by_site[{std::string(info.name), request.op}].add(info.active, c);
   }
-  Totals load, store;
-  std::map<std::pair<std::string, Op>, Totals> by_site;
+  CostTotals load, store;
+  std::map<std::pair<std::string, Op>, CostTotals> by_site;
 
  private:
   const BankModel& model_;

@@ -73,14 +73,6 @@ std::vector<std::int64_t> read_integers(const std::string& path) {
   return values;
 }
 
-void CostTotals::add(const RequestCost& c, unsigned active) {
-  ++instructions;
-  lane_accesses += active;
-  wavefronts += c.wavefronts;
-  ideal += c.ideal;
-  conflicts += c.conflicts;
-  max_degree = std::max(max_degree, c.degree);
-}
 
 namespace {
 
@@ -637,21 +629,21 @@ class CostListener final : public InstructionListener {
 
   void instruction(const InstructionInfo& info, const WarpRequest& request) override {
     const RequestCost c = model_.cost(request);
-    total.add(c, info.active);
+    total.add(info.active, c);
     if (info.site >= sites.size()) sites.resize(info.site + 1);
     auto& site = sites[info.site];
     if (site.site.empty()) {
       site.site = std::string(info.name);
       order.push_back(info.site);
     }
-    site.cost.add(c, info.active);
+    site.cost.add(info.active, c);
     // rounds[phase][site][k]: flat vectors, no lookup by key per instruction
     if (info.phase >= rounds.size()) rounds.resize(info.phase + 1);
     auto& by_site = rounds[info.phase];
     if (info.site >= by_site.size()) by_site.resize(info.site + 1);
     auto& by_k = by_site[info.site];
     if (info.k >= by_k.size()) by_k.resize(info.k + 1);
-    by_k[info.k].add(c, info.active);
+    by_k[info.k].add(info.active, c);
     if (also_) also_->record(info.name, request);
   }
 

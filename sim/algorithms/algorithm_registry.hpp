@@ -23,6 +23,7 @@
 
 #include "model/bank_model.hpp"
 #include "sim/algorithms/block_recorder.hpp"
+#include "sim/replay/cost_totals.hpp"
 #include "sim/trace/trace.hpp"
 
 namespace bankcheck {
@@ -103,17 +104,6 @@ void require_worst_case(const AlgorithmSpec& spec, const InputChoice& input);
 /// Defaults filled in, unknown names rejected, spec.validate applied.
 /// @throws std::invalid_argument
 Params resolve_params(const AlgorithmSpec& spec, const Params& given);
-
-/// Costs summed over a set of instructions.
-struct CostTotals {
-  std::uint64_t instructions = 0;
-  std::uint64_t lane_accesses = 0;
-  std::uint64_t wavefronts = 0;
-  std::uint64_t ideal = 0;
-  std::uint64_t conflicts = 0;
-  std::uint32_t max_degree = 0;
-  void add(const RequestCost& c, unsigned active);
-};
 
 struct SiteCost {
   std::string site;  ///< qualified name

@@ -4,23 +4,6 @@
 #include <stdexcept>
 
 namespace bankcheck {
-namespace {
-
-void add_checked(std::uint64_t& total, std::uint64_t value, const char* what) {
-  if (__builtin_add_overflow(total, value, &total))
-    throw std::overflow_error(std::string("replay: total ") + what + " exceeds 2^64-1");
-}
-
-}  // namespace
-
-void ReplayTotals::add(unsigned active, const RequestCost& cost) {
-  add_checked(instructions, 1, "instructions");
-  add_checked(lane_accesses, active, "lane accesses");
-  add_checked(wavefronts, cost.wavefronts, "wavefronts");
-  add_checked(ideal, cost.ideal, "ideal wavefronts");
-  add_checked(conflicts, cost.conflicts, "conflicts");
-  worst_degree = std::max(worst_degree, cost.degree);
-}
 
 // The AVX2 clone compares four lanes at a time (SSE2 has no 64-bit compare).
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
@@ -34,16 +17,6 @@ unsigned active_lanes(const WarpRequest& request) {
   return static_cast<unsigned>(n);
 }
 
-ReplayTotals& ReplayTotals::operator+=(const ReplayTotals& other) {
-  add_checked(instructions, other.instructions, "instructions");
-  add_checked(lane_accesses, other.lane_accesses, "lane accesses");
-  add_checked(wavefronts, other.wavefronts, "wavefronts");
-  add_checked(ideal, other.ideal, "ideal wavefronts");
-  add_checked(conflicts, other.conflicts, "conflicts");
-  worst_degree = std::max(worst_degree, other.worst_degree);
-  return *this;
-}
-
 ReplaySummary replay(TraceSource& source, const BankModel& model, const InstructionObserver& observer) {
   const unsigned warp = source.warp();
   if (warp != model.geometry().warp)
@@ -55,7 +28,7 @@ ReplaySummary replay(TraceSource& source, const BankModel& model, const Instruct
   // Per-site totals indexed by site id (sources number sites densely); the
   // grand total is their checked sum at the end, so each instruction is
   // added once.
-  std::vector<ReplayTotals> by_site;
+  std::vector<CostTotals> by_site;
   TraceRecord record;
   std::uint64_t index = 0;
   while (source.next(record)) {

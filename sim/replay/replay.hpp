@@ -8,29 +8,14 @@
 #include <vector>
 
 #include "model/bank_model.hpp"
+#include "sim/replay/cost_totals.hpp"
 #include "sim/trace/trace.hpp"
 
 namespace bankcheck {
 
-/// Sums over a set of instructions.
-/// @post wavefronts == ideal + conflicts; worst_degree is the largest RequestCost::degree seen.
-struct ReplayTotals {
-  std::uint64_t instructions = 0;
-  std::uint64_t lane_accesses = 0;  ///< active lanes summed over the instructions
-  std::uint64_t wavefronts = 0;
-  std::uint64_t ideal = 0;
-  std::uint64_t conflicts = 0;
-  std::uint32_t worst_degree = 0;
-
-  /// Add one instruction. @throws std::overflow_error instead of wrapping.
-  void add(unsigned active, const RequestCost& cost);
-  /// Add another set of totals. @throws std::overflow_error instead of wrapping.
-  ReplayTotals& operator+=(const ReplayTotals& other);
-};
-
 struct SiteTotals {
   std::string site;  ///< "" for instructions without a site
-  ReplayTotals totals;
+  CostTotals totals;
 };
 
 /// The first instruction that reaches the trace's worst conflict degree.
@@ -49,7 +34,7 @@ struct WorstInstruction {
 struct ReplaySummary {
   std::string model;  ///< BankModel::name()
   unsigned warp = 0;
-  ReplayTotals totals;
+  CostTotals totals;
   std::vector<SiteTotals> sites;  ///< in site-id order (order of definition); sites without instructions left out
   WorstInstruction worst;
 };

@@ -7,30 +7,20 @@
 
 #include "model/bank_model.hpp"
 #include "sim/algorithms/block_recorder.hpp"
+#include "sim/replay/cost_totals.hpp"
 
 namespace bankcheck::test {
 
-struct SiteTally {
-  std::uint64_t instructions = 0;
-  std::uint64_t wavefronts = 0;
-  std::uint64_t conflicts = 0;
-  std::uint32_t max_degree = 0;
-};
 
 class TallyListener final : public InstructionListener {
  public:
   explicit TallyListener(const BankModel& model) : model_(model) {}
   void instruction(const InstructionInfo& info, const WarpRequest& request) override {
     const RequestCost c = model_.cost(request);
-    for (SiteTally* t : {&sites[std::string(info.name)], &total}) {
-      ++t->instructions;
-      t->wavefronts += c.wavefronts;
-      t->conflicts += c.conflicts;
-      if (c.degree > t->max_degree) t->max_degree = c.degree;
-    }
+    for (CostTotals* t : {&sites[std::string(info.name)], &total}) t->add(info.active, c);
   }
-  std::map<std::string, SiteTally> sites;
-  SiteTally total;
+  std::map<std::string, CostTotals> sites;
+  CostTotals total;
 
  private:
   const BankModel& model_;

@@ -123,12 +123,12 @@ TEST_CASE("replay: a trace whose warp differs from the model's is refused") {
 
 TEST_CASE("replay: totals throw instead of wrapping") {
   const RequestCost two{2, 1, 1, 2};
-  ReplayTotals t;
+  CostTotals t;
   t.wavefronts = std::numeric_limits<std::uint64_t>::max() - 1;
   t.add(4, RequestCost{1, 1, 0, 1});  // reaches exactly 2^64-1: fine
   CHECK(t.wavefronts == std::numeric_limits<std::uint64_t>::max());
   CHECK_THROWS_AS(t.add(4, two), std::overflow_error);
-  ReplayTotals lanes;
+  CostTotals lanes;
   lanes.lane_accesses = std::numeric_limits<std::uint64_t>::max() - 3;
   CHECK_THROWS_AS(lanes.add(4, two), std::overflow_error);
 }

@@ -111,7 +111,7 @@ TEST_CASE("aho: SM-1 is GCD(C/4, w)-way in general") {
       auto r = run(text, {"x"}, threads, chunk, TextStaging::sm1, make_preset("dmm", w));
       const auto& scan = r.tally.sites.at("aho.scan");
       CHECK(scan.instructions == 2 * per);
-      CHECK(scan.max_degree == g);
+      CHECK(scan.worst_degree == g);
       CHECK(scan.conflicts == std::uint64_t{2} * per * (g - 1));
     }
 }
@@ -132,7 +132,7 @@ TEST_CASE("aho: under the sm90 preset (32 banks of 4 bytes) the 4-byte scan beha
   std::mt19937 rng(9);
   const std::string text = random_text(64 * 64, rng, "ab");
   auto sm1 = run(text, {"ab"}, 64, 64, TextStaging::sm1, sm90);
-  CHECK(sm1.tally.sites.at("aho.scan").max_degree == 16);
+  CHECK(sm1.tally.sites.at("aho.scan").worst_degree == 16);
   auto sm2 = run(text, {"ab"}, 64, 64, TextStaging::sm2, sm90);
   CHECK(sm2.tally.sites.at("aho.scan").conflicts == 0);
 }

@@ -44,12 +44,12 @@ TEST_CASE("mutations: without the circular shift gcd(w,E) > 1 conflicts; without
   auto no_shift = run_algorithm("cf-merge", {{"E", 16}, {"u", 64}, {"blocks", 4}, {"circular_shift", 0}},
                                 InputChoice::parse("random", 1), model);
   CHECK(no_shift.outcome.output_ok);
-  CHECK(site(no_shift, "cf-merge.gather")->cost.max_degree == 16);  // R_j hits w/d = 2 banks, d = 16 lanes each
+  CHECK(site(no_shift, "cf-merge.gather")->cost.worst_degree == 16);  // R_j hits w/d = 2 banks, d = 16 lanes each
   auto no_rev = run_algorithm("cf-merge", {{"E", 15}, {"u", 64}, {"blocks", 4}, {"reverse_b", 0}},
                               InputChoice::parse("random", 1), model);
   CHECK(no_rev.outcome.output_ok);
   CHECK(site(no_rev, "cf-merge.gather")->cost.conflicts > 0);
-  CHECK(site(no_rev, "cf-merge.gather")->cost.max_degree == 2);  // Section 3.1: at most 2 per thread per round
+  CHECK(site(no_rev, "cf-merge.gather")->cost.worst_degree == 2);  // Section 3.1: at most 2 per thread per round
 }
 
 TEST_CASE("layout: ρ is a permutation of every partition, π reverses B") {

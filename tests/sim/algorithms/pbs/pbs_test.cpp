@@ -213,7 +213,7 @@ class DirectListener final : public InstructionListener {
   explicit DirectListener(const BankModel& m) : model_(m) {}
   void instruction(const InstructionInfo& info, const WarpRequest& request) override {
     const RequestCost c = model_.cost(request);
-    run.sites[std::string(info.name)].add(c, info.active);
+    run.sites[std::string(info.name)].add(info.active, c);
     const auto key = std::make_tuple(info.block, info.warp_index, info.phase);
     if (info.name.ends_with(".binary")) binary_[key] += c.wavefronts;
     if (info.name.ends_with(".probe")) ++probes_[key];

@@ -65,7 +65,7 @@ TEST_CASE("css: m = w, lanes in w distinct level-1 nodes: w-way unpadded, confli
     auto plain = run(m, 2, false, q, model);
     const auto& probe = plain.tally.sites.at("css.probe");
     CHECK(probe.instructions == 2 * m);
-    CHECK(probe.max_degree == w);
+    CHECK(probe.worst_degree == w);
     CHECK(probe.conflicts == std::uint64_t{m} * (w - 1));
     auto padded = run(m, 2, true, q, model);
     CHECK(padded.tally.sites.at("css.probe").conflicts == 0);

@@ -61,7 +61,7 @@ TEST_CASE("split: thread_major on one partition is GCD(F, w)-way") {
       const unsigned g = gcd(fanout, w);
       const auto& rd = r.tally.sites.at("split.count_read");
       CHECK(rd.instructions == 2 * per);
-      CHECK(rd.max_degree == g);
+      CHECK(rd.worst_degree == g);
       CHECK(rd.conflicts == std::uint64_t{2} * per * (g - 1));
       // Zeroing walks p = 0..F-1 with the same lane pattern t*F + p.
       CHECK(r.tally.sites.at("split.zero").conflicts == std::uint64_t{2} * fanout * (g - 1));

@@ -34,7 +34,7 @@ TEST_CASE("strided: reads t*stride; GCD(stride, w) wavefronts per warp (SPAA 202
         worst = std::max(worst, n);
       }
       CHECK(t.total.instructions == 2);
-      CHECK(t.total.max_degree == worst);
+      CHECK(t.total.worst_degree == worst);
       CHECK(t.total.wavefronts == 2 * worst);
     }
 }

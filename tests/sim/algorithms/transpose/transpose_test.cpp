@@ -41,7 +41,7 @@ TEST_CASE("transpose: output is the transpose; conflicts match the hand count on
       CHECK(write.conflicts == 0);  // a row of w consecutive (or permuted) slots covers every bank once
       if (layout == TransposeLayout::plain) {
         // Column c of the plain tile is c + r*w: all in bank c, w distinct cells -> w-way.
-        CHECK(read.max_degree == w);
+        CHECK(read.worst_degree == w);
         CHECK(read.conflicts == std::uint64_t{w} * (w - 1));
       } else {
         CHECK(read.conflicts == 0);
@@ -61,7 +61,7 @@ TEST_CASE("transpose: a tile that is not the bank count") {
   for (unsigned i = 0; i < 12; ++i)
     for (unsigned j = 0; j < 12; ++j) REQUIRE(out[j * 12 + i] == static_cast<int>(i * 12 + j));
   CHECK(tally.sites.at("transpose.read_column").instructions == 18);
-  CHECK(tally.sites.at("transpose.read_column").max_degree == 4);  // warp 0: row 0, c = 0..7
+  CHECK(tally.sites.at("transpose.read_column").worst_degree == 4);  // warp 0: row 0, c = 0..7
 }
 
 TEST_CASE("transpose: bad parameters are named") {

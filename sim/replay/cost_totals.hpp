@@ -1,0 +1,53 @@
+#pragma once
+// CostTotals: the one accumulator of bank-model costs over a set of warp
+// instructions (a trace, a site, a round, a kernel launch). Every sum is
+// checked: a total that would pass 2^64-1 throws instead of wrapping, so a
+// report can never print a wrapped count.
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "model/bank_model.hpp"
+
+namespace bankcheck {
+
+/// @post wavefronts == ideal + conflicts; worst_degree is the largest RequestCost::degree added.
+struct CostTotals {
+  std::uint64_t instructions = 0;
+  std::uint64_t lane_accesses = 0;  ///< active lanes summed over the instructions
+  std::uint64_t wavefronts = 0;
+  std::uint64_t ideal = 0;
+  std::uint64_t conflicts = 0;
+  std::uint32_t worst_degree = 0;
+
+  /// Add one instruction with `active` active lanes. @throws std::overflow_error instead of wrapping.
+  void add(unsigned active, const RequestCost& cost) {
+    add_checked(instructions, 1, "instructions");
+    add_checked(lane_accesses, active, "lane accesses");
+    add_costs(cost.wavefronts, cost.ideal, cost.conflicts);
+    worst_degree = std::max(worst_degree, cost.degree);
+  }
+  /// Add another set of totals. @throws std::overflow_error instead of wrapping.
+  CostTotals& operator+=(const CostTotals& other) {
+    add_checked(instructions, other.instructions, "instructions");
+    add_checked(lane_accesses, other.lane_accesses, "lane accesses");
+    add_costs(other.wavefronts, other.ideal, other.conflicts);
+    worst_degree = std::max(worst_degree, other.worst_degree);
+    return *this;
+  }
+  bool operator==(const CostTotals&) const = default;
+
+ private:
+  void add_costs(std::uint64_t w, std::uint64_t i, std::uint64_t c) {
+    add_checked(wavefronts, w, "wavefronts");
+    add_checked(ideal, i, "ideal wavefronts");
+    add_checked(conflicts, c, "conflicts");
+  }
+  static void add_checked(std::uint64_t& total, std::uint64_t value, const char* what) {
+    if (__builtin_add_overflow(total, value, &total))
+      throw std::overflow_error(std::string("cost totals: ") + what + " exceed 2^64-1");
+  }
+};
+
+}  // namespace bankcheck
