@@ -108,7 +108,7 @@ const std::vector<Layer>& layers() {
 TEST_CASE("the layer table is read from docs/architecture.md") {
   const auto& l = layers();
   REQUIRE(l.size() >= 8);
-  CHECK(l.front().name == "model");
+  CHECK(l.front().name == "parallel");
   CHECK(l.front().may_include.empty());
   CHECK(layer_of(l, "sim/trace/trace.hpp")->name == "trace");
   CHECK(layer_of(l, "sim/algorithms/pbs/pbs.hpp")->name == "algorithms");
