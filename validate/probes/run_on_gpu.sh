@@ -87,7 +87,7 @@ log "probe run: repo $ROOT, work $WORK, out $OUT, budget ${BUDGET}s"
 # ---------------------------------------------------------------- 1. environment
 {
   date -u +"date %Y-%m-%dT%H:%M:%SZ"
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv 2>&1
+  timeout 30 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv 2>&1
   echo "ncu: $(ncu --version 2>&1 | tail -n 1)"
   echo "nvcc: $(nvcc --version 2>&1 | tail -n 1)"
   echo "compute-sanitizer: $(compute-sanitizer --version 2>&1 | tail -n 1)"
@@ -140,7 +140,7 @@ have() { [[ -x $BIN/$1 ]]; }
 
 # ---------------------------------------------------------------- SASS
 for p in probes cub12 microbench shmem_latency; do
-  have "$p" && cuobjdump -sass "$BIN/$p" > "$RES/sass/$p.sass" 2> "$RES/logs/cuobjdump-$p.log"
+  have "$p" && timeout -k 5 60 cuobjdump -sass "$BIN/$p" > "$RES/sass/$p.sass" 2> "$RES/logs/cuobjdump-$p.log"
 done
 check_args=()
 [[ -s $RES/sass/probes.sass ]] && check_args+=(probes "$RES/sass/probes.sass")
@@ -148,7 +148,7 @@ check_args=()
 [[ -s $RES/sass/shmem_latency.sass ]] && check_args+=(latency "$RES/sass/shmem_latency.sass")
 [[ -s $RES/sass/cub12.sass ]] && check_args+=(cub12 "$RES/sass/cub12.sass")
 if (( ${#check_args[@]} )); then
-  python3 validate/probes/check_sass.py "${check_args[@]}" > "$RES/sass/check.txt" 2>&1
+  timeout -k 5 60 python3 validate/probes/check_sass.py "${check_args[@]}" > "$RES/sass/check.txt" 2>&1
   rc=$?
   record sass-check "$([[ $rc == 0 ]] && echo ok || echo "mismatch(rc=$rc)")" 0
   log "SASS check: $(tail -n 1 "$RES/sass/check.txt")"
@@ -157,7 +157,7 @@ fi
 # line info for CUB's instructions (inline chain per SASS instruction)
 if have cub12; then
   ( cd "$WORK" && mkdir -p cubin && cd cubin && cuobjdump -xelf all "$BIN/cub12" > /dev/null 2>&1 \
-    && for f in *.cubin; do nvdisasm -gi -c "$f"; done > "$RES/sass/cub12.gi.txt" 2>&1 ) || true
+    && for f in *.cubin; do timeout -k 5 60 nvdisasm -gi -c "$f"; done > "$RES/sass/cub12.gi.txt" 2>&1 ) || true
 fi
 
 # ---------------------------------------------------------------- 3. plain runs
@@ -173,9 +173,9 @@ if have shmem_latency; then
 fi
 
 # ---------------------------------------------------------------- 5. metrics
-ncu --query-metrics > "$RES/ncu/query-metrics.txt" 2>&1
+timeout -k 5 60 ncu --query-metrics > "$RES/ncu/query-metrics.txt" 2>&1
 if ! grep -q "l1tex__" "$RES/ncu/query-metrics.txt"; then
-  ncu --query-metrics --chip gh100 > "$RES/ncu/query-metrics.txt" 2>&1
+  timeout -k 5 60 ncu --query-metrics --chip gh100 > "$RES/ncu/query-metrics.txt" 2>&1
 fi
 grep -iE 'ldsm|stsm|ldgsts|atom|shared' "$RES/ncu/query-metrics.txt" > "$RES/ncu/query-metrics-grep.txt" 2>/dev/null
 log "ncu knows $(grep -cE '^[a-z0-9_]+__' "$RES/ncu/query-metrics.txt") base metrics; $(wc -l < "$RES/ncu/query-metrics-grep.txt") mention ldsm/stsm/ldgsts/atom/shared"
@@ -190,14 +190,14 @@ for line in open(sys.argv[1], errors="replace"):
 core = sys.argv[2].split(",")
 # Counters that can tell which unit and operation a probe's traffic lands
 # in; each gets .sum. The rest of the list is logged, not collected.
-patterns = [
+patterns = [  # in priority order: the list is cut at 60
+    r"l1tex__t_(requests|sectors)_pipe_lsu_mem_global_op_(ld|st|atom|red|ldgsts(_cache_access|_cache_bypass)?)",
     r"l1tex__data_pipe_lsu_wavefronts(_mem_shared)?(_op_\w+|_cmd_\w+)?",
     r"l1tex__data_bank_conflicts_pipe_lsu(_mem_shared)?(_op_\w+|_cmd_\w+)?",
-    r"l1tex__data_bank_(reads|writes)(_pipe_lsu)?(_mem_shared)?(_op_\w+)?",
     r"smsp__inst_executed_op_(shared|ldsm|stsm|ldgsts|atom|red|global)\w*",
-    r"smsp__sass_inst_executed_op_(shared|ldsm|stsm|ldgsts|atom|global)\w*",
-    r"l1tex__t_(requests|sectors)_pipe_lsu_mem_global_op_(ld|st|ldgsts|atom|red)\w*",
+    r"l1tex__data_bank_(reads|writes)(_pipe_lsu)?(_mem_shared)?(_op_\w+)?",
     r"smsp__sass_data_bytes_mem_shared\w*",
+    r"smsp__sass_inst_executed_op_(shared|ldsm|stsm|ldgsts|atom|global)\w*",
     r"sm__sass_data_bytes_mem_shared\w*",
 ]
 chosen = list(core)
@@ -217,8 +217,11 @@ LIGHT="inst_executed,thread_inst_executed_true,memory_type,memory_access_type,me
 export_step() {  # STEP: raw and source pages of RES/ncu/STEP.ncu-rep
   local step=$1 rep=$RES/ncu/$1.ncu-rep
   if [[ ! -f $rep ]]; then log "no report for $step"; return 1; fi
-  timeout -k 5 120 ncu -i "$rep" --page raw --csv --print-units base > "$RES/ncu/$step.raw.csv" 2> "$RES/logs/export-$step.err"
-  timeout -k 5 180 ncu -i "$rep" --page source --csv --print-source sass > "$RES/ncu/$step.source.csv" 2>> "$RES/logs/export-$step.err"
+  local t=$(( $(remaining) - 10 ))
+  (( t > 120 )) && t=120
+  (( t < 15 )) && t=15
+  timeout -k 5 "$t" ncu -i "$rep" --page raw --csv --print-units base > "$RES/ncu/$step.raw.csv" 2> "$RES/logs/export-$step.err"
+  timeout -k 5 "$t" ncu -i "$rep" --page source --csv --print-source sass > "$RES/ncu/$step.source.csv" 2>> "$RES/logs/export-$step.err"
   log "exported $step: $(grep -c '^"[0-9]' "$RES/ncu/$step.raw.csv") kernel rows, $(grep -c '^"Kernel Name"' "$RES/ncu/$step.source.csv") source blocks"
 }
 
@@ -373,7 +376,7 @@ if have cub12; then profile cub12 15 cub12_ cub_launch; fi
 if have probes; then PROBE_KINDS=gld,gst; profile global "$(count_kinds gld,gst)" probe_ probes_launch; fi
 
 # ---------------------------------------------------------------- 8. summary
-python3 validate/probes/summarize.py "$RES" > "$RES/summary-console.txt" 2>&1
+timeout -k 5 60 python3 validate/probes/summarize.py "$RES" > "$RES/summary-console.txt" 2>&1
 rc=$?
 record summarize "$([[ $rc == 0 ]] && echo ok || echo "failed(rc=$rc)")" 0
 
