@@ -67,7 +67,9 @@ def memory_ops(instrs):
         if not words:
             continue
         if MEM.match(words[0]):
-            ops.append((words[0], " ".join(words[1:]), pred == "@!PT"))
+            # the predicate stays in the operand text so reports show it
+            ops.append((words[0], " ".join(words[1:]) + (f" (if {pred})" if pred and pred != "@!PT" else ""),
+                        pred == "@!PT"))
     return ops
 
 
@@ -121,6 +123,10 @@ def expected_probe(base):
         mod = r"\.BYPASS" if m.group(1) == "cg" else ""
         width = {4: "", 8: r"\.64", 16: r"\.128"}[size]
         return [rf"LDGSTS\.E{mod}{width} \["], False
+    if base == "probe_ld8_pred":
+        return [r"LDS\.64 R"], True   # predicated: @P LDS.64 (the predicate is checked below)
+    if base == "probe_ld8_div":
+        return [r"LDS\.64 R"], True   # inside a loop that idle lanes branch around
     m = re.match(r"probe_g(ld|st)_(\d+)$", base)
     if m:
         width = {"4": "", "8": r"\.64", "16": r"\.128"}[m.group(2)]
@@ -165,6 +171,12 @@ def check_probes(funcs):
             ok = False
         if any(m.startswith(("LDL", "STL")) for m, _ in live):
             ok = False
+        if base in ("probe_ld8_pred", "probe_ld8_div"):
+            # the pred kernel must predicate the load, the div kernel must
+            # branch around it (BSSY ... BSYNC), not predicate it
+            preds = [s.split()[0] for _, s in instrs if "LDS.64" in s]
+            branchy = any(s.startswith("BSSY") for _, s in instrs)
+            ok = ok and (preds[0].startswith("@P") if base.endswith("pred") else (not preds[0].startswith("@") and branchy))
         desc = " + ".join(want) + (" (+ never-taken result STG)" if result_store else "")
         results.append((base, ok, desc, "; ".join(found) + (f" | never executed: {'; '.join(never)}" if never else "")))
     return results

@@ -20,10 +20,11 @@
 #      also picks how per-instruction counters are collected (the source
 #      metrics alone, else the SourceCounters section) and times ncu
 #   7. profiles, in priority order, one ncu run per group (split into chunks
-#      when the budget requires): atom, matrix (ldsm/stsm), ld8mix (8-byte
+#      when the budget requires): atom, matrix (ldsm/stsm), cpasync, s12
+#      (12-byte structs), cub12 (CUB with a 12-byte type), ld8mix (8-byte
 #      loads, validate/sm90/cases/ld8mix.trace on the existing microbench),
-#      cpasync, s12 (12-byte structs), cub12 (CUB with a 12-byte type),
-#      global (sectors)
+#      ld8pred (the ld8mix loads with idle lanes, predicated off or
+#      diverged instead of exited), global (sectors)
 #   8. joins the exports with the cases (validate/probes/summarize.py)
 #   9. compute-sanitizer memcheck of the probe program, if time is left
 #  10. packs $OUT/probes.tar.gz and prints a summary table
@@ -369,10 +370,11 @@ cub_launch() { CMD=("$BIN/cub12" --log "$RES/ncu/$3.launches.txt"); }
 
 if have probes; then PROBE_KINDS=atom; profile atom "$(count_kinds atom)" probe_ probes_launch; fi
 if have probes; then PROBE_KINDS=ldsm,stsm; profile matrix "$(count_kinds ldsm,stsm)" probe_ probes_launch; fi
-if have microbench; then profile ld8mix "$(grep -c '^@' "$LD8" 2>/dev/null)" one_instruction ld8_launch; fi
 if have probes; then PROBE_KINDS=cpasync; profile cpasync "$(count_kinds cpasync)" probe_ probes_launch; fi
 if have probes; then PROBE_KINDS=s12; profile s12 "$(count_kinds s12)" probe_ probes_launch; fi
 if have cub12; then profile cub12 15 cub12_ cub_launch; fi
+if have microbench; then profile ld8mix "$(grep -c '^@' "$LD8" 2>/dev/null)" one_instruction ld8_launch; fi
+if have probes; then PROBE_KINDS=ld8; profile ld8pred "$(count_kinds ld8)" probe_ probes_launch; fi
 if have probes; then PROBE_KINDS=gld,gst; profile global "$(count_kinds gld,gst)" probe_ probes_launch; fi
 
 # ---------------------------------------------------------------- 8. summary

@@ -44,7 +44,7 @@ from collections import OrderedDict, defaultdict
 MEM = re.compile(r"^(LDS|STS|ATOMS|LDSM|STSM|LDGSTS|LDG|STG|ATOMG|ATOM|RED|REDG|LDL|STL|LD|ST)(\.|$)")
 TARGET = {
     "atom": r"^(ATOMS|LDS)", "ldsm": r"^LDSM", "stsm": r"^STSM", "cpasync": r"^LDGSTS", "s12": r"^(LDS|STS)",
-    "gld": r"^LDG", "gst": r"^STG", "microbench": r"^(LDS|STS)", "cub12": r"^(LDS|STS)",
+    "gld": r"^LDG", "gst": r"^STG", "ld8": r"^LDS", "microbench": r"^(LDS|STS)", "cub12": r"^(LDS|STS)",
 }
 # Source-page columns: the label ncu prints with --section SourceCounters,
 # then the metric name (a page of individually requested metrics may use it).

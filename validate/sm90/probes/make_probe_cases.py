@@ -14,6 +14,9 @@ writes, into OUTDIR (default: validate/sm90/probes/cases):
   s12.trace      12-byte struct accesses, expanded into the ld/st
                  instructions the compiler emits (plain ld/st lines)
   global.trace   global loads and stores, `gld` / `gst` lines
+  ld8pred.trace  8-byte loads of the ld8mix set whose idle lanes are
+                 predicated off or diverged (plain ld lines: the model's
+                 view is the ld8mix case's)
 
 Trace lines follow docs/trace-format.md (site, op, width, 32 lane tokens,
 `-` for a lane that takes no part) with the op tokens this probe set
@@ -37,6 +40,8 @@ Conventions per kind (what a lane token means):
            byte addresses of each emitted instruction (site `CASE+OFFSET`,
            OFFSET the instruction's immediate offset in the SASS).
   gld/gst  byte offset into a 4096-byte-aligned global buffer.
+  ld8      byte offset in shared memory (an ld line); the manifest also
+           holds what the idle lanes' address registers contain.
 
 Only the standard library is used; the seed is fixed, so the files are
 reproducible byte for byte.
@@ -150,11 +155,11 @@ def dword_patterns(rnd):
 def atom_cases(c, rnd):
     words = word_patterns(rnd)
     dwords = dword_patterns(rnd)
-    core = ["bcast", "distinct", "kway4", "kway32", "kway4-solo", "pairs", "groups4", "rand1k"]
-    tiny = ["bcast", "distinct", "kway4"]
+    core = ["bcast", "distinct", "kway4", "kway32", "kway4-solo", "pairs", "groups4"]
+    tiny = ["bcast", "kway4"]
     loop = ["bcast", "distinct", "kway4", "pairs"]
     plan = [  # (variant, width, used, patterns, note)
-        ("add.u32", 4, 1, list(words), "ATOMS.ADD"),
+        ("add.u32", 4, 1, [w for w in words if w not in ("bcast-w37", "distinct-perm")], "ATOMS.ADD"),
         ("red.add.u32", 4, 0, core, "ATOMS.ADD RZ"),
         ("builtin.inc1.unused", 4, 0, core, "atomicAdd(p,1) unused: ATOMS.POPC.INC.32"),
         ("cas.b32", 4, 1, core, "ATOMS.CAS"),
@@ -222,7 +227,7 @@ def matrix_rows(pattern, rnd):
 
 def matrix_cases(c, rnd):
     full = ["contiguous", "stride32", "stride64", "stride128", "stride256", "stacked128", "swizzled",
-            "swizzled-stacked", "rowbcast", "rowbcast-bank0", "allsame", "rand4k-0", "rand4k-1", "rand48k-0"]
+            "swizzled-stacked", "rowbcast", "rowbcast-bank0", "allsame", "rand4k-0"]
     trans = ["contiguous", "stride128", "swizzled", "rowbcast", "rand4k-0"]
     part = ["contiguous", "stride64", "stride128", "swizzled", "rowbcast"]
     part_trans = ["contiguous", "stride128"]
@@ -259,9 +264,6 @@ def cpasync_cases(c, rnd):
     for variant, w in (("ca.4", 4), ("ca.8", 8), ("ca.16", 16), ("cg.16", 16)):
         pats = {}
         pats["consecutive"] = ([w * l for l in range(W)], FULL)
-        perm = list(range(W))
-        rnd.shuffle(perm)
-        pats["perm"] = ([w * x for x in perm], FULL)
         for k in (2, 4, 8):
             if (W // k) * w <= 128:
                 # k distinct rows per bank, every destination distinct
@@ -270,7 +272,6 @@ def cpasync_cases(c, rnd):
         pats["stride2"] = ([2 * w * l for l in range(W)], FULL)
         pats["mask-lo16"] = ([w * l for l in range(W)], 0xFFFF)
         pats["mask-even"] = ([w * l for l in range(W)], 0x55555555)
-        pats["mask-lane0"] = ([w * l for l in range(W)], 1)
         pats["mask-even-kway32"] = ([l * 128 for l in range(W)], 0x55555555)
         for pname, (addrs, mask) in pats.items():
             name = f"cpasync-{variant}-{pname}"
@@ -285,7 +286,6 @@ def s12_cases(c, rnd):
         "consecutive": ([l for l in range(W)], FULL),
         "bcast": ([0] * W, FULL),
         "stride8": ([8 * l for l in range(W)], FULL),
-        "perm": (perm, FULL),
         "mask-even": ([l for l in range(W)], 0x55555555),
     }
     for variant, (elem, instrs) in S12_SASS.items():
@@ -297,6 +297,47 @@ def s12_cases(c, rnd):
                 addrs = [None if i is None else i * elem + off for i in model]
                 c.trace_line("s12.trace", f"{name}+{off}", op, width, addrs,
                              comment=f"{variant}: {op}.{width * 8} at element*{elem}+{off}")
+
+
+# --------------------------------------------- 8-byte loads, idle lanes
+def ld8_cases(c):
+    """The ld8mix loads (validate/sm90/make_cases.py) that have inactive
+    lanes, run with those lanes predicated off (`@P LDS.64`) or diverged
+    instead of exited. `pred-far`: every one of them, the idle lanes'
+    address registers holding distinct rows of banks 0-1 far from the data
+    (they would break every pairing and conflict, were they read);
+    `pred-copy`: every eighth, the idle lanes holding their partner's
+    address (l^1, else l^2, else l^3, else the first active lane's), which
+    changes nothing if read; `div`: every eighth from the fifth on."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    from make_cases import ld8mix_cases
+    idle_cases = []
+    for text in ld8mix_cases():
+        t = text.split()
+        addrs = [None if x == "-" else int(x) for x in t[3:3 + W]]
+        if any(a is None for a in addrs):
+            idle_cases.append((t[0][len("@ld8mix-"):], addrs))
+    for i, (orig, addrs) in enumerate(idle_cases):
+        first_active = next(a for a in addrs if a is not None)
+        idle = [l for l, a in enumerate(addrs) if a is None]
+        far = [None] * W
+        for j, l in enumerate(idle):
+            far[l] = 40960 + 128 * j
+        copy = [None] * W
+        for l in idle:
+            copy[l] = next((addrs[l ^ d] for d in (1, 2, 3) if addrs[l ^ d] is not None), first_active)
+        variants = [("pred-far", "pred", far)]
+        if i % 8 == 0:
+            variants.append(("pred-copy", "pred", copy))
+        if i % 8 == 4:
+            variants.append(("div", "div", far))
+        for tag, variant, fill in variants:
+            hw = [a if a is not None else fill[l] for l, a in enumerate(addrs)]
+            fill_name = tag.split("-")[-1] if variant == "pred" else "unset"
+            c.add("ld8pred.trace", f"ld8{tag}-{orig}", "ld8", variant, 8, addrs, hw=hw, op="ld",
+                  note=f"idle lanes {variant}; fill={fill_name}",
+                  comment=f"idle lanes {'predicated off' if variant == 'pred' else 'diverged'}"
+                          + (f", their address registers: {fill_name}" if variant == "pred" else ""))
 
 
 # ------------------------------------------------------------- global
@@ -317,10 +358,10 @@ def global_cases(c, rnd):
                 pats[f"stride{s}"] = [s * w * l for l in range(W)]
             pats["same"] = [0] * W
             if op == "gld":
-                pats["reverse"] = [w * (W - 1 - l) for l in range(W)]
                 pats["rand512"] = [rnd.randrange(0, 512 // w) * w for _ in range(W)]
             pats["rand64k"] = [rnd.randrange(0, 65536 // w) * w for _ in range(W)]
-            pats["mask-lo16"] = masked([w * l for l in range(W)], 0xFFFF)
+            if op == "gld":
+                pats["mask-lo16"] = masked([w * l for l in range(W)], 0xFFFF)
             for pname, addrs in pats.items():
                 name = f"{op}{w}-{pname}"
                 c.add("global.trace", name, op, str(w), w, addrs, comment="byte offsets in a 4096-aligned buffer")
@@ -337,10 +378,11 @@ def main():
     cpasync_cases(c, random.Random(17))
     s12_cases(c, random.Random(12))
     global_cases(c, random.Random(128))
+    ld8_cases(c)
     for r in c.rows:
         for a in r["a"]:
             assert 0 <= a < (1 << 20), (r["name"], a)
-        if r["kind"] in ("atom", "ldsm", "stsm", "cpasync"):
+        if r["kind"] in ("atom", "ldsm", "stsm", "cpasync", "ld8"):
             assert all(0 <= a and a + int(r["width"]) <= SHARED and a % int(r["width"]) == 0 for a in r["a"]), r["name"]
     with open(os.path.join(outdir, "probes.csv"), "w") as f:
         f.write("# single-instruction probe cases, generated by validate/sm90/probes/make_probe_cases.py\n")

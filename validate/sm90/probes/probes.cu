@@ -1,7 +1,9 @@
 // Single-instruction probes for the access kinds the sm90 bank model does not
 // cover yet: shared atomics (ATOMS), ldmatrix/stmatrix (LDSM/STSM), cp.async
-// (LDGSTS), 12-byte structs in shared memory, and global loads/stores
-// (sectors). Companion of validate/sm90/microbench.cu, which covers LDS/STS.
+// (LDGSTS), 12-byte structs in shared memory, 8-byte loads whose inactive
+// lanes are predicated off or diverged rather than exited, and global
+// loads/stores (sectors). Companion of validate/sm90/microbench.cu, which
+// covers LDS/STS.
 //
 //   probes CASES.csv [--kind K[,K...]] [--first N] [--count N] [--log FILE]
 //
@@ -256,6 +258,49 @@ __global__ void __launch_bounds__(kWarp) probe_s12_ld_float3(PROBE_PARAMS) {
   }
 }
 
+// ----------------------------------------- 8-byte loads, inactive lanes
+// The LDS microbench makes a lane inactive by letting it exit before the
+// load. Compiled code more often predicates it off (CUB's merge step is
+// `@!P0 LDS.64` / `@P0 LDS.64`) or leaves it waiting at a reconvergence
+// point after a divergent branch. These two kernels execute one LDS.64 with
+// the lanes of `active` only, the others present in the warp:
+//  * pred: `@P LDS.64`; an inactive lane's address register still holds
+//    the manifest's a_l, so the cases choose what the hardware could see;
+//  * div:  the load sits in a loop that active lanes run once and inactive
+//    lanes skip (BSSY/BRA, they wait at BSYNC); ptxas turns a plain `if`
+//    into a predicate, a loop it keeps as a branch.
+__global__ void __launch_bounds__(kWarp) probe_ld8_pred(PROBE_PARAMS) {
+  __shared__ __align__(16) uint8_t smem[kSharedBytes];
+  const unsigned lane = threadIdx.x;
+  (void)g;
+  const uint32_t a = shared_base(smem) + p.a[lane];
+  const uint32_t on = (active >> lane) & 1u;
+  uint32_t x = 0, y = 0;
+  asm volatile(
+      "{\n .reg .pred q;\n setp.ne.u32 q, %2, 0;\n @q ld.shared.v2.u32 {%0, %1}, [%3];\n}"
+      : "+r"(x), "+r"(y)
+      : "r"(on), "r"(a)
+      : "memory");
+  USE32(x ^ y)
+}
+
+__global__ void __launch_bounds__(kWarp) probe_ld8_div(PROBE_PARAMS) {
+  __shared__ __align__(16) uint8_t smem[kSharedBytes];
+  const unsigned lane = threadIdx.x;
+  (void)g;
+  const int trips = int((active >> lane) & 1u);
+  uint32_t acc = 0;
+#pragma unroll 1
+  for (int i = 0; i < trips; ++i) {
+    uint32_t x, y;
+    asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(x), "=r"(y)
+                 : "r"(shared_base(smem) + p.a[lane] + 8u * unsigned(i)) : "memory");
+    acc += x ^ y;
+  }
+  __syncwarp();
+  USE32(acc)
+}
+
 // ------------------------------------------------------- global memory
 // a_l is a byte offset into a 4096-byte-aligned buffer.
 template <int W>
@@ -358,6 +403,8 @@ static const Kernel kKernels[] = {
     K("s12", "ld.a4even", probe_s12_ld_a4even),
     K("s12", "st.a4even", probe_s12_st_a4even),
     K("s12", "ld.float3", probe_s12_ld_float3),
+    K("ld8", "pred", probe_ld8_pred),
+    K("ld8", "div", probe_ld8_div),
     K("gld", "4", probe_gld_4),
     K("gld", "8", probe_gld_8),
     K("gld", "16", probe_gld_16),
