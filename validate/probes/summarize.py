@@ -276,6 +276,60 @@ def global_metrics(row):
     return " ".join(parts)
 
 
+def wavefronts_of(c):
+    """Per-instruction wavefronts of the case's targets, else the kernel's
+    shared-load wavefronts (when source counters are missing)."""
+    if c.get("src_wavefronts") not in ("", None):
+        return c["src_wavefronts"]
+    return number(c.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", ""))
+
+
+def compare_pairs(index):
+    """Cases measured to be compared with each other: the ld8 loads with idle
+    lanes predicated off or diverged against the same load with the lanes
+    exited (ld8mix), and ldmatrix/stmatrix .x1/.x2 with different
+    addresses in the unused lanes."""
+    out = []
+    rows, differ = [], []
+    for name, c in index.items():
+        m = re.match(r"ld8(pred-far|pred-copy|div)-(.*)$", name)
+        if not m:
+            continue
+        base = index.get(f"ld8mix-{m.group(2)}")
+        if not base:
+            continue
+        a, b = wavefronts_of(base), wavefronts_of(c)
+        rows.append((name, a, b))
+        if a != b:
+            differ.append(f"  {name}: exited {a}, {m.group(1)} {b}")
+    if rows:
+        by_kind = defaultdict(lambda: [0, 0])
+        for name, a, b in rows:
+            k = re.match(r"ld8(pred-far|pred-copy|div)", name).group(1)
+            by_kind[k][0] += 1
+            by_kind[k][1] += a != b
+        out.append("== ld8 idle lanes against ld8mix (exited): " + ", ".join(
+            f"{k}: {n} compared, {d} differ" for k, (n, d) in sorted(by_kind.items())))
+        out += differ
+    fills, fdiff = 0, []
+    for name, c in index.items():
+        m = re.match(r"(ldsm|stsm)-(x[12](\.trans)?)-contiguous-fill-(conflict|random)$", name)
+        if not m:
+            continue
+        base = index.get(f"{m.group(1)}-{m.group(2)}-contiguous")
+        if not base:
+            continue
+        fills += 1
+        a, b = base.get("src_wavefronts"), c.get("src_wavefronts")
+        ka, kb = nonzero_wavefront_metrics(base), nonzero_wavefront_metrics(c)
+        if a != b or ka != kb:
+            fdiff.append(f"  {name}: copy fill {a} ({ka}), {m.group(4)} fill {b} ({kb})")
+    if fills:
+        out.append(f"== ldsm/stsm unused lanes: {fills} fills compared with the copy fill, {len(fdiff)} differ")
+        out += fdiff
+    return out
+
+
 def summary(res):
     manifest = read_manifest(os.path.join(res, "cases", "probes.csv"))
     problems = []
@@ -311,6 +365,11 @@ def summary(res):
             gm = global_metrics(c) if c.get("kind") in ("gld", "gst", "cpasync") else ""
             lines.append(f"{c['name']} | {nonzero_wavefront_metrics(c)}{(' | ' + gm) if gm else ''} | "
                          f"{c['src_wavefronts']}/{c['src_wavefronts_ideal']} | {c['src_sass']}")
+    comparisons = compare_pairs({c["name"]: c for cases, _ in by_group.values() for c in cases})
+    if comparisons:
+        lines.append("")
+        lines += comparisons
+        short += [l for l in comparisons if l.startswith("==")]
     if problems:
         lines.append("")
         lines.append("== problems")
