@@ -1,0 +1,424 @@
+#!/usr/bin/env bash
+# One entry point for the probe measurements on an H100 (run from the
+# repository root on the GPU machine; results go to $OUT):
+#
+#   OUT=/path/to/out bash validate/probes/run_on_gpu.sh
+#
+# What it does, in order (each step logged, timed, and allowed to fail
+# without stopping the others; the whole run keeps to a time budget,
+# PROBES_BUDGET_S seconds, default 270, and skips what no longer fits):
+#   1. environment (date, GPU, driver, clocks, ncu/nvcc/sanitizer versions)
+#   2. compiles the four programs (nvcc -arch=sm_90 -O2 -std=c++20 -lineinfo)
+#      in parallel, dumps their SASS and checks that every probe kernel holds
+#      exactly the intended instruction (validate/probes/check_sass.py)
+#   3. runs every program once without the profiler (a crash shows here)
+#   4. shared-memory latency and throughput (validate/latency), plot
+#   5. lists the metrics this ncu knows (grep for ldsm, stsm, ldgsts, atom,
+#      shared) and picks the kernel-level counters to collect
+#   6. calibrates: three microbench cases with known answers (1, 32 and 2
+#      wavefronts) must come out right per instruction and per kernel; this
+#      also picks how per-instruction counters are collected (the source
+#      metrics alone, else the SourceCounters section) and times ncu
+#   7. profiles, in priority order, one ncu run per group (split into chunks
+#      when the budget requires): atom, matrix (ldsm/stsm), cpasync, s12
+#      (12-byte structs), cub12 (CUB with a 12-byte type), ld8mix (8-byte
+#      loads, validate/sm90/cases/ld8mix.trace on the existing microbench),
+#      ld8pred (the ld8mix loads with idle lanes, predicated off or
+#      diverged instead of exited), global (sectors)
+#   8. joins the exports with the cases (validate/probes/summarize.py)
+#   9. compute-sanitizer memcheck of the probe program, if time is left
+#  10. packs $OUT/probes.tar.gz and prints a summary table
+#
+# Files in $OUT: probes.tar.gz (everything), summary.txt (per-case table),
+# run.log, sass_check.txt, latency.csv, latency_fit.txt, latency.png, and
+# ncu-reports.tar (the .ncu-rep files) when it fits in 15 MiB.
+set -u
+export LC_ALL=C
+export PATH="$PATH:/usr/local/cuda/bin"   # ncu, nvcc, cuobjdump, nvdisasm where the toolkit keeps them
+
+OUT=${OUT:?set OUT to the directory that receives the results}
+BUDGET=${PROBES_BUDGET_S:-270}
+RESERVE=25          # seconds kept for summarising and packing
+MAXCHUNK=${PROBES_MAXCHUNK:-130}
+ROOT=$(pwd)
+WORK=${PROBES_WORK:-$(mktemp -d /tmp/bankcheck-probes.XXXXXX)}
+RES=$WORK/results
+BIN=$WORK/bin
+CASES=$ROOT/validate/sm90/probes/cases/probes.csv
+LD8=$ROOT/validate/sm90/cases/ld8mix.trace
+NVFLAGS=(-arch=sm_90 -O2 -std=c++20 -lineinfo)
+mkdir -p "$OUT" "$RES"/{ncu,sass,latency,cases,logs} "$BIN"
+LOG=$RES/run.log
+: > "$RES/steps.tsv"
+
+# a non-negative integer, or 0: guards arithmetic on tool output (under
+# set -u a stray word in $(( )) would end the whole run)
+int() { if [[ ${1:-} =~ ^[0-9]+$ ]]; then echo "$1"; else echo 0; fi; }
+log() { echo "[$(date -u +%H:%M:%S) +${SECONDS}s] $*" | tee -a "$LOG"; }
+record() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${4:-}" >> "$RES/steps.tsv"; }
+remaining() { echo $((BUDGET - SECONDS)); }
+
+# run NAME CAP CMD...: CMD under a timeout of min(CAP, what the budget
+# leaves), output in logs/NAME.log; records and returns its status.
+run() {
+  local name=$1 cap=$2
+  shift 2
+  local left=$(( $(remaining) - RESERVE ))
+  if (( left < 5 )); then
+    log "SKIP $name: time budget spent"
+    record "$name" skipped 0 budget
+    return 99
+  fi
+  local t=$(( cap < left ? cap : left ))
+  local t0=$SECONDS
+  timeout -k 5 "$t" "$@" > "$RES/logs/$name.log" 2>&1
+  local rc=$?
+  local dt=$((SECONDS - t0)) status
+  if (( rc == 0 )); then status=ok
+  elif (( rc == 124 || rc == 137 )); then status="timeout(${t}s)"
+  else status="failed(rc=$rc)"; fi
+  record "$name" "$status" "$dt"
+  log "$name: $status in ${dt}s"
+  if (( rc != 0 )); then tail -n 5 "$RES/logs/$name.log" | sed 's/^/    /' | tee -a "$LOG"; fi
+  return $rc
+}
+
+log "probe run: repo $ROOT, work $WORK, out $OUT, budget ${BUDGET}s"
+
+# ---------------------------------------------------------------- 1. environment
+{
+  date -u +"date %Y-%m-%dT%H:%M:%SZ"
+  timeout 30 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv 2>&1
+  echo "ncu: $(ncu --version 2>&1 | tail -n 1)"
+  echo "nvcc: $(nvcc --version 2>&1 | tail -n 1)"
+  echo "compute-sanitizer: $(compute-sanitizer --version 2>&1 | tail -n 1)"
+  echo "python: $(python3 --version 2>&1); matplotlib: $(python3 -c 'import matplotlib; print(matplotlib.__version__)' 2>&1 | tail -n 1)"
+  echo "git: $(git -C "$ROOT" rev-parse HEAD 2>/dev/null || echo 'not a git checkout') $(git -C "$ROOT" status --porcelain 2>/dev/null | wc -l) changed files"
+  echo "nvcc flags: ${NVFLAGS[*]}"
+} > "$RES/environment.txt" 2>&1
+tee -a "$LOG" < "$RES/environment.txt"
+record environment ok 0
+
+# The committed case files must be what the generators write (a stale file
+# would be measured under the wrong names): regenerate and compare.
+gen=$WORK/cases-check
+mkdir -p "$gen"
+if python3 validate/sm90/probes/make_probe_cases.py "$gen" 2> "$RES/logs/generate.log" \
+   && python3 validate/sm90/make_cases.py ld8mix > "$gen/ld8mix.trace" 2>> "$RES/logs/generate.log"; then
+  stale=""
+  for f in "$gen"/*; do
+    b=$(basename "$f")
+    committed=$ROOT/validate/sm90/probes/cases/$b
+    [[ $b == ld8mix.trace ]] && committed=$LD8
+    cmp -s "$f" "$committed" || stale="$stale $b"
+  done
+  if [[ -z $stale ]]; then record cases-fresh ok 0; log "case files equal the generators' output"
+  else record cases-fresh "differ:$stale" 0; log "WARNING: committed case files differ from the generators:$stale"; fi
+else
+  record cases-fresh failed 0 "generator failed"
+  log "WARNING: a case generator failed (logs/generate.log)"
+fi
+cp "$CASES" "$ROOT"/validate/sm90/probes/cases/*.trace "$LD8" "$RES/cases/" 2>/dev/null
+
+# ---------------------------------------------------------------- 2. compile
+declare -A SRC=(
+  [probes]=validate/sm90/probes/probes.cu
+  [cub12]=validate/sm90/probes/cub12.cu
+  [microbench]=validate/sm90/microbench.cu
+  [shmem_latency]=validate/latency/shmem_latency.cu
+)
+declare -A PID
+t0=$SECONDS
+for p in "${!SRC[@]}"; do
+  timeout -k 5 300 nvcc "${NVFLAGS[@]}" -o "$BIN/$p" "${SRC[$p]}" > "$RES/logs/compile-$p.log" 2>&1 &
+  PID[$p]=$!
+done
+for p in "${!SRC[@]}"; do
+  if wait "${PID[$p]}"; then record "compile-$p" ok $((SECONDS - t0)); log "compiled $p"
+  else record "compile-$p" failed $((SECONDS - t0)); log "FAILED to compile $p:"; tail -n 5 "$RES/logs/compile-$p.log" | tee -a "$LOG"; fi
+done
+have() { [[ -x $BIN/$1 ]]; }
+
+# ---------------------------------------------------------------- SASS
+for p in probes cub12 microbench shmem_latency; do
+  have "$p" && timeout -k 5 60 cuobjdump -sass "$BIN/$p" > "$RES/sass/$p.sass" 2> "$RES/logs/cuobjdump-$p.log"
+done
+check_args=()
+[[ -s $RES/sass/probes.sass ]] && check_args+=(probes "$RES/sass/probes.sass")
+[[ -s $RES/sass/microbench.sass ]] && check_args+=(microbench "$RES/sass/microbench.sass")
+[[ -s $RES/sass/shmem_latency.sass ]] && check_args+=(latency "$RES/sass/shmem_latency.sass")
+[[ -s $RES/sass/cub12.sass ]] && check_args+=(cub12 "$RES/sass/cub12.sass")
+if (( ${#check_args[@]} )); then
+  timeout -k 5 60 python3 validate/probes/check_sass.py "${check_args[@]}" > "$RES/sass/check.txt" 2>&1
+  rc=$?
+  record sass-check "$([[ $rc == 0 ]] && echo ok || echo "mismatch(rc=$rc)")" 0
+  log "SASS check: $(tail -n 1 "$RES/sass/check.txt")"
+  grep '^FAIL' "$RES/sass/check.txt" | head -n 10 | tee -a "$LOG"
+fi
+# line info for CUB's instructions (inline chain per SASS instruction)
+if have cub12; then
+  ( cd "$WORK" && mkdir -p cubin && cd cubin && cuobjdump -xelf all "$BIN/cub12" > /dev/null 2>&1 \
+    && for f in *.cubin; do timeout -k 5 60 nvdisasm -gi -c "$f"; done > "$RES/sass/cub12.gi.txt" 2>&1 ) || true
+fi
+
+# ---------------------------------------------------------------- 3. plain runs
+have probes && run native-probes 60 "$BIN/probes" "$CASES" --log "$RES/logs/native-probes.launches.txt"
+have cub12 && run native-cub12 60 "$BIN/cub12"
+have microbench && run native-ld8mix 60 "$BIN/microbench" "$LD8"
+
+# ---------------------------------------------------------------- 4. latency
+if have shmem_latency; then
+  run latency 90 "$BIN/shmem_latency" "$RES/latency" --reps 7
+  run latency-analyze 60 python3 validate/latency/analyze.py "$RES/latency"
+  head -n 20 "$RES/latency/latency_fit.txt" 2>/dev/null | sed 's/^/    /' | tee -a "$LOG"
+fi
+
+# ---------------------------------------------------------------- 5. metrics
+timeout -k 5 60 ncu --query-metrics > "$RES/ncu/query-metrics.txt" 2>&1
+if ! grep -q "l1tex__" "$RES/ncu/query-metrics.txt"; then
+  timeout -k 5 60 ncu --query-metrics --chip gh100 > "$RES/ncu/query-metrics.txt" 2>&1
+fi
+grep -iE 'ldsm|stsm|ldgsts|atom|shared' "$RES/ncu/query-metrics.txt" > "$RES/ncu/query-metrics-grep.txt" 2>/dev/null
+log "ncu knows $(grep -cE '^[a-z0-9_]+__' "$RES/ncu/query-metrics.txt") base metrics; $(wc -l < "$RES/ncu/query-metrics-grep.txt") mention ldsm/stsm/ldgsts/atom/shared"
+CORE="l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum"
+KM=$(python3 - "$RES/ncu/query-metrics.txt" "$CORE" <<'PY'
+import re, sys
+names = []
+for line in open(sys.argv[1], errors="replace"):
+    w = line.split()
+    if w and re.fullmatch(r"[a-z0-9]+__[a-z0-9_]+", w[0]):
+        names.append(w[0])
+core = sys.argv[2].split(",")
+# Counters that can tell which unit and operation a probe's traffic lands
+# in; each gets .sum. The rest of the list is logged, not collected.
+patterns = [  # in priority order: the list is cut at 60
+    r"l1tex__t_(requests|sectors)_pipe_lsu_mem_global_op_(ld|st|atom|red|ldgsts(_cache_access|_cache_bypass)?)",
+    r"l1tex__data_pipe_lsu_wavefronts(_mem_shared)?(_op_\w+|_cmd_\w+)?",
+    r"l1tex__data_bank_conflicts_pipe_lsu(_mem_shared)?(_op_\w+|_cmd_\w+)?",
+    r"smsp__inst_executed_op_(shared|ldsm|stsm|ldgsts|atom|red|global)\w*",
+    r"l1tex__data_bank_(reads|writes)(_pipe_lsu)?(_mem_shared)?(_op_\w+)?",
+    r"smsp__sass_data_bytes_mem_shared\w*",
+    r"smsp__sass_inst_executed_op_(shared|ldsm|stsm|ldgsts|atom|global)\w*",
+    r"sm__sass_data_bytes_mem_shared\w*",
+]
+chosen = list(core)
+for p in patterns:
+    for n in names:
+        m = n + ".sum"
+        if re.fullmatch(p, n) and m not in chosen:
+            chosen.append(m)
+print(",".join(chosen[:60]))
+PY
+)
+[[ -z $KM ]] && KM=$CORE
+echo "$KM" | tr ',' '\n' > "$RES/ncu/metrics-chosen.txt"
+log "kernel-level metrics chosen: $(wc -l < "$RES/ncu/metrics-chosen.txt") (ncu/metrics-chosen.txt)"
+LIGHT="inst_executed,thread_inst_executed_true,memory_type,memory_access_type,memory_access_size_type,memory_l1_wavefronts_shared,memory_l1_wavefronts_shared_ideal,memory_l1_tag_requests_global,memory_l2_theoretical_sectors_global,memory_l2_theoretical_sectors_global_ideal"
+
+export_step() {  # STEP: raw and source pages of RES/ncu/STEP.ncu-rep
+  local step=$1 rep=$RES/ncu/$1.ncu-rep
+  if [[ ! -f $rep ]]; then log "no report for $step"; return 1; fi
+  local t=$(( $(remaining) - 10 ))
+  (( t > 120 )) && t=120
+  (( t < 15 )) && t=15
+  timeout -k 5 "$t" ncu -i "$rep" --page raw --csv --print-units base > "$RES/ncu/$step.raw.csv" 2> "$RES/logs/export-$step.err"
+  timeout -k 5 "$t" ncu -i "$rep" --page source --csv --print-source sass > "$RES/ncu/$step.source.csv" 2>> "$RES/logs/export-$step.err"
+  log "exported $step: $(grep -c '^"[0-9]' "$RES/ncu/$step.raw.csv") kernel rows, $(grep -c '^"Kernel Name"' "$RES/ncu/$step.source.csv") source blocks"
+}
+
+# ---------------------------------------------------------------- 6. calibration
+SRC_OPTS=()
+LAST_RAN_OPTS=()
+TK=0.5   # seconds per profiled kernel, refined after every chunk
+if have microbench; then
+  st=$WORK/selftest.trace
+  python3 - "$st" <<'PY'
+import sys
+rows = [("selftest-ld4-bcast", 4, [0] * 32),            # 1 wavefront
+        ("selftest-ld4-column", 4, [128 * l for l in range(32)]),  # 32
+        ("selftest-ld8-row", 8, [8 * l for l in range(32)])]       # 2
+with open(sys.argv[1], "w") as f:
+    f.write("warp 32\n")
+    for rep in range(4):
+        for name, w, a in rows:
+            f.write(f"@{name}-{rep} ld {w} " + " ".join(map(str, a)) + "\n")
+PY
+  grep '^@' "$st" | sed 's/^@\([^ ]*\) .*/\1/' > "$WORK/selftest.names"
+  expect=1,32,2,1,32,2,1,32,2,1,32,2   # the three cases, four times over
+  # Attempts, best first. A failed ncu run blames the metric list (skip the
+  # other attempts with that list; KM2 is KM without the metrics ncu names in
+  # its errors); wrong answers blame the way source counters are collected
+  # (skip that mode).
+  declare -A bad_set=() bad_mode=()
+  for attempt in light:KM full:KM light:KM2 full:KM2 light:CORE full:CORE; do
+    mode=${attempt%%:*}; set=${attempt##*:}
+    [[ -n ${bad_set[$set]:-} || -n ${bad_mode[$mode]:-} ]] && continue
+    case $set in
+      KM) mets=$KM ;;
+      CORE) mets=$CORE ;;
+      KM2)
+        # drop what ncu complained about, else keep the core and the
+        # instruction counters (the family of the proven ones)
+        mets=$(python3 - "$KM" "$CORE" "$RES"/logs/ncu-selftest-*-KM.log <<'PY'
+import re, sys
+km, core = sys.argv[1].split(","), sys.argv[2].split(",")
+bad = set()
+for path in sys.argv[3:]:
+    for line in open(path, errors="replace"):
+        if "ERROR" in line:
+            bad.update(re.findall(r"[a-z0-9]+__[a-z0-9_]+", line))
+keep = [m for m in km if m.split(".")[0] not in bad and m not in bad]
+if keep == km:
+    keep = core + [m for m in km if m.startswith("smsp__inst_executed_op_") and m not in core]
+print(",".join(keep))
+PY
+)
+        [[ -z $mets || $mets == "$KM" || $mets == "$CORE" ]] && continue ;;
+    esac
+    if [[ $mode == light ]]; then opts=(--metrics "$mets,$LIGHT"); else opts=(--section SourceCounters --metrics "$mets"); fi
+    step=selftest-$mode-$set
+    cp "$WORK/selftest.names" "$RES/ncu/$step.launches.txt"
+    t0=$SECONDS
+    if ! run "ncu-$step" 90 ncu --clock-control none "${opts[@]}" -k regex:one_instruction -f -o "$RES/ncu/$step" \
+         "$BIN/microbench" "$st"; then
+      # an error naming a source metric blames the light mode, else the list
+      if [[ $mode == light ]] && grep -i error "$RES/logs/ncu-$step.log" \
+           | grep -qE "(^|[^a-z0-9_])(${LIGHT//,/|})([^a-z0-9_]|$)"; then
+        bad_mode[light]=1
+      else
+        bad_set[$set]=1
+      fi
+      continue
+    fi
+    export_step "$step"
+    LAST_RAN_OPTS=("${opts[@]}")
+    if python3 validate/probes/summarize.py --selftest "$RES/ncu/$step" "$expect" > "$RES/logs/$step.check.log" 2>&1; then
+      SRC_OPTS=("${opts[@]}")
+      KM_USED=$mets
+      TK=$(awk -v d=$((SECONDS - t0)) 'BEGIN{t=d/12; if (t<0.2) t=0.2; printf "%.2f", t}')
+      record "calibration" ok $((SECONDS - t0)) "$mode source metrics, $set kernel metrics"
+      log "calibration passed with $mode source counters and $set metrics; about ${TK}s per kernel (upper bound)"
+      sed 's/^/    /' "$RES/logs/$step.check.log" | tee -a "$LOG"
+      echo "$KM_USED" | tr ',' '\n' > "$RES/ncu/metrics-used.txt"
+      break
+    fi
+    bad_mode[$mode]=1
+    log "calibration $step: wrong answers:"; sed 's/^/    /' "$RES/logs/$step.check.log" | tee -a "$LOG"
+  done
+fi
+if (( ${#SRC_OPTS[@]} == 0 )); then
+  # No attempt gave the known answers. Measure anyway with the last options
+  # ncu accepted (or the core metrics), and say so: the numbers need a look.
+  if (( ${#LAST_RAN_OPTS[@]} )); then SRC_OPTS=("${LAST_RAN_OPTS[@]}"); else SRC_OPTS=(--metrics "$CORE"); fi
+  record calibration failed 0 "profiling with: ${SRC_OPTS[*]:0:2}"
+  log "WARNING: calibration failed in every mode; profiling with ${SRC_OPTS[*]:0:1} ... (check the numbers)"
+fi
+
+# ---------------------------------------------------------------- 7. profile
+count_kinds() {  # KINDS (comma list) -> number of manifest rows of those kinds
+  python3 - "$CASES" "$1" <<'PY'
+import sys
+kinds = sys.argv[2].split(",")
+n = sum(1 for l in open(sys.argv[1]) if not l.startswith("#") and l.split(",")[1:2] and l.split(",")[1] in kinds)
+print(n)
+PY
+}
+
+# profile GROUP TOTAL KERNEL_REGEX LAUNCH_FN: runs chunks of the group; LAUNCH_FN
+# FIRST COUNT STEP sets CMD to the program's command line and writes (or has
+# the program write) STEP.launches.txt.
+profile() {
+  local group=$1 total regex=$3 launch=$4 first=0 chunk=0
+  total=$(int "$2")
+  while (( first < total )); do
+    local left=$(( $(remaining) - RESERVE - 15 ))
+    local n=$(( total - first ))
+    local fit
+    fit=$(int "$(awk -v l="$left" -v t="$TK" 'BEGIN{if (t < 0.05) t = 0.05; n = int(l / (t * 1.5)); print (n < 0 ? 0 : n)}')")
+    (( n > fit )) && n=$fit
+    (( n > MAXCHUNK )) && n=$MAXCHUNK
+    # a chunk too small to pay for ncu's start-up is not worth it; CUB's
+    # program always launches all of its 15 kernels
+    if (( n < 1 )) || { (( n < 10 && n < total - first )); } || { [[ $group == cub12 ]] && (( n < total )); }; then
+      log "SKIP $group cases $first..$((total - 1)): time budget"
+      record "ncu-$group" skipped 0 "cases $first..$((total - 1)) not measured"
+      return
+    fi
+    local step=$group.$chunk t0=$SECONDS cap
+    $launch "$first" "$n" "$step"
+    cap=$(int "$(awk -v n="$n" -v t="$TK" 'BEGIN{print int(40 + 3 * n * t)}')")
+    (( cap < 40 )) && cap=40
+    run "ncu-$step" "$cap" ncu --clock-control none "${SRC_OPTS[@]}" -k "regex:$regex" -f -o "$RES/ncu/$step" "${CMD[@]}"
+    export_step "$step"
+    local dt=$((SECONDS - t0))
+    if (( n >= 20 )); then TK=$(awk -v d="$dt" -v n="$n" 'BEGIN{t = d / n; if (t < 0.05) t = 0.05; printf "%.3f", t}'); fi
+    first=$((first + n)); chunk=$((chunk + 1))
+  done
+}
+
+CMD=()
+probes_launch() {  # the kinds are in PROBE_KINDS
+  CMD=("$BIN/probes" "$CASES" --kind "$PROBE_KINDS" --first "$1" --count "$2" --log "$RES/ncu/$3.launches.txt")
+}
+ld8_launch() {  # a chunk of ld8mix.trace for the unchanged microbench
+  local f=$WORK/$3.trace
+  { echo "warp 32"; grep '^@' "$LD8" | sed -n "$(( $1 + 1 )),$(( $1 + $2 ))p"; } > "$f"
+  grep '^@' "$f" | sed 's/^@\([^ ]*\) .*/\1/' > "$RES/ncu/$3.launches.txt"
+  CMD=("$BIN/microbench" "$f")
+}
+cub_launch() { CMD=("$BIN/cub12" --log "$RES/ncu/$3.launches.txt"); }
+
+if have probes; then PROBE_KINDS=atom; profile atom "$(count_kinds atom)" probe_ probes_launch; fi
+if have probes; then PROBE_KINDS=ldsm,stsm; profile matrix "$(count_kinds ldsm,stsm)" probe_ probes_launch; fi
+if have probes; then PROBE_KINDS=cpasync; profile cpasync "$(count_kinds cpasync)" probe_ probes_launch; fi
+if have probes; then PROBE_KINDS=s12; profile s12 "$(count_kinds s12)" probe_ probes_launch; fi
+if have cub12; then profile cub12 15 cub12_ cub_launch; fi
+if have microbench; then profile ld8mix "$(grep -c '^@' "$LD8" 2>/dev/null)" one_instruction ld8_launch; fi
+if have probes; then PROBE_KINDS=ld8; profile ld8pred "$(count_kinds ld8)" probe_ probes_launch; fi
+if have probes; then PROBE_KINDS=gld,gst; profile global "$(count_kinds gld,gst)" probe_ probes_launch; fi
+
+# ---------------------------------------------------------------- 8. summary
+timeout -k 5 60 python3 validate/probes/summarize.py "$RES" > "$RES/summary-console.txt" 2>&1
+rc=$?
+record summarize "$([[ $rc == 0 ]] && echo ok || echo "failed(rc=$rc)")" 0
+
+# ---------------------------------------------------------------- 9. sanitizer
+if have probes && (( $(remaining) > RESERVE + 45 )); then
+  run sanitizer-probes 40 compute-sanitizer --tool memcheck --print-limit 20 "$BIN/probes" "$CASES"
+  grep -E "ERROR SUMMARY" "$RES/logs/sanitizer-probes.log" | tee -a "$LOG"
+else
+  record sanitizer-probes skipped 0 budget
+fi
+
+# ---------------------------------------------------------------- 10. pack
+for f in "$RES/summary.txt" "$RES/sass/check.txt" "$RES/latency/latency.csv" "$RES/latency/latency_fit.txt" \
+         "$RES/latency/latency.png"; do
+  [[ -f $f ]] && cp "$f" "$OUT/$(basename "$f" | sed 's/^check.txt$/sass_check.txt/')"
+done
+tar -C "$WORK" --exclude='*.ncu-rep' -czf "$OUT/probes.tar.gz" results 2>> "$LOG"
+if (( $(int "$(stat -c %s "$OUT/probes.tar.gz" 2>/dev/null)") > 15 * 1024 * 1024 )); then
+  log "probes.tar.gz over 15 MiB: packing again without the raw source pages (summary/*.instructions.csv keeps their memory rows)"
+  tar -C "$WORK" --exclude='*.ncu-rep' --exclude='*.source.csv' -czf "$OUT/probes.tar.gz" results 2>> "$LOG"
+fi
+reps=$(int "$(find "$RES/ncu" -name '*.ncu-rep' -printf '%s\n' 2>/dev/null | awk '{s+=$1} END{print s+0}')")
+if (( reps > 0 && reps < 15 * 1024 * 1024 )); then
+  ( cd "$RES" && find ncu -name '*.ncu-rep' -print0 | tar --null -T - -cf "$OUT/ncu-reports.tar" ) 2>> "$LOG"
+fi
+
+{
+echo
+echo "================ probe run summary ================"
+echo "elapsed ${SECONDS}s of a ${BUDGET}s budget; results in $OUT ($(ls "$OUT" | tr '\n' ' '))"
+printf '%-34s %-22s %6s  %s\n' step status secs note
+while IFS=$'\t' read -r s st t n; do printf '%-34s %-22s %6s  %s\n' "$s" "$st" "$t" "$n"; done < "$RES/steps.tsv"
+echo "---- measured cases"
+cat "$RES/summary-console.txt" 2>/dev/null
+echo "---- latency (cycles per dependent step; fits in latency_fit.txt)"
+if [[ -f $RES/latency/latency.csv ]]; then
+  awk -F, 'NR==1 || ($1=="ld" && $2==4 && ($3=="cf" || $3=="bcast" || ($3=="spread" && ($4==2 || $4==4 || $4==8 || $4==16 || $4==32))))' \
+    "$RES/latency/latency.csv" | column -t -s, 2>/dev/null
+  grep -E '^(ld|st) ' "$RES/latency/latency_fit.txt" 2>/dev/null
+fi
+echo "---- SASS check: $(tail -n 1 "$RES/sass/check.txt" 2>/dev/null)"
+} 2>&1 | tee -a "$LOG"
+cp "$LOG" "$OUT/run.log"
