@@ -207,8 +207,8 @@ CaptureReport run_capture(const CaptureRequest& request) {
       report.reasons.push_back(cuda_driver_present()
                                    ? "the capture library was never loaded: the program ended before CUDA "
                                      "initialised (no GPU?)"
-                                   : "no GPU / no CUDA driver: libcuda.so.1 cannot be loaded on this machine, so "
-                                     "no kernel can run or be captured");
+                                   : "the capture library was never loaded, and this machine has no GPU / no CUDA "
+                                     "driver (libcuda.so.1 cannot be loaded): no kernel can run or be captured here");
   }
   try {
     write_sass(staging, request, report);

@@ -64,7 +64,9 @@ NcuSourceTable parse_ncu_source(std::string_view text, const std::string& name) 
     const std::string_view line = text.substr(0, nl);
     text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
     ++line_no;
-    if (line.empty() || line == "\r") continue;
+    // ncu's own messages (==PROF==) and the program's output share stdout
+    // with the table; every table line is a quoted CSV row.
+    if (line.empty() || line[0] != '"') continue;
     try {
       const auto f = parse_csv_line(line);
       if (f.empty()) continue;

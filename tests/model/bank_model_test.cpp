@@ -235,3 +235,23 @@ TEST_CASE("bad parameters name the allowed range") {
   CHECK_NOTHROW(make_preset("dmm", 7, 5));
   CHECK_NOTHROW(make_custom(7, 16, 3));
 }
+
+TEST_CASE("unmodelled kinds are reported, never costed as something else") {
+  for (const char* preset : {"sm90", "dmm", "kepler-4B", "kepler-8B"}) {
+    CAPTURE(preset);
+    const BankModel m = make_preset(preset);
+    std::vector<std::uint64_t> addr(32);
+    for (unsigned l = 0; l < 32; ++l) addr[l] = 128 * l;  // 32-way for a plain load
+    CHECK(m.cost(WarpRequest{Op::load, 4, addr}).modelled);
+    for (Op op : {Op::atom, Op::ldsm, Op::stsm, Op::cpasync}) {
+      const unsigned width = op == Op::ldsm || op == Op::stsm ? 16 : 4;
+      CHECK_FALSE(m.models(op, width));
+      const RequestCost c = m.cost(WarpRequest{op, width, addr});
+      CHECK_FALSE(c.modelled);
+      CHECK(c.wavefronts == 0);
+      CHECK(m.culprit(WarpRequest{op, width, addr}).lanes.empty());
+    }
+    CHECK_FALSE(m.models(Op::load, 12));
+    CHECK(m.rule(Op::store, 8) == AccessRule::phases);
+  }
+}
