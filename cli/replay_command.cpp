@@ -52,7 +52,8 @@ std::optional<capture::SassTable> sass_for(const ReplayOptions& o) {
 
 std::string location_text(const TraceLocation* l) {
   if (l == nullptr) return "";
-  return std::to_string(l->launch) + ":" + std::to_string(l->block[0]) + "," + std::to_string(l->block[1]) + "," +
+  // launch:block.x.y.z:warp (no commas: it is a CSV field too)
+  return std::to_string(l->launch) + ":" + std::to_string(l->block[0]) + "." + std::to_string(l->block[1]) + "." +
          std::to_string(l->block[2]) + ":" + std::to_string(l->warp);
 }
 

@@ -4,6 +4,9 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
+#include <filesystem>
+
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 

@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+
 #include "sim/trace/trace_binary.hpp"
 #include "sim/trace/trace_file.hpp"
 #include "tests/sim/trace/trace_io_support.hpp"
