@@ -16,6 +16,8 @@ void add_trace_command(CLI::App& app);      // issue 3: write an algorithm's tra
 void add_draw_command(CLI::App& app);       // issue 3: bank-grid pictures
 void add_verify_command(CLI::App& app);     // issue 4: the claims checker
 void add_adversary_command(CLI::App& app);  // issue 5: worst-case inputs
+void add_capture_command(CLI::App& app);    // issue 13: traces of unmodified CUDA programs
+void add_compare_command(CLI::App& app);    // issue 13: model against Nsight Compute, per instruction
 
 /// Set by a command's callback; main returns it.
 int& exit_code();

@@ -23,6 +23,8 @@ int main(int argc, char** argv) {
   add_draw_command(app);
   add_verify_command(app);
   add_adversary_command(app);
+  add_capture_command(app);
+  add_compare_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

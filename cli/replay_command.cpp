@@ -2,6 +2,7 @@
 // model and print totals, totals per site and optionally one row per
 // instruction. The counting is sim/replay/replay.hpp; this file parses and prints.
 #include <algorithm>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <optional>
@@ -11,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "capture/host/sass_table.hpp"
 #include "cli/commands.hpp"
 #include "model/bank_model.hpp"
 #include "sim/replay/replay.hpp"
@@ -27,7 +29,33 @@ struct ReplayOptions {
   bool per_instruction = false;
   bool csv = false;
   bool json = false;
+  std::string sass;  ///< --sass FILE; default: sass.csv beside the trace, when there
 };
+
+/// "12 instructions of kind 'atom 4' not modelled (384 lane accesses)".
+std::string unmodelled_line(const UnmodelledKind& k) {
+  return std::to_string(k.instructions) + " instructions of kind '" + std::string(op_name(k.op)) + " " +
+         std::to_string(k.width) + "' not modelled (" + std::to_string(k.lane_accesses) + " lane accesses)";
+}
+
+/// The SASS of the trace's sites: --sass, or sass.csv next to the trace.
+std::optional<capture::SassTable> sass_for(const ReplayOptions& o) {
+  std::string path = o.sass;
+  if (path.empty() && o.file != "-") {
+    const auto beside = std::filesystem::path(o.file).parent_path() / "sass.csv";
+    std::error_code ec;
+    if (std::filesystem::exists(beside, ec)) path = beside.string();
+  }
+  if (path.empty()) return std::nullopt;
+  return capture::SassTable::read(path);
+}
+
+std::string location_text(const TraceLocation* l) {
+  if (l == nullptr) return "";
+  // launch:block.x.y.z:warp (no commas: it is a CSV field too)
+  return std::to_string(l->launch) + ":" + std::to_string(l->block[0]) + "." + std::to_string(l->block[1]) + "." +
+         std::to_string(l->block[2]) + ":" + std::to_string(l->warp);
+}
 
 /// Checks that need no trace: done before opening it, so a bad flag is reported first.
 void check_flags(const ReplayOptions& o, bool model_given) {
@@ -90,7 +118,18 @@ std::string lane_ranges(const std::vector<unsigned>& lanes) {
 /// The one-line verdict and, where there is a conflict, where the worst one is.
 void print_verdict(std::ostream& out, const ReplaySummary& s, const BankModel& model) {
   const CostTotals& t = s.totals;
+  const std::uint64_t unmodelled = s.unmodelled_instructions();
   out << "\nverdict: ";
+  if (unmodelled > 0 && t.instructions == 0) {
+    out << "unknown: none of the " << unmodelled << " instructions is modelled by " << s.model
+        << ", so nothing can be said about their conflicts\n";
+    return;
+  }
+  if (t.conflicts == 0 && unmodelled > 0) {
+    out << "no conflict in the " << t.instructions << " modelled instructions, but " << unmodelled
+        << " instructions are not modelled: not shown conflict-free\n";
+    return;
+  }
   if (t.conflicts == 0) {
     out << "conflict-free (" << t.wavefronts << " wavefronts, the ideal)\n";
     return;
@@ -122,17 +161,21 @@ void print_text_summary(std::ostream& out, const ReplaySummary& s) {
       << "  ideal          " << t.ideal << "\n"
       << "  conflicts      " << t.conflicts << "\n"
       << "  worst degree   " << t.worst_degree << "\n";
+  if (!s.unmodelled.empty()) {
+    out << "\nnot modelled (not in the totals above)\n";
+    for (const UnmodelledKind& k : s.unmodelled) out << "  " << unmodelled_line(k) << "\n";
+  }
   if (s.sites.empty()) return;
   std::size_t width = 4;
   for (const auto& site : s.sites) width = std::max(width, display_site(site.site).size());
   out << "\nby site\n  " << std::left << std::setw(static_cast<int>(width)) << "site" << std::right
-      << "  instructions  lane_accesses    wavefronts         ideal     conflicts  worst_degree\n";
+      << "  instructions  lane_accesses    wavefronts         ideal     conflicts  worst_degree  unmodelled\n";
   for (const auto& site : s.sites) {
     const CostTotals& x = site.totals;
     out << "  " << std::left << std::setw(static_cast<int>(width)) << display_site(site.site) << std::right << "  "
         << std::setw(12) << x.instructions << "  " << std::setw(13) << x.lane_accesses << "  " << std::setw(12)
         << x.wavefronts << "  " << std::setw(12) << x.ideal << "  " << std::setw(12) << x.conflicts << "  "
-        << std::setw(12) << x.worst_degree << "\n";
+        << std::setw(12) << x.worst_degree << "  " << std::setw(10) << site.unmodelled << "\n";
   }
 }
 
@@ -145,6 +188,12 @@ void run_replay(const ReplayOptions& o, bool model_given) {
 
   nlohmann::json rows = nlohmann::json::array();
   InstructionObserver observer;
+  const std::optional<capture::SassTable> sass = o.per_instruction ? sass_for(o) : std::nullopt;
+  auto sass_of = [&](std::uint32_t site) -> std::string {
+    if (!sass) return "";
+    const std::string* text = sass->find(source->sites().name(site));
+    return text != nullptr ? *text : "";
+  };
   if (o.per_instruction) {
     if (o.json) {
       observer = [&](const InstructionCost& i) {
@@ -156,23 +205,29 @@ void run_replay(const ReplayOptions& o, bool model_given) {
                         {"wavefronts", i.cost.wavefronts},
                         {"ideal", i.cost.ideal},
                         {"conflicts", i.cost.conflicts},
-                        {"degree", i.cost.degree}});
+                        {"degree", i.cost.degree},
+                        {"modelled", i.cost.modelled},
+                        {"location", location_text(i.location)},
+                        {"sass", sass_of(i.site)}});
       };
     } else if (o.csv) {
-      out << "index,site,op,width,active,wavefronts,ideal,conflicts,degree\n";
+      out << "index,site,op,width,active,wavefronts,ideal,conflicts,degree,modelled,location,sass\n";
       observer = [&](const InstructionCost& i) {
         out << i.index << ',' << csv_field(source->sites().name(i.site)) << ',' << op_name(i.request.op) << ','
             << i.request.width << ',' << i.active << ',' << i.cost.wavefronts << ',' << i.cost.ideal << ','
-            << i.cost.conflicts << ',' << i.cost.degree << '\n';
+            << i.cost.conflicts << ',' << i.cost.degree << ',' << (i.cost.modelled ? "yes" : "no") << ','
+            << location_text(i.location) << ',' << csv_field(sass_of(i.site)) << '\n';
       };
     } else {
       out << std::setw(10) << "index" << "  " << std::setw(16) << "site" << "  op  width  active  wavefronts"
-          << "  ideal  conflicts  degree\n";
+          << "  ideal  conflicts  degree  location  sass\n";
       observer = [&](const InstructionCost& i) {
         out << std::setw(10) << i.index << "  " << std::setw(16) << display_site(source->sites().name(i.site))
             << "  " << op_name(i.request.op) << "  " << std::setw(5) << i.request.width << "  " << std::setw(6)
             << i.active << "  " << std::setw(10) << i.cost.wavefronts << "  " << std::setw(5) << i.cost.ideal
-            << "  " << std::setw(9) << i.cost.conflicts << "  " << std::setw(6) << i.cost.degree << '\n';
+            << "  " << std::setw(9) << i.cost.conflicts << "  " << std::setw(6) << i.cost.degree
+            << (i.cost.modelled ? "" : "  (not modelled)") << "  " << location_text(i.location) << "  " << sass_of(i.site)
+            << '\n';
       };
     }
   }
@@ -189,10 +244,17 @@ void run_replay(const ReplayOptions& o, bool model_given) {
     for (const auto& s : summary.sites) {
       nlohmann::json row = totals_json(s.totals);
       row["site"] = s.site;
+      row["unmodelled"] = s.unmodelled;
       sites.push_back(row);
     }
     doc["sites"] = sites;
     doc["worst"] = worst_json(summary, model);
+    nlohmann::json unmodelled = nlohmann::json::array();
+    for (const UnmodelledKind& k : summary.unmodelled)
+      unmodelled.push_back({{"op", op_name(k.op)}, {"width", k.width}, {"instructions", k.instructions},
+                            {"lane_accesses", k.lane_accesses}, {"message", unmodelled_line(k)}});
+    doc["unmodelled"] = unmodelled;
+    doc["conflict_free"] = summary.totals.conflicts == 0 && summary.unmodelled.empty() && summary.totals.instructions > 0;
     if (o.per_instruction) doc["instructions"] = std::move(rows);
     out << doc.dump(2) << "\n";
   } else if (o.csv) {
@@ -204,6 +266,9 @@ void run_replay(const ReplayOptions& o, bool model_given) {
     };
     row("total", "", summary.totals);
     for (const auto& s : summary.sites) row("site", s.site, s.totals);
+    for (const UnmodelledKind& k : summary.unmodelled)
+      out << "unmodelled," << csv_field(unmodelled_line(k)) << ',' << k.instructions << ',' << k.lane_accesses
+          << ",,,,\n";
   } else {
     if (o.per_instruction) out << "\n";
     out << "trace  " << trace_name << " (warp " << summary.warp << ")\n"
@@ -228,7 +293,10 @@ void add_replay_command(CLI::App& app) {
   cmd->add_option("--bank-bytes", opts->bank_bytes, "Bytes per bank cell of a custom model: 1, 2, 4, 8 or 16 "
                                                     "(default 4)");
   cmd->add_option("--warp", opts->warp, "Expected warp size (>= 1); must match the trace");
-  cmd->add_flag("--per-instruction", opts->per_instruction, "Also print one row per instruction");
+  cmd->add_flag("--per-instruction", opts->per_instruction,
+                "Also print one row per instruction (with its location and SASS text for captured traces)");
+  cmd->add_option("--sass", opts->sass, "SASS table (function,offset,sass) for --per-instruction; default: "
+                                        "sass.csv beside the trace");
   auto* csv = cmd->add_flag("--csv", opts->csv, "Print CSV");
   auto* json = cmd->add_flag("--json", opts->json, "Print JSON");
   csv->excludes(json);

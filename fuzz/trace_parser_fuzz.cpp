@@ -44,10 +44,10 @@ Outcome read_through(std::FILE* stream, bankcheck::BinaryReadMode mode) {
     TraceRecord record;
     while (source->next(record)) {
       const auto& r = record.request;
-      if (r.addr.size() != source->warp() || !is_valid_width(r.width) || record.site >= source->sites().size())
+      if (r.addr.size() != source->warp() || !is_valid_access(r.op, r.width) || record.site >= source->sites().size())
         std::abort();
       for (std::uint64_t a : r.addr) {
-        if (a != kInactive && a % r.width != 0) std::abort();
+        if (a != kInactive && a % access_alignment(r.width) != 0) std::abort();
         out.sum += a;
       }
       ++out.records;

@@ -18,9 +18,43 @@ BankModel::BankModel(std::string name, BankGeometry geometry, PhaseRule rule)
   for (unsigned k = 0; k < plans_.size(); ++k) plans_[k] = single_phase_plan(geometry_, rule_, 1u << k);
 }
 
+AccessRule BankModel::rule(Op op, unsigned width) const {
+  // Plain loads and stores of a power-of-two width follow the preset's phase
+  // rule. The other kinds were measured on the H100 alone (docs/bank-model.md,
+  // rules 4-6), so only sm90 costs them; on the theoretical and Kepler
+  // presets they are reported as not modelled rather than costed as
+  // something they are not. 12-byte accesses have no rule anywhere.
+  if (!is_valid_width(width)) return AccessRule::unmodelled;
+  if (op == Op::load || op == Op::store) return AccessRule::phases;
+  if (rule_ != PhaseRule::sm90) return AccessRule::unmodelled;
+  switch (op) {
+    case Op::atom: return AccessRule::atomic_lanes;
+    case Op::atom_cas: return AccessRule::atomic_lanes2;
+    case Op::atom_popc:
+    case Op::ldsm:
+    case Op::stsm:
+    case Op::cpasync: return AccessRule::as_store;
+    case Op::cpasync_cg: return AccessRule::bypass_copy;
+    default: return AccessRule::unmodelled;
+  }
+}
+
 RequestCost BankModel::cost(const WarpRequest& request) const {
   const unsigned w = request.width;
-  if (std::has_single_bit(w) && w <= 16 && request.addr.size() == 32) {
+  // Plain loads and stores (the hot path) test their op alongside the width
+  // check the SIMD shortcut needed anyway; every other kind goes to rule().
+  const bool plain = request.op <= Op::store && std::has_single_bit(w) && w <= 16;
+  if (!plain) [[unlikely]] {
+    switch (rule(request.op, w)) {
+      case AccessRule::unmodelled: return RequestCost{0, 0, 0, 0, false};
+      case AccessRule::phases: return phase_cost(geometry_, rule_, request);
+      case AccessRule::as_store: return phase_cost(geometry_, rule_, {Op::store, w, request.addr});
+      case AccessRule::atomic_lanes: return lane_pass_cost(geometry_, rule_, request, LanePasses::atomic, 1);
+      case AccessRule::atomic_lanes2: return lane_pass_cost(geometry_, rule_, request, LanePasses::atomic, 2);
+      case AccessRule::bypass_copy: return lane_pass_cost(geometry_, rule_, request, LanePasses::when_conflicting, 1);
+    }
+  }
+  if (request.addr.size() == 32) {
     const SinglePhasePlan& plan = plans_[std::countr_zero(w)];
     if (plan.kernel != nullptr) {
       const std::uint32_t d = plan.kernel(request.addr.data(), plan.map);
@@ -31,7 +65,11 @@ RequestCost BankModel::cost(const WarpRequest& request) const {
 }
 
 ConflictCulprit BankModel::culprit(const WarpRequest& request) const {
-  return phase_culprit(geometry_, rule_, request);
+  if (!models(request.op, request.width)) return {};
+  // The picture of where lanes pile up: loads keep their own phases, every
+  // other kind has a store's.
+  if (request.op == Op::load) return phase_culprit(geometry_, rule_, request);
+  return phase_culprit(geometry_, rule_, {Op::store, request.width, request.addr});
 }
 
 std::string BankModel::describe() const {

@@ -40,12 +40,30 @@ enum class PhaseRule : std::uint8_t {
 };
 
 /// Cost of one warp request.
-/// @post wavefronts == ideal + conflicts; degree <= wavefronts; all zero iff no lane is active.
+/// @post wavefronts == ideal + conflicts; degree <= wavefronts; all zero iff no lane is active
+///       or the request is not modelled.
 struct RequestCost {
   std::uint64_t wavefronts = 0;  ///< serialized passes the banks make
   std::uint64_t ideal = 0;       ///< passes the same request needs with no bank conflict
   std::uint64_t conflicts = 0;   ///< wavefronts - ideal, as Nsight Compute counts them
   std::uint32_t degree = 0;      ///< k of the worst k-way conflict in one phase (1 = none)
+  /// False when the model has no rule for the request's (op, width): the
+  /// counts above are then zero and mean nothing; callers count such
+  /// requests apart (replay's "not modelled" lines), never as conflict-free.
+  bool modelled = true;
+};
+
+/// How a model costs one (op, width): the single place where a rule is
+/// chosen per preset (BankModel::rule). Adding a measured access kind means
+/// a new value here, its case in rule() and its cost in BankModel::cost
+/// (docs/extending-access-kinds.md).
+enum class AccessRule : std::uint8_t {
+  unmodelled,     ///< no rule known: the request is reported, not costed
+  phases,         ///< the preset's phase rule of plain loads and stores (PhaseRule)
+  as_store,       ///< phases and degree of a store of the same width (ldsm, stsm, cpasync, atom.popc)
+  atomic_lanes,   ///< store phases; each active lane is its own pass of its banks (atom)
+  atomic_lanes2,  ///< as atomic_lanes, twice: a read and a write pass (atom.cas)
+  bypass_copy,    ///< store phases; a conflicting phase serves one lane at a time (cpasync.cg)
 };
 
 /// Where the worst conflict of a request is: for reports and pictures.
@@ -63,10 +81,16 @@ class BankModel {
   const BankGeometry& geometry() const { return geometry_; }
   PhaseRule phase_rule() const { return rule_; }
 
-  /// @pre request.addr.size() == geometry().warp and request.width is valid.
+  /// @pre request.addr.size() == geometry().warp and is_valid_access(request.op, request.width).
+  /// @post result.modelled == (rule(request.op, request.width) != AccessRule::unmodelled).
   RequestCost cost(const WarpRequest& request) const;
 
-  /// The bank and lanes of the worst conflict (empty lanes when conflict-free).
+  /// The rule this model applies to requests of `op` and `width`.
+  AccessRule rule(Op op, unsigned width) const;
+  /// Whether requests of `op` and `width` are costed (rule() is not unmodelled).
+  bool models(Op op, unsigned width) const { return rule(op, width) != AccessRule::unmodelled; }
+
+  /// The bank and lanes of the worst conflict (empty lanes when conflict-free or not modelled).
   ConflictCulprit culprit(const WarpRequest& request) const;
 
   /// One-line description of the preset and its assumptions.

@@ -265,6 +265,38 @@ RequestCost phase_cost(const BankGeometry& g, PhaseRule rule, const WarpRequest&
   return cost;
 }
 
+RequestCost lane_pass_cost(const BankGeometry& g, PhaseRule rule, const WarpRequest& r, LanePasses passes,
+                           unsigned repeat) {
+  RequestCost cost;
+  const WarpRequest as_store{Op::store, r.width, r.addr};
+  for_each_phase(g, rule, as_store, [&](Phase p) {
+    std::uint32_t d = 0;
+    if (passes == LanePasses::atomic) {
+      // Lanes per bank, each lane once per bank it touches.
+      std::vector<std::uint32_t> lanes(g.banks, 0);
+      for (unsigned l = p.first; l < p.first + p.count; ++l) {
+        if (r.addr[l] == kInactive) continue;
+        std::uint64_t last_bank = ~std::uint64_t{0};
+        for_each_cell(g, r.width, r.addr[l], [&](const Cell& c) {
+          if (c.bank != last_bank) d = std::max(d, ++lanes[c.bank]);
+          last_bank = c.bank;
+        });
+      }
+    } else {
+      d = phase_degree(g, as_store, p);
+      if (d > 1) {
+        d = 0;
+        for (unsigned l = p.first; l < p.first + p.count; ++l) d += r.addr[l] != kInactive;
+      }
+    }
+    cost.wavefronts += std::uint64_t{repeat} * d;
+    cost.ideal += d > 0 ? repeat : 0;
+    cost.degree = std::max(cost.degree, d);
+  });
+  cost.conflicts = cost.wavefronts - cost.ideal;
+  return cost;
+}
+
 ConflictCulprit phase_culprit(const BankGeometry& g, PhaseRule rule, const WarpRequest& r) {
   ConflictCulprit out;
   std::size_t worst = 1;

@@ -21,6 +21,21 @@ constexpr RequestCost cost_of_degree(std::uint32_t d) {
 }
 
 RequestCost phase_cost(const BankGeometry& g, PhaseRule rule, const WarpRequest& request);
+
+/// How the lanes of a phase are served one pass at a time.
+enum class LanePasses : std::uint8_t {
+  atomic,            ///< always: each active lane is one pass of every bank it touches (no multicast)
+  when_conflicting,  ///< only in a phase with a conflict; a conflict-free phase costs 1
+};
+
+/// Cost of a request served in a store's phases where lanes take passes of
+/// their own (docs/bank-model.md, rules 4 and 6): per phase, the most active
+/// lanes touching one bank (LanePasses::atomic), or the active lanes when the
+/// phase has a conflict (LanePasses::when_conflicting); `repeat` passes of
+/// each (a compare-and-swap reads, then writes).
+/// @post wavefronts == repeat * sum of the phases' costs; ideal == repeat * phases with an active lane.
+RequestCost lane_pass_cost(const BankGeometry& g, PhaseRule rule, const WarpRequest& request, LanePasses passes,
+                           unsigned repeat);
 ConflictCulprit phase_culprit(const BankGeometry& g, PhaseRule rule, const WarpRequest& request);
 
 }  // namespace bankcheck

@@ -2,28 +2,106 @@
 // A warp-level shared-memory request: what one warp instruction asks of the
 // banks. The model consumes these; it knows nothing of the algorithm that
 // issued them.
+//
+// Real programs issue more than plain loads and stores (issue 13): shared
+// atomics and reductions, ldmatrix/stmatrix, and the shared-memory side of
+// cp.async (LDGSTS). Each has its own Op so that a trace never presents one
+// kind as another; whether the model knows a kind's bank rules is the
+// model's business (BankModel::rule), not the trace's.
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string_view>
 
 namespace bankcheck {
 
-enum class Op : std::uint8_t { load, store };
+enum class Op : std::uint8_t {
+  load = 0,     ///< LDS and generic loads that hit shared memory ("ld")
+  store = 1,    ///< STS ("st")
+  atom = 2,     ///< shared atomic or reduction: ATOMS, REDS, CAS ("atom")
+  ldsm = 3,     ///< ldmatrix: one 16-byte row address per used lane ("ldsm")
+  stsm = 4,     ///< stmatrix, laid out as ldsm ("stsm")
+  cpasync = 5,  ///< shared-memory destination of cp.async / LDGSTS ("cpasync")
+  // Kinds the sanitizer reports as the ones above and the SASS tells apart
+  // (capture refines them from the instruction text, docs/capture.md):
+  atom_cas = 6,    ///< ATOMS.CAS / ATOMS.CAST.SPIN: a read and a write pass ("atom.cas")
+  atom_popc = 7,   ///< ATOMS.POPC.INC: lanes of one address combined ("atom.popc")
+  cpasync_cg = 8,  ///< LDGSTS.E.BYPASS.128, cp.async.cg ("cpasync.cg")
+};
+
+/// Number of Op values; ops are numbered 0 .. kOpCount-1 in files.
+inline constexpr unsigned kOpCount = 9;
 
 /// Byte address of a lane that does not take part in the instruction.
 inline constexpr std::uint64_t kInactive = ~std::uint64_t{0};
 
-/// Access widths a shared-memory instruction can have, in bytes.
+/// Widths a bank cell (and a plain load or store in the bank model) can
+/// have: powers of two from 1 to 16 bytes.
 constexpr bool is_valid_width(unsigned width) {
   return width == 1 || width == 2 || width == 4 || width == 8 || width == 16;
 }
 
-constexpr std::string_view op_name(Op op) { return op == Op::load ? "ld" : "st"; }
+/// The 12-byte access width: the Compute Sanitizer reports it for 3-word
+/// accesses (CUB BlockScan's warp scans); only 4-byte alignment is implied.
+inline constexpr unsigned kTripleWordWidth = 12;
 
-/// @pre addr.size() is the warp size; every active address is a multiple of width.
+/// Widths a trace record of `op` may carry, as a bit set over widths 0..16.
+/// ld/st/atom: 1, 2, 4, 8, 12, 16; ldsm/stsm: 16 (one matrix row);
+/// cpasync: 4, 8, 16 (what LDGSTS copies).
+constexpr std::uint32_t allowed_widths(Op op) {
+  constexpr std::uint32_t scalar = 1u << 1 | 1u << 2 | 1u << 4 | 1u << 8 | 1u << 12 | 1u << 16;
+  switch (op) {
+    case Op::load:
+    case Op::store:
+    case Op::atom:
+    case Op::atom_cas:
+    case Op::atom_popc: return scalar;
+    case Op::ldsm:
+    case Op::stsm:
+    case Op::cpasync_cg: return 1u << 16;
+    case Op::cpasync: return 1u << 4 | 1u << 8 | 1u << 16;
+  }
+  return 0;
+}
+
+/// Whether a record of `op` may have this width.
+constexpr bool is_valid_access(Op op, unsigned width) { return width <= 16 && ((allowed_widths(op) >> width) & 1u); }
+
+/// Alignment every active address of an access of `width` bytes has: the
+/// width itself, except 4 for the 12-byte access.
+constexpr unsigned access_alignment(unsigned width) { return width == kTripleWordWidth ? 4u : width; }
+
+/// Whether `value` (an op number from a file) names an Op.
+constexpr bool is_valid_op(unsigned value) { return value < kOpCount; }
+
+/// The trace token of an op: "ld", "st", "atom", "ldsm", "stsm", "cpasync",
+/// "atom.cas", "atom.popc", "cpasync.cg".
+constexpr std::string_view op_name(Op op) {
+  constexpr std::array<std::string_view, kOpCount> names = {"ld",       "st",       "atom",      "ldsm",      "stsm",
+                                                            "cpasync",  "atom.cas", "atom.popc", "cpasync.cg"};
+  return names[static_cast<unsigned>(op)];
+}
+
+/// "1, 2, 4, 8, 12, 16": the widths of an op, for messages.
+inline std::string_view allowed_widths_text(Op op) {
+  switch (op) {
+    case Op::load:
+    case Op::store:
+    case Op::atom:
+    case Op::atom_cas:
+    case Op::atom_popc: return "1, 2, 4, 8, 12, 16";
+    case Op::ldsm:
+    case Op::stsm:
+    case Op::cpasync_cg: return "16";
+    case Op::cpasync: return "4, 8, 16";
+  }
+  return "";
+}
+
+/// @pre addr.size() is the warp size; every active address is a multiple of access_alignment(width).
 struct WarpRequest {
   Op op = Op::load;
-  unsigned width = 4;                   ///< bytes per lane: 1, 2, 4, 8 or 16
+  unsigned width = 4;                   ///< bytes per lane (is_valid_access(op, width))
   std::span<const std::uint64_t> addr;  ///< one byte address per lane, kInactive if idle
 };
 

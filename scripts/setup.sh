@@ -17,5 +17,25 @@ if ((${#missing[@]})); then
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+# The Compute Sanitizer API for `bankcheck capture` (docs/capture.md): the
+# toolkit's own when it has one, else the nvidia-cuda-sanitizer-api wheel
+# (13.0.85 matches CUDA 13.0) unpacked into the gitignored .deps/. Without
+# either (no pip, no network) the capture pieces are skipped, visibly.
+sanitizer_wheel=13.0.85
+if command -v nvcc >/dev/null 2>&1; then
+  cuda_root=$(dirname "$(dirname "$(command -v nvcc)")")
+  if [ ! -f "$cuda_root/compute-sanitizer/include/sanitizer_patching.h" ] &&
+     [ ! -f .deps/sanitizer/nvidia/cu13/include/sanitizer_patching.h ]; then
+    echo "setup: fetching the Compute Sanitizer API (nvidia-cuda-sanitizer-api==$sanitizer_wheel) into .deps/"
+    tmp=$(mktemp -d)
+    if python3 -m pip download --no-deps -q -d "$tmp" "nvidia-cuda-sanitizer-api==$sanitizer_wheel" &&
+       mkdir -p .deps/sanitizer && python3 -m zipfile -e "$tmp"/nvidia_cuda_sanitizer_api-*.whl .deps/sanitizer; then
+      :
+    else
+      echo "setup: could not fetch the sanitizer API: capture: skipped: no sanitizer API"
+    fi
+    rm -rf "$tmp"
+  fi
+fi
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)"

@@ -1,6 +1,7 @@
 #include "sim/replay/replay.hpp"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 namespace bankcheck {
@@ -29,11 +30,28 @@ ReplaySummary replay(TraceSource& source, const BankModel& model, const Instruct
   // grand total is their checked sum at the end, so each instruction is
   // added once.
   std::vector<CostTotals> by_site;
+  std::vector<std::uint64_t> unmodelled_by_site;
+  // Unmodelled counts per (op, width): widths 0..16 index directly.
+  constexpr unsigned kWidths = 17;
+  std::array<UnmodelledKind, kOpCount * kWidths> unmodelled{};
   TraceRecord record;
   std::uint64_t index = 0;
   while (source.next(record)) {
     const RequestCost cost = model.cost(record.request);
     const unsigned active = active_lanes(record.request);
+    if (!cost.modelled) [[unlikely]] {
+      UnmodelledKind& kind = unmodelled[static_cast<unsigned>(record.request.op) * kWidths +
+                                        std::min(record.request.width, kWidths - 1)];
+      kind.op = record.request.op;
+      kind.width = record.request.width;
+      ++kind.instructions;
+      kind.lane_accesses += active;
+      if (record.site >= unmodelled_by_site.size()) unmodelled_by_site.resize(std::size_t{record.site} + 1);
+      ++unmodelled_by_site[record.site];
+      if (observer) observer(InstructionCost{index, record.site, record.request, active, cost, record.location});
+      ++index;
+      continue;
+    }
     if (record.site >= by_site.size()) by_site.resize(std::size_t{record.site} + 1);
     by_site[record.site].add(active, cost);
     if (cost.degree >= 2 && cost.degree > summary.worst.cost.degree) {  // rare: copy only on a new maximum
@@ -46,16 +64,26 @@ ReplaySummary replay(TraceSource& source, const BankModel& model, const Instruct
       w.addr.assign(record.request.addr.begin(), record.request.addr.end());
       w.cost = cost;
     }
-    if (observer) observer(InstructionCost{index, record.site, record.request, active, cost});
+    if (observer) observer(InstructionCost{index, record.site, record.request, active, cost, record.location});
     ++index;
   }
   const SiteTable& sites = source.sites();
+  by_site.resize(std::max(by_site.size(), unmodelled_by_site.size()));
+  unmodelled_by_site.resize(by_site.size());
   for (std::uint32_t id = 0; id < by_site.size(); ++id) {
-    if (by_site[id].instructions == 0) continue;
+    if (by_site[id].instructions == 0 && unmodelled_by_site[id] == 0) continue;
     summary.totals += by_site[id];
-    summary.sites.push_back({sites.name(id), by_site[id]});
+    summary.sites.push_back({sites.name(id), by_site[id], unmodelled_by_site[id]});
   }
+  for (const UnmodelledKind& kind : unmodelled)
+    if (kind.instructions > 0) summary.unmodelled.push_back(kind);
   return summary;
+}
+
+std::uint64_t ReplaySummary::unmodelled_instructions() const {
+  std::uint64_t n = 0;
+  for (const UnmodelledKind& kind : unmodelled) n += kind.instructions;
+  return n;
 }
 
 }  // namespace bankcheck

@@ -15,7 +15,18 @@ namespace bankcheck {
 
 struct SiteTotals {
   std::string site;  ///< "" for instructions without a site
-  CostTotals totals;
+  CostTotals totals;            ///< the modelled instructions only
+  std::uint64_t unmodelled = 0;  ///< instructions the model has no rule for
+};
+
+/// Instructions of one kind (op, width) that the model has no rule for
+/// (BankModel::models): counted apart from the totals, never costed.
+struct UnmodelledKind {
+  Op op = Op::load;
+  unsigned width = 0;
+  std::uint64_t instructions = 0;
+  std::uint64_t lane_accesses = 0;
+  bool operator==(const UnmodelledKind&) const = default;
 };
 
 /// The first instruction that reaches the trace's worst conflict degree.
@@ -34,9 +45,12 @@ struct WorstInstruction {
 struct ReplaySummary {
   std::string model;  ///< BankModel::name()
   unsigned warp = 0;
-  CostTotals totals;
+  CostTotals totals;  ///< the modelled instructions only
   std::vector<SiteTotals> sites;  ///< in site-id order (order of definition); sites without instructions left out
   WorstInstruction worst;
+  /// Unmodelled instructions per kind, in (op, width) order; empty when the model costed everything.
+  std::vector<UnmodelledKind> unmodelled;
+  std::uint64_t unmodelled_instructions() const;
 };
 
 /// What replay tells a per-instruction observer; `request` lives until the next call.
@@ -45,7 +59,8 @@ struct InstructionCost {
   std::uint32_t site = 0;   ///< id in the source's SiteTable
   const WarpRequest& request;
   unsigned active = 0;      ///< active lanes
-  RequestCost cost;
+  RequestCost cost;         ///< cost.modelled false: not costed (all counts zero)
+  const TraceLocation* location = nullptr;  ///< where it ran, for captured traces
 };
 
 using InstructionObserver = std::function<void(const InstructionCost&)>;

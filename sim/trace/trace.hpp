@@ -5,12 +5,14 @@
 // through TraceSource; the text and binary files of docs/trace-format.md are
 // one implementation of each.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "model/warp_request.hpp"
+#include "sim/trace/trace_location.hpp"
 
 namespace bankcheck {
 
@@ -27,11 +29,12 @@ class SiteTable {
   std::unordered_map<std::string, std::uint32_t> ids_;
 };
 
-/// One warp instruction of a trace. `request.addr` stays valid until the
-/// source is advanced again (sources reuse their buffers).
+/// One warp instruction of a trace. `request.addr` and `location` stay
+/// valid until the source is advanced again (sources reuse their buffers).
 struct TraceRecord {
   std::uint32_t site = 0;
   WarpRequest request;
+  const TraceLocation* location = nullptr;  ///< where it ran; null in traces without locations
 };
 
 /// Receives a trace as it is produced.
@@ -42,6 +45,13 @@ class TraceSink {
   virtual void begin(unsigned warp) = 0;
   /// @pre request.addr.size() == warp given to begin().
   virtual void record(std::string_view site, const WarpRequest& request) = 0;
+  /// The location of the records that follow (until the next call). Sinks
+  /// that keep no locations ignore it.
+  virtual void location(const TraceLocation& where) { (void)where; }
+  /// The number of instruction records the producer counted (a capture's
+  /// device-side count), written so that a reader can check completeness.
+  /// Called at most once, before end(). Sinks that keep no count ignore it.
+  virtual void expect(std::uint64_t records) { (void)records; }
   /// Called once after the last record (flushes files).
   virtual void end() {}
 };
@@ -55,6 +65,9 @@ class TraceSource {
   /// @throws TraceError (sim/trace/trace_error.hpp) on malformed input.
   virtual bool next(TraceRecord& out) = 0;
   virtual const SiteTable& sites() const = 0;
+  /// The record count the trace declares (its `expect` record), once read;
+  /// the source itself refuses a trace whose records do not match it.
+  virtual std::optional<std::uint64_t> expected() const { return std::nullopt; }
 };
 
 /// An in-memory trace: a sink that keeps every record, and can be replayed.

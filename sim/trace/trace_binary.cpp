@@ -64,11 +64,17 @@ BinaryTraceReader::BinaryTraceReader(InputFile file, std::size_t buffer_bytes, B
     header_error(got, "truncated header: " + std::to_string(got) + " of " + std::to_string(sizeof header) + " bytes");
   std::uint16_t version;
   std::memcpy(&version, header + 8, 2);
-  if (version != kBinaryTraceVersion)
-    header_error(8, "unsupported version " + std::to_string(version) + " (this reader reads version " +
-                        std::to_string(kBinaryTraceVersion) + ")");
+  if (version < kOldestBinaryTraceVersion || version > kBinaryTraceVersion)
+    header_error(8, "unsupported version " + std::to_string(version) + " (this reader reads versions " +
+                        std::to_string(kOldestBinaryTraceVersion) + ".." + std::to_string(kBinaryTraceVersion) + ")");
+  version_ = version;
+  for (unsigned op = 0; op < kOpCount; ++op) widths_by_op_[op] = allowed_widths(static_cast<Op>(op));
+  if (version_ == 1) {  // version 1: loads and stores of 1..16 bytes, nothing else
+    constexpr std::uint32_t v1 = 1u << 1 | 1u << 2 | 1u << 4 | 1u << 8 | 1u << 16;
+    for (unsigned op = 0; op < kOpCount; ++op) widths_by_op_[op] = op <= 1 ? v1 : 0;
+  }
   if (!is_valid_address_bytes(header[10]))
-    header_error(10, "unsupported address size " + std::to_string(header[10]) + " (version 1 uses 8- or 4-byte addresses)");
+    header_error(10, "unsupported address size " + std::to_string(header[10]) + " (8- or 4-byte addresses)");
   address_bytes_ = header[10];
   if (header[11] != 0) header_error(11, "reserved header byte must be 0 (got " + std::to_string(header[11]) + ")");
   std::uint32_t warp;
@@ -167,8 +173,14 @@ bool BinaryTraceReader::next(TraceRecord& out) {
         const unsigned op = (head >> 8) & 0xff;
         const unsigned width = (head >> 16) & 0xff;
         const std::uint32_t site = static_cast<std::uint32_t>(head >> 32);
-        if (op > 1) fail("bad op " + std::to_string(op) + " (0 = ld, 1 = st)");
-        if (!is_valid_width(width)) fail("width " + std::to_string(width) + " is not one of 1, 2, 4, 8, 16");
+        if (op >= kOpCount || widths_by_op_[op] == 0) [[unlikely]]
+          fail("bad op " + std::to_string(op) +
+               (version_ == 1 ? " (version 1: 0 = ld, 1 = st)"
+                              : " (0 = ld, 1 = st, 2 = atom, 3 = ldsm, 4 = stsm, 5 = cpasync)"));
+        if (width > 16 || ((widths_by_op_[op] >> width) & 1u) == 0) [[unlikely]]
+          fail("width " + std::to_string(width) + " is not one of " +
+               (version_ == 1 ? std::string("1, 2, 4, 8, 16") : std::string(allowed_widths_text(static_cast<Op>(op)))) +
+               " (op " + std::string(op_name(static_cast<Op>(op))) + ")");
         if (((head >> 24) & 0xff) != 0) fail("reserved byte of an instruction record must be 0");
         if (site >= sites_.size())
           fail("site id " + std::to_string(site) + " is not defined (" + std::to_string(sites_.size()) +
@@ -176,7 +188,7 @@ bool BinaryTraceReader::next(TraceRecord& out) {
         const std::size_t addr_words = address_bytes_ == 8 ? warp_ : (std::size_t{warp_} + 1) / 2;
         if (end_ - pos_ <= addr_words && !fill(1 + addr_words)) fail_truncated(1 + addr_words);
         const std::uint64_t* addr = words_ + pos_ + 1;
-        const std::uint32_t mask = width - 1;
+        const std::uint32_t mask = access_alignment(width) - 1;
         std::uint64_t misaligned = 0;
         if (address_bytes_ == 4) {
           misaligned = widen(addr, mask);
@@ -188,12 +200,13 @@ bool BinaryTraceReader::next(TraceRecord& out) {
           unsigned l = 0;
           while (addr[l] == kInactive || (addr[l] & mask) == 0) ++l;
           fail("misaligned address " + std::to_string(addr[l]) + " of lane " + std::to_string(l) +
-               ": not a multiple of the width " + std::to_string(width));
+               ": not a multiple of " + std::to_string(mask + 1) + " (width " + std::to_string(width) + ")");
         }
         out.site = site;
-        out.request.op = op == 0 ? Op::load : Op::store;
+        out.request.op = static_cast<Op>(op);
         out.request.width = width;
         out.request.addr = std::span<const std::uint64_t>(addr, warp_);
+        out.location = has_location_ ? &location_ : nullptr;
         pos_ += 1 + addr_words;
         ++records_;
         ++instructions_;
@@ -224,6 +237,9 @@ bool BinaryTraceReader::next(TraceRecord& out) {
         if (count != instructions_)
           fail("end record counts " + std::to_string(count) + " instructions, the file holds " +
                std::to_string(instructions_));
+        if (expected_ && *expected_ != instructions_)
+          fail("expected " + std::to_string(*expected_) + " records (the producer's count), read " +
+               std::to_string(instructions_) + ": the trace is incomplete");
         pos_ += 2;
         ++records_;
         record_offset_ = buffer_offset_ + pos_ * 8;
@@ -231,8 +247,37 @@ bool BinaryTraceReader::next(TraceRecord& out) {
         done_ = true;
         return false;
       }
-      default: fail("unknown record kind " + std::to_string(kind_of(head)) + " (1 = site, 2 = instr, 3 = end)");
+      case static_cast<std::uint64_t>(BinaryRecordKind::location): {
+        if (version_ < 2) break;
+        if (((head >> 8) & 0xffffff) != 0) fail("reserved bytes of a location record must be 0");
+        constexpr std::size_t words = 4;
+        if (!fill(words)) fail_truncated(words);
+        const std::uint64_t xy = words_[pos_ + 2], z = words_[pos_ + 3];
+        if ((z >> 32) != 0) fail("reserved half of a location record's block z word must be 0");
+        location_.warp = static_cast<std::uint32_t>(head >> 32);
+        location_.launch = words_[pos_ + 1];
+        location_.block = {static_cast<std::uint32_t>(xy), static_cast<std::uint32_t>(xy >> 32),
+                           static_cast<std::uint32_t>(z)};
+        has_location_ = true;
+        pos_ += words;
+        ++records_;
+        continue;
+      }
+      case static_cast<std::uint64_t>(BinaryRecordKind::expect): {
+        if (version_ < 2) break;
+        if ((head >> 8) != 0) fail("reserved bytes of an expect record must be 0");
+        if (expected_) fail("a second expect record (at most one per trace)");
+        if (!fill(2)) fail_truncated(2);
+        expected_ = words_[pos_ + 1];
+        pos_ += 2;
+        ++records_;
+        continue;
+      }
+      default: break;
     }
+    fail("unknown record kind " + std::to_string(kind_of(head)) +
+         (version_ == 1 ? " (version 1: 1 = site, 2 = instr, 3 = end)"
+                        : " (1 = site, 2 = instr, 3 = end, 4 = location, 5 = expect)"));
   }
 }
 
@@ -261,13 +306,16 @@ void BinaryTraceWriter::record(std::string_view site, const WarpRequest& request
   if (request.addr.size() != warp_)
     throw std::invalid_argument("request has " + std::to_string(request.addr.size()) + " lanes, trace warp is " +
                                 std::to_string(warp_));
-  if (!is_valid_width(request.width))
-    throw std::invalid_argument("width " + std::to_string(request.width) + " is not one of 1, 2, 4, 8, 16");
+  if (!is_valid_access(request.op, request.width))
+    throw std::invalid_argument("width " + std::to_string(request.width) + " is not one of " +
+                                std::string(allowed_widths_text(request.op)) + " (op " +
+                                std::string(op_name(request.op)) + ")");
+  const unsigned alignment = access_alignment(request.width);
   for (std::uint64_t a : request.addr) {
     if (a == kInactive) continue;
-    if (a % request.width != 0)
-      throw std::invalid_argument("address " + std::to_string(a) + " is not a multiple of the width " +
-                                  std::to_string(request.width));
+    if (a % alignment != 0)
+      throw std::invalid_argument("address " + std::to_string(a) + " is not a multiple of " +
+                                  std::to_string(alignment) + " (width " + std::to_string(request.width) + ")");
     if (address_bytes_ == 4 && a > kMaxNarrowAddress)
       throw std::invalid_argument("address " + std::to_string(a) + " does not fit a trace of 4-byte addresses (at most " +
                                   std::to_string(kMaxNarrowAddress) + "); write 8-byte addresses");
@@ -284,7 +332,7 @@ void BinaryTraceWriter::record(std::string_view site, const WarpRequest& request
     if (!site.empty()) std::memcpy(words_.data() + first, site.data(), site.size());
   }
   const std::uint64_t head = static_cast<std::uint64_t>(BinaryRecordKind::instr) |
-                             std::uint64_t{request.op == Op::store ? 1u : 0u} << 8 |
+                             std::uint64_t{static_cast<unsigned>(request.op)} << 8 |
                              std::uint64_t{request.width} << 16 | std::uint64_t{id} << 32;
   words_.push_back(head);
   if (address_bytes_ == 8) {
@@ -296,6 +344,22 @@ void BinaryTraceWriter::record(std::string_view site, const WarpRequest& request
   }
   file_.write(words_.data(), words_.size() * 8);
   ++instructions_;
+}
+
+void BinaryTraceWriter::location(const TraceLocation& where) {
+  if (last_location_ && *last_location_ == where) return;
+  const std::uint64_t words[4] = {
+      static_cast<std::uint64_t>(BinaryRecordKind::location) | std::uint64_t{where.warp} << 32, where.launch,
+      std::uint64_t{where.block[0]} | std::uint64_t{where.block[1]} << 32, std::uint64_t{where.block[2]}};
+  file_.write(words, sizeof words);
+  last_location_ = where;
+}
+
+void BinaryTraceWriter::expect(std::uint64_t records) {
+  if (expected_written_) throw std::logic_error("BinaryTraceWriter::expect called twice");
+  const std::uint64_t words[2] = {static_cast<std::uint64_t>(BinaryRecordKind::expect), records};
+  file_.write(words, sizeof words);
+  expected_written_ = true;
 }
 
 void BinaryTraceWriter::end() {

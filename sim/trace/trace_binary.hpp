@@ -1,8 +1,8 @@
 #pragma once
 // The binary trace format (docs/trace-format.md), for large traces:
 //
-//   header (16 bytes): magic "BKTRACE\x1a", u16 version = 1, u8 address
-//   size = 8 or 4, u8 reserved = 0, u32 warp.
+//   header (16 bytes): magic "BKTRACE\x1a", u16 version = 2 (1 is still
+//   read), u8 address size = 8 or 4, u8 reserved = 0, u32 warp.
 //   then records, each starting on an 8-byte boundary with a u64 head whose
 //   low byte is the kind:
 //     site     (kind 1): head = 1 | name_length << 32; then the name bytes,
@@ -12,6 +12,14 @@
 //                        then `warp` byte addresses of the header's size
 //                        (all ones = inactive), zero-padded to 8 bytes.
 //     end      (kind 3): head = 3; then a u64 count of instr records.
+//   version 2 adds (docs/trace-format.md):
+//     location (kind 4): head = 4 | warp << 32; then u64 launch, u64
+//                        block x | block y << 32, u64 block z. Applies to
+//                        the instr records that follow it.
+//     expect   (kind 5): head = 5; then the u64 count of instr records the
+//                        producer counted (a capture's device-side count);
+//                        at most once, checked at the end record.
+//   and ops 2..5 (atom, ldsm, stsm, cpasync) and the 12-byte width.
 //   All integers little-endian. A file without its end record is truncated.
 //
 // A regular file is mapped, a window at a time, and read in place; a pipe
@@ -32,7 +40,10 @@
 namespace bankcheck {
 
 inline constexpr char kBinaryTraceMagic[8] = {'B', 'K', 'T', 'R', 'A', 'C', 'E', '\x1a'};
-inline constexpr std::uint16_t kBinaryTraceVersion = 1;
+/// The version the writer writes.
+inline constexpr std::uint16_t kBinaryTraceVersion = 2;
+/// The oldest version the reader reads (version 1: ld/st only, no location or expect records).
+inline constexpr std::uint16_t kOldestBinaryTraceVersion = 1;
 inline constexpr std::size_t kBinaryTraceHeaderBytes = 16;
 /// Bytes per address a binary trace may use (the header's address size).
 constexpr bool is_valid_address_bytes(unsigned bytes) { return bytes == 4 || bytes == 8; }
@@ -41,7 +52,7 @@ inline constexpr std::uint64_t kMaxNarrowAddress = 0xFFFFFFFEu;
 /// Longest site name a binary trace may define.
 inline constexpr std::uint32_t kMaxSiteNameBytes = 4096;
 
-enum class BinaryRecordKind : std::uint8_t { site = 1, instr = 2, end = 3 };
+enum class BinaryRecordKind : std::uint8_t { site = 1, instr = 2, end = 3, location = 4, expect = 5 };
 
 /// How the reader gets at the bytes after the header.
 enum class BinaryReadMode : std::uint8_t {
@@ -61,8 +72,12 @@ class BinaryTraceReader final : public TraceSource {
   bool next(TraceRecord& out) override;
   const SiteTable& sites() const override { return sites_; }
 
+  std::optional<std::uint64_t> expected() const override { return expected_; }
+
   /// Instruction records returned so far.
   std::uint64_t instructions() const { return instructions_; }
+  /// The file's format version (1 or 2).
+  unsigned version() const { return version_; }
   /// Bytes per address in this file: 8 or 4.
   unsigned address_bytes() const { return address_bytes_; }
   /// True when the file is mapped rather than read.
@@ -95,8 +110,14 @@ class BinaryTraceReader final : public TraceSource {
   std::uint64_t instructions_ = 0;
   unsigned warp_ = 0;
   unsigned address_bytes_ = 8;
+  unsigned version_ = kBinaryTraceVersion;
+  /// Per op, the widths this file's version allows (allowed_widths; version 1: ld/st of 1..16).
+  std::uint32_t widths_by_op_[kOpCount] = {};
   std::vector<std::uint64_t> wide_;  // 4-byte addresses widened, one record at a time
   SiteTable sites_;
+  TraceLocation location_;
+  bool has_location_ = false;
+  std::optional<std::uint64_t> expected_;
 };
 
 /// Writes the binary format; defines each site the first time it is used.
@@ -108,12 +129,18 @@ class BinaryTraceWriter final : public TraceSink {
   /// @throws std::invalid_argument for a request the format cannot hold
   /// (with 4-byte addresses: an active address above kMaxNarrowAddress).
   void record(std::string_view site, const WarpRequest& request) override;
+  /// Writes a location record when `where` differs from the last one written.
+  void location(const TraceLocation& where) override;
+  /// @throws std::logic_error when called twice.
+  void expect(std::uint64_t records) override;
   void end() override;
 
  private:
   OutputFile file_;
   unsigned address_bytes_;
   unsigned warp_ = 0;
+  std::optional<TraceLocation> last_location_;
+  bool expected_written_ = false;
   SiteTable sites_;
   std::uint64_t instructions_ = 0;
   std::vector<std::uint64_t> words_;

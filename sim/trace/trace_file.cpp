@@ -229,9 +229,11 @@ std::uint64_t copy_trace(TraceSource& source, TraceSink& sink) {
   TraceRecord record;
   std::uint64_t count = 0;
   while (source.next(record)) {
+    if (record.location != nullptr) sink.location(*record.location);
     sink.record(source.sites().name(record.site), record.request);
     ++count;
   }
+  if (const auto expected = source.expected()) sink.expect(*expected);
   sink.end();
   return count;
 }

@@ -134,7 +134,8 @@ std::unique_ptr<TraceSource> open_trace(InputFile file);
 /// @throws std::invalid_argument for address_bytes other than 4 or 8.
 std::unique_ptr<TraceSink> create_trace(const std::string& path, TraceFormat format, unsigned address_bytes = 8);
 
-/// Copy every record of `source` into `sink` (begin .. end). Returns the record count.
+/// Copy every record of `source` into `sink` (begin .. end), with its
+/// locations and expected count. Returns the record count.
 std::uint64_t copy_trace(TraceSource& source, TraceSink& sink);
 
 }  // namespace bankcheck

@@ -164,20 +164,24 @@ void TextTraceReader::parse_instruction(std::string_view line, TraceRecord& out)
     if (site.empty()) fail("empty site name after '@'");
     if (!tokens.next(token)) fail("missing op after site " + quoted(site) + " (expected ld or st)");
   }
-  if (token == "ld") {
-    out.request.op = Op::load;
-  } else if (token == "st") {
-    out.request.op = Op::store;
-  } else if (token == "warp") {
-    fail("a 'warp' line must come first, before any instruction");
-  } else {
-    fail("unknown op " + quoted(token) + " (expected ld or st)");
+  bool known = false;
+  for (unsigned op = 0; op < kOpCount && !known; ++op)
+    if (token == op_name(static_cast<Op>(op))) {
+      out.request.op = static_cast<Op>(op);
+      known = true;
+    }
+  if (!known) {
+    if (token == "warp") fail("a 'warp' line must come first, before any instruction");
+    fail("unknown op " + quoted(token) + " (expected ld, st, atom, ldsm, stsm or cpasync)");
   }
-  if (!tokens.next(token)) fail("missing width (expected 1, 2, 4, 8 or 16)");
+  const std::string_view widths = allowed_widths_text(out.request.op);
+  if (!tokens.next(token)) fail("missing width (expected " + std::string(widths) + ")");
   const std::uint64_t width = parse_number(token, "the width");
-  if (!is_valid_width(width > 16 ? 0u : static_cast<unsigned>(width)))
-    fail("width " + quoted(token) + " is not one of 1, 2, 4, 8, 16");
+  if (!is_valid_access(out.request.op, width > 16 ? 0u : static_cast<unsigned>(width)))
+    fail("width " + quoted(token) + " is not one of " + std::string(widths) + " (op " +
+         std::string(op_name(out.request.op)) + ")");
   out.request.width = static_cast<unsigned>(width);
+  const unsigned alignment = access_alignment(out.request.width);
 
   std::uint64_t lanes = 0;
   while (tokens.next(token)) {
@@ -186,9 +190,9 @@ void TextTraceReader::parse_instruction(std::string_view line, TraceRecord& out)
       const std::string what = "the address of lane " + std::to_string(lanes);
       a = parse_number(token, what);
       if (a == kInactive) fail(hex(a) + " for " + what + " is reserved (it marks an inactive lane; write '-')");
-      if (a % width != 0)
-        fail("misaligned address " + quoted(token) + " for " + what + ": not a multiple of the width " +
-             std::to_string(width));
+      if (a % alignment != 0)
+        fail("misaligned address " + quoted(token) + " for " + what + ": not a multiple of " +
+             std::to_string(alignment) + " (width " + std::to_string(width) + ")");
     }
     if (lanes < warp_) addr_[lanes] = a;
     ++lanes;
@@ -198,22 +202,91 @@ void TextTraceReader::parse_instruction(std::string_view line, TraceRecord& out)
          "), got " + std::to_string(lanes));
   out.site = sites_.intern(site);
   out.request.addr = std::span<const std::uint64_t>(addr_.data(), warp_);
+  out.location = has_location_ ? &location_ : nullptr;
+  ++instructions_;
+}
+
+void TextTraceReader::parse_location(std::string_view line) {
+  // at launch=L block=X,Y,Z warp=W
+  Tokens tokens(line);
+  std::string_view token;
+  tokens.next(token);  // "at"
+  const char* form = "expected 'at launch=L block=X,Y,Z warp=W'";
+  auto field = [&](std::string_view key) {
+    if (!tokens.next(token) || token.substr(0, key.size()) != key) fail("bad at line: " + std::string(form));
+    return token.substr(key.size());
+  };
+  TraceLocation where;
+  where.launch = parse_number(field("launch="), "the launch");
+  std::string_view block = field("block=");
+  for (unsigned axis = 0; axis < 3; ++axis) {
+    const std::size_t comma = block.find(',');
+    if ((axis < 2) != (comma != std::string_view::npos)) fail("bad at line: " + std::string(form));
+    const std::string what = std::string("block ") + "xyz"[axis];
+    const std::uint64_t v = parse_number(block.substr(0, comma), what);
+    if (v > 0xFFFFFFFFu) fail(what + " " + std::to_string(v) + " is out of range (at most 2^32-1)");
+    where.block[axis] = static_cast<std::uint32_t>(v);
+    block = comma == std::string_view::npos ? std::string_view{} : block.substr(comma + 1);
+  }
+  const std::uint64_t warp = parse_number(field("warp="), "the warp");
+  if (warp > 0xFFFFFFFFu) fail("warp " + std::to_string(warp) + " is out of range (at most 2^32-1)");
+  where.warp = static_cast<std::uint32_t>(warp);
+  if (tokens.next(token)) fail("bad at line: unexpected " + quoted(token) + " (" + form + ")");
+  location_ = where;
+  has_location_ = true;
+}
+
+void TextTraceReader::parse_expect(std::string_view line) {
+  Tokens tokens(line);
+  std::string_view token;
+  tokens.next(token);  // "expect"
+  if (expected_) fail("a second expect line (at most one per trace; the first is line " + std::to_string(expect_line_) + ")");
+  if (!tokens.next(token)) fail("bad expect line: expected 'expect N'");
+  expected_ = parse_number(token, "the expected record count");
+  expect_line_ = line_no_;
+  if (tokens.next(token)) fail("bad expect line: unexpected " + quoted(token));
+}
+
+bool TextTraceReader::parse_directive(std::string_view line) {
+  Tokens tokens(line);
+  std::string_view first;
+  tokens.next(first);
+  if (first == "at") {
+    parse_location(line);
+    return true;
+  }
+  if (first == "expect") {
+    parse_expect(line);
+    return true;
+  }
+  return false;
+}
+
+void TextTraceReader::check_expected() const {
+  if (expected_ && *expected_ != instructions_)
+    throw TraceError::at_line(file_.name(), expect_line_,
+                              "expected " + std::to_string(*expected_) + " records (the producer's count), read " +
+                                  std::to_string(instructions_) + ": the trace is incomplete");
 }
 
 bool TextTraceReader::next(TraceRecord& out) {
   if (pending_) {
     pending_ = false;
-    parse_instruction(pending_line_, out);
-    return true;
+    if (!parse_directive(pending_line_)) {
+      parse_instruction(pending_line_, out);
+      return true;
+    }
   }
   std::string_view line;
   while (read_line(line)) {
     Tokens tokens(line);
     std::string_view first;
     if (!tokens.next(first)) continue;
+    if (parse_directive(line)) continue;
     parse_instruction(line, out);
     return true;
   }
+  check_expected();
   return false;
 }
 
@@ -230,8 +303,10 @@ void TextTraceWriter::record(std::string_view site, const WarpRequest& request) 
   if (request.addr.size() != warp_)
     throw std::invalid_argument("request has " + std::to_string(request.addr.size()) + " lanes, trace warp is " +
                                 std::to_string(warp_));
-  if (!is_valid_width(request.width))
-    throw std::invalid_argument("width " + std::to_string(request.width) + " is not one of 1, 2, 4, 8, 16");
+  if (!is_valid_access(request.op, request.width))
+    throw std::invalid_argument("width " + std::to_string(request.width) + " is not one of " +
+                                std::string(allowed_widths_text(request.op)) + " (op " +
+                                std::string(op_name(request.op)) + ")");
   if (!is_text_site_name(site))
     throw std::invalid_argument("site name " + quoted(site) +
                                 " cannot be written to a text trace (no whitespace or '#' allowed)");
@@ -251,14 +326,29 @@ void TextTraceWriter::record(std::string_view site, const WarpRequest& request) 
       line_ += '-';
       continue;
     }
-    if (a % request.width != 0)
-      throw std::invalid_argument("address " + std::to_string(a) + " is not a multiple of the width " +
-                                  std::to_string(request.width));
+    if (a % access_alignment(request.width) != 0)
+      throw std::invalid_argument("address " + std::to_string(a) + " is not a multiple of " +
+                                  std::to_string(access_alignment(request.width)) + " (width " +
+                                  std::to_string(request.width) + ")");
     auto r = std::to_chars(buf, buf + sizeof buf, a);
     line_.append(buf, r.ptr);
   }
   line_ += '\n';
   file_.write(line_.data(), line_.size());
+}
+
+void TextTraceWriter::location(const TraceLocation& where) {
+  if (last_location_ && *last_location_ == where) return;
+  const std::string line = "at launch=" + std::to_string(where.launch) + " block=" + std::to_string(where.block[0]) +
+                           "," + std::to_string(where.block[1]) + "," + std::to_string(where.block[2]) +
+                           " warp=" + std::to_string(where.warp) + "\n";
+  file_.write(line.data(), line.size());
+  last_location_ = where;
+}
+
+void TextTraceWriter::expect(std::uint64_t records) {
+  const std::string line = "expect " + std::to_string(records) + "\n";
+  file_.write(line.data(), line.size());
 }
 
 void TextTraceWriter::end() { file_.close(); }

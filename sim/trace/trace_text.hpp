@@ -1,12 +1,16 @@
 #pragma once
 // The text trace format (docs/trace-format.md): one warp instruction per
 // line,
-//     [@site] <ld|st> <width> <addr_0> ... <addr_{warp-1}>
-// addresses decimal or 0x-hex byte addresses, '-' for an inactive lane,
-// '#' starts a comment, and an optional first line `warp N` (default 32).
+//     [@site] <op> <width> <addr_0> ... <addr_{warp-1}>
+// op one of ld, st, atom, ldsm, stsm, cpasync; addresses decimal or 0x-hex
+// byte addresses, '-' for an inactive lane, '#' starts a comment, and an
+// optional first line `warp N` (default 32). Captured traces add
+//     at launch=L block=X,Y,Z warp=W     (the location of what follows)
+//     expect N                           (the producer's record count)
 // Instructions without @site belong to the site "" (reports print it as
 // "(none)").
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +31,7 @@ class TextTraceReader final : public TraceSource {
   unsigned warp() const override { return warp_; }
   bool next(TraceRecord& out) override;
   const SiteTable& sites() const override { return sites_; }
+  std::optional<std::uint64_t> expected() const override { return expected_; }
 
   /// Line number of the record last returned (1-based).
   std::uint64_t line() const { return line_no_; }
@@ -37,6 +42,14 @@ class TextTraceReader final : public TraceSource {
   [[noreturn]] void fail(const std::string& message) const;
   std::uint64_t parse_number(std::string_view token, std::string_view what) const;
   void parse_instruction(std::string_view line, TraceRecord& out);
+  /// An `at` line: sets location_.
+  void parse_location(std::string_view line);
+  /// An `expect` line: sets expected_.
+  void parse_expect(std::string_view line);
+  /// Handles a non-instruction line (at, expect); false for an instruction line.
+  bool parse_directive(std::string_view line);
+  /// At the end of the file: the expect line, if any, must match.
+  void check_expected() const;
 
   InputFile file_;
   std::vector<char> buffer_;
@@ -49,6 +62,11 @@ class TextTraceReader final : public TraceSource {
   unsigned warp_ = kDefaultTraceWarp;
   SiteTable sites_;
   std::vector<std::uint64_t> addr_;
+  std::uint64_t instructions_ = 0;
+  TraceLocation location_;
+  bool has_location_ = false;
+  std::optional<std::uint64_t> expected_;
+  std::uint64_t expect_line_ = 0;
 };
 
 /// Writes the text format. Site names must be free of whitespace and '#'
@@ -59,12 +77,16 @@ class TextTraceWriter final : public TraceSink {
   void begin(unsigned warp) override;
   /// @throws std::invalid_argument for a site name or request the format cannot hold.
   void record(std::string_view site, const WarpRequest& request) override;
+  /// Writes an `at` line when `where` differs from the last one written.
+  void location(const TraceLocation& where) override;
+  void expect(std::uint64_t records) override;
   void end() override;
 
  private:
   OutputFile file_;
   unsigned warp_ = 0;
   std::string line_;
+  std::optional<TraceLocation> last_location_;
 };
 
 /// Whether `site` can be written as `@site` in a text trace.

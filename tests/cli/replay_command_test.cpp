@@ -101,13 +101,13 @@ TEST_CASE("replay: per-instruction CSV has the header and hand-computed rows") {
   std::istringstream lines(r.out);
   std::string header, row;
   std::getline(lines, header);
-  CHECK(header == "index,site,op,width,active,wavefronts,ideal,conflicts,degree");
+  CHECK(header == "index,site,op,width,active,wavefronts,ideal,conflicts,degree,modelled,location,sass");
   // instruction 2 reads column 0 of a 32x32 float tile: 32 distinct cells in bank 0.
-  CHECK(r.out.find("\n2,tile.column,ld,4,32,32,1,31,32\n") != std::string::npos);
+  CHECK(r.out.find("\n2,tile.column,ld,4,32,32,1,31,32,yes,,\n") != std::string::npos);
   // instruction 4: stride 2 words, lanes l and l+16 share a bank -> 2-way.
-  CHECK(r.out.find("\n4,stride2,ld,4,32,2,1,1,2\n") != std::string::npos);
+  CHECK(r.out.find("\n4,stride2,ld,4,32,2,1,1,2,yes,,\n") != std::string::npos);
   // instruction 6: 16 active lanes, stride 1.
-  CHECK(r.out.find("\n6,partial,st,4,16,1,1,0,1\n") != std::string::npos);
+  CHECK(r.out.find("\n6,partial,st,4,16,1,1,0,1,yes,,\n") != std::string::npos);
 }
 
 TEST_CASE("replay: JSON totals of the example, read from stdin") {
@@ -187,4 +187,39 @@ TEST_CASE("replay: a one-line verdict and where the worst conflict is") {
   const Run n = bankcheck("replay --banks 8 --bank-bytes 4 --warp 4 '" + none.string() + "'");
   CHECK(n.out.find("verdict: conflict-free (1 wavefronts, the ideal)\n") != std::string::npos);
   CHECK(n.out.find("worst conflict") == std::string::npos);
+}
+
+TEST_CASE("replay: unmodelled kinds are reported in text, JSON and CSV, and never make a trace conflict-free") {
+  const std::string trace =
+      "warp 2\n"
+      "at launch=0 block=0,0,0 warp=0\n"
+      "@k+0x10 atom 4 0 4\n"
+      "@k+0x20 ldsm 16 0 -\n";
+  const fs::path small = scratch() / "unmodelled2.trace";
+  write_file(small, trace);
+  const Run t = bankcheck("replay '" + small.string() + "'");
+  CHECK(t.code == 2);  // sm90 needs warp 32
+  std::string full = "at launch=0 block=0,0,0 warp=0\n@k+0x10 atom 4";
+  for (int l = 0; l < 32; ++l) full += " " + std::to_string(4 * l);
+  full += "\n@k+0x20 ld 4";
+  for (int l = 0; l < 32; ++l) full += " " + std::to_string(4 * l);
+  full += "\n";
+  const fs::path both = scratch() / "unmodelled.trace", atom = scratch() / "atom.trace";
+  write_file(both, full);
+  write_file(atom, full.substr(0, full.find("@k+0x20")));
+  const std::string f = " '" + both.string() + "'";
+  const Run r = bankcheck("replay" + f);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("1 instructions of kind 'atom 4' not modelled (32 lane accesses)") != std::string::npos);
+  CHECK(r.out.find("verdict: no conflict in the 1 modelled instructions, but 1 instructions are not modelled: not "
+                   "shown conflict-free") != std::string::npos);
+  const Run only = bankcheck("replay '" + atom.string() + "'");
+  CHECK(only.out.find("verdict: unknown: none of the 1 instructions is modelled") != std::string::npos);
+  const Run j = bankcheck("replay --json" + f);
+  CHECK(j.out.find("\"conflict_free\": false") != std::string::npos);
+  CHECK(j.out.find("1 instructions of kind 'atom 4' not modelled") != std::string::npos);
+  const Run c = bankcheck("replay --csv" + f);
+  CHECK(c.out.find("unmodelled,1 instructions of kind 'atom 4' not modelled (32 lane accesses),1,32") != std::string::npos);
+  const Run p = bankcheck("replay --per-instruction --csv" + f);
+  CHECK(p.out.find("0,k+0x10,atom,4,32,0,0,0,0,no,0:0.0.0:0,") != std::string::npos);
 }

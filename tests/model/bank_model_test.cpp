@@ -259,3 +259,29 @@ TEST_CASE("bad parameters name the allowed range") {
   CHECK_NOTHROW(make_preset("dmm", 7, 5));
   CHECK_NOTHROW(make_custom(7, 16, 3));
 }
+
+TEST_CASE("kinds without a measured rule are reported, never costed as something else") {
+  // Atomics, matrix and asynchronous-copy accesses were measured on the H100
+  // alone; the other presets report them. 12-byte accesses have no rule.
+  for (const char* preset : {"sm90", "dmm", "kepler-4B", "kepler-8B"}) {
+    CAPTURE(preset);
+    const BankModel m = make_preset(preset);
+    std::vector<std::uint64_t> addr(32);
+    for (unsigned l = 0; l < 32; ++l) addr[l] = 128 * l;  // 32-way for a plain load
+    CHECK(m.cost(WarpRequest{Op::load, 4, addr}).modelled);
+    for (Op op : {Op::atom, Op::atom_cas, Op::atom_popc, Op::ldsm, Op::stsm, Op::cpasync, Op::cpasync_cg}) {
+      const unsigned width = op == Op::ldsm || op == Op::stsm || op == Op::cpasync_cg ? 16 : 4;
+      const bool measured_here = std::string(preset) == "sm90";
+      CHECK(m.models(op, width) == measured_here);
+      const RequestCost c = m.cost(WarpRequest{op, width, addr});
+      CHECK(c.modelled == measured_here);
+      if (!measured_here) {
+        CHECK(c.wavefronts == 0);
+        CHECK(m.culprit(WarpRequest{op, width, addr}).lanes.empty());
+      }
+    }
+    CHECK_FALSE(m.models(Op::load, 12));
+    CHECK_FALSE(m.models(Op::atom, 12));
+    CHECK(m.rule(Op::store, 8) == AccessRule::phases);
+  }
+}

@@ -137,3 +137,26 @@ TEST_CASE("active_lanes counts lanes that are not kInactive") {
   const std::vector<std::uint64_t> a = {X, 0, X, 8, 0};
   CHECK(active_lanes(WarpRequest{Op::load, 4, a}) == 3);
 }
+
+TEST_CASE("replay counts unmodelled instructions per kind, apart from the totals") {
+  TraceBuffer b;
+  b.begin(32);
+  std::vector<std::uint64_t> rows(32), partial(32, kInactive);
+  for (unsigned l = 0; l < 32; ++l) rows[l] = 4 * l;
+  for (unsigned l = 0; l < 8; ++l) partial[l] = 16 * l;
+  b.record("a", WarpRequest{Op::load, 4, rows});
+  b.record("a", WarpRequest{Op::atom, 4, rows});
+  b.record("b", WarpRequest{Op::ldsm, 16, partial});
+  b.record("b", WarpRequest{Op::atom, 4, rows});
+  BufferSource src(b);
+  const ReplaySummary s = replay(src, make_preset("sm90"));
+  CHECK(s.totals.instructions == 1);
+  CHECK(s.totals.wavefronts == 1);
+  REQUIRE(s.unmodelled.size() == 2);
+  CHECK(s.unmodelled[0] == UnmodelledKind{Op::atom, 4, 2, 64});
+  CHECK(s.unmodelled[1] == UnmodelledKind{Op::ldsm, 16, 1, 8});
+  CHECK(s.unmodelled_instructions() == 3);
+  REQUIRE(s.sites.size() == 2);
+  CHECK(s.sites[1].totals.instructions == 0);  // a site of unmodelled instructions only is still listed
+  CHECK(s.sites[1].unmodelled == 2);
+}

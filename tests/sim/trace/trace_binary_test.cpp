@@ -5,7 +5,9 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cstdio>
+#include <optional>
 #include <cstring>
 #include <exception>
 #include <filesystem>
@@ -30,7 +32,7 @@ struct Bytes {
   Bytes& u16(std::uint16_t v) { for (int i = 0; i < 2; ++i) u8(static_cast<std::uint8_t>(v >> (8 * i))); return *this; }
   Bytes& u32(std::uint32_t v) { for (int i = 0; i < 4; ++i) u8(static_cast<std::uint8_t>(v >> (8 * i))); return *this; }
   Bytes& u64(std::uint64_t v) { for (int i = 0; i < 8; ++i) u8(static_cast<std::uint8_t>(v >> (8 * i))); return *this; }
-  Bytes& header(std::uint32_t warp, std::uint16_t version = 1, std::uint8_t addr_bytes = 8) {
+  Bytes& header(std::uint32_t warp, std::uint16_t version = 2, std::uint8_t addr_bytes = 8) {
     s.append("BKTRACE\x1a", 8);
     return u16(version).u8(addr_bytes).u8(0).u32(warp);
   }
@@ -53,6 +55,12 @@ struct Bytes {
     return *this;
   }
   Bytes& end(std::uint64_t count) { return u64(3).u64(count); }
+  /// Version 2: a location record (kind 4).
+  Bytes& location(std::uint64_t launch, std::uint32_t x, std::uint32_t y, std::uint32_t z, std::uint32_t warp) {
+    return u64(4 | std::uint64_t{warp} << 32).u64(launch).u64(x | std::uint64_t{y} << 32).u64(z);
+  }
+  /// Version 2: an expect record (kind 5).
+  Bytes& expect(std::uint64_t count) { return u64(5).u64(count); }
 };
 
 /// The reference trace: warp 4, sites "" and "merge.read", three instructions.
@@ -71,7 +79,7 @@ Bytes reference() {
 /// instruction record ends in a padding half-word.
 Bytes reference32() {
   return Bytes{}
-      .header(3, 1, 4)
+      .header(3, 2, 4)
       .site("")
       .instr32(0, 0, 4, {0, 4, 8})
       .site("merge.read")
@@ -268,12 +276,30 @@ TEST_CASE("binary: malformed records name the byte offset and record") {
   const std::vector<Case> cases = {
       {"bad magic", std::string("BKTRACF\x1a") + std::string(8, '\0'), 0, "bad magic"},
       {"text file", "warp 2\nld 4 0 4\n", 0, "bad magic"},
-      {"version", Bytes{}.header(2, 2).end(0).s, 8, "unsupported version 2"},
+      {"version 3", Bytes{}.header(2, 3).end(0).s, 8, "unsupported version 3 (this reader reads versions 1..2)"},
+      {"version 0", Bytes{}.header(2, 0).end(0).s, 8, "unsupported version 0"},
       {"address size", Bytes{}.header(2, 1, 2).end(0).s, 10, "unsupported address size 2"},
       {"warp 0", Bytes{}.header(0).end(0).s, 12, "warp size must be in 1..65536 (got 0)"},
       {"undefined site", Bytes{}.header(2).instr(0, 0, 4, {0, 4}).end(1).s, 16, "site id 0 is not defined"},
       {"bad width", bad_head(2 | 3u << 16), 32, "width 3 is not one of"},
-      {"bad op", bad_head(2 | 2u << 8 | 4u << 16), 32, "bad op 2"},
+      {"bad op", bad_head(2 | 9u << 8 | 4u << 16), 32, "bad op 9"},
+      {"v1 op 2", Bytes{}.header(2, 1).site("s").instr(0, 2, 4, {0, 4}).end(1).s, 32, "bad op 2 (version 1: 0 = ld, 1 = st)"},
+      {"v1 width 12", Bytes{}.header(2, 1).site("s").instr(0, 0, 12, {0, 12}).end(1).s, 32,
+       "width 12 is not one of 1, 2, 4, 8, 16"},
+      {"v1 location kind", Bytes{}.header(2, 1).location(0, 0, 0, 0, 0).end(0).s, 16, "unknown record kind 4 (version 1"},
+      {"ldsm width 4", Bytes{}.header(2).site("s").instr(0, 3, 4, {0, 4}).end(1).s, 32, "width 4 is not one of 16 (op ldsm)"},
+      {"cpasync width 2", Bytes{}.header(2).site("s").instr(0, 5, 2, {0, 2}).end(1).s, 32,
+       "width 2 is not one of 4, 8, 16 (op cpasync)"},
+      {"width 12 misaligned", Bytes{}.header(2).site("s").instr(0, 2, 12, {0, 6}).end(1).s, 32,
+       "misaligned address 6 of lane 1: not a multiple of 4 (width 12)"},
+      {"location reserved", Bytes{}.header(2).u64(4 | 1u << 8).u64(0).u64(0).u64(0).end(0).s, 16,
+       "reserved bytes of a location record must be 0"},
+      {"location z half", Bytes{}.header(2).location(0, 0, 0, 0, 0).s.substr(0, 40) + std::string("\0\0\0\0\1\0\0\0", 8) +
+                              Bytes{}.end(0).s, 16, "reserved half of a location record's block z word must be 0"},
+      {"two expects", Bytes{}.header(2).expect(0).expect(0).end(0).s, 32, "a second expect record"},
+      {"expect mismatch", Bytes{}.header(2).expect(2).site("s").instr(0, 0, 4, {0, 4}).end(1).s, 72,
+       "expected 2 records (the producer's count), read 1: the trace is incomplete"},
+      {"expect reserved", Bytes{}.header(2).u64(5 | 1u << 8).u64(0).end(0).s, 16, "reserved bytes of an expect record must be 0"},
       {"unknown kind", bad_head(9), 32, "unknown record kind 9"},
       {"misaligned", Bytes{}.header(2).site("s").instr(0, 0, 8, {0, 12}).end(1).s, 32,
        "misaligned address 12 of lane 1"},
@@ -326,6 +352,108 @@ TEST_CASE("round trip text -> bin -> text is lossless") {
     auto src = open_trace(bin);  // told binary by its magic
     auto dst = create_trace(back, TraceFormat::text);
     CHECK(copy_trace(*src, *dst) == 5);
+  }
+  CHECK(slurp(back) == text);
+  for (const auto& p : {txt, bin, back}) std::remove(p.c_str());
+}
+
+TEST_CASE("binary v2: every op, width 12, locations and the expect record, exactly as documented") {
+  const auto bytes = Bytes{}
+                         .header(4, 2, 4)
+                         .expect(5)
+                         .location(7, 1, 2, 3, 5)
+                         .site("k+0x10")
+                         .instr32(0, 2, 12, {0, 12, X, 4})
+                         .instr32(0, 3, 16, {0, 16, 32, 48})
+                         .location(7, 1, 2, 3, 6)
+                         .site("k+0x20")
+                         .instr32(1, 4, 16, {0, X, X, X})
+                         .instr32(1, 5, 8, {8, 16, 24, 32})
+                         .instr32(1, 1, 4, {0, 4, 8, 12})
+                         .end(5);
+  // Read back: ops, locations and the expected count.
+  {
+    TempStream stream(bytes.s);
+    BinaryTraceReader reader(stream.input("t.bktrace"));
+    CHECK(reader.version() == 2);
+    TraceRecord r;
+    std::vector<Op> ops;
+    std::vector<std::uint32_t> warps;
+    while (reader.next(r)) {
+      ops.push_back(r.request.op);
+      REQUIRE(r.location != nullptr);
+      CHECK(r.location->launch == 7);
+      CHECK(r.location->block == std::array<std::uint32_t, 3>{1, 2, 3});
+      warps.push_back(r.location->warp);
+    }
+    CHECK(ops == std::vector<Op>{Op::atom, Op::ldsm, Op::stsm, Op::cpasync, Op::store});
+    CHECK(warps == std::vector<std::uint32_t>{5, 5, 6, 6, 6});
+    CHECK(reader.expected() == std::optional<std::uint64_t>{5});
+  }
+  // The writer writes the same bytes (the expect record where the writer puts it: before the end).
+  const auto expected_bytes = Bytes{}
+                                  .header(4, 2, 4)
+                                  .location(7, 1, 2, 3, 5)
+                                  .site("k+0x10")
+                                  .instr32(0, 2, 12, {0, 12, X, 4})
+                                  .instr32(0, 3, 16, {0, 16, 32, 48})
+                                  .location(7, 1, 2, 3, 6)
+                                  .site("k+0x20")
+                                  .instr32(1, 4, 16, {0, X, X, X})
+                                  .instr32(1, 5, 8, {8, 16, 24, 32})
+                                  .instr32(1, 1, 4, {0, 4, 8, 12})
+                                  .expect(5)
+                                  .end(5);
+  const auto path = temp_path("bankcheck_trace_binary_v2.bktrace");
+  {
+    TempStream stream(bytes.s);
+    auto source = open_trace(stream.input("t.bktrace"));
+    BinaryTraceWriter w{OutputFile(path), 4};
+    copy_trace(*source, w);
+  }
+  CHECK(slurp(path) == expected_bytes.s);
+  std::remove(path.c_str());
+  for (std::size_t cut = 0; cut < expected_bytes.s.size(); ++cut) {
+    CAPTURE(cut);
+    CHECK_THROWS_AS(read_all(expected_bytes.s.substr(0, cut)), TraceError);
+  }
+}
+
+TEST_CASE("binary v1 files are still read") {
+  const auto v1 = Bytes{}.header(2, 1).site("s").instr(0, 1, 8, {0, 8}).end(1);
+  const ReadResult r = read_all(v1.s);
+  CHECK(r.widths == std::vector<unsigned>{108});
+  TempStream stream(v1.s);
+  BinaryTraceReader reader(stream.input("t.bktrace"));
+  CHECK(reader.version() == 1);
+}
+
+TEST_CASE("text <-> binary round trip keeps new ops, locations and the expected count") {
+  const std::string text =
+      "warp 2\n"
+      "at launch=3 block=1,0,0 warp=2\n"
+      "@k+0x10 atom 4 0 4\n"
+      "@k+0x20 ldsm 16 0 -\n"
+      "at launch=3 block=1,0,0 warp=3\n"
+      "@k+0x30 cpasync 16 16 32\n"
+      "@k+0x40 ld 12 4 16\n"
+      "expect 4\n";
+  const auto txt = temp_path("bankcheck_rt2_in.trace"), bin = temp_path("bankcheck_rt2.bktrace"),
+             back = temp_path("bankcheck_rt2_out.trace");
+  {
+    std::FILE* f = std::fopen(txt.c_str(), "wb");
+    std::fwrite(text.data(), 1, text.size(), f);
+    std::fclose(f);
+  }
+  {
+    auto src = open_trace(txt);
+    auto dst = create_trace(bin, TraceFormat::binary, 4);
+    CHECK(copy_trace(*src, *dst) == 4);
+  }
+  {
+    auto src = open_trace(bin);
+    auto dst = create_trace(back, TraceFormat::text);
+    CHECK(copy_trace(*src, *dst) == 4);
   }
   CHECK(slurp(back) == text);
   for (const auto& p : {txt, bin, back}) std::remove(p.c_str());

@@ -113,12 +113,12 @@ TEST_CASE("text: each malformed input gives TraceError with file, line and reaso
   };
   const std::vector<Case> cases = {
       {"unknown op", "warp 2\nld 4 0 4\nxx 4 0 4\n", 3, "unknown op 'xx'"},
-      {"width not a power", "warp 2\n\n# c\nld 3 0 3\n", 4, "width '3' is not one of 1, 2, 4, 8, 16"},
+      {"width not a power", "warp 2\n\n# c\nld 3 0 3\n", 4, "width '3' is not one of 1, 2, 4, 8, 12, 16 (op ld)"},
       {"width 32", "warp 2\nst 32 0 32\n", 2, "width '32' is not one of"},
       {"too few lanes", "ld 4" + lanes(31, 4) + "\n", 1, "expected 32 addresses (warp 32), got 31"},
       {"too many lanes", "warp 2\nld 4 0 4 8\n", 2, "expected 2 addresses (warp 2), got 3"},
       {"misaligned", "warp 2\nld 4 0 6\n", 2, "misaligned address '6' for the address of lane 1"},
-      {"misaligned 16", "warp 2\n\n\nld 16 0x10 0x18\n", 4, "not a multiple of the width 16"},
+      {"misaligned 16", "warp 2\n\n\nld 16 0x10 0x18\n", 4, "not a multiple of 16 (width 16)"},
       {"negative", "warp 2\nld 4 -8 0\n", 2, "negative number '-8'"},
       {"overflow", "warp 2\nld 8 18446744073709551616 0\n", 2, "out of range (more than 2^64-1)"},
       {"hex overflow", "warp 2\nld 8 0 0x10000000000000000\n", 2, "out of range"},

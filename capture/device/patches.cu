@@ -1,0 +1,266 @@
+// The capture's device patches: functions the Compute Sanitizer calls
+// before each patched shared-memory instruction (sanitizerPatchInstructions
+// in capture/injection/injection.cpp). Built as a tools patch
+// (`nvcc -arch=sm_90 --fatbin --keep-device-functions -Xptxas
+// --compile-as-tools-patch`, no -rdc): without that ABI, patched real
+// kernels fault with illegal addresses (measured on the H100, issue 13).
+//
+// Each lane calls the patch for its own access. The lanes of a warp that
+// execute the same instruction (same pc) are grouped with
+// __match_any_sync(__activemask(), pc); the group's lowest lane reserves a
+// slot of the ring (capture/host/ring_layout.hpp), every lane writes its
+// own offset into it (one coalesced write), and the leader commits it.
+#include <sanitizer_patching.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "capture/host/ring_layout.hpp"
+
+using bankcheck::capture::CaptureDescriptor;
+using bankcheck::capture::CaptureSlot;
+using bankcheck::capture::kCaptureWarp;
+using bankcheck::capture::SlotOp;
+using bankcheck::capture::UntracedKind;
+
+namespace {
+
+/// How long a leader sleeps between looks at a full ring (ns).
+constexpr unsigned kFullRingSleepNs = 2000;
+
+__device__ __forceinline__ unsigned lane_id() {
+  unsigned lane;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+  return lane;
+}
+
+__device__ __forceinline__ std::uint64_t linear_block() {
+  return blockIdx.x + static_cast<std::uint64_t>(blockIdx.y) * gridDim.x +
+         static_cast<std::uint64_t>(blockIdx.z) * gridDim.x * gridDim.y;
+}
+
+__device__ __forceinline__ bool block_selected(const CaptureDescriptor* d) {
+  if (d->block_ranges == 0) return true;
+  const std::uint64_t b = linear_block();
+  for (std::uint32_t i = 0; i < d->block_ranges; ++i)
+    if (b >= d->blocks[i].first && b <= d->blocks[i].last) return true;
+  return false;
+}
+
+/// Write one warp record for the lanes of this warp at `pc`.
+/// `lane_limit`: lanes at or above it take part in the instruction but
+/// give no address (ldmatrix .x1/.x2 read row addresses from lanes 0-7 or 0-15 only).
+__device__ __forceinline__ void emit(CaptureDescriptor* d, std::uint64_t pc, std::uint32_t offset,
+                                     std::uint32_t width, SlotOp op, std::uint32_t flags, unsigned lane_limit) {
+  const unsigned active = __activemask();
+  const unsigned group = __match_any_sync(active, pc);
+  const unsigned lane = lane_id();
+  const unsigned leader = __ffs(group) - 1;
+  const unsigned limit_mask = lane_limit >= kCaptureWarp ? 0xFFFFFFFFu : ((1u << lane_limit) - 1u);
+  const unsigned mask = group & limit_mask;
+
+  std::uint64_t ticket = 0;
+  bool write = true;
+  if (lane == leader) {
+    ticket = atomicAdd(reinterpret_cast<unsigned long long*>(&d->reserved), 1ull);
+    // Full ring: wait for the host to consume the slot this ticket reuses.
+    while (ticket - *d->consumed >= d->capacity) {
+      if (*d->abort != 0) {
+        atomicAdd(reinterpret_cast<unsigned long long*>(&d->abandoned), 1ull);
+        write = false;
+        break;
+      }
+      __nanosleep(kFullRingSleepNs);
+    }
+  }
+  ticket = __shfl_sync(group, ticket, leader);
+  write = __shfl_sync(group, write, leader);
+  if (!write) return;
+
+  CaptureSlot* slot = d->slots + (ticket & (d->capacity - 1));
+  if ((mask >> lane) & 1u) slot->addr[lane] = offset;
+  if (lane == leader) {
+    slot->pc = pc;
+    slot->block[0] = blockIdx.x;
+    slot->block[1] = blockIdx.y;
+    slot->block[2] = blockIdx.z;
+    const unsigned thread = threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
+    slot->warp = thread / kCaptureWarp;
+    slot->mask = mask;
+    slot->op = static_cast<std::uint8_t>(op);
+    slot->width = static_cast<std::uint8_t>(width);
+    slot->flags = static_cast<std::uint16_t>(flags);
+  }
+  // Every lane's write must be visible to the host before the commit.
+  __threadfence_system();
+  __syncwarp(group);
+  if (lane == leader) *reinterpret_cast<volatile std::uint64_t*>(&slot->ticket) = ticket + 1;
+}
+
+/// Count an operation the ring cannot describe, once per warp instruction.
+__device__ __forceinline__ void count_untraced(void* userdata, std::uint64_t pc, UntracedKind kind) {
+  auto* d = static_cast<CaptureDescriptor*>(userdata);
+  if (d == nullptr || !block_selected(d)) return;
+  const unsigned group = __match_any_sync(__activemask(), pc);
+  if (lane_id() == static_cast<unsigned>(__ffs(group) - 1))
+    atomicAdd(reinterpret_cast<unsigned long long*>(&d->untraced[static_cast<unsigned>(kind)]), 1ull);
+}
+
+/// The sanitizer's flags to an op: a write without a value (pData null) or
+/// a read-and-write is an atomic or reduction (sanitizer_patching.h: "If
+/// the access is an atomic, the pointer will be NULL").
+__device__ __forceinline__ SlotOp access_op(std::uint32_t flags, const void* pData) {
+  const bool read = flags & SANITIZER_MEMORY_DEVICE_FLAG_READ;
+  const bool written = flags & SANITIZER_MEMORY_DEVICE_FLAG_WRITE;
+  if (written && (read || pData == nullptr)) return SlotOp::atom;
+  return written ? SlotOp::store : SlotOp::load;
+}
+
+}  // namespace
+
+extern "C" {
+
+/// SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS: `ptr` is already the offset
+/// within the shared window.
+__device__ __noinline__ SanitizerPatchResult bankcheck_shared_access(void* userdata, uint64_t pc, void* ptr,
+                                                                     uint32_t accessSize, uint32_t flags,
+                                                                     const void* pData) {
+  auto* d = static_cast<CaptureDescriptor*>(userdata);
+  if (d == nullptr || !block_selected(d)) return SANITIZER_PATCH_SUCCESS;
+  emit(d, pc, static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(ptr)), accessSize, access_op(flags, pData),
+       flags, kCaptureWarp);
+  return SANITIZER_PATCH_SUCCESS;
+}
+
+/// SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS: generic accesses; those that
+/// land in the shared window are shared-memory accesses (the banks serve
+/// them), recorded with their shared offset. Others return at once.
+__device__ __noinline__ SanitizerPatchResult bankcheck_generic_access(void* userdata, uint64_t pc, void* ptr,
+                                                                      uint32_t accessSize, uint32_t flags,
+                                                                      const void* pData) {
+  if (!__isShared(ptr)) return SANITIZER_PATCH_SUCCESS;
+  auto* d = static_cast<CaptureDescriptor*>(userdata);
+  if (d == nullptr || !block_selected(d)) return SANITIZER_PATCH_SUCCESS;
+  emit(d, pc, static_cast<std::uint32_t>(__cvta_generic_to_shared(ptr)), accessSize, access_op(flags, pData), flags,
+       kCaptureWarp);
+  return SANITIZER_PATCH_SUCCESS;
+}
+
+/// SANITIZER_INSTRUCTION_MATRIX_MEMORY_ACCESS (ldmatrix/stmatrix): each of
+/// the first 8 * count lanes gives one 16-byte row address.
+__device__ __noinline__ SanitizerPatchResult bankcheck_matrix_access(void* userdata, uint64_t pc, uint32_t address,
+                                                                     uint32_t accessSize, uint32_t flags,
+                                                                     uint32_t count, const void* pNewValue) {
+  (void)pNewValue;
+  auto* d = static_cast<CaptureDescriptor*>(userdata);
+  if (d == nullptr || !block_selected(d)) return SANITIZER_PATCH_SUCCESS;
+  const SlotOp op = (flags & SANITIZER_MEMORY_DEVICE_FLAG_WRITE) ? SlotOp::stsm : SlotOp::ldsm;
+  constexpr unsigned kRowsPerMatrix = 8;
+  emit(d, pc, address, accessSize, op, flags, kRowsPerMatrix * count);
+  return SANITIZER_PATCH_SUCCESS;
+}
+
+/// SANITIZER_INSTRUCTION_MEMCPY_ASYNC (cp.async / LDGSTS): the shared-memory
+/// destination `dst` (an offset in the shared window).
+__device__ __noinline__ SanitizerPatchResult bankcheck_memcpy_async(void* userdata, uint64_t pc, void* src, uint32_t dst,
+                                                                    uint32_t accessSize) {
+  (void)src;
+  auto* d = static_cast<CaptureDescriptor*>(userdata);
+  if (d == nullptr || !block_selected(d)) return SANITIZER_PATCH_SUCCESS;
+  emit(d, pc, dst, accessSize, SlotOp::cpasync, 0, kCaptureWarp);
+  return SANITIZER_PATCH_SUCCESS;
+}
+
+// Operations a per-lane record cannot describe: counted per kind.
+__device__ __noinline__ SanitizerPatchResult bankcheck_remote_shared(void* userdata, uint64_t pc, void* ptr,
+                                                                     uint32_t accessSize, uint32_t flags,
+                                                                     const void* pData) {
+  (void)ptr, (void)accessSize, (void)flags, (void)pData;
+  count_untraced(userdata, pc, UntracedKind::remote_shared);
+  return SANITIZER_PATCH_SUCCESS;
+}
+__device__ __noinline__ SanitizerPatchResult bankcheck_async_store(void* userdata, uint64_t pc, uint32_t address,
+                                                                   uint32_t mbarAddress, void* pNewValue,
+                                                                   uint32_t accessSize) {
+  (void)address, (void)mbarAddress, (void)pNewValue, (void)accessSize;
+  count_untraced(userdata, pc, UntracedKind::async_store);
+  return SANITIZER_PATCH_SUCCESS;
+}
+__device__ __noinline__ SanitizerPatchResult bankcheck_async_reduction(void* userdata, uint64_t pc, uint32_t address,
+                                                                       uint32_t mbarAddress, uint32_t accessSize) {
+  (void)address, (void)mbarAddress, (void)accessSize;
+  count_untraced(userdata, pc, UntracedKind::async_reduction);
+  return SANITIZER_PATCH_SUCCESS;
+}
+__device__ __noinline__ SanitizerPatchResult bankcheck_bulk_global_to_shared(void* userdata, uint64_t pc, uint64_t src,
+                                                                             uint32_t dst, uint32_t barrier,
+                                                                             uint32_t data, uint32_t isMulticast) {
+  (void)src, (void)dst, (void)barrier, (void)data, (void)isMulticast;
+  count_untraced(userdata, pc, UntracedKind::bulk_global_to_shared);
+  return SANITIZER_PATCH_SUCCESS;
+}
+__device__ __noinline__ SanitizerPatchResult bankcheck_bulk_shared_to_global(void* userdata, uint64_t pc, uint64_t dst,
+                                                                             uint32_t src, uint32_t numBlocks) {
+  (void)dst, (void)src, (void)numBlocks;
+  count_untraced(userdata, pc, UntracedKind::bulk_shared_to_global);
+  return SANITIZER_PATCH_SUCCESS;
+}
+__device__ __noinline__ SanitizerPatchResult bankcheck_bulk_shared_to_shared(void* userdata, uint64_t pc, uint32_t src,
+                                                                             uint32_t dst, uint32_t barrier,
+                                                                             uint32_t numBlocks) {
+  (void)src, (void)dst, (void)barrier, (void)numBlocks;
+  count_untraced(userdata, pc, UntracedKind::bulk_shared_to_shared);
+  return SANITIZER_PATCH_SUCCESS;
+}
+__device__ __noinline__ SanitizerPatchResult bankcheck_bulk_reduction_to_global(void* userdata, uint64_t pc,
+                                                                                uint64_t dst, uint32_t src,
+                                                                                uint32_t numBlocks) {
+  (void)dst, (void)src, (void)numBlocks;
+  count_untraced(userdata, pc, UntracedKind::bulk_reduction);
+  return SANITIZER_PATCH_SUCCESS;
+}
+__device__ __noinline__ SanitizerPatchResult bankcheck_bulk_reduction_to_shared(void* userdata, uint64_t pc,
+                                                                                uint32_t src, uint32_t dst,
+                                                                                uint32_t barrier, uint32_t numBlocks) {
+  (void)src, (void)dst, (void)barrier, (void)numBlocks;
+  count_untraced(userdata, pc, UntracedKind::bulk_reduction);
+  return SANITIZER_PATCH_SUCCESS;
+}
+__device__ __noinline__ SanitizerPatchResult bankcheck_memset_shared(void* userdata, uint64_t pc, uint32_t dst,
+                                                                     uint32_t numBlocks) {
+  (void)dst, (void)numBlocks;
+  count_untraced(userdata, pc, UntracedKind::memset_shared);
+  return SANITIZER_PATCH_SUCCESS;
+}
+__device__ __noinline__ SanitizerPatchResult bankcheck_wgmma(void* userdata, uint64_t pc, uint32_t addressMatrixA,
+                                                             uint32_t sizeMatrixA, uint32_t addressMatrixB,
+                                                             uint32_t sizeMatrixB, uint32_t flags, uint32_t warpMask) {
+  (void)addressMatrixA, (void)sizeMatrixA, (void)addressMatrixB, (void)sizeMatrixB, (void)flags, (void)warpMask;
+  count_untraced(userdata, pc, UntracedKind::wgmma_operand);
+  return SANITIZER_PATCH_SUCCESS;
+}
+
+}  // extern "C"
+
+// The callback signatures change between toolkit versions (the async-copy
+// callback gained a zero-fill argument after 13.0): check each patch
+// against the header it is built with, so a mismatch fails the build here
+// instead of corrupting arguments at run time.
+#define BANKCHECK_CHECK_SIGNATURE(function, callback_type)                                                  \
+  static_assert(std::is_same_v<decltype(function), std::remove_pointer_t<callback_type>>,                  \
+                #function " does not match " #callback_type " in this toolkit's sanitizer_patching.h: "    \
+                "update its parameters to the header's")
+BANKCHECK_CHECK_SIGNATURE(bankcheck_shared_access, SanitizerCallbackMemoryAccess);
+BANKCHECK_CHECK_SIGNATURE(bankcheck_generic_access, SanitizerCallbackMemoryAccess);
+BANKCHECK_CHECK_SIGNATURE(bankcheck_matrix_access, SanitizerCallbackMatrixMemoryAccess);
+BANKCHECK_CHECK_SIGNATURE(bankcheck_memcpy_async, SanitizerCallbackMemcpyAsync);
+BANKCHECK_CHECK_SIGNATURE(bankcheck_remote_shared, SanitizerCallbackMemoryAccess);
+BANKCHECK_CHECK_SIGNATURE(bankcheck_async_store, SanitizerCallbackAsyncStore);
+BANKCHECK_CHECK_SIGNATURE(bankcheck_async_reduction, SanitizerCallbackAsyncReduction);
+BANKCHECK_CHECK_SIGNATURE(bankcheck_bulk_global_to_shared, SanitizerCallbackBulkCopyGlobalToShared);
+BANKCHECK_CHECK_SIGNATURE(bankcheck_bulk_shared_to_global, SanitizerCallbackBulkCopySharedToGlobal);
+BANKCHECK_CHECK_SIGNATURE(bankcheck_bulk_shared_to_shared, SanitizerCallbackBulkCopySharedToShared);
+BANKCHECK_CHECK_SIGNATURE(bankcheck_bulk_reduction_to_global, SanitizerCallbackBulkReductionSharedToGlobal);
+BANKCHECK_CHECK_SIGNATURE(bankcheck_bulk_reduction_to_shared, SanitizerCallbackBulkReductionSharedToShared);
+BANKCHECK_CHECK_SIGNATURE(bankcheck_memset_shared, SanitizerCallbackMemsetShared);
+BANKCHECK_CHECK_SIGNATURE(bankcheck_wgmma, SanitizerCallbackWarpgroupMMAAsync);

@@ -1,0 +1,69 @@
+#include "capture/host/capture_options.hpp"
+
+#include <cstdlib>
+#include <stdexcept>
+
+namespace bankcheck::capture {
+
+namespace {
+std::string block_list_text(const std::vector<BlockRange>& blocks) {
+  std::string text;
+  for (const BlockRange& r : blocks) {
+    if (!text.empty()) text += ',';
+    text += std::to_string(r.first);
+    if (r.last != r.first) text += '-' + std::to_string(r.last);
+  }
+  return text;
+}
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> CaptureOptions::to_environment() const {
+  std::vector<std::pair<std::string, std::string>> env = {
+      {kEnvDir, dir}, {kEnvPatches, patches}, {kEnvRingSlots, std::to_string(ring_slots)}, {kEnvGeneric, generic ? "1" : "0"}};
+  if (!filter.kernel_regex.empty()) env.emplace_back(kEnvKernel, filter.kernel_regex);
+  if (filter.skip != 0) env.emplace_back(kEnvSkip, std::to_string(filter.skip));
+  if (filter.count) env.emplace_back(kEnvCount, std::to_string(*filter.count));
+  if (!filter.blocks.empty()) env.emplace_back(kEnvBlocks, block_list_text(filter.blocks));
+  return env;
+}
+
+CaptureOptions CaptureOptions::from_environment(const std::function<std::optional<std::string>(const char*)>& get) {
+  CaptureOptions o;
+  auto need = [&](const char* name) {
+    auto v = get(name);
+    if (!v || v->empty()) throw std::invalid_argument(std::string(name) + " is not set");
+    return *v;
+  };
+  auto count = [&](const char* name, const std::string& value) {
+    try {
+      return parse_count(value, name);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string(e.what()));
+    }
+  };
+  o.dir = need(kEnvDir);
+  o.patches = need(kEnvPatches);
+  if (auto v = get(kEnvKernel)) o.filter.kernel_regex = *v;
+  if (auto v = get(kEnvSkip)) o.filter.skip = count(kEnvSkip, *v);
+  if (auto v = get(kEnvCount)) o.filter.count = count(kEnvCount, *v);
+  if (auto v = get(kEnvBlocks)) o.filter.blocks = parse_block_list(*v);
+  if (auto v = get(kEnvRingSlots)) {
+    o.ring_slots = count(kEnvRingSlots, *v);
+    if (o.ring_slots == 0 || (o.ring_slots & (o.ring_slots - 1)) != 0 || o.ring_slots > kMaxRingSlots)
+      throw std::invalid_argument(std::string(kEnvRingSlots) + " must be a power of two in 1.." +
+                                  std::to_string(kMaxRingSlots) + " (got " + *v + ")");
+  }
+  if (auto v = get(kEnvGeneric)) {
+    if (*v != "0" && *v != "1") throw std::invalid_argument(std::string(kEnvGeneric) + " must be 0 or 1 (got " + *v + ")");
+    o.generic = *v == "1";
+  }
+  return o;
+}
+
+std::optional<std::string> environment_variable(const char* name) {
+  const char* v = std::getenv(name);
+  if (v == nullptr) return std::nullopt;
+  return std::string(v);
+}
+
+}  // namespace bankcheck::capture

@@ -1,0 +1,48 @@
+#pragma once
+// What `bankcheck capture` tells the injection library it loads into the
+// program: environment variables, since the program is run unmodified and
+// the library is loaded by the CUDA driver (CUDA_INJECTION64_PATH), not by
+// us. Documented in docs/capture.md ("Environment").
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "capture/host/launch_filter.hpp"
+
+namespace bankcheck::capture {
+
+inline constexpr const char* kEnvDir = "BANKCHECK_CAPTURE_DIR";            ///< output folder (the staging folder)
+inline constexpr const char* kEnvPatches = "BANKCHECK_CAPTURE_PATCHES";    ///< the patch fatbin
+inline constexpr const char* kEnvKernel = "BANKCHECK_CAPTURE_KERNEL";      ///< --kernel REGEX
+inline constexpr const char* kEnvSkip = "BANKCHECK_CAPTURE_LAUNCH_SKIP";   ///< --launch-skip N
+inline constexpr const char* kEnvCount = "BANKCHECK_CAPTURE_LAUNCH_COUNT"; ///< --launch-count N
+inline constexpr const char* kEnvBlocks = "BANKCHECK_CAPTURE_BLOCKS";      ///< --blocks LIST
+inline constexpr const char* kEnvRingSlots = "BANKCHECK_CAPTURE_RING_SLOTS";  ///< slots per ring (power of two)
+inline constexpr const char* kEnvGeneric = "BANKCHECK_CAPTURE_GENERIC";    ///< 1: also patch generic accesses
+
+/// Default ring: 2^16 slots of 168 bytes (11 MiB of pinned memory).
+inline constexpr std::uint64_t kDefaultRingSlots = std::uint64_t{1} << 16;
+inline constexpr std::uint64_t kMaxRingSlots = std::uint64_t{1} << 24;
+
+struct CaptureOptions {
+  std::string dir;
+  std::string patches;
+  LaunchFilterSpec filter;
+  std::uint64_t ring_slots = kDefaultRingSlots;
+  bool generic = true;
+
+  /// The variables that carry these options (for the program's environment).
+  std::vector<std::pair<std::string, std::string>> to_environment() const;
+
+  /// Read the options back; `get` returns a variable's value or nullopt.
+  /// @throws std::invalid_argument naming the variable, its value and the allowed range.
+  static CaptureOptions from_environment(const std::function<std::optional<std::string>(const char*)>& get);
+};
+
+/// getenv as CaptureOptions::from_environment wants it.
+std::optional<std::string> environment_variable(const char* name);
+
+}  // namespace bankcheck::capture

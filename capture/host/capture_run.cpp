@@ -1,0 +1,277 @@
+#include "capture/host/capture_run.hpp"
+
+#include "capture/host/op_refinement.hpp"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "capture/host/capture_options.hpp"
+#include "capture/host/sass_table.hpp"
+
+namespace bankcheck::capture {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_text_atomically(const fs::path& path, const std::string& text) {
+  const fs::path temp = path.string() + ".tmp";
+  {
+    std::ofstream out(temp, std::ios::binary);
+    out << text;
+    out.flush();
+    if (!out) throw std::runtime_error("cannot write " + temp.string());
+  }
+  fs::rename(temp, path);
+}
+
+/// Whether `dir` may be replaced by a capture: absent, empty, or a previous capture.
+bool replaceable(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return true;
+  if (!fs::is_directory(dir, ec)) return false;
+  return fs::is_empty(dir, ec) || fs::exists(dir / "capture.json", ec);
+}
+
+/// The status logs the library wrote (status.log, status-PID.log of child processes).
+void read_status(const fs::path& staging, CaptureReport& report) {
+  for (const auto& entry : fs::directory_iterator(staging)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("status", 0) != 0 || entry.path().extension() != ".log") continue;
+    std::istringstream lines(read_text(entry.path()));
+    std::string line;
+    while (std::getline(lines, line)) {
+      if (line.rfind("init:", 0) == 0 && name == "status.log") report.injected = true;
+      else if (line.rfind("error: ", 0) == 0) report.reasons.push_back(line.substr(7));
+      else if (line.rfind("note: ", 0) == 0) report.notes.push_back(line.substr(6));
+    }
+  }
+}
+
+/// Traces left as *.tmp (the program ended during the launch) become *.partial.
+void mark_unfinished_traces(const fs::path& staging, CaptureReport& report) {
+  for (const auto& entry : fs::directory_iterator(staging)) {
+    const fs::path p = entry.path();
+    if (p.extension() != ".tmp" || p.stem().extension() != ".bktrace") continue;
+    fs::path partial = p;
+    partial.replace_extension(".partial");
+    fs::rename(p, partial);
+    report.reasons.push_back("trace " + partial.filename().string() + " was not finished (kept, marked partial)");
+  }
+}
+
+/// sass.csv from the saved cubins, by nvdisasm (or cuobjdump -sass).
+void write_sass(const fs::path& staging, const CaptureRequest& request, CaptureReport& report) {
+  const fs::path cubins = staging / "cubins";
+  std::error_code ec;
+  if (!fs::is_directory(cubins, ec) || fs::is_empty(cubins, ec)) return;
+  const std::string nvdisasm = find_executable({"nvdisasm"}, request.tool_dirs);
+  const std::string cuobjdump = nvdisasm.empty() ? find_executable({"cuobjdump"}, request.tool_dirs) : "";
+  if (nvdisasm.empty() && cuobjdump.empty()) {
+    report.notes.push_back("neither nvdisasm nor cuobjdump was found (PATH, next to nvcc): sass.csv not written; "
+                           "the cubins are in cubins/");
+    return;
+  }
+  std::vector<SassLine> lines;
+  for (const auto& entry : fs::directory_iterator(cubins)) {
+    if (entry.path().extension() != ".cubin") continue;
+    const auto listing = nvdisasm.empty() ? program_output({cuobjdump, "-sass", entry.path().string()})
+                                          : program_output({nvdisasm, "-c", entry.path().string()});
+    if (!listing) {
+      report.notes.push_back("could not disassemble " + entry.path().filename().string());
+      continue;
+    }
+    auto part = parse_disassembly(*listing);
+    lines.insert(lines.end(), part.begin(), part.end());
+  }
+  write_text_atomically(staging / "sass.csv", sass_table_text(lines));
+}
+
+/// Rewrite each trace with the ops its SASS refines (capture/host/op_refinement.hpp).
+void refine_ops(const fs::path& staging, CaptureReport& report) {
+  std::error_code ec;
+  if (!fs::exists(staging / "sass.csv", ec)) {
+    report.notes.push_back("no sass.csv: atomics and cp.async keep the kinds the sanitizer reported (a CAS costs "
+                           "twice an atom on sm90; docs/bank-model.md, rules 4 and 6)");
+    return;
+  }
+  try {
+    const SassTable sass = SassTable::read((staging / "sass.csv").string());
+    for (const LaunchRow& row : report.launches)
+      if (!row.trace.empty() && fs::exists(staging / row.trace, ec)) refine_trace_ops(staging / row.trace, sass);
+  } catch (const std::exception& e) {
+    report.reasons.push_back(std::string("refining the traces' ops from their SASS failed: ") + e.what());
+  }
+}
+
+}  // namespace
+
+bool cuda_driver_present() {
+  void* handle = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) return false;
+  ::dlclose(handle);
+  return true;
+}
+
+int CaptureReport::exit_code() const {
+  if (program.exit_code != 0) return program.exit_code;
+  return complete ? 0 : kExitIncomplete;
+}
+
+std::string json_string(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20) {
+      static const char* hex = "0123456789abcdef";
+      out += "\\u00";
+      out += hex[u >> 4];
+      out += hex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+void check_capture_request(const CaptureRequest& r) {
+  if (r.argv.empty()) throw std::invalid_argument("no program given (usage: bankcheck capture -o OUT -- PROGRAM [ARGS...])");
+  if (r.out.empty()) throw std::invalid_argument("-o OUT is required");
+  if (!replaceable(r.out))
+    throw std::invalid_argument("'" + r.out.string() +
+                                "' exists and is not a capture folder (no capture.json): choose another -o");
+  std::error_code ec;
+  if (!fs::exists(r.library, ec))
+    throw std::invalid_argument("the capture library '" + r.library.string() +
+                                "' does not exist: build target bankcheck_capture (it needs the Compute Sanitizer "
+                                "API, docs/capture.md) or pass --library");
+  if (!fs::exists(r.patches, ec))
+    throw std::invalid_argument("the capture patches '" + r.patches.string() +
+                                "' do not exist: build target bankcheck_capture_patches (docs/capture.md)");
+  if (r.ring_slots != 0 && (r.ring_slots & (r.ring_slots - 1)) != 0)
+    throw std::invalid_argument("--ring-slots must be a power of two in 1.." + std::to_string(kMaxRingSlots) +
+                                " (got " + std::to_string(r.ring_slots) + ")");
+  if (r.ring_slots > kMaxRingSlots)
+    throw std::invalid_argument("--ring-slots must be a power of two in 1.." + std::to_string(kMaxRingSlots) +
+                                " (got " + std::to_string(r.ring_slots) + ")");
+  LaunchFilter check(r.filter);  // a bad regex throws here, before anything runs
+}
+
+CaptureReport run_capture(const CaptureRequest& request) {
+  check_capture_request(request);
+  CaptureReport report;
+  report.out = request.out;
+  const fs::path out = fs::absolute(request.out);
+  const fs::path staging = out.parent_path() / ("." + out.filename().string() + ".capture-" + std::to_string(::getpid()));
+  fs::remove_all(staging);
+  fs::create_directories(staging);
+
+  CaptureOptions options;
+  options.dir = staging.string();
+  options.patches = fs::absolute(request.patches).string();
+  options.filter = request.filter;
+  if (request.ring_slots != 0) options.ring_slots = request.ring_slots;
+  options.generic = request.generic;
+  auto env = options.to_environment();
+  env.emplace_back("CUDA_INJECTION64_PATH", fs::absolute(request.library).string());
+  // Load every function with its module, so the library can name the
+  // function of every pc when the module loads (docs/capture.md).
+  if (std::getenv("CUDA_MODULE_LOADING") == nullptr) env.emplace_back("CUDA_MODULE_LOADING", "EAGER");
+
+  report.program = run_program(request.argv, env);
+  if (!report.program.started) {
+    fs::remove_all(staging);
+    report.reasons.push_back("the program '" + request.argv[0] + "' could not be run: " + report.program.error);
+    return report;
+  }
+
+  read_status(staging, report);
+  mark_unfinished_traces(staging, report);
+  std::error_code ec;
+  if (fs::exists(staging / "launches.csv", ec)) {
+    try {
+      report.launches = read_launch_table((staging / "launches.csv").string());
+    } catch (const std::exception& e) {
+      report.reasons.push_back(std::string("launches.csv is unreadable: ") + e.what());
+    }
+  } else {
+    write_text_atomically(staging / "launches.csv", launch_table_header());
+  }
+  for (const LaunchRow& row : report.launches) {
+    if (!row.trace.empty()) ++report.captured;
+    if (!row.complete()) report.reasons.push_back("launch " + std::to_string(row.id) + " (" + row.demangled + "): " + row.status);
+    if (!row.untraced.empty())
+      report.notes.push_back("launch " + std::to_string(row.id) + " has shared-memory operations that are not traced: " +
+                             row.untraced);
+  }
+  if (report.program.exit_code != 0) {
+    report.reasons.push_back(report.program.signal != 0
+                                 ? "the program was killed by signal " + std::to_string(report.program.signal)
+                                 : "the program exited with code " + std::to_string(report.program.exit_code));
+    if (!report.injected)
+      report.reasons.push_back(cuda_driver_present()
+                                   ? "the capture library was never loaded: the program ended before CUDA "
+                                     "initialised (no GPU?)"
+                                   : "the capture library was never loaded, and this machine has no GPU / no CUDA "
+                                     "driver (libcuda.so.1 cannot be loaded): no kernel can run or be captured here");
+  }
+  try {
+    write_sass(staging, request, report);
+  } catch (const std::exception& e) {
+    report.notes.push_back(std::string("sass.csv not written: ") + e.what());
+  }
+  refine_ops(staging, report);
+  report.complete = report.reasons.empty();
+  write_text_atomically(staging / "capture.json", capture_json(request, report));
+
+  // Into place: a previous capture at OUT is replaced only now.
+  if (fs::exists(out, ec)) {
+    const fs::path old = out.parent_path() / ("." + out.filename().string() + ".old-" + std::to_string(::getpid()));
+    fs::rename(out, old);
+    fs::rename(staging, out);
+    fs::remove_all(old);
+  } else {
+    fs::rename(staging, out);
+  }
+  return report;
+}
+
+std::string capture_json(const CaptureRequest& request, const CaptureReport& report) {
+  std::ostringstream j;
+  auto strings = [&](const std::vector<std::string>& v) {
+    j << "[";
+    for (std::size_t i = 0; i < v.size(); ++i) j << (i ? ", " : "") << json_string(v[i]);
+    j << "]";
+  };
+  j << "{\n  \"schema_version\": " << kCaptureSchemaVersion << ",\n";
+  j << "  \"program\": " << json_string(request.argv.empty() ? "" : request.argv[0]) << ",\n  \"argv\": ";
+  strings(request.argv);
+  j << ",\n  \"exit_code\": " << report.program.exit_code << ",\n";
+  j << "  \"signal\": " << report.program.signal << ",\n";
+  j << "  \"complete\": " << (report.complete ? "true" : "false") << ",\n";
+  j << "  \"status\": " << json_string(report.complete ? "complete" : "partial") << ",\n";
+  j << "  \"capture_library_loaded\": " << (report.injected ? "true" : "false") << ",\n";
+  j << "  \"launches\": " << report.launches.size() << ",\n";
+  j << "  \"captured_launches\": " << report.captured << ",\n  \"reasons\": ";
+  strings(report.reasons);
+  j << ",\n  \"notes\": ";
+  strings(report.notes);
+  j << "\n}\n";
+  return j.str();
+}
+
+}  // namespace bankcheck::capture

@@ -1,0 +1,154 @@
+#include "capture/host/ncu_table.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <stdexcept>
+
+#include "capture/host/csv.hpp"
+
+namespace bankcheck::capture {
+
+namespace {
+
+std::uint64_t number(const std::string& text, const char* column) {
+  std::string digits;
+  for (char c : text)
+    if (c != ',' && c != ' ') digits += c;  // ncu may group thousands
+  if (digits.empty() || digits == "-") return 0;
+  std::uint64_t v = 0;
+  const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), v, 10);
+  if (r.ec != std::errc{} || r.ptr != digits.data() + digits.size())
+    throw std::invalid_argument(std::string("bad number '") + text + "' in column \"" + column + "\"");
+  return v;
+}
+
+std::uint64_t address(const std::string& text) {
+  std::string_view t = text;
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t.remove_prefix(2);
+  std::uint64_t v = 0;
+  const auto r = std::from_chars(t.data(), t.data() + t.size(), v, 16);
+  if (t.empty() || r.ec != std::errc{} || r.ptr != t.data() + t.size())
+    throw std::invalid_argument("bad address '" + text + "' (expected 0x-hex)");
+  return v;
+}
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+bool same(const NcuLaunch& a, const NcuLaunch& b) {
+  if (a.kernel != b.kernel || a.instructions.size() != b.instructions.size()) return false;
+  for (std::size_t i = 0; i < a.instructions.size(); ++i) {
+    const auto &x = a.instructions[i], &y = b.instructions[i];
+    if (x.offset != y.offset || x.sass != y.sass || x.executed != y.executed || x.wavefronts != y.wavefronts ||
+        x.ideal != y.ideal)
+      return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+NcuSourceTable parse_ncu_source(std::string_view text, const std::string& name) {
+  NcuSourceTable table;
+  struct Columns {
+    int address = -1, source = -1, executed = -1, wavefronts = -1, ideal = -1;
+  } col;
+  bool have_header = false;
+  std::uint64_t first_pc = 0;
+  std::size_t line_no = 0;
+  while (!text.empty()) {
+    const std::size_t nl = text.find('\n');
+    const std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+    ++line_no;
+    // ncu's own messages (==PROF==) and the program's output share stdout
+    // with the table; every table line is a quoted CSV row.
+    if (line.empty() || line[0] != '"') continue;
+    try {
+      const auto f = parse_csv_line(line);
+      if (f.empty()) continue;
+      if (f[0] == "Kernel Name") {
+        table.launches.push_back({f.size() > 1 ? f[1] : "", {}});
+        have_header = false;
+        continue;
+      }
+      if (f[0] == "Address") {
+        if (table.launches.empty()) throw std::invalid_argument("a header line before any \"Kernel Name\" line");
+        col = Columns{};
+        for (int i = 0; i < static_cast<int>(f.size()); ++i) {
+          if (f[i] == "Address") col.address = i;
+          else if (f[i] == "Source") col.source = i;
+          else if (f[i] == "Instructions Executed") col.executed = i;
+          else if (f[i] == "L1 Wavefronts Shared") col.wavefronts = i;
+          else if (f[i] == "L1 Wavefronts Shared Ideal") col.ideal = i;
+        }
+        for (auto [index, column] : {std::pair{col.source, "Source"}, std::pair{col.executed, "Instructions Executed"},
+                                     std::pair{col.wavefronts, "L1 Wavefronts Shared"},
+                                     std::pair{col.ideal, "L1 Wavefronts Shared Ideal"}})
+          if (index < 0)
+            throw std::invalid_argument(std::string("the header has no \"") + column +
+                                        "\" column (run ncu with --section SourceCounters --page source "
+                                        "--print-source sass --csv)");
+        have_header = true;
+        continue;
+      }
+      if (!have_header) throw std::invalid_argument("an instruction row before the \"Address\" header line");
+      const int need = std::max({col.address, col.source, col.executed, col.wavefronts, col.ideal});
+      if (static_cast<int>(f.size()) <= need)
+        throw std::invalid_argument("a row with " + std::to_string(f.size()) + " fields, the header has more");
+      NcuLaunch& launch = table.launches.back();
+      const std::uint64_t pc = address(f[col.address]);
+      if (launch.instructions.empty()) first_pc = pc;
+      if (pc < first_pc) throw std::invalid_argument("address below the block's first address");
+      launch.instructions.push_back({pc - first_pc, trim(f[col.source]), number(f[col.executed], "Instructions Executed"),
+                                     number(f[col.wavefronts], "L1 Wavefronts Shared"),
+                                     number(f[col.ideal], "L1 Wavefronts Shared Ideal")});
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(name + ":" + std::to_string(line_no) + ": " + e.what());
+    }
+  }
+  auto& l = table.launches;
+  bool pairs = !l.empty() && l.size() % 2 == 0;
+  for (std::size_t i = 0; pairs && i < l.size(); i += 2) pairs = same(l[i], l[i + 1]);
+  if (pairs) {
+    std::vector<NcuLaunch> once;
+    for (std::size_t i = 0; i < l.size(); i += 2) once.push_back(std::move(l[i]));
+    l = std::move(once);
+    table.deduplicated = true;
+  }
+  return table;
+}
+
+std::string kernel_base_name(std::string_view d) {
+  // Cut the parameter list: the first '(' outside template brackets.
+  int depth = 0;
+  std::size_t end = d.size();
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    if (d[i] == '<') ++depth;
+    else if (d[i] == '>') --depth;
+    else if (d[i] == '(' && depth == 0 && i > 0) {
+      end = i;
+      break;
+    }
+  }
+  std::string_view s = d.substr(0, end);
+  // Drop template arguments (outermost).
+  std::string plain;
+  depth = 0;
+  for (char c : s) {
+    if (c == '<') ++depth;
+    else if (c == '>') --depth;
+    else if (depth == 0) plain += c;
+  }
+  // The last word after a space (return type) and after the last "::".
+  std::size_t from = plain.find_last_of(' ');
+  std::string name = from == std::string::npos ? plain : plain.substr(from + 1);
+  const std::size_t scope = name.rfind("::");
+  if (scope != std::string::npos) name = name.substr(scope + 2);
+  return name;
+}
+
+}  // namespace bankcheck::capture

@@ -1,0 +1,44 @@
+#pragma once
+// Nsight Compute's per-instruction table, as `ncu --section SourceCounters
+// --page source --print-source sass --csv` prints it: per profiled launch a
+// block opened by a "Kernel Name" line (the demangled name), then a header
+// line starting with "Address", then one row per SASS instruction with the
+// absolute PC in "Address". An instruction's offset is its PC minus the
+// block's first PC (the kernel's entry), which is how capture names sites.
+// ncu 2025.3 prints every block twice in a row; when every block is
+// followed by an identical one, the copies are dropped (never anything
+// less regular than that: two genuinely identical launches stay two).
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bankcheck::capture {
+
+struct NcuInstruction {
+  std::uint64_t offset = 0;        ///< PC minus the block's first PC
+  std::string sass;                ///< "Source", trimmed
+  std::uint64_t executed = 0;      ///< "Instructions Executed" (warp-level)
+  std::uint64_t wavefronts = 0;    ///< "L1 Wavefronts Shared"
+  std::uint64_t ideal = 0;         ///< "L1 Wavefronts Shared Ideal"
+};
+
+struct NcuLaunch {
+  std::string kernel;  ///< demangled, as ncu prints it
+  std::vector<NcuInstruction> instructions;
+};
+
+struct NcuSourceTable {
+  std::vector<NcuLaunch> launches;
+  bool deduplicated = false;  ///< every block was printed twice and the copies were dropped
+};
+
+/// Parse the CSV text. @throws std::invalid_argument naming `name` and the line for malformed input
+/// (missing columns, a row before any "Kernel Name", a bad number or address).
+NcuSourceTable parse_ncu_source(std::string_view text, const std::string& name);
+
+/// The function's base name, for matching ncu's demangled names against
+/// the demangler's: "void ns::f<int>(T1)" -> "f".
+std::string kernel_base_name(std::string_view demangled);
+
+}  // namespace bankcheck::capture

@@ -1,0 +1,77 @@
+#include "capture/host/op_refinement.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "sim/trace/trace_file.hpp"
+
+namespace bankcheck::capture {
+namespace {
+
+/// The mnemonic of a SASS line: its first word after an optional predicate.
+std::string_view mnemonic(std::string_view sass) {
+  auto skip_space = [&] {
+    while (!sass.empty() && (sass.front() == ' ' || sass.front() == '\t')) sass.remove_prefix(1);
+  };
+  skip_space();
+  if (!sass.empty() && sass.front() == '@') {
+    sass.remove_prefix(std::min(sass.find(' '), sass.size()));
+    skip_space();
+  }
+  return sass.substr(0, sass.find_first_of(" \t"));
+}
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+}  // namespace
+
+Op refine_op(Op reported, std::string_view sass) {
+  const std::string_view m = mnemonic(sass);
+  if (reported == Op::atom) {
+    if (starts_with(m, "ATOMS.CAS") || starts_with(m, "ATOMS.CAST")) return Op::atom_cas;
+    if (starts_with(m, "ATOMS.POPC.INC")) return Op::atom_popc;
+  }
+  if (reported == Op::cpasync && starts_with(m, "LDGSTS") && m.find(".BYPASS") != std::string_view::npos)
+    return Op::cpasync_cg;
+  return reported;
+}
+
+std::uint64_t refine_trace_ops(const std::filesystem::path& path, const SassTable& sass) {
+  // First pass: does any record change? Most traces have no such op, and are left alone.
+  std::uint64_t changed = 0;
+  {
+    auto source = open_trace(path.string());
+    TraceRecord r;
+    while (source->next(r))
+      if (const std::string* text = sass.find(source->sites().name(r.site)))
+        changed += refine_op(r.request.op, *text) != r.request.op;
+  }
+  if (changed == 0) return 0;
+  auto source = open_trace(path.string());
+  const std::filesystem::path temporary = path.string() + ".refined";
+  {
+    // Shared-memory offsets fit 4-byte addresses (docs/trace-format.md).
+    auto sink = create_trace(temporary.string(), TraceFormat::binary, 4);
+    sink->begin(source->warp());
+    TraceRecord r;
+    const TraceLocation* last = nullptr;
+    TraceLocation where;
+    while (source->next(r)) {
+      if (r.location && (!last || !(*r.location == where))) {
+        where = *r.location;
+        last = &where;
+        sink->location(where);
+      }
+      WarpRequest request = r.request;
+      const std::string& site = source->sites().name(r.site);
+      if (const std::string* text = sass.find(site)) request.op = refine_op(request.op, *text);
+      sink->record(site, request);
+    }
+    if (const auto expected = source->expected()) sink->expect(*expected);
+    sink->end();
+  }
+  std::filesystem::rename(temporary, path);
+  return changed;
+}
+
+}  // namespace bankcheck::capture

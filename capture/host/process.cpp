@@ -1,0 +1,123 @@
+#include "capture/host/process.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+
+extern char** environ;
+
+namespace bankcheck::capture {
+
+namespace {
+
+std::vector<char*> c_strings(std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  for (auto& s : strings) out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+ProgramStatus wait_for(pid_t pid) {
+  ProgramStatus status;
+  status.started = true;
+  int raw = 0;
+  while (::waitpid(pid, &raw, 0) < 0) {
+    if (errno != EINTR) {
+      status.error = std::string("waitpid: ") + std::strerror(errno);
+      status.exit_code = kExitNotExecutable;
+      return status;
+    }
+  }
+  if (WIFEXITED(raw)) {
+    status.exit_code = WEXITSTATUS(raw);
+  } else if (WIFSIGNALED(raw)) {
+    status.signal = WTERMSIG(raw);
+    status.exit_code = 128 + status.signal;
+  }
+  return status;
+}
+
+}  // namespace
+
+ProgramStatus run_program(const std::vector<std::string>& argv,
+                          const std::vector<std::pair<std::string, std::string>>& environment) {
+  std::map<std::string, std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const char* eq = std::strchr(*e, '=');
+    if (eq != nullptr) env[std::string(*e, static_cast<std::size_t>(eq - *e))] = eq + 1;
+  }
+  for (const auto& [key, value] : environment) env[key] = value;
+  std::vector<std::string> env_strings, args(argv);
+  for (const auto& [key, value] : env) env_strings.push_back(key + "=" + value);
+  auto envp = c_strings(env_strings);
+  auto argp = c_strings(args);
+  pid_t pid = 0;
+  const int rc = ::posix_spawnp(&pid, args[0].c_str(), nullptr, nullptr, argp.data(), envp.data());
+  if (rc != 0) {
+    ProgramStatus status;
+    status.exit_code = rc == ENOENT ? kExitNotFound : kExitNotExecutable;
+    status.error = rc == ENOENT ? "not found" : std::strerror(rc);
+    return status;
+  }
+  return wait_for(pid);
+}
+
+std::optional<std::string> program_output(const std::vector<std::string>& argv) {
+  int fds[2];
+  if (::pipe(fds) != 0) return std::nullopt;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  std::vector<std::string> args(argv);
+  auto argp = c_strings(args);
+  pid_t pid = 0;
+  const int rc = ::posix_spawnp(&pid, args[0].c_str(), &actions, nullptr, argp.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(fds[1]);
+  if (rc != 0) {
+    ::close(fds[0]);
+    return std::nullopt;
+  }
+  std::string out;
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(fds[0], buf, sizeof buf);
+    if (n > 0) out.append(buf, static_cast<std::size_t>(n));
+    else if (n == 0 || errno != EINTR) break;
+  }
+  ::close(fds[0]);
+  const ProgramStatus status = wait_for(pid);
+  if (status.exit_code != 0) return std::nullopt;
+  return out;
+}
+
+std::string find_executable(const std::vector<std::string>& names, const std::vector<std::string>& extra_dirs) {
+  std::vector<std::string> dirs;
+  if (const char* path = std::getenv("PATH")) {
+    std::string p = path;
+    for (std::size_t from = 0;;) {
+      const std::size_t colon = p.find(':', from);
+      dirs.push_back(p.substr(from, colon == std::string::npos ? std::string::npos : colon - from));
+      if (colon == std::string::npos) break;
+      from = colon + 1;
+    }
+  }
+  dirs.insert(dirs.end(), extra_dirs.begin(), extra_dirs.end());
+  for (const auto& name : names)
+    for (const auto& dir : dirs) {
+      if (dir.empty()) continue;
+      const std::filesystem::path candidate = std::filesystem::path(dir) / name;
+      if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
+    }
+  return "";
+}
+
+}  // namespace bankcheck::capture

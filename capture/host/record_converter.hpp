@@ -1,0 +1,47 @@
+#pragma once
+// Captured warp records (CaptureSlot) to trace records: the site is
+// `FUNCTION+0xOFFSET` of the record's pc, the location is (launch, block,
+// warp), the request carries the op, the width and one shared-memory
+// offset per lane of the record's mask. A record the trace format cannot
+// hold (an op or width it does not know, a misaligned offset) is not
+// written and not forgotten either: it is counted by reason, and since the
+// trace's expect record carries the device's count, the trace then reads
+// as incomplete.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "capture/host/function_map.hpp"
+#include "capture/host/ring_layout.hpp"
+#include "sim/trace/trace.hpp"
+
+namespace bankcheck::capture {
+
+class RecordConverter {
+ public:
+  /// Calls sink.begin(32). @pre the sink is fresh.
+  RecordConverter(TraceSink& sink, FunctionMap& functions, std::uint64_t launch);
+
+  /// Convert and write one record (or count why it cannot be written).
+  void add(const CaptureSlot& slot);
+
+  /// Write the expect record (when the device count is known) and end the trace.
+  void finish(std::optional<std::uint64_t> device_records);
+
+  std::uint64_t written() const { return written_; }
+  /// Records not written, per reason ("width 32 of ld", ...).
+  const std::map<std::string, std::uint64_t>& rejected() const { return rejected_; }
+  std::uint64_t rejected_total() const;
+
+ private:
+  TraceSink& sink_;
+  FunctionMap& functions_;
+  std::uint64_t launch_;
+  std::vector<std::uint64_t> addr_;
+  std::uint64_t written_ = 0;
+  std::map<std::string, std::uint64_t> rejected_;
+};
+
+}  // namespace bankcheck::capture

@@ -1,0 +1,101 @@
+#pragma once
+// The memory shared by the capture patches (capture/device/patches.cu) and
+// the injection library's drain thread: one slot per warp record in a ring
+// of pinned, device-mapped host memory, and a descriptor in device memory
+// that the patches receive as their callback data (issue 13).
+//
+// Protocol (docs/capture.md, "The ring buffer"):
+//  * A warp's leader lane reserves ticket t = atomicAdd(&descriptor.reserved, 1)
+//    (device memory: atomics on mapped host memory are not atomic over PCIe).
+//  * It waits while t - *consumed >= capacity (the ring is full): it sleeps
+//    with __nanosleep and rereads `consumed`, which the host advances. It
+//    stops waiting only when the host sets *abort (then the record is
+//    counted in `abandoned` instead, and the capture is marked incomplete).
+//  * The lanes write slot t % capacity, fence (system scope), and the leader
+//    writes slot.ticket = t + 1 last: that is the slot's commit flag.
+//  * The host consumes slots in ticket order: slot c % capacity is ready
+//    when its ticket is c + 1; after copying it the host stores consumed = c + 1.
+// The lowest outstanding ticket always has room (it is >= consumed and
+// < consumed + capacity), so as long as the host drains, no warp waits
+// forever; the host never waits on the kernel to drain.
+//
+// Plain C++ (no CUDA): the device code and the host tests include it.
+#include <cstdint>
+
+namespace bankcheck::capture {
+
+inline constexpr unsigned kCaptureWarp = 32;
+
+/// Kinds of a slot, as the patches classify the sanitizer's callbacks
+/// (numbered as model/warp_request.hpp's Op).
+enum class SlotOp : std::uint8_t { load = 0, store = 1, atom = 2, ldsm = 3, stsm = 4, cpasync = 5 };
+
+/// Shared-memory operations the sanitizer reports that a per-lane record
+/// cannot describe (bulk copies, distributed shared memory, async stores):
+/// counted per warp instruction, per kind, and reported as not traced.
+enum class UntracedKind : std::uint8_t {
+  remote_shared = 0,    ///< distributed shared memory (another block's shared memory)
+  async_store,          ///< st.async
+  async_reduction,      ///< red.async
+  bulk_global_to_shared,
+  bulk_shared_to_global,
+  bulk_shared_to_shared,
+  bulk_reduction,
+  memset_shared,        ///< st.bulk
+  wgmma_operand,        ///< wgmma.mma_async reading shared-memory operands
+  count
+};
+inline constexpr unsigned kUntracedKinds = static_cast<unsigned>(UntracedKind::count);
+
+inline const char* untraced_kind_name(UntracedKind kind) {
+  constexpr const char* names[kUntracedKinds] = {
+      "remote shared (DSMEM)", "st.async", "red.async", "bulk copy global->shared", "bulk copy shared->global",
+      "bulk copy shared->shared", "bulk reduction", "st.bulk (memset shared)", "wgmma shared operands"};
+  return names[static_cast<unsigned>(kind)];
+}
+
+/// One warp record: written by the lanes of one warp instruction.
+struct alignas(8) CaptureSlot {
+  std::uint64_t ticket;       ///< commit flag: the reservation index + 1, written last
+  std::uint64_t pc;           ///< absolute program counter of the instruction
+  std::uint32_t block[3];     ///< blockIdx
+  std::uint32_t warp;         ///< linear thread index / 32
+  std::uint32_t mask;         ///< lanes that took part
+  std::uint8_t op;            ///< SlotOp
+  std::uint8_t width;         ///< bytes per lane as the sanitizer reported them
+  std::uint16_t flags;        ///< the sanitizer's access flags (low 16 bits), kept for diagnosis
+  std::uint32_t addr[kCaptureWarp];  ///< per-lane shared-memory offset (lanes outside mask: ignore)
+};
+static_assert(sizeof(CaptureSlot) == 168, "CaptureSlot layout is shared with the device code");
+
+/// Which blocks a launch records: linear block ids in [first, last] of up
+/// to kMaxBlockRanges ranges; none means every block.
+inline constexpr unsigned kMaxBlockRanges = 16;
+struct BlockRange {
+  std::uint64_t first = 0, last = 0;
+};
+
+/// The patches' callback data (device memory).
+struct alignas(8) CaptureDescriptor {
+  std::uint64_t reserved;                       ///< device: tickets handed out (the device-side record count)
+  std::uint64_t abandoned;                      ///< device: records not written because the host aborted
+  std::uint64_t untraced[kUntracedKinds];       ///< device: untraced operations per kind
+  CaptureSlot* slots;                           ///< pinned host memory, `capacity` slots
+  const volatile std::uint64_t* consumed;       ///< pinned host memory, advanced by the host
+  const volatile std::uint32_t* abort;          ///< pinned host memory: nonzero = stop waiting
+  std::uint64_t capacity;                       ///< slots; a power of two
+  std::uint32_t block_ranges;                   ///< 0 = all blocks
+  std::uint32_t reserved_padding;
+  BlockRange blocks[kMaxBlockRanges];
+};
+
+/// The host-side words next to the slots (pinned host memory). The host
+/// accesses them atomically (std::atomic_ref); the device reads them
+/// through the descriptor's volatile pointers.
+struct alignas(8) RingControl {
+  std::uint64_t consumed;
+  std::uint32_t abort;
+  std::uint32_t padding;
+};
+
+}  // namespace bankcheck::capture

@@ -1,0 +1,103 @@
+// `bankcheck capture [--kernel REGEX] [--launch-skip N] [--launch-count N]
+// [--blocks LIST] -o OUT -- PROGRAM [ARGS...]`: run an unmodified CUDA
+// program with the capture library injected and write one trace per
+// captured launch (docs/capture.md). The work is capture/host/capture_run.hpp;
+// this file parses, prints and passes the exit code on.
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "capture/host/capture_run.hpp"
+#include "capture/host/launch_filter.hpp"
+#include "capture/host/process.hpp"
+#include "cli/commands.hpp"
+
+namespace bankcheck::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CaptureCommandOptions {
+  std::string out, kernel, blocks, library, patches;
+  std::optional<std::string> skip, count;
+  std::uint64_t ring_slots = 0;
+  bool no_generic = false;
+  std::vector<std::string> argv;
+};
+
+fs::path executable_dir() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::current_path() : self.parent_path();
+}
+
+void run(const CaptureCommandOptions& o) {
+  capture::CaptureRequest r;
+  r.argv = o.argv;
+  r.out = o.out;
+  r.library = o.library.empty() ? executable_dir() / capture::kCaptureLibraryName : fs::path(o.library);
+  r.patches = o.patches.empty() ? r.library.parent_path() / capture::kPatchFileName : fs::path(o.patches);
+  r.filter.kernel_regex = o.kernel;
+  if (o.skip) r.filter.skip = capture::parse_count(*o.skip, "--launch-skip");
+  if (o.count) r.filter.count = capture::parse_count(*o.count, "--launch-count");
+  if (!o.blocks.empty()) r.filter.blocks = capture::parse_block_list(o.blocks);
+  r.ring_slots = o.ring_slots;
+  r.generic = !o.no_generic;
+  const std::string nvcc = capture::find_executable({"nvcc"}, {"/usr/local/cuda/bin"});
+  if (!nvcc.empty()) r.tool_dirs.push_back(fs::path(nvcc).parent_path().string());
+  r.tool_dirs.push_back("/usr/local/cuda/bin");
+
+  const capture::CaptureReport report = capture::run_capture(r);
+  std::cout.flush();
+  if (!report.program.started) {
+    std::cerr << "bankcheck capture: error: cannot run '" << r.argv[0] << "': " << report.program.error << "\n";
+    exit_code() = report.program.exit_code;
+    return;
+  }
+  std::cerr << "bankcheck capture: " << report.launches.size() << " launches, " << report.captured << " captured, into "
+            << report.out.string() << " (" << (report.complete ? "complete" : "PARTIAL") << ")\n";
+  for (const auto& row : report.launches)
+    if (!row.trace.empty())
+      std::cerr << "  launch " << row.id << "  " << row.demangled << "  grid " << capture::dims_text(row.grid)
+                << " block " << capture::dims_text(row.block) << "  " << row.records_written << " records  "
+                << row.status << "\n";
+  for (const auto& note : report.notes) std::cerr << "bankcheck capture: note: " << note << "\n";
+  for (const auto& reason : report.reasons) std::cerr << "bankcheck capture: incomplete: " << reason << "\n";
+  exit_code() = report.exit_code();
+}
+
+}  // namespace
+
+void add_capture_command(CLI::App& app) {
+  auto o = std::make_shared<CaptureCommandOptions>();
+  auto* cmd = app.add_subcommand(
+      "capture", "Run an unmodified CUDA program (C++, Python) and capture its shared-memory accesses as traces: "
+                 "bankcheck capture -o OUT -- PROGRAM [ARGS...]");
+  cmd->add_option("-o,--out", o->out, "Output folder (launches.csv, launch-N.bktrace, sass.csv, capture.json)")
+      ->required();
+  cmd->add_option("--kernel", o->kernel, "Capture only kernels whose mangled or demangled name matches this "
+                                         "regular expression (ECMAScript, searched)");
+  cmd->add_option("--launch-skip", o->skip, "Pass over the first N matching launches (0..2^64-1)");
+  cmd->add_option("--launch-count", o->count, "Capture at most N matching launches (0..2^64-1; default all)");
+  cmd->add_option("--blocks", o->blocks, "Record only these linear block ids, e.g. 0-3,7 (at most 16 parts)");
+  cmd->add_option("--library", o->library, "The capture library (default: libbankcheck_capture.so next to bankcheck)");
+  cmd->add_option("--patches", o->patches, "The patch fatbin (default: next to the library)");
+  cmd->add_option("--ring-slots", o->ring_slots, "Records in the ring buffer, a power of two (default 65536)");
+  cmd->add_flag("--no-generic", o->no_generic,
+                "Do not patch generic (non-.shared) accesses; faster, but misses shared accesses through generic pointers");
+  cmd->add_option("program", o->argv, "-- PROGRAM [ARGS...]: the program to run, unmodified")->required();
+  cmd->callback([o] {
+    try {
+      run(*o);
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "bankcheck capture: error: " << e.what() << "\n";
+      exit_code() = kBadInput;
+    }
+  });
+}
+
+}  // namespace bankcheck::cli

@@ -1,0 +1,60 @@
+# The capture pieces of `bankcheck capture` (docs/capture.md): the injection
+# library libbankcheck_capture.so and the patch fatbin, both built next to
+# the bankcheck executable, where the CLI looks for them.
+#
+# They need nvcc and the Compute Sanitizer API (headers and
+# libsanitizer-public.so), found in this order: BANKCHECK_SANITIZER_ROOT
+# (CMake or environment variable), the CUDA toolkit's compute-sanitizer
+# folder, then .deps/sanitizer (the nvidia-cuda-sanitizer-api wheel that
+# scripts/setup.sh unpacks where the toolkit has none). Without them the
+# capture is skipped, visibly: CMake says so and the ctest test
+# capture.library reports Skipped.
+
+set(BANKCHECK_SANITIZER_ROOT "$ENV{BANKCHECK_SANITIZER_ROOT}" CACHE PATH "Compute Sanitizer API root (include/, lib/)")
+set(_sanitizer_roots ${BANKCHECK_SANITIZER_ROOT})
+if(CMAKE_CUDA_COMPILER)
+  get_filename_component(_cuda_bin "${CMAKE_CUDA_COMPILER}" DIRECTORY)
+  get_filename_component(_cuda_root "${_cuda_bin}" DIRECTORY)
+  list(APPEND _sanitizer_roots "${_cuda_root}/compute-sanitizer")
+endif()
+list(APPEND _sanitizer_roots /usr/local/cuda/compute-sanitizer "${PROJECT_SOURCE_DIR}/.deps/sanitizer/nvidia/cu13")
+
+find_path(BANKCHECK_SANITIZER_INCLUDE_DIR sanitizer_patching.h PATHS ${_sanitizer_roots} PATH_SUFFIXES include
+          NO_DEFAULT_PATH)
+find_library(BANKCHECK_SANITIZER_LIBRARY NAMES sanitizer-public PATHS ${_sanitizer_roots} PATH_SUFFIXES lib .
+             NO_DEFAULT_PATH)
+
+set(BANKCHECK_CAPTURE_BUILT OFF)
+if(NOT CMAKE_CUDA_COMPILER)
+  message(STATUS "capture: skipped: no CUDA compiler (nvcc builds the capture patches)")
+elseif(NOT BANKCHECK_SANITIZER_INCLUDE_DIR OR NOT BANKCHECK_SANITIZER_LIBRARY)
+  message(STATUS "capture: skipped: no sanitizer API (set BANKCHECK_SANITIZER_ROOT, or run scripts/setup.sh)")
+else()
+  message(STATUS "capture: sanitizer API at ${BANKCHECK_SANITIZER_INCLUDE_DIR}")
+  set(BANKCHECK_CAPTURE_BUILT ON)
+  find_package(CUDAToolkit REQUIRED)
+
+  # The patches, as a tools patch (issue 13: without this ABI patched real
+  # kernels fault with illegal addresses). The static_asserts in
+  # patches.cu check each callback against this sanitizer's header.
+  set(_patches ${CMAKE_BINARY_DIR}/bankcheck_capture_patches.fatbin)
+  add_custom_command(
+    OUTPUT ${_patches}
+    COMMAND ${CMAKE_CUDA_COMPILER} -std=c++20 -arch=sm_90 --fatbin --keep-device-functions
+            -Xptxas --compile-as-tools-patch -I${PROJECT_SOURCE_DIR} -I${BANKCHECK_SANITIZER_INCLUDE_DIR}
+            ${PROJECT_SOURCE_DIR}/capture/device/patches.cu -o ${_patches}
+    DEPENDS ${PROJECT_SOURCE_DIR}/capture/device/patches.cu ${PROJECT_SOURCE_DIR}/capture/host/ring_layout.hpp
+    COMMENT "Building the capture patches (tools-patch fatbin)"
+    VERBATIM)
+  add_custom_target(bankcheck_capture_patches ALL DEPENDS ${_patches})
+
+  add_library(bankcheck_capture_injection SHARED ${PROJECT_SOURCE_DIR}/capture/injection/injection.cpp)
+  target_include_directories(bankcheck_capture_injection PRIVATE ${BANKCHECK_SANITIZER_INCLUDE_DIR}
+                             ${CUDAToolkit_INCLUDE_DIRS})
+  target_link_libraries(bankcheck_capture_injection PRIVATE bankcheck::capture ${BANKCHECK_SANITIZER_LIBRARY})
+  set_target_properties(bankcheck_capture_injection PROPERTIES
+    OUTPUT_NAME bankcheck_capture
+    LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
+  add_dependencies(bankcheck_capture_injection bankcheck_capture_patches)
+  add_dependencies(bankcheck bankcheck_capture_injection)
+endif()

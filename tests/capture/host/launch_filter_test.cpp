@@ -1,0 +1,44 @@
+// Tests of capture/host/launch_filter.hpp.
+#include "capture/host/launch_filter.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace bankcheck::capture;
+
+TEST_CASE("launch filter: regex on either name, then skip, then count") {
+  LaunchFilter f({"transpose", 1, 2, {}});
+  CHECK_FALSE(f.should_capture("_Z4scanPi", "scan(int*)"));
+  CHECK_FALSE(f.should_capture("_Z9transposePf", "transpose(float*)"));  // skipped (first match)
+  CHECK(f.should_capture("_Z9transposePf", "transpose(float*)"));
+  CHECK(f.should_capture("_Z1kv", "void ns::transpose_kernel<int>()"));  // demangled name matches
+  CHECK(f.exhausted());
+  CHECK_FALSE(f.should_capture("_Z9transposePf", "transpose(float*)"));
+  LaunchFilter all({});
+  for (int i = 0; i < 5; ++i) CHECK(all.should_capture("a", "a"));
+}
+
+TEST_CASE("launch filter: bad values say what is allowed") {
+  CHECK_THROWS_WITH_AS(LaunchFilter({"(", 0, {}, {}}), doctest::Contains("is not a valid regular expression"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(parse_count("-1", "--launch-skip"), doctest::Contains("--launch-skip must be an integer in 0.."),
+                       std::invalid_argument);
+  CHECK_THROWS_AS(parse_count("99999999999999999999", "--launch-count"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_count("", "--launch-count"), std::invalid_argument);
+}
+
+TEST_CASE("block lists") {
+  const auto r = parse_block_list("0-3,7,10-12");
+  REQUIRE(r.size() == 3);
+  CHECK(r[0].first == 0);
+  CHECK(r[0].last == 3);
+  CHECK(r[1].first == 7);
+  CHECK(r[1].last == 7);
+  CHECK(r[2].last == 12);
+  for (const char* bad : {"", "1,", "a", "3-1", "1-2-3", ",1", "1--2"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_WITH_AS(parse_block_list(bad), doctest::Contains("expected block ids or ranges"), std::invalid_argument);
+  }
+  std::string many;
+  for (int i = 0; i < 17; ++i) many += (i ? "," : "") + std::to_string(i);
+  CHECK_THROWS_WITH_AS(parse_block_list(many), doctest::Contains("more than 16 parts"), std::invalid_argument);
+}

@@ -1,0 +1,84 @@
+// Tests of capture/host/ncu_table.hpp on genuine Nsight Compute output
+// (validate/results/h100-2026-11-22/per-instruction/*.sass.csv.gz).
+#include "capture/host/ncu_table.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+
+using namespace bankcheck::capture;
+
+namespace {
+std::string gunzip(const std::string& path) {
+  std::unique_ptr<FILE, int (*)(FILE*)> p(popen(("gzip -dc '" + path + "'").c_str(), "r"), pclose);
+  REQUIRE(p);
+  std::string out;
+  char buf[65536];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p.get())) > 0;) out.append(buf, n);
+  return out;
+}
+std::string data(const char* name) {
+  return gunzip(std::string(BANKCHECK_SOURCE_DIR) + "/validate/results/h100-2026-11-22/per-instruction/" + name);
+}
+std::size_t manifest_launches(const char* name) {
+  std::ifstream in(std::string(BANKCHECK_SOURCE_DIR) + "/validate/results/h100-2026-11-22/per-instruction/" + name);
+  std::size_t n = 0;
+  for (std::string line; std::getline(in, line);) n += !line.empty();
+  return n - 1;  // header
+}
+}  // namespace
+
+TEST_CASE("ncu source tables: blocks per launch, printed twice, offsets from the first PC") {
+  for (const char* p : {"transpose", "pbs", "sigmod", "aho_corasick", "pairwise_merge"}) {
+    CAPTURE(p);
+    const auto table = parse_ncu_source(data((std::string(p) + ".sass.csv.gz").c_str()), p);
+    CHECK(table.deduplicated);
+    CHECK(table.launches.size() == manifest_launches((std::string(p) + ".manifest.csv").c_str()));
+    for (const auto& l : table.launches) {
+      REQUIRE_FALSE(l.instructions.empty());
+      CHECK(l.instructions[0].offset == 0);
+      for (std::size_t i = 1; i < l.instructions.size(); ++i)
+        CHECK(l.instructions[i].offset == l.instructions[i - 1].offset + 16);  // sm_90: 16-byte instructions
+    }
+  }
+  const auto t = parse_ncu_source(data("transpose.sass.csv.gz"), "transpose");
+  CHECK(t.launches[0].kernel == "void bankcheck::kernels::phased_kernel<<unnamed>::TransposeFactory<unsigned int>>(T1)");
+  CHECK(t.launches[0].instructions[0].sass == "LDC R1, c[0x0][0x28]");
+  // The plain 32x32 transpose: its column read is 32-way (7936 excess + 256 ideal wavefronts).
+  bool found = false;
+  for (const auto& i : t.launches[0].instructions)
+    if (i.sass.rfind("LDS", 0) == 0 && i.wavefronts == 8192 && i.ideal == 256) found = true;
+  CHECK(found);
+}
+
+TEST_CASE("ncu source tables: distinct consecutive blocks are kept; malformed input names the line") {
+  const std::string one =
+      "\"Kernel Name\",\"k(int)\"\n"
+      "\"Address\",\"Source\",\"Instructions Executed\",\"L1 Wavefronts Shared\",\"L1 Wavefronts Shared Ideal\"\n"
+      "\"0x100\",\"  LDS R1, [R2]\",\"4\",\"8\",\"4\"\n";
+  const std::string two = one + "\"Kernel Name\",\"k(int)\"\n"
+                                "\"Address\",\"Source\",\"Instructions Executed\",\"L1 Wavefronts Shared\",\"L1 Wavefronts Shared Ideal\"\n"
+                                "\"0x200\",\"  LDS R1, [R2]\",\"4\",\"4\",\"4\"\n";
+  const auto t = parse_ncu_source(two, "two");
+  CHECK_FALSE(t.deduplicated);
+  CHECK(t.launches.size() == 2);
+  CHECK(t.launches[1].instructions[0].wavefronts == 4);
+  CHECK(parse_ncu_source(one + one, "twice").launches.size() == 1);
+  CHECK_THROWS_WITH_AS(parse_ncu_source("\"Address\",\"Source\"\n", "x"), doctest::Contains("x:1: a header line before"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(parse_ncu_source("\"Kernel Name\",\"k\"\n\"Address\",\"Source\"\n", "x"),
+                       doctest::Contains("x:2: the header has no \"Instructions Executed\""), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(parse_ncu_source(one.substr(0, one.size() - 1) + "\n\"zz\",\"a\",\"1\",\"1\",\"1\"\n", "x"),
+                       doctest::Contains("x:4: bad address 'zz'"), std::invalid_argument);
+}
+
+TEST_CASE("kernel base names match across demanglers") {
+  CHECK(kernel_base_name("void bankcheck::kernels::phased_kernel<<unnamed>::TransposeFactory<unsigned int>>(T1)") ==
+        "phased_kernel");
+  CHECK(kernel_base_name("void bankcheck::kernels::phased_kernel<(anonymous namespace)::TransposeFactory<unsigned int> >((anonymous namespace)::TransposeFactory<unsigned int>)") ==
+        "phased_kernel");
+  CHECK(kernel_base_name("transpose(float*)") == "transpose");
+  CHECK(kernel_base_name("_Z1kv") == "_Z1kv");
+}

@@ -1,0 +1,81 @@
+// Ops refined from SASS: each mnemonic the H100 probes compiled to
+// (validate/sm90/probes/README.md) maps to the kind whose rule it follows,
+// and a captured trace is rewritten with them, locations and the device's
+// record count kept.
+#include "capture/host/op_refinement.hpp"
+
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "sim/trace/trace_file.hpp"
+
+using namespace bankcheck;
+using namespace bankcheck::capture;
+
+TEST_CASE("mnemonics map to the kinds whose rules they follow") {
+  struct Case {
+    Op reported;
+    const char* sass;
+    Op want;
+  };
+  const Case cases[] = {
+      {Op::atom, "ATOMS.ADD R0, [R0+UR4], R3", Op::atom},
+      {Op::atom, "ATOMS.EXCH.64 R2, [R4], R6", Op::atom},
+      {Op::atom, "ATOMS.CAS R0, [R2], R4, R5", Op::atom_cas},
+      {Op::atom, "ATOMS.CAS.64 R0, [R2], R4, R6", Op::atom_cas},
+      {Op::atom, "@P0 ATOMS.CAST.SPIN P1, [R2], R4, R5", Op::atom_cas},
+      {Op::atom, "ATOMS.POPC.INC.32 RZ, [R0+UR4]", Op::atom_popc},
+      {Op::cpasync, "LDGSTS.E.BYPASS.128 [R3], desc[UR6][R4.64]", Op::cpasync_cg},
+      {Op::cpasync, "LDGSTS.E.128 [R3], desc[UR6][R4.64]", Op::cpasync},
+      {Op::cpasync, "LDGSTS.E [R3], desc[UR6][R4.64]", Op::cpasync},
+      {Op::load, "LDS.64 R2, [R4]", Op::load},
+      {Op::store, "ATOMS.CAS R0, [R2], R4, R5", Op::store},  // only a reported atom is refined
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.sass);
+    CHECK(refine_op(c.reported, c.sass) == c.want);
+  }
+}
+
+TEST_CASE("a trace is rewritten with refined ops; locations and the expected count survive") {
+  const std::filesystem::path dir =
+      std::filesystem::path(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : BANKCHECK_BINARY_DIR) /
+      ("op_refinement_test." + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto path = dir / "launch-0.bktrace";
+  std::vector<std::uint64_t> addr(32);
+  for (unsigned l = 0; l < 32; ++l) addr[l] = 4 * l;
+  {
+    auto sink = create_trace(path.string(), TraceFormat::binary, 4);
+    sink->begin(32);
+    sink->location({7, {1, 0, 0}, 2});
+    sink->record("k+0x10", {Op::atom, 4, addr});
+    sink->record("k+0x20", {Op::atom, 4, addr});
+    sink->record("k+0x30", {Op::load, 4, addr});
+    sink->expect(3);
+    sink->end();
+  }
+  SassTable sass;
+  sass.add({"k", 0x10, "ATOMS.CAS R0, [R2], R4, R5"});
+  sass.add({"k", 0x20, "ATOMS.ADD R0, [R2], R4"});
+  CHECK(refine_trace_ops(path, sass) == 1);
+  auto source = open_trace(path.string());
+  TraceRecord r;
+  std::vector<Op> ops;
+  while (source->next(r)) {
+    REQUIRE(r.location != nullptr);
+    CHECK(r.location->launch == 7);
+    CHECK(r.location->warp == 2);
+    ops.push_back(r.request.op);
+  }
+  CHECK(ops == std::vector<Op>{Op::atom_cas, Op::atom, Op::load});
+  CHECK(source->expected() == std::optional<std::uint64_t>(3));
+  CHECK(refine_trace_ops(path, sass) == 0);  // already refined: nothing changes
+  std::filesystem::remove_all(dir);
+}

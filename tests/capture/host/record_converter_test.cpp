@@ -1,0 +1,78 @@
+// Tests of capture/host/record_converter.hpp: captured slots become trace
+// records with sites FUNCTION+0xOFFSET, locations and the expected count;
+// what the format cannot hold is counted, and the trace then reads as incomplete.
+#include "capture/host/record_converter.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "sim/trace/trace_binary.hpp"
+#include "sim/trace/trace_file.hpp"
+#include "tests/sim/trace/trace_io_support.hpp"
+
+using namespace bankcheck;
+using namespace bankcheck::capture;
+
+namespace {
+CaptureSlot slot(std::uint64_t pc, SlotOp op, unsigned width, std::uint32_t mask, std::uint32_t stride) {
+  CaptureSlot s{};
+  s.pc = pc;
+  s.block[0] = 2;
+  s.warp = 1;
+  s.mask = mask;
+  s.op = static_cast<std::uint8_t>(op);
+  s.width = static_cast<std::uint8_t>(width);
+  for (unsigned l = 0; l < kCaptureWarp; ++l) s.addr[l] = l * stride;
+  return s;
+}
+}  // namespace
+
+TEST_CASE("records to a trace: sites, locations, ops, inactive lanes, the expect record") {
+  FunctionMap functions;
+  functions.add("_Z6kernelv", 0x1000, 0x200);
+  TraceBuffer buffer;
+  RecordConverter c(buffer, functions, 4);
+  c.add(slot(0x1010, SlotOp::load, 4, 0xFFFFFFFF, 4));
+  c.add(slot(0x1020, SlotOp::ldsm, 16, 0x000000FF, 16));
+  c.add(slot(0x5000, SlotOp::atom, 4, 0x1, 4));  // outside every function
+  c.finish(3);
+  REQUIRE(buffer.size() == 3);
+  CHECK(buffer.sites().name(buffer.at(0).site) == "_Z6kernelv+0x10");
+  CHECK(buffer.sites().name(buffer.at(1).site) == "_Z6kernelv+0x20");
+  CHECK(buffer.sites().name(buffer.at(2).site) == "?+0x5000");
+  CHECK(buffer.at(1).request.op == Op::ldsm);
+  CHECK(buffer.at(1).request.addr[7] == 112);
+  CHECK(buffer.at(1).request.addr[8] == kInactive);
+  CHECK(functions.unknown_pcs() == 1);
+  CHECK(c.written() == 3);
+  CHECK(c.rejected_total() == 0);
+}
+
+TEST_CASE("records the format cannot hold are counted, and the trace then fails its expect check") {
+  const auto path = (std::filesystem::temp_directory_path() / "bankcheck_converter_test.bktrace").string();
+  FunctionMap functions;
+  functions.add("k", 0, 0x100);
+  {
+    BinaryTraceWriter writer{OutputFile(path), 4};
+    RecordConverter c(writer, functions, 0);
+    c.add(slot(0x10, SlotOp::load, 4, 0xFFFFFFFF, 4));
+    c.add(slot(0x20, SlotOp::load, 32, 0xFFFFFFFF, 32));     // width 32: not a trace width
+    c.add(slot(0x30, SlotOp::store, 8, 0x3, 4));             // lane 1 at offset 4: misaligned for 8 bytes
+    c.finish(3);                                             // the device counted 3
+    CHECK(c.written() == 1);
+    CHECK(c.rejected_total() == 2);
+    CHECK(c.rejected().count("width 32 of ld") == 1);
+  }
+  auto source = open_trace(path);
+  TraceRecord r;
+  try {
+    while (source->next(r)) {
+    }
+    FAIL("an incomplete trace was read as complete");
+  } catch (const TraceError& e) {
+    CHECK(std::string(e.what()).find("expected 3 records (the producer's count), read 1") != std::string::npos);
+    CHECK(e.file() == path);
+  }
+  std::remove(path.c_str());
+}

@@ -1,0 +1,120 @@
+// Tests of `bankcheck capture`'s error paths, which need no GPU: the
+// program's exit code is passed on, a missing program is 127 like a shell,
+// bad options are 2 with the allowed range, and a program that tries CUDA
+// where there is none gets a clear "no GPU / no CUDA driver" and a partial
+// capture. The capture library is not loaded by programs that never
+// initialise CUDA, so a placeholder file stands in for it where the real
+// one was not built.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "capture/host/capture_run.hpp"
+#include "tests/cli/cli_runner.hpp"
+
+using bankcheck::test::run_cli;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path temp(const char* name) { return fs::temp_directory_path() / name; }
+
+/// --library/--patches: the built ones when present, else placeholders.
+std::string library_options() {
+  const fs::path built = fs::path(BANKCHECK_CLI).parent_path();
+  if (fs::exists(built / bankcheck::capture::kCaptureLibraryName) && fs::exists(built / bankcheck::capture::kPatchFileName))
+    return "";
+  const fs::path lib = temp("bankcheck_placeholder_capture.so"), patches = temp("bankcheck_placeholder.fatbin");
+  std::ofstream(lib) << "placeholder";
+  std::ofstream(patches) << "placeholder";
+  return "--library " + lib.string() + " --patches " + patches.string() + " ";
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("capture: a program without CUDA gives zero launches, complete") {
+  const fs::path out = temp("bankcheck_capture_true");
+  fs::remove_all(out);
+  const auto r = run_cli("capture " + library_options() + "-o " + out.string() + " -- true");
+  CHECK(r.code == 0);
+  CHECK(r.out.find("0 launches, 0 captured") != std::string::npos);
+  CHECK(slurp(out / "launches.csv").rfind("id,kernel,demangled,grid,block", 0) == 0);
+  const std::string json = slurp(out / "capture.json");
+  CHECK(json.find("\"complete\": true") != std::string::npos);
+  CHECK(json.find("\"launches\": 0") != std::string::npos);
+  // A second capture into the same folder replaces it.
+  CHECK(run_cli("capture " + library_options() + "-o " + out.string() + " -- true").code == 0);
+  fs::remove_all(out);
+}
+
+TEST_CASE("capture: the program's exit code is passed on and the capture marked partial") {
+  const fs::path out = temp("bankcheck_capture_exit3");
+  fs::remove_all(out);
+  const auto r = run_cli("capture " + library_options() + "-o " + out.string() + " -- sh -c 'exit 3'");
+  CHECK(r.code == 3);
+  CHECK(r.out.find("PARTIAL") != std::string::npos);
+  CHECK(slurp(out / "capture.json").find("\"status\": \"partial\"") != std::string::npos);
+  CHECK(slurp(out / "capture.json").find("the program exited with code 3") != std::string::npos);
+  fs::remove_all(out);
+}
+
+TEST_CASE("capture: a program that cannot be found is 127, and leaves no output") {
+  const fs::path out = temp("bankcheck_capture_missing");
+  fs::remove_all(out);
+  const auto r = run_cli("capture " + library_options() + "-o " + out.string() + " -- /no/such/program");
+  CHECK(r.code == 127);
+  CHECK(r.out.find("cannot run '/no/such/program': not found") != std::string::npos);
+  CHECK_FALSE(fs::exists(out));
+}
+
+TEST_CASE("capture: bad options exit 2 naming what is allowed") {
+  const std::string o = "capture " + library_options() + "-o " + temp("bankcheck_capture_bad").string();
+  auto r = run_cli(o + " --blocks 4-1 -- true");
+  CHECK(r.code == 2);
+  CHECK(r.out.find("ends before it starts") != std::string::npos);
+  r = run_cli(o + " --launch-count -3 -- true");
+  CHECK(r.code == 2);
+  CHECK(r.out.find("must be an integer in 0..18446744073709551615") != std::string::npos);
+  r = run_cli(o + " --kernel '(' -- true");
+  CHECK(r.code == 2);
+  CHECK(r.out.find("not a valid regular expression") != std::string::npos);
+  r = run_cli(o + " --ring-slots 1000 -- true");
+  CHECK(r.code == 2);
+  CHECK(r.out.find("power of two") != std::string::npos);
+  r = run_cli("capture --library /no/lib.so -o " + temp("bankcheck_capture_nolib").string() + " -- true");
+  CHECK(r.code == 2);
+  CHECK(r.out.find("the capture library '/no/lib.so' does not exist") != std::string::npos);
+  // An existing folder that is not a capture is never overwritten.
+  const fs::path keep = temp("bankcheck_capture_keep");
+  fs::create_directories(keep);
+  std::ofstream(keep / "precious.txt") << "mine";
+  r = run_cli("capture " + library_options() + "-o " + keep.string() + " -- true");
+  CHECK(r.code == 2);
+  CHECK(fs::exists(keep / "precious.txt"));
+  fs::remove_all(keep);
+}
+
+TEST_CASE("capture: a program that tries CUDA where there is no driver gets a clear message") {
+  if (bankcheck::capture::cuda_driver_present()) {
+    MESSAGE("skipped: this machine has a CUDA driver");
+    return;
+  }
+  const fs::path out = temp("bankcheck_capture_nocuda");
+  fs::remove_all(out);
+  // dlopen of the driver, as every CUDA program does first; exits 1 when it fails.
+  const auto r = run_cli("capture " + library_options() + "-o " + out.string() +
+                         " -- python3 -c \"import ctypes; ctypes.CDLL('libcuda.so.1')\"");
+  CHECK(r.code == 1);
+  CHECK(r.out.find("no GPU / no CUDA driver") != std::string::npos);
+  CHECK(slurp(out / "capture.json").find("\"complete\": false") != std::string::npos);
+  fs::remove_all(out);
+}

@@ -1,0 +1,113 @@
+// The sm90 rules of the access kinds beyond plain loads and stores
+// (docs/bank-model.md, rules 4-6): hand-counted warps, and every
+// single-instruction case measured on the H100 (validate/sm90/cases/
+// kinds.trace against the per-instruction counts in measured/kinds.csv).
+#include "model/phase_rules.hpp"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sim/trace/trace_file.hpp"
+#include "sim/trace/trace_text.hpp"
+
+using namespace bankcheck;
+
+namespace {
+
+std::vector<std::uint64_t> lanes(std::uint64_t base, std::uint64_t stride, unsigned active = 32) {
+  std::vector<std::uint64_t> a(32, kInactive);
+  for (unsigned l = 0; l < active; ++l) a[l] = base + stride * l;
+  return a;
+}
+
+std::uint64_t wavefronts(Op op, unsigned width, const std::vector<std::uint64_t>& a) {
+  const BankModel sm90 = make_preset("sm90");
+  const RequestCost c = sm90.cost(WarpRequest{op, width, a});
+  REQUIRE(c.modelled);
+  CHECK(c.wavefronts == c.ideal + c.conflicts);
+  return c.wavefronts;
+}
+
+}  // namespace
+
+TEST_CASE("atomics: every lane is its own pass of its banks, CAS twice") {
+  // 32 lanes on one word: 32 passes (no multicast), 64 for CAS.
+  CHECK(wavefronts(Op::atom, 4, lanes(0, 0)) == 32);
+  CHECK(wavefronts(Op::atom_cas, 4, lanes(0, 0)) == 64);
+  // one word per lane, one lane per bank: 1 (CAS 2).
+  CHECK(wavefronts(Op::atom, 4, lanes(0, 4)) == 1);
+  CHECK(wavefronts(Op::atom_cas, 4, lanes(0, 4)) == 2);
+  // lanes l and l+16 on one word: 2 per bank.
+  std::vector<std::uint64_t> dup(32);
+  for (unsigned l = 0; l < 32; ++l) dup[l] = 4 * (l % 16);
+  CHECK(wavefronts(Op::atom, 4, dup) == 2);
+  // the popc increment combines lanes of one address like a store: 1.
+  CHECK(wavefronts(Op::atom_popc, 4, lanes(0, 0)) == 1);
+  CHECK(wavefronts(Op::atom_popc, 4, dup) == 1);
+  // 8 bytes: half-warp phases; 16 lanes on one doubleword per phase: 16 + 16.
+  CHECK(wavefronts(Op::atom, 8, lanes(0, 0)) == 32);
+  CHECK(wavefronts(Op::atom, 8, lanes(0, 8)) == 2);
+}
+
+TEST_CASE("ldmatrix/stmatrix: one phase per matrix of eight 16-byte rows") {
+  // rows 128 bytes apart: each matrix's 8 rows in banks 0-3: 8 per matrix, 4 matrices.
+  std::vector<std::uint64_t> a(32);
+  for (unsigned l = 0; l < 32; ++l) a[l] = 128 * (l % 8) + 16 * (l / 8);
+  CHECK(wavefronts(Op::ldsm, 16, a) == 32);
+  CHECK(wavefronts(Op::stsm, 16, a) == 32);
+  // contiguous rows: 1 per matrix; .x1 (lanes 0-7 only): 1.
+  CHECK(wavefronts(Op::ldsm, 16, lanes(0, 16)) == 4);
+  CHECK(wavefronts(Op::ldsm, 16, lanes(0, 16, 8)) == 1);
+  // one row address for a whole matrix: 1 per matrix, no pairing across matrices.
+  std::vector<std::uint64_t> row(32);
+  for (unsigned l = 0; l < 32; ++l) row[l] = 16 * (l / 8);
+  CHECK(wavefronts(Op::ldsm, 16, row) == 4);
+}
+
+TEST_CASE("cp.async: a store of its width; the 16-byte .cg serves a conflicting phase lane by lane") {
+  CHECK(wavefronts(Op::cpasync, 4, lanes(0, 128)) == 32);
+  CHECK(wavefronts(Op::cpasync, 16, lanes(0, 16)) == 4);
+  CHECK(wavefronts(Op::cpasync, 16, lanes(0, 32)) == 8);      // 2-way in each quarter warp
+  CHECK(wavefronts(Op::cpasync_cg, 16, lanes(0, 16)) == 4);   // conflict-free: same as .ca
+  CHECK(wavefronts(Op::cpasync_cg, 16, lanes(0, 32)) == 32);  // conflicting: 8 lanes each
+}
+
+TEST_CASE("sm90 equals the H100's per-instruction wavefronts on every single-instruction kind case") {
+  const std::string root = BANKCHECK_SOURCE_DIR "/validate/sm90/";
+  std::map<std::string, std::uint64_t> measured;
+  std::ifstream in(root + "measured/kinds.csv");
+  REQUIRE(in.good());
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#' || line.rfind("site,", 0) == 0) continue;
+    std::stringstream ss(line);
+    std::string site, wf;
+    std::getline(ss, site, ',');
+    std::getline(ss, wf, ',');
+    measured[site] = std::stoull(wf);
+  }
+  const BankModel sm90 = make_preset("sm90");
+  TextTraceReader trace(InputFile(root + "cases/kinds.trace"));
+  TraceRecord rec;
+  std::size_t checked = 0, mismatches = 0;
+  std::map<Op, std::size_t> per_op;
+  while (trace.next(rec)) {
+    const std::string& site = trace.sites().name(rec.site);
+    REQUIRE(measured.count(site) == 1);
+    const RequestCost c = sm90.cost(rec.request);
+    ++checked;
+    ++per_op[rec.request.op];
+    if ((!c.modelled || c.wavefronts != measured[site]) && ++mismatches <= 5)
+      FAIL_CHECK(site << ": model " << c.wavefronts << ", H100 " << measured[site]);
+  }
+  CHECK(checked == measured.size());
+  CHECK(checked == 207);
+  CHECK(mismatches == 0);
+  CHECK(per_op[Op::atom_cas] > 0);
+  CHECK(per_op[Op::atom_popc] > 0);
+  CHECK(per_op[Op::cpasync_cg] > 0);
+}

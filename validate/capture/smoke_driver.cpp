@@ -1,0 +1,149 @@
+// The minimal capture driver of validate/capture/gpu_smoke.sh: the same
+// library functions as `bankcheck capture` and `bankcheck replay`, with no
+// dependency beyond the C++ standard library, so that it builds on the GPU
+// machine with g++ alone.
+//   smoke_driver capture OUT LIBRARY PATCHES RING_SLOTS -- PROGRAM [ARGS...]
+//   smoke_driver check TRACE EXPECTED.trace     (same records, as multisets)
+//   smoke_driver replay TRACE                    (sm90 totals, unmodelled kinds)
+//   smoke_driver compare NCU.csv OUT.csv TRACE...  (per instruction against
+//       ncu's SourceCounters table; OUT.csv gets every row; exit 0 iff all equal)
+// capture honours SMOKE_KERNEL (regex), SMOKE_LAUNCH_SKIP and
+// SMOKE_LAUNCH_COUNT, the `bankcheck capture` options of the same meaning.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <iostream>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "capture/host/capture_run.hpp"
+#include "capture/host/compare.hpp"
+#include "capture/host/launch_filter.hpp"
+#include "capture/host/ncu_table.hpp"
+#include "model/bank_model.hpp"
+#include "sim/replay/replay.hpp"
+#include "sim/trace/trace_error.hpp"
+#include "sim/trace/trace_file.hpp"
+
+using namespace bankcheck;
+
+namespace {
+
+using Key = std::tuple<std::array<std::uint32_t, 3>, std::uint32_t, unsigned, unsigned, std::vector<std::uint64_t>>;
+
+std::map<Key, std::uint64_t> records(const std::string& path) {
+  auto source = open_trace(path);
+  std::map<Key, std::uint64_t> out;
+  TraceRecord r;
+  while (source->next(r)) {
+    const auto block = r.location ? r.location->block : std::array<std::uint32_t, 3>{};
+    const std::uint32_t warp = r.location ? r.location->warp : 0;
+    ++out[Key{block, warp, static_cast<unsigned>(r.request.op), r.request.width,
+              std::vector<std::uint64_t>(r.request.addr.begin(), r.request.addr.end())}];
+  }
+  return out;
+}
+
+std::string describe(const Key& k) {
+  std::string s = "block " + std::to_string(std::get<0>(k)[0]) + " warp " + std::to_string(std::get<1>(k)) + " " +
+                  std::string(op_name(static_cast<Op>(std::get<2>(k)))) + " " + std::to_string(std::get<3>(k)) + ":";
+  for (auto a : std::get<4>(k)) s += a == kInactive ? " -" : " " + std::to_string(a);
+  return s;
+}
+
+int check(const std::string& trace, const std::string& expected) {
+  const auto got = records(trace), want = records(expected);
+  std::uint64_t n = 0, bad = 0;
+  for (const auto& [k, count] : want) {
+    n += count;
+    auto it = got.find(k);
+    const std::uint64_t have = it == got.end() ? 0 : it->second;
+    if (have != count && bad++ < 5)
+      std::cout << "  expected " << count << "x, captured " << have << "x: " << describe(k) << "\n";
+  }
+  for (const auto& [k, count] : got)
+    if (!want.count(k) && bad++ < 10) std::cout << "  captured but not expected (" << count << "x): " << describe(k) << "\n";
+  std::cout << (bad == 0 ? "MATCH " : "MISMATCH ") << n << " expected records\n";
+  return bad == 0 ? 0 : 1;
+}
+
+int replay_trace(const std::string& trace) {
+  auto source = open_trace(trace);
+  const auto s = replay(*source, make_preset("sm90"));
+  std::cout << "  instructions " << s.totals.instructions << " wavefronts " << s.totals.wavefronts << " conflicts "
+            << s.totals.conflicts << "\n";
+  for (const auto& k : s.unmodelled)
+    std::cout << "  " << k.instructions << " instructions of kind '" << op_name(k.op) << " " << k.width
+              << "' not modelled\n";
+  return 0;
+}
+
+int compare_traces(const std::string& ncu_csv, const std::string& out_csv, const std::vector<std::string>& traces) {
+  std::ifstream in(ncu_csv);
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto ncu = capture::parse_ncu_source(text.str(), ncu_csv);
+  const auto result = capture::compare_with_ncu(ncu, traces, make_preset("sm90"));
+  std::ofstream out(out_csv);
+  out << "launch,kernel,offset,sass,executed_model,executed_ncu,wavefronts_model,wavefronts_ncu,modelled,equal\n";
+  std::uint64_t equal = 0, wf_model = 0, wf_ncu = 0;
+  for (const auto& r : result.rows) {
+    std::string sass = r.sass, kernel = r.kernel;
+    for (auto* s : {&sass, &kernel})
+      for (char& c : *s)
+        if (c == ',' || c == '"') c = ' ';
+    out << r.launch << "," << kernel << "," << r.offset << "," << sass << "," << r.model_executed << ","
+        << r.measured_executed << "," << r.model_wavefronts << "," << r.measured_wavefronts << ","
+        << (r.modelled ? 1 : 0) << "," << (r.equal() ? 1 : 0) << "\n";
+    equal += r.equal();
+    wf_model += r.model_wavefronts;
+    wf_ncu += r.measured_wavefronts;
+    if (!r.equal())
+      std::cout << "  differs: launch " << r.launch << " +0x" << std::hex << r.offset << std::dec << " " << r.sass
+                << ": model " << r.model_wavefronts << " (" << r.model_executed << " executions, "
+                << (r.modelled ? "modelled" : "NOT modelled") << "), ncu " << r.measured_wavefronts << " ("
+                << r.measured_executed << " executions)\n";
+  }
+  for (const auto& n : result.notes) std::cout << "  note: " << n << "\n";
+  std::cout << "  instructions equal " << equal << "/" << result.rows.size() << ", wavefronts model " << wf_model
+            << " ncu " << wf_ncu << "\n";
+  return result.all_equal() ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const std::string cmd = argc > 1 ? argv[1] : "";
+    if (cmd == "check" && argc == 4) return check(argv[2], argv[3]);
+    if (cmd == "replay" && argc == 3) return replay_trace(argv[2]);
+    if (cmd == "compare" && argc >= 5) return compare_traces(argv[2], argv[3], {argv + 4, argv + argc});
+    if (cmd == "capture" && argc > 7 && std::strcmp(argv[6], "--") == 0) {
+      capture::CaptureRequest r;
+      r.out = argv[2];
+      r.library = argv[3];
+      r.patches = argv[4];
+      r.ring_slots = std::stoull(argv[5]);
+      r.argv.assign(argv + 7, argv + argc);
+      r.tool_dirs = {"/usr/local/cuda/bin"};
+      if (const char* k = std::getenv("SMOKE_KERNEL")) r.filter.kernel_regex = k;
+      if (const char* s = std::getenv("SMOKE_LAUNCH_SKIP")) r.filter.skip = capture::parse_count(s, "SMOKE_LAUNCH_SKIP");
+      if (const char* c = std::getenv("SMOKE_LAUNCH_COUNT")) r.filter.count = capture::parse_count(c, "SMOKE_LAUNCH_COUNT");
+      const auto report = capture::run_capture(r);
+      std::cout << "  " << report.launches.size() << " launches, " << report.captured << " captured, "
+                << (report.complete ? "complete" : "PARTIAL") << ", program exit " << report.program.exit_code << "\n";
+      for (const auto& reason : report.reasons) std::cout << "  reason: " << reason << "\n";
+      for (const auto& note : report.notes) std::cout << "  note: " << note << "\n";
+      return report.exit_code();
+    }
+    std::cerr << "usage: see the top of validate/capture/smoke_driver.cpp\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cout << "  error: " << e.what() << "\n";
+    return 2;
+  }
+}

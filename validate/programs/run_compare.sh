@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Capture real programs and compare the sm90 model with Nsight Compute per
+# SASS instruction (issue 13, "validation on programs nobody here wrote").
+# Run on the GPU machine from the repository root, after
+# validate/capture/gpu_smoke.sh has built the capture pieces into $B:
+#   OUT=DIR B=DIR/build bash validate/programs/run_compare.sh GROUP...
+# GROUP: cub-device cub-block triton torch (each a list of programs below).
+# Per program: capture (at most $LAUNCHES launches matching its kernel
+# pattern), the same launches under `ncu --section SourceCounters`, exported
+# as the SASS source page, and `smoke_driver compare`. Writes
+# $OUT/compare-summary.txt and per-program logs and CSVs under $OUT/programs/.
+# Every step has a timeout and a log; a failing step is reported and the
+# script goes on.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+: "${OUT:?set OUT}" "${B:?set B to the folder gpu_smoke.sh built into}"
+P="$OUT/programs"
+mkdir -p "$P"
+BIN=${PROGRAM_BIN:-$P/bin}
+mkdir -p "$BIN"
+LAUNCHES=${LAUNCHES:-8}
+SUM="$OUT/compare-summary.txt"
+NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+log() { echo "$*" | tee -a "$SUM"; }
+run() {  # run NAME SECONDS CMD...
+  local name=$1 limit=$2
+  shift 2
+  local start=$SECONDS
+  timeout "$limit" "$@" >"$P/$name.log" 2>&1
+  local rc=$?
+  echo "$(printf '%-34s rc=%-3s %3ss' "$name" "$rc" "$((SECONDS - start))")" >>"$SUM"
+  return $rc
+}
+
+build() {  # build NAME SOURCE: unless a binary was carried in PROGRAM_BIN
+  [ -x "$BIN/$1" ] && return 0
+  run "build.$1" 240 "$NVCC" -arch=sm_90 -O2 -std=c++17 -o "$BIN/$1" "$2"
+}
+
+program() {  # program NAME KERNEL_REGEX CMD...
+  local name=$1 regex=$2
+  shift 2
+  local cap="$P/cap-$name"
+  rm -rf "$cap"
+  SMOKE_KERNEL="$regex" SMOKE_LAUNCH_COUNT="$LAUNCHES" \
+    run "capture.$name" 120 "$B/smoke_driver" capture "$cap" "$B/libbankcheck_capture.so" \
+    "$B/bankcheck_capture_patches.fatbin" 65536 -- "$@"
+  run "ncu.$name" 240 "$NCU" --section SourceCounters -k "regex:$regex" -c "$LAUNCHES" -f -o "$P/$name" "$@"
+  run "export.$name" 120 "$NCU" -i "$P/$name.ncu-rep" --page source --print-source sass --csv
+  cp "$P/export.$name.log" "$P/$name.sass.csv"
+  local traces=("$cap"/launch-*.bktrace)
+  if [ -e "${traces[0]}" ]; then
+    run "compare.$name" 120 "$B/smoke_driver" compare "$P/$name.sass.csv" "$P/$name.compare.csv" "${traces[@]}"
+    log "$(printf '%-24s %s' "$name" "$(grep -E 'instructions equal' "$P/compare.$name.log" | tail -n 1)")"
+  else
+    log "$(printf '%-24s %s' "$name" "no trace captured: $(tail -n 3 "$P/capture.$name.log" | tr '\n' ' ')")"
+  fi
+  rm -f "$P/$name.ncu-rep"
+}
+
+for group in "$@"; do
+  log "== $group"
+  case $group in
+    cub-device)
+      build cub_device validate/programs/cub_device.cu
+      for a in merge_sort_u32 merge_sort_u64 merge_sort_pairs radix_sort_u32 histogram select scan reduce; do
+        program "cub.$a" "." "$BIN/cub_device" "$a" 65536
+      done ;;
+    cub-block)
+      build cub_block validate/programs/cub_block.cu
+      for a in exchange radix_sort scan_raking scan_warp_scans histogram merge_sort load_transpose load_warp_transpose; do
+        program "block.$a" "." "$BIN/cub_block" "$a"
+      done ;;
+    triton)
+      for k in transpose softmax matmul; do
+        program "triton.$k" "${k}_kernel" python3 validate/programs/triton_kernels.py "$k"
+      done ;;
+    torch)
+      program torch.sum "reduce" python3 validate/programs/torch_ops.py sum
+      program torch.softmax "softmax" python3 validate/programs/torch_ops.py softmax
+      program torch.layer_norm "layer_norm" python3 validate/programs/torch_ops.py layer_norm
+      program torch.sort "sort|radix|Sort|Radix" python3 validate/programs/torch_ops.py sort ;;
+    *) log "unknown group $group" ;;
+  esac
+done
+log "done in ${SECONDS}s"
