@@ -55,6 +55,9 @@ else()
   set_target_properties(bankcheck_capture_injection PROPERTIES
     OUTPUT_NAME bankcheck_capture
     LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
+  # The driver loads the library with every symbol resolved and silently
+  # skips one that does not load: refuse undefined symbols at link time.
+  target_link_options(bankcheck_capture_injection PRIVATE -Wl,--no-undefined)
   add_dependencies(bankcheck_capture_injection bankcheck_capture_patches)
   add_dependencies(bankcheck bankcheck_capture_injection)
 endif()

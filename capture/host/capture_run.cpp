@@ -169,6 +169,17 @@ void check_capture_request(const CaptureRequest& r) {
     throw std::invalid_argument("--ring-slots must be a power of two in 1.." + std::to_string(kMaxRingSlots) +
                                 " (got " + std::to_string(r.ring_slots) + ")");
   LaunchFilter check(r.filter);  // a bad regex throws here, before anything runs
+  // The driver skips an injection library that does not load, silently; so
+  // load it here first, where a CUDA driver exists for its dependencies.
+  if (cuda_driver_present()) {
+    void* handle = ::dlopen(fs::absolute(r.library).c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+      const char* why = ::dlerror();
+      throw std::invalid_argument("the capture library '" + r.library.string() + "' cannot be loaded (" +
+                                  (why ? why : "unknown error") + "): the driver would skip it and capture nothing");
+    }
+    ::dlclose(handle);
+  }
 }
 
 CaptureReport run_capture(const CaptureRequest& request) {
@@ -218,6 +229,9 @@ CaptureReport run_capture(const CaptureRequest& request) {
       report.notes.push_back("launch " + std::to_string(row.id) + " has shared-memory operations that are not traced: " +
                              row.untraced);
   }
+  if (!report.injected && report.program.exit_code == 0 && cuda_driver_present())
+    report.notes.push_back("the capture library was never loaded: the program did not initialise CUDA (or started "
+                           "it in a way the driver does not inject into); nothing was captured");
   if (report.program.exit_code != 0) {
     report.reasons.push_back(report.program.signal != 0
                                  ? "the program was killed by signal " + std::to_string(report.program.signal)

@@ -39,12 +39,14 @@ log "driver: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 
 SANLIB=$(dirname "$(find "$SAN" -name 'libsanitizer-public.so' | head -n 1)")
 
 HOST_SOURCES=(capture/host/*.cpp sim/trace/*.cpp)
+# The library is linked with --no-undefined: the driver loads it with every
+# symbol resolved, and silently skips a library that does not load.
 MODEL_SOURCES=(sim/replay/replay.cpp model/bank_model.cpp model/phase_rules.cpp model/simd_degree.cpp)
 step build.patches 120 "$NVCC" -std=c++20 -arch=sm_90 --fatbin --keep-device-functions -Xptxas --compile-as-tools-patch \
   -I. -I"$SAN/include" capture/device/patches.cu -o "$B/bankcheck_capture_patches.fatbin"
 step build.library 180 g++ -std=c++20 -O2 -fPIC -shared -I. -I"$CUDA/include" -I"$SAN/include" \
-  capture/injection/injection.cpp "${HOST_SOURCES[@]}" -L"$SANLIB" -lsanitizer-public -Wl,-rpath,"$SANLIB" \
-  -pthread -o "$B/libbankcheck_capture.so"
+  capture/injection/injection.cpp "${HOST_SOURCES[@]}" "${MODEL_SOURCES[@]}" -L"$SANLIB" -lsanitizer-public \
+  -Wl,-rpath,"$SANLIB" -Wl,--no-undefined -ldl -pthread -o "$B/libbankcheck_capture.so"
 step build.driver 180 g++ -std=c++20 -O2 -I. validate/capture/smoke_driver.cpp "${HOST_SOURCES[@]}" \
   "${MODEL_SOURCES[@]}" -ldl -pthread -o "$B/smoke_driver"
 step build.kernels 120 "$NVCC" -std=c++17 -arch=sm_90 -O2 validate/capture/programs/smoke_kernels.cu -o "$B/smoke_kernels"
