@@ -104,6 +104,8 @@ struct CfTileLayout {
   static_assert(kW >= 1 && kE >= 1, "w and E must be positive");
   static constexpr int kD = cf_gcd(kW, kE);
   static constexpr int kPart = kW / kD * kE;  ///< wE/d slots per partition
+  /// π is the reversal (b_slot is affine with slope -1): cf_gather_rounds folds it.
+  static constexpr bool kBReversed = true;
   int offset = 0;   ///< block slot of logical slot 0
   int count = 0;    ///< |A| + |B|
   int a_count = 0;  ///< |A|
@@ -123,9 +125,14 @@ struct CfTileLayout {
       const unsigned l = q / part, base = l * part;
       if constexpr (!kWhole)
         if (base + part > static_cast<unsigned>(total)) return static_cast<int>(q);  // partial last partition
-      unsigned r = q - base + l % static_cast<unsigned>(kD);  // < 2 part
-      if (r >= part) r -= part;
-      return static_cast<int>(base + r);
+      const unsigned shifted = q + l % static_cast<unsigned>(kD);
+      if constexpr ((kPart & (kPart - 1)) == 0) {
+        // base + (q - base + shift) mod part, with part a power of two: a bit select (one LOP3)
+        return static_cast<int>((q & ~(part - 1)) | (shifted & (part - 1)));
+      } else {
+        const unsigned r = shifted - base;  // < 2 part
+        return static_cast<int>(r >= part ? shifted - part : shifted);
+      }
     }
   }
 };
@@ -158,8 +165,8 @@ BANKCHECK_HD void cf_gather_rounds(const Layout& L, I a_i, I a_len, I b_i, I b_l
     k = static_cast<I>(static_cast<std::make_unsigned_t<I>>(a_i) % static_cast<unsigned>(kE));
   else
     k = a_i % E;
-  // Algorithm 1's B index (k - j - 1) mod E equals E - 1 - t; with π the reversal both branches below are
-  // t plus a per-thread base (a_i, or |A|+|B| - b_i - E), which the compiler folds.
+  // Algorithm 1's B index (k - j - 1) mod E equals E - 1 - t; with π the reversal (CfTileLayout) both
+  // branches below are t plus a per-thread base (a_i, or |A|+|B| - b_i - E), written so for the compiler.
   BANKCHECK_CF_UNROLL
   for (I j = 0; j < E; ++j) {
     // (j - k) mod E for 0 <= j, k < E without division
@@ -173,7 +180,11 @@ BANKCHECK_HD void cf_gather_rounds(const Layout& L, I a_i, I a_len, I b_i, I b_l
     // emit two ld.shared per round, and a warp whose lanes take both branches
     // issued both (H100 run of 2026-11-22, results README).
     const bool from_a = t < a_len;
-    const auto logical = from_a ? a_i + t : L.b_slot(b_i + (E - 1 - t));
+    I logical;
+    if constexpr (requires { Layout::kBReversed; })  // b_slot(b_i + E-1-t) = b_slot(b_i + E-1) + t
+      logical = (from_a ? a_i : static_cast<I>(L.b_slot(b_i + (E - 1)))) + t;
+    else
+      logical = from_a ? a_i + t : L.b_slot(b_i + (E - 1 - t));
     bool valid = true;
     if constexpr (kPartial) valid = from_a || E - 1 - t < b_len;
     fn(j, logical, valid);
