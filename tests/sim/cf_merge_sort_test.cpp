@@ -276,6 +276,12 @@ TEST_CASE("CF sort: sorted output for any n, 4-byte keys, u=64 E=16 (d = 16) and
   check_sizes<std::int32_t, 64, 15>({1, 17, 959, 960, 961, 5000});
 }
 
+TEST_CASE("CF sort: groups smaller than a rho partition (E=8, 4 with 4-byte keys) and E=12 (wE/d = 96)") {
+  check_sizes<std::int32_t, 64, 8>({1, 511, 512, 513, 2000});
+  check_sizes<std::int32_t, 64, 4>({1, 255, 256, 257, 1100});
+  check_sizes<std::int32_t, 64, 12>({1, 767, 768, 769, 4000});
+}
+
 TEST_CASE("CF sort: sorted output for any n, 8-byte keys, u=32 E=8 and u=64 E=17") {
   check_sizes<std::int64_t, 32, 8>({1, 3, 255, 256, 257, 1000, 2048, 2100});
   check_sizes<std::int64_t, 64, 17>({1, 17, 1087, 1088, 1089, 3000});

@@ -3,25 +3,27 @@
 # repository root:
 #   OUT=some/dir bash validate/cf_merge/run_on_gpu.sh
 # Builds kernel.cf_sort_bench with nvcc alone (no CMake; the program parses its
-# own arguments, so no CLI11; the few library sources it needs use no Boost),
+# own arguments, so no CLI11; the few library sources it needs use no Boost) --
+# or takes PREBUILT=dir/kernel.cf_sort_bench (and dir/ptxas.log) built elsewhere --
 # records ptxas's registers/spills and the SASS's local-memory (LDL/STL) and
 # shared-memory instructions, then runs, each step under `timeout` and within a
-# total budget of BUDGET seconds (default 225):
-#   check   correctness sweep against std::sort and CUB (exit 0 required)
-#   time A  4- and 8-byte keys, keys and pairs, n = 2^i E for i = 16..24, CUB
-#           merge sort, ours and CUB radix sort on random and worst-case inputs
-#   tune    the compiled-in candidate policies on random keys
-#   ncu     SourceCounters of our block-sort and first merge-pass kernels (random
-#           and worst-cf input) and of CUB's on worst-cub, n = 2^18 E, mapped per
-#           site by ncu_sites.py (the gather's loads must show no excess wavefronts)
-#   time B  4-byte keys only, i = 25..26 (the largest sizes, for the headline)
+# total budget of BUDGET seconds (default 230; BUDGET=420 runs every step in full):
+#   check     correctness sweep against std::sort and CUB (must print 0 failures)
+#   time A    4- and 8-byte keys, keys and pairs, n = 2^i E for i = 16..24: CUB's
+#             merge sort, ours and CUB's radix sort, random and worst-case inputs
+#   tune      the compiled-in candidate policies on random keys
+#   ncu       SourceCounters of our block-sort and first merge-pass kernels
+#             (random and worst-cf input) and of CUB's on worst-cub, n = 2^18 E,
+#             mapped per site by ncu_sites.py (the gather's loads: no excess wavefronts)
+#   sanitize  compute-sanitizer memcheck and racecheck on `--mode check --quick`
+#   time B    4-byte keys only, i = 25..26 (the largest sizes, for the headline)
 # Everything goes into $OUT/cf_merge.tar.gz (packed after every step, so a run cut
 # short still returns what it did) and $OUT/summary.txt.
-# Expected on an H100: build 60-100 s, check ~15 s, time A ~40 s, tune ~15 s,
-# ncu ~40 s, time B ~30 s: about 3.5 minutes.
+# Expected on an H100: build 60-100 s (none with PREBUILT), check ~15 s, time A
+# ~40 s, tune ~15 s, ncu ~40 s, sanitize ~40 s, time B ~30 s.
 set -uo pipefail
 OUT=${OUT:-cf-merge-out}
-BUDGET=${BUDGET:-225}
+BUDGET=${BUDGET:-230}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 work=$(mktemp -d)
@@ -29,7 +31,7 @@ res="$work/cf_merge"
 mkdir -p "$res/obj"
 SECONDS=0
 log() { echo "[$(date -u +%H:%M:%S) t=${SECONDS}s] $*" | tee -a "$res/steps.log"; }
-pack() { tar czf "$OUT/cf_merge.tar.gz" -C "$work" cf_merge; }
+pack() { tar czf "$OUT/cf_merge.tar.gz" -C "$work" --exclude=cf_merge/obj --exclude=cf_merge/kernel.cf_sort_bench cf_merge; }
 # timeout for a step: its own limit, cut to what is left of the budget
 limit() { local left=$((BUDGET - SECONDS)); ((left < 5)) && left=5; echo $(($1 < left ? $1 : left)); }
 left() { echo $((BUDGET - SECONDS)); }
@@ -52,31 +54,35 @@ CXX=${CXX:-g++}
 cat "$res/environment.txt"
 
 # ---- build ------------------------------------------------------------------
-log "build: start"
-sources=(proofs/merge_sort_adversary.cpp proofs/merge_adversary.cpp proofs/grouped_merge_worst_case.cpp
-         proofs/adversary_search.cpp proofs/atomic_file.cpp model/bank_model.cpp model/phase_rules.cpp
-         model/simd_degree.cpp)
-objs=()
-for s in "${sources[@]}"; do
-  o="$res/obj/$(basename "${s%.cpp}").o"
-  objs+=("$o")
-  timeout "$(limit 150)" "$CXX" -std=c++20 -O2 -I. -c "$s" -o "$o" 2>> "$res/build.log" &
-done
-timeout "$(limit 200)" "$NVCC" "${FLAGS[@]}" -Xptxas -v -c kernels/cf_sort_bench.cu -o "$res/obj/cf_sort_bench.o" \
-  > "$res/ptxas.log" 2>&1
-rc=$?
-wait
 bin="$res/kernel.cf_sort_bench"
-if [[ $rc -eq 0 ]]; then
-  "$NVCC" -arch=sm_90 "$res/obj/cf_sort_bench.o" "${objs[@]}" -o "$bin" >> "$res/build.log" 2>&1 || rc=1
+if [[ -n ${PREBUILT:-} ]]; then
+  cp "$PREBUILT/kernel.cf_sort_bench" "$bin" && cp "$PREBUILT/ptxas.log" "$res/ptxas.log" 2> /dev/null
+  log "build: prebuilt binary from $PREBUILT"
+else
+  log "build: start"
+  sources=(proofs/merge_sort_adversary.cpp proofs/merge_adversary.cpp proofs/grouped_merge_worst_case.cpp
+           proofs/adversary_search.cpp proofs/atomic_file.cpp model/bank_model.cpp model/phase_rules.cpp
+           model/simd_degree.cpp)
+  objs=()
+  for s in "${sources[@]}"; do
+    o="$res/obj/$(basename "${s%.cpp}").o"
+    objs+=("$o")
+    timeout "$(limit 150)" "$CXX" -std=c++20 -O2 -I. -c "$s" -o "$o" 2>> "$res/build.log" &
+  done
+  timeout "$(limit 200)" "$NVCC" "${FLAGS[@]}" -Xptxas -v -c kernels/cf_sort_bench.cu -o "$res/obj/cf_sort_bench.o" \
+    > "$res/ptxas.log" 2>&1
+  rc=$?
+  wait
+  if [[ $rc -eq 0 ]]; then
+    "$NVCC" -arch=sm_90 "$res/obj/cf_sort_bench.o" "${objs[@]}" -o "$bin" >> "$res/build.log" 2>&1 || rc=1
+  fi
+  log "build: rc=$rc"
+  grep -E "error" "$res/ptxas.log" "$res/build.log" | head -20
 fi
-log "build: rc=$rc"
-grep -E "error" "$res/ptxas.log" "$res/build.log" | head -20
 pack
 if [[ ! -x $bin ]]; then
   log "no binary; stopping"
-  echo "build failed (rc=$rc): see build.log / ptxas.log in cf_merge.tar.gz" > "$OUT/summary.txt"
-  tail -30 "$res/ptxas.log" >> "$OUT/summary.txt"
+  { echo "build failed: see build.log / ptxas.log in cf_merge.tar.gz"; tail -30 "$res/ptxas.log" "$res/build.log"; } > "$OUT/summary.txt"
   exit 1
 fi
 
@@ -99,7 +105,12 @@ for line in open(sys.argv[1], errors="replace"):
 dem = subprocess.run(["c++filt"], input="\n".join(r[0] for r in rows), capture_output=True, text=True).stdout.split("\n")
 for (raw, regs, st), d in zip(rows, dem):
     d = re.sub(r"cub::CUB_\d+_SM_\d+::", "", d or raw)
-    print(f"regs={regs:>4} stack={st[0]:>4} spill_st={st[1]:>4} spill_ld={st[2]:>4}  {d[:230]}")
+    for a, b in (("bankcheck::cf::detail::", ""), ("bankcheck::cf::Policy", "Policy"), ("bankcheck::CfNoValue", "keys-only"),
+                 ("(anonymous namespace)::", ""), ("(BlockLoadAlgorithm)4", "WT"), ("(BlockLoadAlgorithm)2", "VEC"),
+                 ("(BlockStoreAlgorithm)4", "WT"), ("detail::merge_sort::", "")):
+        d = d.replace(a, b)
+    d = re.sub(r"\(bool.*", "", d)
+    print(f"regs={regs:>4} stack={st[0]:>4} spill_st={st[1]:>4} spill_ld={st[2]:>4}  {d[:200]}")
 EOF
 if command -v cuobjdump > /dev/null; then
   cuobjdump -sass "$bin" > "$work/bench.sass" 2> /dev/null
@@ -192,6 +203,21 @@ else
   log "ncu: skipped (no ncu, or $(left) s left)"
 fi
 
+# ---- sanitize ------------------------------------------------------------------
+# Races and out-of-bounds accesses in shared and global memory, which the CPU
+# replay cannot see (barriers, CUB's load/store, the launch sequence).
+if command -v compute-sanitizer > /dev/null && (($(left) > 40)); then
+  for tool in memcheck racecheck; do
+    log "sanitize $tool: start"
+    timeout "$(limit 45)" compute-sanitizer --tool "$tool" --error-exitcode 3 "$bin" --mode check --quick \
+      > "$res/sanitize_$tool.log" 2>&1
+    log "sanitize $tool: rc=$? ($(grep -c '^ok ' "$res/sanitize_$tool.log") ok, $(grep -c '^FAIL' "$res/sanitize_$tool.log") FAIL; $(grep -m1 'ERROR SUMMARY\|RACECHECK SUMMARY' "$res/sanitize_$tool.log"))"
+  done
+  pack
+else
+  log "sanitize: skipped ($(left) s left)"
+fi
+
 # ---- time B ------------------------------------------------------------------
 if (($(left) > 25)); then
   log "time B: start"
@@ -206,11 +232,14 @@ fi
 {
   echo "CF-Merge device merge sort on $(head -2 "$res/environment.txt" | tail -1)"
   echo "steps:"; cat "$res/steps.log"
-  echo; echo "registers / spills (our kernels):"; grep "bankcheck::cf" "$res/registers.txt" | head -60
-  echo; echo "CUB's kernels:"; grep "DeviceMergeSort" "$res/registers.txt" | head -8
+  echo; echo "registers / spills, default policies (all kernels: registers.txt):"
+  grep -E "Policy<256, 16, WT, WT, (8|5)>|Policy<256, 8, WT, WT, (8|4)>" "$res/registers.txt" | grep -v Greater
+  echo; echo "CUB's kernels:"; grep "DeviceMergeSort" "$res/registers.txt" | grep -v Greater | head -8
+  echo; for t in memcheck racecheck; do [[ -f "$res/sanitize_$t.log" ]] && echo "$t: $(grep -m1 'SUMMARY' "$res/sanitize_$t.log")"; done
   echo; tail -1 "$res/sass_summary.txt"
   echo; echo "check: rc=$check_rc"; grep -E "^FAIL|failure" "$res/check.log" | head -10
-  echo; python3 validate/cf_merge/summarize.py "$res/time.csv" --tune "$res/tune.csv" 2>&1
+  echo; args=(); [[ -f "$res/time.csv" ]] && args+=("$res/time.csv"); [[ -f "$res/tune.csv" ]] && args+=(--tune "$res/tune.csv")
+  ((${#args[@]})) && python3 validate/cf_merge/summarize.py "${args[@]}" 2>&1
   echo; echo "ncu per site (gather = the dual subsequence gather's loads):"
   for r in cf_random cf_worst cub_worst; do [[ -f "$res/$r.sites.txt" ]] && { echo "== $r"; cat "$res/$r.sites.txt"; }; done
 } > "$OUT/summary.txt" 2>&1
