@@ -5,7 +5,7 @@
 // from A first).
 //
 // @pre 0 <= diag <= a_count + b_count; a_at(i) (0 <= i < a_count) and
-//      b_at(j) (0 <= j < b_count) return the i-th / j-th key.
+//      b_at(j) (0 <= j < b_count) return the i-th / j-th key; both sorted by `less`.
 // @post with s = result: max(0, diag - b_count) <= s <= min(diag, a_count), and
 //       A[0..s) ∪ B[0..diag-s) are the diag smallest elements of the stable merge.
 // Each probe reads A[mid] then B[diag-1-mid], as CUB does; through a
@@ -15,19 +15,27 @@
 
 namespace bankcheck {
 
-template <class KeyAtA, class KeyAtB>
-BANKCHECK_HD long merge_path(long a_count, long b_count, long diag, KeyAtA a_at, KeyAtB b_at) {
-  long begin = diag > b_count ? diag - b_count : 0;
-  long end = diag < a_count ? diag : a_count;
+/// With a comparator (a strict weak order, as CUB's binary_pred) and any
+/// signed index type I (the kernels use int inside a tile).
+template <class I, class KeyAtA, class KeyAtB, class Less>
+BANKCHECK_HD I merge_path(I a_count, I b_count, I diag, KeyAtA a_at, KeyAtB b_at, Less less) {
+  I begin = diag > b_count ? diag - b_count : 0;
+  I end = diag < a_count ? diag : a_count;
   while (begin < end) {
-    const long mid = begin + (end - begin) / 2;
+    const I mid = begin + (end - begin) / 2;
     const auto key_a = a_at(mid);
     const auto key_b = b_at(diag - 1 - mid);
-    const bool left = key_b < key_a;  // branch-free on the host (sim/algorithms/select.hpp)
-    end = select<long>(left, mid, end);
-    begin = select<long>(left, begin, mid + 1);
+    const bool left = less(key_b, key_a);  // branch-free on the host (sim/algorithms/select.hpp)
+    end = select<I>(left, mid, end);
+    begin = select<I>(left, begin, mid + 1);
   }
   return begin;
+}
+
+/// The keys' operator<.
+template <class KeyAtA, class KeyAtB>
+BANKCHECK_HD long merge_path(long a_count, long b_count, long diag, KeyAtA a_at, KeyAtB b_at) {
+  return merge_path<long>(a_count, b_count, diag, a_at, b_at, [](const auto& x, const auto& y) { return x < y; });
 }
 
 }  // namespace bankcheck

@@ -1,0 +1,368 @@
+#pragma once
+// The per-block steps of the CF-Merge device merge sort (kernels/cf_merge_sort.cuh),
+// single source for the kernel and for bankcheck's CPU replay (BlockRecorder).
+//
+// The sort has CUB DeviceMergeSort's shape (cub/device/dispatch/dispatch_merge_sort.cuh,
+// cub/agent/agent_merge_sort.cuh, CUDA 13.0): a block-sort kernel (tiles of u*E keys),
+// then per global pass a merge-path partition kernel and a merge kernel. Only the
+// merge step differs from CUB: instead of CUB's SerialMerge, whose data-dependent
+// shared-memory reads conflict (SPAA 2025 Section 4), every merge
+//   1. stores A and reversed B circularly shifted, ρ(A ∪ π(B)) (Sections 3.1-3.3),
+//   2. finds each thread's split by merge path through that layout,
+//   3. gathers the thread's E keys with the dual subsequence gather (Algorithm 1),
+//      conflict free, and
+//   4. merges them in registers (cf_merge_gathered: the gather leaves a cyclic
+//      bitonic sequence; Section 5 used an odd-even transposition sort).
+// The kernel keeps a thread's keys in registers across barriers; the CPU replay
+// (CfSortTileAlgo, CfSortPassAlgo below) keeps them in per-thread host arrays and
+// runs the same functions phase by phase. CUB's own building blocks (BlockLoad,
+// BlockStore, StableOddEvenSort) stay in the kernel; the replay does their work
+// directly on host arrays (they are not what the paper changes).
+//
+// Partial tiles (n not a multiple of u*E) follow CUB: the last tile's merges are
+// clipped to its valid keys; a thread whose E outputs cross the end has fewer than
+// E items, and the gather marks its missing rounds invalid (kPartial).
+#include <cstdint>
+#include <type_traits>
+
+#include "sim/algorithms/merge/cf_merge.hpp"
+#include "model/hd.hpp"
+#include "sim/algorithms/merge/merge_path.hpp"
+
+namespace bankcheck {
+
+/// Banks counted in keys of `bytes` bytes, i.e. the w of the layout: 32 4-byte
+/// banks for keys of up to 4 bytes; 8- and 16-byte keys are served by half- and
+/// quarter-warps over 16 resp. 8 bank groups (sm90 preset, docs/bank-model.md).
+BANKCHECK_HD constexpr int cf_banks_in_keys(int bytes) { return bytes == 8 ? 16 : bytes == 16 ? 8 : 32; }
+
+/// Site ids of the CF sort's shared-memory accesses (the replay's names).
+struct CfSortSites {
+  enum Site : int { stage_key, stage_value, path_a, path_b, split_store, split_load, gather_key, gather_value };
+  static constexpr const char* kSiteNames[] = {"stage_key",   "stage_value", "path_a",     "path_b",
+                                               "split_store", "split_load",  "gather_key", "gather_value"};
+};
+
+/// Where one block of a global merge pass reads (CUB's AgentMerge::consume_tile).
+struct CfMergeTileRanges {
+  std::int64_t a_begin = 0;  ///< absolute offset of the tile's first A key
+  std::int64_t b_begin = 0;  ///< absolute offset of the tile's first B key
+  int a_count = 0;           ///< |A| of the tile
+  int b_count = 0;           ///< |B| of the tile (|A| + |B| = u*E except in the last tile)
+};
+
+/// The A and B ranges of tile `tile_idx` in the pass that merges runs of
+/// target/2 tiles into runs of `target` tiles; partitions from cf_merge_partition.
+/// The formulas are CUB's (agent_merge_sort.cuh, AgentMerge::consume_tile).
+BANKCHECK_HD inline CfMergeTileRanges cf_merge_tile_ranges(std::int64_t tile_idx, std::int64_t n, int tile,
+                                                           std::int64_t target, const std::int64_t* partitions) {
+  const std::int64_t partition_beg = partitions[tile_idx], partition_end = partitions[tile_idx + 1];
+  const std::int64_t mask = target - 1;
+  const std::int64_t start = tile * (~mask & tile_idx), size = tile * (target / 2);
+  const std::int64_t diag = tile * tile_idx - start;
+  const std::int64_t keys1_beg = partition_beg - start;
+  std::int64_t keys1_end = partition_end - start;
+  const std::int64_t from_start = n - start;
+  const std::int64_t max_keys2 = from_start > size ? from_start - size : 0;
+  const std::int64_t keys2_beg = max_keys2 < diag - keys1_beg ? max_keys2 : diag - keys1_beg;
+  std::int64_t keys2_end = diag + tile - keys1_end;
+  if (keys2_end > max_keys2) keys2_end = max_keys2;
+  if (mask == (mask & tile_idx)) {  // the last tile of its group of runs
+    keys1_end = from_start < size ? from_start : size;
+    keys2_end = max_keys2 < size ? max_keys2 : size;
+  }
+  CfMergeTileRanges r;
+  r.a_begin = start + keys1_beg;
+  r.b_begin = start + size + keys2_beg;
+  r.a_count = static_cast<int>(keys1_end - keys1_beg);
+  r.b_count = static_cast<int>(keys2_end - keys2_beg);
+  return r;
+}
+
+/// CUB's partition (AgentPartition::Process): the absolute offset of the first
+/// A key of tile `idx` in its pass, or the end of its A run for idx = num_tiles.
+/// @pre keys holds sorted runs of target/2 tiles (the last one possibly short).
+template <class Key, class Less>
+BANKCHECK_HD std::int64_t cf_merge_partition(const Key* keys, std::int64_t n, std::int64_t idx, std::int64_t num_tiles,
+                                             std::int64_t target, int tile, Less less) {
+  const std::int64_t mask = target - 1;
+  const std::int64_t start = tile * (~mask & idx), size = tile * (target / 2);
+  const std::int64_t keys1_beg = start < n ? start : n;
+  const std::int64_t keys1_end = start + size < n ? start + size : n;
+  const std::int64_t keys2_end = keys1_end + size < n ? keys1_end + size : n;
+  if (idx == num_tiles) return keys1_end;
+  std::int64_t at = tile * (mask & idx);
+  if (at > keys2_end - keys1_beg) at = keys2_end - keys1_beg;
+  return keys1_beg + merge_path<std::int64_t>(
+                         keys1_end - keys1_beg, keys2_end - keys1_end, at,
+                         [&](std::int64_t i) { return keys[keys1_beg + i]; },
+                         [&](std::int64_t j) { return keys[keys1_end + j]; }, less);
+}
+
+/// The shared-memory steps of one block. Value = CfNoValue: keys only.
+/// @pre kThreads a power of two and a multiple of the layout's w (whole warps,
+///      whole ρ partitions: Section 3.3).
+template <class Key, class Value, int kThreads, int kItems>
+struct CfSortBlock : CfSortSites {
+  static constexpr int kW = cf_banks_in_keys(static_cast<int>(sizeof(Key)));
+  static constexpr int kTile = kThreads * kItems;
+  static constexpr bool kKeysOnly = std::is_same_v<Value, CfNoValue>;
+  /// The layout of a partial tile (kPartial) or a whole one.
+  template <bool kPartial>
+  using LayoutOf = CfTileLayout<kW, kItems, !kPartial>;
+  /// Values lie in a second array over the same logical slots, with the ρ of
+  /// their own width (8-byte keys with 4-byte values: w = 16 for the keys, 32
+  /// for the values), so both gathers are conflict free.
+  static constexpr int kWValues = kKeysOnly ? kW : cf_banks_in_keys(static_cast<int>(sizeof(Value)));
+  template <bool kPartial>
+  BANKCHECK_HD static int value_slot(const LayoutOf<kPartial>& L, int logical) {
+    if constexpr (kWValues == kW) {
+      return L.rho(logical);
+    } else {
+      CfTileLayout<kWValues, kItems, !kPartial> V;
+      V.offset = L.offset;
+      V.count = L.count;
+      V.a_count = L.a_count;
+      V.total = L.total;
+      return V.rho(logical);
+    }
+  }
+  static_assert((kThreads & (kThreads - 1)) == 0, "u must be a power of two (CUB's block merge sort)");
+  static_assert(kThreads % kW == 0, "u must be a multiple of w (Section 3.3)");
+
+  /// One in-block merge round of groups of m threads (CUB's BlockMergeSort
+  /// rounds, lists clipped to the tile's `valid` keys).
+  template <bool kPartial>
+  struct Round {
+    LayoutOf<kPartial> L;
+    int local = 0;  ///< thread index in its group
+    int diag = 0;   ///< the thread's first output, group-relative (clipped to |A| + |B|)
+  };
+  template <bool kPartial>
+  BANKCHECK_HD static Round<kPartial> round(int m, int tid, int valid) {
+    Round<kPartial> r;
+    r.local = tid & (m - 1);
+    const int start = (tid - r.local) * kItems, size = m / 2 * kItems;
+    const int k1b = start < valid ? start : valid;
+    const int k1e = start + size < valid ? start + size : valid;
+    const int k2e = k1e + size < valid ? k1e + size : valid;
+    r.L.offset = start;
+    r.L.count = k2e - k1b;
+    r.L.a_count = k1e - k1b;
+    r.L.total = valid;
+    const int diag = r.local * kItems;
+    r.diag = diag < r.L.count ? diag : r.L.count;
+    return r;
+  }
+
+  /// The layout of a global merge pass's tile.
+  template <bool kPartial>
+  BANKCHECK_HD static LayoutOf<kPartial> pass_layout(int a_count, int b_count) {
+    LayoutOf<kPartial> L;
+    L.offset = 0;
+    L.count = a_count + b_count;
+    L.a_count = a_count;
+    L.total = L.count;
+    return L;
+  }
+
+  /// Tile rounds: the thread's E sorted keys (group positions first..first+E-1,
+  /// blocked) into the group's layout ρ(A ∪ π(B)). kPartial: positions past
+  /// the group's keys are not stored.
+  template <bool kPartial, class Smem>
+  BANKCHECK_HD static void store_blocked(const Smem& keys_s, const Smem& vals_s, const LayoutOf<kPartial>& L, int first,
+                                         const Key (&keys)[kItems], const Value (&vals)[kItems]) {
+    BANKCHECK_CF_UNROLL
+    for (int i = 0; i < kItems; ++i) {
+      const int p = first + i;
+      if (kPartial && p >= L.count) continue;
+      const int logical = L.input_slot(p);
+      keys_s.template store<Key>(stage_key, L.rho(logical), keys[i]);
+      if constexpr (!kKeysOnly) vals_s.template store<Value>(stage_value, value_slot<kPartial>(L, logical), vals[i]);
+    }
+  }
+
+  /// Global pass: A = a[0, |A|), B = b[0, |B|) from global memory, block-striped
+  /// (item i of thread t is merged input i*u + t, coalesced as in CUB's
+  /// gmem_to_reg), into the layout. The permutation is applied on the way from
+  /// global to shared memory, as the paper's implementation does (Section 5).
+  template <bool kPartial, class Smem>
+  BANKCHECK_HD static void stage_striped(const Smem& keys_s, const Smem& vals_s, const LayoutOf<kPartial>& L, int tid,
+                                         const Key* a_keys, const Key* b_keys, const Value* a_vals,
+                                         const Value* b_vals) {
+    Key k[kItems];
+    Value v[kItems];
+    BANKCHECK_CF_UNROLL
+    for (int i = 0; i < kItems; ++i) {  // all loads first: E independent requests in flight
+      const int p = i * kThreads + tid;
+      if (kPartial && p >= L.count) continue;
+      k[i] = p < L.a_count ? a_keys[p] : b_keys[p - L.a_count];
+      if constexpr (!kKeysOnly) v[i] = p < L.a_count ? a_vals[p] : b_vals[p - L.a_count];
+    }
+    BANKCHECK_CF_UNROLL
+    for (int i = 0; i < kItems; ++i) {
+      const int p = i * kThreads + tid;
+      if (kPartial && p >= L.count) continue;
+      const int logical = L.input_slot(p);
+      keys_s.template store<Key>(stage_key, L.rho(logical), k[i]);
+      if constexpr (!kKeysOnly) vals_s.template store<Value>(stage_value, value_slot<kPartial>(L, logical), v[i]);
+    }
+  }
+
+  /// Merge path at `diag` through the layout (A[i] at ρ(i), B[j] at ρ(π(j))).
+  template <class Smem, class Layout, class Less>
+  BANKCHECK_HD static int find_split(const Smem& keys_s, const Layout& L, int diag, Less less) {
+    // one probe per line: the line table then tells the two sites apart (validate/cf_merge/ncu_sites.py)
+    const auto a_at = [&](int i) { return keys_s.template load<Key>(path_a, L.rho(i)); };
+    const auto b_at = [&](int j) { return keys_s.template load<Key>(path_b, L.rho(L.b_slot(j))); };
+    return merge_path<int>(L.a_count, L.count - L.a_count, diag, a_at, b_at, less);
+  }
+
+  /// The thread's split for its right neighbour (shared: the gather needs |A_i| = a_{i+1} - a_i).
+  template <class Smem>
+  BANKCHECK_HD static void publish_split(const Smem& splits_s, int tid, int split) {
+    splits_s.template store<std::int32_t>(split_store, tid, static_cast<std::int32_t>(split));
+  }
+  /// a_{i+1}: the neighbour's split, or |A| for the group's last thread.
+  template <class Smem, class Layout>
+  BANKCHECK_HD static int next_split(const Smem& splits_s, const Layout& L, int local, int group_threads, int tid) {
+    return local + 1 < group_threads ? static_cast<int>(splits_s.template load<std::int32_t>(split_load, tid + 1))
+                                     : L.a_count;
+  }
+
+  /// Algorithm 1's gather of the thread's E keys (and values, from the same
+  /// logical slots of the value layout), then the register merge: keys ascending =
+  /// group outputs diag, diag+1, ... kPartial: a thread whose outputs cross the
+  /// end of the keys has fewer than E; its missing rounds read nothing and its
+  /// keys past the end are unspecified.
+  template <bool kPartial, class Smem, class Less>
+  BANKCHECK_HD static void gather_merge(const Smem& keys_s, const Smem& vals_s, const LayoutOf<kPartial>& L, int a_i,
+                                        int a_next,
+                                        int diag, Key (&keys)[kItems], Value (&vals)[kItems], Less less) {
+    const int a_len = a_next - a_i, b_i = diag - a_i;
+    int b_len = kItems - a_len;
+    if constexpr (kPartial) {
+      const int left = L.count - diag;
+      b_len = (left < kItems ? left : kItems) - a_len;
+    }
+    bool valid[kItems];
+    cf_gather_rounds<kItems, kPartial>(L, a_i, a_len, b_i, b_len, [&](int j, int logical, bool ok) {
+      if constexpr (kPartial) {
+        valid[j] = ok;
+        if (!ok) {  // predicated off: no access; the item only has to be a defined value
+          keys[j] = Key{};
+          if constexpr (!kKeysOnly) vals[j] = Value{};
+          return;
+        }
+      }
+      keys[j] = keys_s.template load<Key>(gather_key, L.rho(logical));
+      if constexpr (!kKeysOnly) vals[j] = vals_s.template load<Value>(gather_value, value_slot<kPartial>(L, logical));
+    });
+    const unsigned k = static_cast<unsigned>(a_i) % static_cast<unsigned>(kItems);
+    cf_merge_gathered<kItems, kPartial>(keys, vals, valid, k, less);
+  }
+};
+
+// ---------------------------------------------------------------------------
+// The CPU replay of one block (BlockRecorder algorithms). Thread state that the
+// kernel keeps in registers lives in host arrays here (E keys per thread).
+
+/// The block-sort kernel's merge rounds: phases 3r, 3r+1, 3r+2 of round r
+/// (groups of m = 2^(r+1) threads) store, split, gather+merge.
+/// @pre keys/vals hold each thread's E keys sorted (thread t's at t*E..), the
+///      tile's first `valid` keys real (CUB's BlockLoad + StableOddEvenSort).
+/// @post keys/vals = the tile's first `valid` keys sorted (thread t's outputs at t*E..).
+template <class Key, class Value, int kThreads, int kItems, class Less>
+struct CfSortTileAlgo : CfSortSites {
+  using Block = CfSortBlock<Key, Value, kThreads, kItems>;
+  static constexpr const char* kName = "cf-sort-tile";
+  int valid = kThreads * kItems;
+  Key* keys = nullptr;     ///< host, u*E
+  Value* vals = nullptr;   ///< host, u*E (unused for CfNoValue)
+  int* splits = nullptr;   ///< host, u: each thread's split of the current round
+  Less less{};
+
+  static constexpr int rounds() { return cf_log2_ceil(kThreads); }
+  int phases() const { return 3 * rounds(); }
+  static constexpr long shared_bytes() {
+    return static_cast<long>(kThreads) * kItems * static_cast<long>(sizeof(Key) + (Block::kKeysOnly ? 0 : sizeof(Value))) +
+           kThreads * 4L;
+  }
+  template <class Smem>
+  void phase(int k, int tid, Smem& smem) const {
+    const Smem keys_s = smem, vals_s = smem.at(static_cast<std::size_t>(kThreads) * kItems * sizeof(Key)),
+               splits_s = smem.at(static_cast<std::size_t>(kThreads) * kItems *
+                                  (sizeof(Key) + (Block::kKeysOnly ? 0 : sizeof(Value))));
+    const int m = 2 << (k / 3);
+    if (valid < kThreads * kItems) run<true>(k, m, tid, keys_s, vals_s, splits_s);
+    else run<false>(k, m, tid, keys_s, vals_s, splits_s);
+  }
+  template <bool kPartial, class Smem>
+  void run(int k, int m, int tid, const Smem& keys_s, const Smem& vals_s, const Smem& splits_s) const {
+    const auto r = Block::template round<kPartial>(m, tid, valid);
+    Key(&my_keys)[kItems] = *reinterpret_cast<Key(*)[kItems]>(keys + static_cast<long>(tid) * kItems);
+    Value(&my_vals)[kItems] = *reinterpret_cast<Value(*)[kItems]>(vals + static_cast<long>(tid) * kItems);
+    switch (k % 3) {
+      case 0:
+        Block::template store_blocked<kPartial>(keys_s, vals_s, r.L, r.local * kItems, my_keys, my_vals);
+        break;
+      case 1:
+        splits[tid] = Block::find_split(keys_s, r.L, r.diag, less);
+        Block::publish_split(splits_s, tid, splits[tid]);
+        break;
+      default: {
+        const int a_next = Block::next_split(splits_s, r.L, r.local, m, tid);
+        Block::template gather_merge<kPartial>(keys_s, vals_s, r.L, splits[tid], a_next, r.diag, my_keys, my_vals, less);
+      }
+    }
+  }
+};
+
+/// One block of a global merge pass: phase 0 stages, 1 splits, 2 gathers and
+/// merges (thread t's outputs into out_keys/out_vals at t*E..).
+template <class Key, class Value, int kThreads, int kItems, class Less>
+struct CfSortPassAlgo : CfSortSites {
+  using Block = CfSortBlock<Key, Value, kThreads, kItems>;
+  static constexpr const char* kName = "cf-sort-pass";
+  static constexpr int kPhases = 3;
+  CfMergeTileRanges ranges;
+  const Key* in_keys = nullptr;  ///< the pass's whole input (host)
+  const Value* in_vals = nullptr;
+  Key* out_keys = nullptr;       ///< this tile's u*E outputs (host; only |A| + |B| meaningful)
+  Value* out_vals = nullptr;
+  int* splits = nullptr;         ///< host, u
+  Less less{};
+
+  static constexpr long shared_bytes() { return CfSortTileAlgo<Key, Value, kThreads, kItems, Less>::shared_bytes(); }
+  template <class Smem>
+  void phase(int k, int tid, Smem& smem) const {
+    const Smem keys_s = smem, vals_s = smem.at(static_cast<std::size_t>(kThreads) * kItems * sizeof(Key)),
+               splits_s = smem.at(static_cast<std::size_t>(kThreads) * kItems *
+                                  (sizeof(Key) + (Block::kKeysOnly ? 0 : sizeof(Value))));
+    if (ranges.a_count + ranges.b_count < kThreads * kItems) run<true>(k, tid, keys_s, vals_s, splits_s);
+    else run<false>(k, tid, keys_s, vals_s, splits_s);
+  }
+  template <bool kPartial, class Smem>
+  void run(int k, int tid, const Smem& keys_s, const Smem& vals_s, const Smem& splits_s) const {
+    const auto L = Block::template pass_layout<kPartial>(ranges.a_count, ranges.b_count);
+    const int diag = tid * kItems < L.count ? tid * kItems : L.count;
+    if (k == 0) {
+      const Value* av = Block::kKeysOnly ? nullptr : in_vals + ranges.a_begin;
+      const Value* bv = Block::kKeysOnly ? nullptr : in_vals + ranges.b_begin;
+      Block::template stage_striped<kPartial>(keys_s, vals_s, L, tid, in_keys + ranges.a_begin,
+                                              in_keys + ranges.b_begin, av, bv);
+      return;
+    }
+    if (k == 1) {
+      splits[tid] = Block::find_split(keys_s, L, diag, less);
+      Block::publish_split(splits_s, tid, splits[tid]);
+      return;
+    }
+    Key(&my_keys)[kItems] = *reinterpret_cast<Key(*)[kItems]>(out_keys + static_cast<long>(tid) * kItems);
+    Value(&my_vals)[kItems] = *reinterpret_cast<Value(*)[kItems]>(out_vals + static_cast<long>(tid) * kItems);
+    const int a_next = Block::next_split(splits_s, L, tid, kThreads, tid);
+    Block::template gather_merge<kPartial>(keys_s, vals_s, L, splits[tid], a_next, diag, my_keys, my_vals, less);
+  }
+};
+
+}  // namespace bankcheck

@@ -1,0 +1,298 @@
+// The CF-Merge device merge sort's block steps (sim/algorithms/merge/cf_merge_sort.hpp), run on
+// the CPU the way kernels/cf_merge_sort.cuh runs them on the GPU: CUB's tiling
+// and passes (block sort, merge-path partitions, merge passes with CUB's tile
+// ranges, in-place ping-pong), each block through BlockRecorder. Checked:
+//   - the output equals std::sort (keys) and is a permutation of the input
+//     pairs (values) for n = 1, 17, tile - 1, tile, tile + 1, several tiles
+//     and non-multiples, 4- and 8-byte keys, keys with many duplicates;
+//   - the dual subsequence gather (keys and values) has no bank conflict on
+//     the sm90 preset (the measured H100 model) in any merge of a whole tile,
+//     for the policies the kernel ships (E = 16 / 8, d > 1: the circular
+//     shift) and E = 15 / 17 (coprime), random and adversarial inputs.
+// What the replay cannot check: CUB's BlockLoad/BlockStore/StableOddEvenSort
+// (done here with std::stable_sort on host arrays) and the register allocation.
+#include "sim/algorithms/merge/cf_merge_sort.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "model/bank_model.hpp"
+#include "sim/inputs/merge_sort_adversary.hpp"
+#include "sim/algorithms/block_recorder.hpp"
+
+using namespace bankcheck;
+
+namespace {
+
+struct Less {
+  template <class T>
+  bool operator()(const T& a, const T& b) const {
+    return a < b;
+  }
+};
+
+/// Lane accesses, wavefronts and conflicts per "<algorithm>.<site>" (whole tiles only).
+struct SiteCosts final : InstructionListener {
+  explicit SiteCosts(const BankModel& m) : model(m) {}
+  void instruction(const InstructionInfo& info, const WarpRequest& request) override {
+    if (!counting) return;
+    const RequestCost c = model.cost(request);
+    auto& t = sites[std::string(info.name)];
+    ++t.instructions;
+    t.wavefronts += c.wavefronts;
+    t.conflicts += c.conflicts;
+  }
+  struct Cost {
+    std::uint64_t instructions = 0, wavefronts = 0, conflicts = 0;
+  };
+  const BankModel& model;
+  bool counting = true;
+  std::map<std::string, Cost> sites;
+};
+
+/// The whole sort on the CPU, kernel by kernel (kernels/cf_merge_sort.cuh's dispatch).
+template <class Key, class Value, int U, int E>
+void cpu_sort(std::vector<Key>& keys, std::vector<Value>& vals, SiteCosts& costs) {
+  constexpr int T = U * E;
+  constexpr bool kKeysOnly = std::is_same_v<Value, CfNoValue>;
+  using TileAlgo = CfSortTileAlgo<Key, Value, U, E, Less>;
+  using PassAlgo = CfSortPassAlgo<Key, Value, U, E, Less>;
+  const std::int64_t n = static_cast<std::int64_t>(keys.size());
+  if (n == 0) return;
+  const std::int64_t num_tiles = (n + T - 1) / T;
+  int passes = 0;
+  while ((std::int64_t{1} << passes) < num_tiles) ++passes;
+  bool ping = passes % 2 == 0;
+  std::vector<Key> keys_buf(n);
+  std::vector<Value> vals_buf(kKeysOnly ? 0 : n);
+  BlockRecorder recorder(static_cast<std::size_t>(TileAlgo::shared_bytes()));
+  std::vector<Key> tk(T);
+  std::vector<Value> tv(T);
+  std::vector<int> splits(U);
+
+  // Block sort: BlockLoad (oob = the tile's first key), CUB's padding, stable thread sort, CF rounds, BlockStore.
+  for (std::int64_t b = 0; b < num_tiles; ++b) {
+    const std::int64_t base = b * T;
+    const int valid = static_cast<int>(std::min<std::int64_t>(T, n - base));
+    for (int p = 0; p < T; ++p) {
+      tk[p] = p < valid ? keys[base + p] : keys[base];
+      if constexpr (!kKeysOnly) tv[p] = p < valid ? vals[base + p] : vals[base];
+    }
+    for (int t = 0; t < U; ++t) {
+      if (valid < T) {  // BlockMergeSortStrategy::Sort's padding with the thread's running maximum
+        Key max_key = tk[t * E];
+        for (int i = 1; i < E; ++i) {
+          if (t * E + i < valid) max_key = max_key < tk[t * E + i] ? tk[t * E + i] : max_key;
+          else tk[t * E + i] = max_key;
+        }
+      }
+      if (valid < T && t * E >= valid) continue;
+      std::vector<int> idx(E);
+      std::iota(idx.begin(), idx.end(), 0);
+      std::stable_sort(idx.begin(), idx.end(), [&](int x, int y) { return tk[t * E + x] < tk[t * E + y]; });
+      std::vector<Key> k2(E);
+      std::vector<Value> v2(E);
+      for (int i = 0; i < E; ++i) {
+        k2[i] = tk[t * E + idx[i]];
+        if constexpr (!kKeysOnly) v2[i] = tv[t * E + idx[i]];
+      }
+      for (int i = 0; i < E; ++i) {
+        tk[t * E + i] = k2[i];
+        if constexpr (!kKeysOnly) tv[t * E + i] = v2[i];
+      }
+    }
+    TileAlgo algo;
+    algo.valid = valid;
+    algo.keys = tk.data();
+    algo.vals = tv.data();
+    algo.splits = splits.data();
+    recorder.clear();
+    costs.counting = valid == T;
+    recorder.run(algo, U, 32, costs, static_cast<std::uint64_t>(b));
+    Key* ko = (ping ? keys.data() : keys_buf.data()) + base;
+    for (int p = 0; p < valid; ++p) ko[p] = tk[p];
+    if constexpr (!kKeysOnly) {
+      Value* vo = (ping ? vals.data() : vals_buf.data()) + base;
+      for (int p = 0; p < valid; ++p) vo[p] = tv[p];
+    }
+  }
+  // Passes: partitions, then every tile's merge.
+  std::vector<std::int64_t> partitions(num_tiles + 1);
+  for (int pass = 0; pass < passes; ++pass, ping = !ping) {
+    const std::int64_t target = std::int64_t{2} << pass;
+    const Key* in_k = ping ? keys.data() : keys_buf.data();
+    Key* out_k = ping ? keys_buf.data() : keys.data();
+    const Value* in_v = kKeysOnly ? nullptr : ping ? vals.data() : vals_buf.data();
+    Value* out_v = kKeysOnly ? nullptr : ping ? vals_buf.data() : vals.data();
+    for (std::int64_t i = 0; i <= num_tiles; ++i)
+      partitions[i] = cf_merge_partition(in_k, n, i, num_tiles, target, T, Less{});
+    for (std::int64_t b = 0; b < num_tiles; ++b) {
+      PassAlgo algo;
+      algo.ranges = cf_merge_tile_ranges(b, n, T, target, partitions.data());
+      const int count = algo.ranges.a_count + algo.ranges.b_count;
+      REQUIRE(count == std::min<std::int64_t>(T, n - b * T));
+      algo.in_keys = in_k;
+      algo.in_vals = in_v;
+      algo.out_keys = tk.data();
+      algo.out_vals = tv.data();
+      algo.splits = splits.data();
+      recorder.clear();
+      costs.counting = count == T;
+      recorder.run(algo, U, 32, costs, static_cast<std::uint64_t>(b));
+      for (int p = 0; p < count; ++p) {
+        out_k[b * T + p] = tk[p];
+        if constexpr (!kKeysOnly) out_v[b * T + p] = tv[p];
+      }
+    }
+  }
+  CHECK(ping == true);  // the last pass (or the block sort alone) wrote the caller's arrays
+}
+
+template <class Key>
+std::vector<Key> random_keys(std::int64_t n, int distinct, std::uint64_t seed) {
+  std::mt19937_64 g(seed);
+  std::vector<Key> v(n);
+  for (auto& x : v) x = static_cast<Key>(distinct > 0 ? g() % static_cast<std::uint64_t>(distinct) : g());
+  return v;
+}
+
+/// Sorts `input` (values = input positions) on the CPU and checks the result.
+template <class Key, int U, int E, bool kPairs, class PairValue = std::uint32_t>
+void check_sort(const std::vector<Key>& input, SiteCosts& costs) {
+  using Value = std::conditional_t<kPairs, PairValue, CfNoValue>;
+  std::vector<Key> keys = input;
+  std::vector<Value> vals(kPairs ? input.size() : 0);
+  if constexpr (kPairs) std::iota(vals.begin(), vals.end(), Value{0});
+  cpu_sort<Key, Value, U, E>(keys, vals, costs);
+  std::vector<Key> expected = input;
+  std::sort(expected.begin(), expected.end());
+  CHECK(keys == expected);
+  if constexpr (kPairs) {
+    // every value once, and with its own key
+    std::vector<char> seen(input.size(), 0);
+    bool ok = true;
+    for (std::size_t i = 0; i < vals.size(); ++i) {
+      ok = ok && vals[i] < input.size() && !seen[vals[i]] && input[vals[i]] == keys[i];
+      if (vals[i] < input.size()) seen[vals[i]] = 1;
+    }
+    CHECK(ok);
+  }
+}
+
+template <class Key, int U, int E>
+void check_sizes(std::initializer_list<std::int64_t> sizes) {
+  const BankModel sm90 = make_preset("sm90", 32);
+  for (std::int64_t n : sizes)
+    for (int distinct : {0, 5, 1000}) {
+      CAPTURE(n);
+      CAPTURE(distinct);
+      SiteCosts costs(sm90);
+      const auto input = random_keys<Key>(n, distinct, static_cast<std::uint64_t>(n) * 7 + distinct);
+      check_sort<Key, U, E, false>(input, costs);
+      check_sort<Key, U, E, true>(input, costs);
+      check_sort<Key, U, E, true, std::uint64_t>(input, costs);
+    }
+}
+
+/// Zero conflicts in the gathers of whole tiles (sm90 preset) for a random
+/// permutation and the CUB-shaped adversary of the same u, E, with values of
+/// the key's width and of the other width.
+template <class Key, int U, int E, class Value>
+void check_conflict_free(std::int64_t tiles) {
+  CAPTURE(sizeof(Key));
+  CAPTURE(sizeof(Value));
+  CAPTURE(U);
+  CAPTURE(E);
+  const BankModel sm90 = make_preset("sm90", 32);
+  const std::int64_t n = static_cast<std::int64_t>(U) * E * tiles;
+  std::vector<std::int32_t> perm(n);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::mt19937 g(static_cast<unsigned>(n + E));
+  std::shuffle(perm.begin(), perm.end(), g);
+  std::vector<std::int32_t> worst(n);
+  const inputs::MergeSortShape shape{static_cast<unsigned>(U), static_cast<unsigned>(E),
+                                     static_cast<unsigned>(cf_banks_in_keys(sizeof(Key))),
+                                     static_cast<std::uint64_t>(n)};
+  const inputs::MergeSortAdversary adversary(shape, inputs::SearchBudget{0.02, 3, 2000});
+  adversary.generate(std::span<std::int32_t>(worst));
+  for (const auto* input : {&perm, &worst}) {
+    const std::string name = input == &worst ? "worst" : "random";
+    CAPTURE(name);
+    std::vector<Key> keys(input->begin(), input->end());
+    SiteCosts costs(sm90);
+    check_sort<Key, U, E, true, Value>(keys, costs);
+    std::uint64_t gathers = 0;
+    for (const std::string algo : {"cf-sort-tile.", "cf-sort-pass."})
+      for (const std::string site : {"gather_key", "gather_value"}) {
+        const auto& c = costs.sites[algo + site];
+        CAPTURE(algo);
+        CAPTURE(site);
+        CHECK(c.instructions > 0);
+        CHECK(c.conflicts == 0);
+        gathers += c.instructions;
+      }
+    MESSAGE("u=" << U << " E=" << E << " key/value bytes " << sizeof(Key) << "/" << sizeof(Value) << " " << name
+                 << ": " << gathers << " gather instructions, 0 conflicts; other sites' conflicts: merge path "
+                 << costs.sites["cf-sort-pass.path_a"].conflicts + costs.sites["cf-sort-pass.path_b"].conflicts
+                 << " (pass), " << costs.sites["cf-sort-tile.path_a"].conflicts + costs.sites["cf-sort-tile.path_b"].conflicts
+                 << " (tile), pass staging " << costs.sites["cf-sort-pass.stage_key"].conflicts << ", tile round stores "
+                 << costs.sites["cf-sort-tile.stage_key"].conflicts);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("CF sort: tile ranges and partitions follow CUB for any n") {
+  // Every tile's |A| + |B| is its share of n, and A, B stay inside their runs.
+  for (std::int64_t n : {1L, 5L, 64L, 65L, 200L, 1000L, 1025L})
+    for (std::int64_t target = 2; target <= 64; target *= 2) {
+      const int T = 16;
+      const std::int64_t tiles = (n + T - 1) / T;
+      std::vector<std::int32_t> keys(n);
+      std::iota(keys.begin(), keys.end(), 0);
+      std::vector<std::int64_t> part(tiles + 1);
+      for (std::int64_t i = 0; i <= tiles; ++i) part[i] = cf_merge_partition(keys.data(), n, i, tiles, target, T, Less{});
+      std::int64_t total = 0;
+      for (std::int64_t b = 0; b < tiles; ++b) {
+        const auto r = cf_merge_tile_ranges(b, n, T, target, part.data());
+        CHECK(r.a_count >= 0);
+        CHECK(r.b_count >= 0);
+        CHECK(r.a_count + r.b_count == std::min<std::int64_t>(T, n - b * T));
+        total += r.a_count + r.b_count;
+      }
+      CHECK(total == n);
+    }
+}
+
+TEST_CASE("CF sort: sorted output for any n, 4-byte keys, u=64 E=16 (d = 16) and E=15 (coprime)") {
+  check_sizes<std::int32_t, 64, 16>({1, 2, 17, 1023, 1024, 1025, 3000, 4096, 4097, 9000});
+  check_sizes<std::int32_t, 64, 15>({1, 17, 959, 960, 961, 5000});
+}
+
+TEST_CASE("CF sort: groups smaller than a rho partition (E=8, 4 with 4-byte keys) and E=12 (wE/d = 96)") {
+  check_sizes<std::int32_t, 64, 8>({1, 511, 512, 513, 2000});
+  check_sizes<std::int32_t, 64, 4>({1, 255, 256, 257, 1100});
+  check_sizes<std::int32_t, 64, 12>({1, 767, 768, 769, 4000});
+}
+
+TEST_CASE("CF sort: sorted output for any n, 8-byte keys, u=32 E=8 and u=64 E=17") {
+  check_sizes<std::int64_t, 32, 8>({1, 3, 255, 256, 257, 1000, 2048, 2100});
+  check_sizes<std::int64_t, 64, 17>({1, 17, 1087, 1088, 1089, 3000});
+}
+
+TEST_CASE("CF sort: the gathers of whole tiles are conflict free on the sm90 preset") {
+  check_conflict_free<std::int32_t, 256, 16, std::uint32_t>(4);  // the 4-byte default (circular shift, d = 16)
+  check_conflict_free<std::int32_t, 256, 16, std::uint64_t>(2);
+  check_conflict_free<std::int64_t, 256, 8, std::uint64_t>(4);   // the 8-byte default (w = 16 half-warps, d = 8)
+  check_conflict_free<std::int64_t, 256, 8, std::uint32_t>(2);
+  check_conflict_free<std::int32_t, 256, 17, std::uint32_t>(2);  // CUB's shape (coprime)
+  check_conflict_free<std::int32_t, 512, 15, std::uint32_t>(2);
+  check_conflict_free<std::int32_t, 128, 32, std::uint32_t>(2);
+}
