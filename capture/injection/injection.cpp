@@ -136,7 +136,11 @@ class Capture {
   void write_row(const LaunchRow& row);
   void register_function(CUmodule module, const char* name);
 
-  std::mutex mutex_;  // callbacks may come from several program threads
+  // Callbacks may come from several program threads, and nest on one: the
+  // sanitizer calls made inside a launch callback (host allocation, copies,
+  // stream synchronisation) raise resource callbacks of their own on the
+  // same thread, so the lock must be re-entrant.
+  std::recursive_mutex mutex_;
   CaptureOptions options_;
   std::unique_ptr<LaunchFilter> filter_;
   bool child_ = false;  // a process the program started, not the program itself
@@ -428,7 +432,7 @@ void Capture::on_launch_end(const Sanitizer_LaunchData& launch) {
 }
 
 void Capture::on_callback(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid, const void* data) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
     if (domain == SANITIZER_CB_DOMAIN_RESOURCE) {
       if (cbid == SANITIZER_CBID_RESOURCE_CONTEXT_CREATION_FINISHED)
@@ -448,7 +452,7 @@ void Capture::on_callback(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId 
 }
 
 void Capture::finish() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (active_) {
     error("launch " + std::to_string(active_->row.id) + " never ended (the program exited during it)");
     active_->stop.store(true);
