@@ -23,7 +23,9 @@ AccessRule BankModel::rule(Op op, unsigned width) const {
   // rule. The other kinds were measured on the H100 alone (docs/bank-model.md,
   // rules 4-6), so only sm90 costs them; on the theoretical and Kepler
   // presets they are reported as not modelled rather than costed as
-  // something they are not. 12-byte accesses have no rule anywhere.
+  // something they are not. A 12-byte access is the 16-byte instruction
+  // that carries it (cost_as_quad).
+  if (width == kTripleWordWidth) return rule(op, 16) == AccessRule::unmodelled ? AccessRule::unmodelled : AccessRule::as_quad;
   if (!is_valid_width(width)) return AccessRule::unmodelled;
   if (op == Op::load || op == Op::store) return AccessRule::phases;
   if (rule_ != PhaseRule::sm90) return AccessRule::unmodelled;
@@ -51,6 +53,7 @@ RequestCost BankModel::cost(const WarpRequest& request) const {
       case AccessRule::as_store: return phase_cost(geometry_, rule_, {Op::store, w, request.addr});
       case AccessRule::atomic_lanes: return lane_pass_cost(geometry_, rule_, request, LanePasses::atomic, 1);
       case AccessRule::atomic_lanes2: return lane_pass_cost(geometry_, rule_, request, LanePasses::atomic, 2);
+      case AccessRule::as_quad: return cost_as_quad(request);
       case AccessRule::bypass_copy: return lane_pass_cost(geometry_, rule_, request, LanePasses::when_conflicting, 1);
     }
   }
@@ -62,6 +65,24 @@ RequestCost BankModel::cost(const WarpRequest& request) const {
     }
   }
   return phase_cost(geometry_, rule_, request);
+}
+
+RequestCost BankModel::kernel_counter_cost(const WarpRequest& request) const {
+  if (request.op == Op::load && request.width == 8 && rule(request.op, 8) == AccessRule::phases)
+    return phase_cost(geometry_, rule_, request, Counter::kernel);
+  return cost(request);
+}
+
+RequestCost BankModel::cost_as_quad(const WarpRequest& request) const {
+  // The sanitizer reports 12 bytes for a 16-byte instruction that uses three
+  // of its words (CUB BlockScan's warp aggregates: LDS.128 at a uniform,
+  // 16-byte aligned address; measured 2 wavefronts for the broadcast, as a
+  // 16-byte load). A 12-byte access at an address that is not 16-byte
+  // aligned is no single instruction: not modelled.
+  for (std::uint64_t a : request.addr)
+    if (a != kInactive && a % 16 != 0) return RequestCost{0, 0, 0, 0, false};
+  const WarpRequest quad{request.op, 16, request.addr};
+  return models(quad.op, 16) ? cost(quad) : RequestCost{0, 0, 0, 0, false};
 }
 
 ConflictCulprit BankModel::culprit(const WarpRequest& request) const {

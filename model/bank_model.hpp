@@ -64,7 +64,15 @@ enum class AccessRule : std::uint8_t {
   atomic_lanes,   ///< store phases; each active lane is its own pass of its banks (atom)
   atomic_lanes2,  ///< as atomic_lanes, twice: a read and a write pass (atom.cas)
   bypass_copy,    ///< store phases; a conflicting phase serves one lane at a time (cpasync.cg)
+  as_quad,        ///< a 12-byte access: the 16-byte instruction that carries it (BankModel::cost_as_quad)
 };
+
+/// Which of the H100's counters a cost reproduces. They differ for one kind
+/// of request only: a paired 8-byte load with a conflict (docs/bank-model.md,
+/// rule 3). Per instruction (Nsight Compute's SourceCounters, what `compare`
+/// judges) is the model's answer; the kernel-level counters
+/// (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum) count less there.
+enum class Counter : std::uint8_t { instruction, kernel };
 
 /// Where the worst conflict of a request is: for reports and pictures.
 struct ConflictCulprit {
@@ -82,8 +90,16 @@ class BankModel {
   PhaseRule phase_rule() const { return rule_; }
 
   /// @pre request.addr.size() == geometry().warp and is_valid_access(request.op, request.width).
-  /// @post result.modelled == (rule(request.op, request.width) != AccessRule::unmodelled).
+  /// @post result.modelled == (rule(request.op, request.width) != AccessRule::unmodelled), except that a
+  ///       12-byte request whose active addresses are not all 16-byte aligned is not modelled.
   RequestCost cost(const WarpRequest& request) const;
+
+  /// What the kernel-level counters show for this request (see Counter).
+  RequestCost kernel_counter_cost(const WarpRequest& request) const;
+
+  /// A 12-byte request: costed as the 16-byte instruction it is when every
+  /// active address is 16-byte aligned, else not modelled.
+  RequestCost cost_as_quad(const WarpRequest& request) const;
 
   /// The rule this model applies to requests of `op` and `width`.
   AccessRule rule(Op op, unsigned width) const;

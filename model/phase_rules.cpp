@@ -198,30 +198,17 @@ std::uint32_t phase_degree(const BankGeometry& g, const WarpRequest& r, Phase p)
   return degree_by_sorting(g, r, p);
 }
 
-/// Whether some active lane's partner is active too: the pairing is real,
-/// not only vacuous (an inactive partner pairs with anything).
-bool has_real_pair(const WarpRequest& r, unsigned partner) {
-  const auto n = static_cast<unsigned>(r.addr.size());
-  for (unsigned l = 0; l < n; ++l)
-    if ((l ^ partner) < n && r.addr[l] != kInactive && r.addr[l ^ partner] != kInactive) return true;
-  return false;
-}
-
-/// The largest merged degree at which the H100 served a paired 8-byte load
-/// at that degree (validate/sm90/cases/ld8mix.trace: 2..4 did, 8 and 15
-/// cost the two half warps' degrees added; docs/bank-model.md, rule 3).
-constexpr std::uint32_t kMaxMergedDegree8 = 4;
-
 /// Wavefronts of the one merged phase of a paired sm90 8-byte load whose
-/// merged degree is `merged`. The H100 serves it at that degree when it is
-/// conflict-free, or when the pairing is real and the degree small; else it
-/// costs the two half warps' degrees added (still one phase: ideal 1).
-std::uint32_t merged_load8_wavefronts(const BankGeometry& g, const WarpRequest& r, std::uint32_t merged) {
-  if (merged <= 1) return merged;
+/// merged degree is `merged`, as each counter of the H100 reports them
+/// (docs/bank-model.md, rule 3): the per-instruction counter counts the
+/// merged phase at its degree only when it is conflict-free, and otherwise
+/// the two half warps' degrees added (ld8mix and ld8cap, 263 loads); the
+/// kernel-level counter counts the merged degree (the 3428 older cases).
+/// Either way it is one phase: ideal 1.
+std::uint32_t merged_load8_wavefronts(const BankGeometry& g, const WarpRequest& r, std::uint32_t merged,
+                                      Counter counter) {
+  if (merged <= 1 || counter == Counter::kernel) return merged;
   const auto half = static_cast<unsigned>(r.addr.size() / 2);
-  bool real = false;
-  for (unsigned partner : {1u, 2u}) real = real || (lanes_pair_up(r, partner) && has_real_pair(r, partner));
-  if (real && merged <= kMaxMergedDegree8) return merged;
   return degree_by_sorting(g, r, Phase{0, half}) + degree_by_sorting(g, r, Phase{half, half});
 }
 
@@ -249,14 +236,14 @@ SinglePhasePlan single_phase_plan(const BankGeometry& g, PhaseRule rule, unsigne
   return SinglePhasePlan{simd_degree_kernel(*map, best_simd_path()), *map};  // not kSimdPath: models may be built during static initialisation
 }
 
-RequestCost phase_cost(const BankGeometry& g, PhaseRule rule, const WarpRequest& r) {
+RequestCost phase_cost(const BankGeometry& g, PhaseRule rule, const WarpRequest& r, Counter counter) {
   RequestCost cost;
   const auto warp = static_cast<unsigned>(r.addr.size());
   if (g.banks <= 64 && r.width <= cell_bytes(g, r.width) && phase_lanes(g, rule, r) >= warp)
     return cost_of_degree(single_cell_degree(g, r, Phase{0, warp}));  // one phase: no phase loop
   for_each_phase(g, rule, r, [&](Phase p) {
     std::uint32_t d = phase_degree(g, r, p);
-    if (is_merged_load8(g, rule, r, p)) d = merged_load8_wavefronts(g, r, d);
+    if (is_merged_load8(g, rule, r, p)) d = merged_load8_wavefronts(g, r, d, counter);
     cost.wavefronts += d;
     cost.ideal += d > 0 ? 1 : 0;
     cost.degree = std::max(cost.degree, d);

@@ -20,7 +20,8 @@ constexpr RequestCost cost_of_degree(std::uint32_t d) {
   return RequestCost{d, d > 0 ? 1u : 0u, d > 0 ? d - 1u : 0u, d};
 }
 
-RequestCost phase_cost(const BankGeometry& g, PhaseRule rule, const WarpRequest& request);
+RequestCost phase_cost(const BankGeometry& g, PhaseRule rule, const WarpRequest& request,
+                       Counter counter = Counter::instruction);
 
 /// How the lanes of a phase are served one pass at a time.
 enum class LanePasses : std::uint8_t {

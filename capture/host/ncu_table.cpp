@@ -85,9 +85,13 @@ NcuSourceTable parse_ncu_source(std::string_view text, const std::string& name) 
           else if (f[i] == "L1 Wavefronts Shared") col.wavefronts = i;
           else if (f[i] == "L1 Wavefronts Shared Ideal") col.ideal = i;
         }
-        for (auto [index, column] : {std::pair{col.source, "Source"}, std::pair{col.executed, "Instructions Executed"},
-                                     std::pair{col.wavefronts, "L1 Wavefronts Shared"},
-                                     std::pair{col.ideal, "L1 Wavefronts Shared Ideal"}})
+        // ncu leaves the shared-memory columns out of a kernel that has no
+        // shared-memory instruction (CUB's merge-path partition kernel, for
+        // one): there every instruction's shared wavefronts are 0.
+        if ((col.wavefronts < 0) != (col.ideal < 0))
+          throw std::invalid_argument("the header has one of \"L1 Wavefronts Shared\" and its \"Ideal\" but not "
+                                      "the other");
+        for (auto [index, column] : {std::pair{col.source, "Source"}, std::pair{col.executed, "Instructions Executed"}})
           if (index < 0)
             throw std::invalid_argument(std::string("the header has no \"") + column +
                                         "\" column (run ncu with --section SourceCounters --page source "
@@ -103,9 +107,10 @@ NcuSourceTable parse_ncu_source(std::string_view text, const std::string& name) 
       const std::uint64_t pc = address(f[col.address]);
       if (launch.instructions.empty()) first_pc = pc;
       if (pc < first_pc) throw std::invalid_argument("address below the block's first address");
+      const bool shared = col.wavefronts >= 0;
       launch.instructions.push_back({pc - first_pc, trim(f[col.source]), number(f[col.executed], "Instructions Executed"),
-                                     number(f[col.wavefronts], "L1 Wavefronts Shared"),
-                                     number(f[col.ideal], "L1 Wavefronts Shared Ideal")});
+                                     shared ? number(f[col.wavefronts], "L1 Wavefronts Shared") : 0,
+                                     shared ? number(f[col.ideal], "L1 Wavefronts Shared Ideal") : 0});
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(name + ":" + std::to_string(line_no) + ": " + e.what());
     }
