@@ -46,6 +46,17 @@ class TraceSink {
   virtual void end() {}
 };
 
+/// Where a record sits in its file, so a report can point a user at it.
+struct RecordPosition {
+  enum class Unit : std::uint8_t {
+    none,  ///< not from a file (an in-memory trace)
+    line,  ///< text traces: 1-based line number
+    byte,  ///< binary traces: byte offset of the record
+  };
+  Unit unit = Unit::none;
+  std::uint64_t value = 0;
+};
+
 /// Streams a trace; memory use does not grow with its length.
 class TraceSource {
  public:
@@ -55,6 +66,8 @@ class TraceSource {
   /// @throws TraceError (sim/trace/trace_error.hpp) on malformed input.
   virtual bool next(TraceRecord& out) = 0;
   virtual const SiteTable& sites() const = 0;
+  /// Where the record last returned by next() is in the file.
+  virtual RecordPosition position() const { return {}; }
 };
 
 /// An in-memory trace: a sink that keeps every record, and can be replayed.

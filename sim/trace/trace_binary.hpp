@@ -60,6 +60,7 @@ class BinaryTraceReader final : public TraceSource {
   unsigned warp() const override { return warp_; }
   bool next(TraceRecord& out) override;
   const SiteTable& sites() const override { return sites_; }
+  RecordPosition position() const override { return {RecordPosition::Unit::byte, record_offset_}; }
 
   /// Instruction records returned so far.
   std::uint64_t instructions() const { return instructions_; }

@@ -27,6 +27,7 @@ class TextTraceReader final : public TraceSource {
   unsigned warp() const override { return warp_; }
   bool next(TraceRecord& out) override;
   const SiteTable& sites() const override { return sites_; }
+  RecordPosition position() const override { return {RecordPosition::Unit::line, line_no_}; }
 
   /// Line number of the record last returned (1-based).
   std::uint64_t line() const { return line_no_; }
