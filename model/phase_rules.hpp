@@ -2,6 +2,9 @@
 // The phase machinery behind BankModel: splitting a warp request into
 // phases, costing each phase by its conflict degree, and (sm90) merging the
 // phases of wide loads. Internal to model/; users call BankModel.
+#include <cstdint>
+#include <vector>
+
 #include "model/bank_model.hpp"
 
 namespace bankcheck {
@@ -21,6 +24,7 @@ constexpr RequestCost cost_of_degree(std::uint32_t d) {
 }
 
 RequestCost phase_cost(const BankGeometry& g, PhaseRule rule, const WarpRequest& request);
+std::vector<std::uint32_t> phase_bank_words(const BankGeometry& g, PhaseRule rule, const WarpRequest& request);
 ConflictCulprit phase_culprit(const BankGeometry& g, PhaseRule rule, const WarpRequest& request);
 
 }  // namespace bankcheck
