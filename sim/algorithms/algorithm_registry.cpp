@@ -637,6 +637,13 @@ class CostListener final : public InstructionListener {
       order.push_back(info.site);
     }
     site.cost.add(info.active, c);
+    if (c.degree >= 2 && c.degree > site.worst.cost.degree) {  // rare: copy only on a new maximum
+      site.worst = WorstInstruction{true, index, {}, site.site, request.op, request.width,
+                                    std::vector<std::uint64_t>(request.addr.begin(), request.addr.end()), c};
+      site.worst_location = "block " + std::to_string(info.block) + " warp " + std::to_string(info.warp_index) +
+                            " phase " + std::to_string(info.phase) + " round " + std::to_string(info.k);
+    }
+    ++index;
     // rounds[phase][site][k]: flat vectors, no lookup by key per instruction
     if (info.phase >= rounds.size()) rounds.resize(info.phase + 1);
     auto& by_site = rounds[info.phase];
@@ -651,6 +658,7 @@ class CostListener final : public InstructionListener {
   std::vector<SiteCost> sites;  // by site id
   std::vector<unsigned> order;  // site ids in first-issue order
   std::vector<std::vector<std::vector<CostTotals>>> rounds;  // [phase][site][k]
+  std::uint64_t index = 0;      // instructions so far
 
  private:
   const BankModel& model_;

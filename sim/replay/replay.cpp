@@ -29,17 +29,22 @@ ReplaySummary replay(TraceSource& source, const BankModel& model, const Instruct
   // grand total is their checked sum at the end, so each instruction is
   // added once.
   std::vector<CostTotals> by_site;
+  std::vector<WorstInstruction> worst_of_site;
   TraceRecord record;
   std::uint64_t index = 0;
   while (source.next(record)) {
     const RequestCost cost = model.cost(record.request);
     const unsigned active = active_lanes(record.request);
-    if (record.site >= by_site.size()) by_site.resize(std::size_t{record.site} + 1);
+    if (record.site >= by_site.size()) {
+      by_site.resize(std::size_t{record.site} + 1);
+      worst_of_site.resize(by_site.size());
+    }
     by_site[record.site].add(active, cost);
-    if (cost.degree >= 2 && cost.degree > summary.worst.cost.degree) {  // rare: copy only on a new maximum
-      WorstInstruction& w = summary.worst;
+    WorstInstruction& w = worst_of_site[record.site];
+    if (cost.degree >= 2 && cost.degree > w.cost.degree) {  // rare: copy only on a new maximum
       w.present = true;
       w.index = index;
+      w.position = source.position();
       w.site = source.sites().name(record.site);
       w.op = record.request.op;
       w.width = record.request.width;
@@ -53,7 +58,8 @@ ReplaySummary replay(TraceSource& source, const BankModel& model, const Instruct
   for (std::uint32_t id = 0; id < by_site.size(); ++id) {
     if (by_site[id].instructions == 0) continue;
     summary.totals += by_site[id];
-    summary.sites.push_back({sites.name(id), by_site[id]});
+    if (summary.worst.worse(worst_of_site[id])) summary.worst = worst_of_site[id];
+    summary.sites.push_back({sites.name(id), by_site[id], std::move(worst_of_site[id])});
   }
   return summary;
 }
