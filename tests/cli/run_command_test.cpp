@@ -263,3 +263,23 @@ TEST_CASE("run and trace: -o writes atomically; a failing trace leaves no partia
   CHECK(sh("trace pbs w=4 K=16 u=4 --input " + queries + " -o " + queries).code == 2);
   CHECK(bankcheck::test::slurp(queries) == "1 3 5 7\n");
 }
+
+TEST_CASE("run: every algorithm parameter refuses negative, huge and non-integer values with its range, never hangs") {
+  // Each value either runs (it is in the parameter's range) or exits 2 naming the range; a value
+  // that would run for hours (2^62 queries) must be out of range, so the time limit catches it.
+  for (const auto& spec : bankcheck::algorithms())
+    for (const auto& p : spec.params)
+      for (const std::string value : {"-1", "4611686018427387904", "9223372036854775808"}) {
+        CAPTURE(spec.name);
+        CAPTURE(p.name);
+        CAPTURE(value);
+        const auto r = bankcheck::test::run_cli("run " + spec.name + " " + p.name + "=" + value + " --model dmm", "", 60);
+        CHECK(r.code != 124);  // no time-out
+        CHECK((r.code == 0 || r.code == 1 || r.code == 2));
+        if (r.code == 2) {
+          CHECK(r.std_err.find("bankcheck: error: ") == 0);
+          CHECK((r.std_err.find("..") != std::string::npos || r.std_err.find(" or ") != std::string::npos ||
+                 r.std_err.find(">=") != std::string::npos));
+        }
+      }
+}
