@@ -1,8 +1,7 @@
 #pragma once
 // Runs the built bankcheck binary (BANKCHECK_CLI) through the shell and
 // returns its exit code, stdout and stderr: shared by the CLI tests. Scratch
-// files go to a directory of this process under TMPDIR (never a fixed /tmp
-// path), so two builds can test at once; it is removed at exit.
+// files go to tests/scratch.hpp's directory of this process.
 #include <doctest/doctest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,6 +13,8 @@
 #include <sstream>
 #include <string>
 
+#include "tests/scratch.hpp"
+
 namespace bankcheck::test {
 
 struct CliResult {
@@ -22,26 +23,6 @@ struct CliResult {
   std::string std_out;
   std::string std_err;
 };
-
-/// This process's scratch directory under TMPDIR.
-inline const std::filesystem::path& scratch_dir() {
-  struct Scratch {
-    std::filesystem::path dir;
-    Scratch() {
-      const std::string name = "bankcheck-test-" + std::to_string(::getpid());
-      dir = std::filesystem::temp_directory_path() / name;  // TMPDIR, else /tmp
-      std::filesystem::create_directories(dir);
-    }
-    ~Scratch() {
-      std::error_code ignored;
-      std::filesystem::remove_all(dir, ignored);
-    }
-  };
-  static const Scratch s;
-  return s.dir;
-}
-
-inline std::string scratch(const std::string& name) { return (scratch_dir() / name).string(); }
 
 inline std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include "tests/scratch.hpp"
 
 using namespace bankcheck::report;
 namespace fs = std::filesystem;
@@ -16,7 +17,7 @@ namespace fs = std::filesystem;
 namespace {
 fs::path scratch() {
   static const fs::path dir = [] {
-    const fs::path d = fs::temp_directory_path() / ("bankcheck-result-output-" + std::to_string(::getpid()));
+    const fs::path d = bankcheck::test::scratch_dir() / "result-output";
     fs::create_directories(d);
     return d;
   }();

@@ -15,6 +15,7 @@
 
 #include "sim/trace/trace_error.hpp"
 #include "tests/sim/trace/trace_io_support.hpp"
+#include "tests/scratch.hpp"
 
 using namespace bankcheck;
 using bankcheck::test::TempStream;
@@ -75,7 +76,7 @@ TEST_CASE("a missing file is a TraceError naming it") {
 
 TEST_CASE("OutputFile: a regular file appears whole at close(); before it, or without it, nothing changes") {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("bankcheck-output-file-" + std::to_string(::getpid()));
+  const fs::path dir = bankcheck::test::scratch_dir() / "output-file";
   fs::create_directories(dir);
   const std::string path = (dir / "t.trace").string();
   {
