@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <charconv>
+#include <chrono>
+#include <cstdlib>
 #include <cstdint>
 #include <iostream>
 #include <limits>
@@ -168,6 +170,12 @@ struct OutputOptions {
   report::Format format() const { return json ? report::Format::json : csv ? report::Format::csv : report::Format::text; }
   /// Where progress goes: stderr when it is a terminal and --quiet is not given, else nowhere.
   std::ostream* progress_stream() const { return !quiet && ::isatty(STDERR_FILENO) ? &std::cerr : nullptr; }
+  /// How long work runs before progress shows: 2 s, or BANKCHECK_PROGRESS_AFTER_MS (for tests).
+  static std::chrono::milliseconds progress_delay() {
+    const char* env = std::getenv("BANKCHECK_PROGRESS_AFTER_MS");
+    if (env == nullptr) return std::chrono::seconds(2);
+    return std::chrono::milliseconds(parse_integer<std::uint32_t>(env, "BANKCHECK_PROGRESS_AFTER_MS", 0, 3600000));
+  }
 };
 
 /// --fail-on-conflicts[=N] and --site NAME: the CI gate and what it looks at.

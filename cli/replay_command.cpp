@@ -36,7 +36,7 @@ void run_replay(const ReplayOptions& o) {
   const BankModel model = o.model.make(source->warp());
   report::ReplayReportOptions ro{trace_name, o.gate.sites, o.per_instruction, o.per_bank, o.gate.fail_on_conflicts};
   report::ResultsWriter writer(out.stream(), o.output.format(), o.per_instruction || o.per_bank);
-  report::Progress progress(o.output.progress_stream(), "replay");
+  report::Progress progress(o.output.progress_stream(), "replay", OutputOptions::progress_delay());
   const report::Results r = report::replay_report(*source, model, ro, writer, progress);
   out.commit();
   exit_code() = report::exit_code_of(r);

@@ -113,7 +113,7 @@ void run(const RunOptions& o) {
   const AlgorithmSpec& spec = find_algorithm(o.args.algorithm);
   const Params p = resolve_params(spec, o.args.parsed());
   const BankModel model = o.model.make(static_cast<unsigned>(param(p, "w")));
-  report::Progress progress(o.output.progress_stream(), "run " + spec.name);
+  report::Progress progress(o.output.progress_stream(), "run " + spec.name, OutputOptions::progress_delay());
   report::ProgressSink ticks(progress, nullptr);
   const AlgorithmReport r =
       run_algorithm(spec.name, p, o.args.input_choice(), model, progress.enabled() ? &ticks : nullptr);

@@ -29,7 +29,7 @@ void write_trace(const TraceOptions& o) {
   const AlgorithmSpec& spec = find_algorithm(o.args.algorithm);
   const Params p = resolve_params(spec, o.args.parsed());  // before the file is created
   auto sink = create_trace(o.output, f, o.address_bytes);
-  report::Progress progress(o.progress.progress_stream(), "trace " + spec.name);
+  report::Progress progress(o.progress.progress_stream(), "trace " + spec.name, OutputOptions::progress_delay());
   report::ProgressSink ticks(progress, sink.get());
   const AlgorithmOutcome outcome = trace_algorithm(spec.name, p, o.args.input_choice(), ticks);
   if (outcome.output_checked && !outcome.output_ok) {
