@@ -185,13 +185,15 @@ struct GateOptions {
 
   void add_to(CLI::App& cmd) {
     auto text = std::make_shared<std::string>();
-    cmd.add_flag("--fail-on-conflicts{0}", *text,
+    cmd.add_flag("--fail-on-conflicts", *text,
                  "exit 1 when the conflicts (of the --site sites, if given) exceed N (default 0), or when "
                  "instructions are left unmodelled: for CI, as a compiler's -Werror")
         ->type_name("[=N]")
         ->each([this, text](const std::string& value) {
-          fail_on_conflicts = parse_integer<std::uint64_t>(value, "--fail-on-conflicts", 0,
-                                                           std::numeric_limits<std::uint64_t>::max());
+          // A bare flag reaches here as CLI11's "true": the threshold 0.
+          fail_on_conflicts = value == "true" ? 0
+                                              : parse_integer<std::uint64_t>(value, "--fail-on-conflicts", 0,
+                                                                             std::numeric_limits<std::uint64_t>::max());
         });
     cmd.add_option("--site", sites, "report (and gate) only this site; repeatable. A site without instructions "
                                     "is reported as 'no accesses', never as conflict-free")
