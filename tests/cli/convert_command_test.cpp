@@ -115,3 +115,13 @@ TEST_CASE("convert: a failure half-way leaves no output and keeps an older file 
   for (const auto& e : fs::directory_iterator(fs::path(out).parent_path()))
     CHECK(e.path().filename().string().find(".tmp-") == std::string::npos);
 }
+
+TEST_CASE("convert: an output that cannot be created is a clear error, exit 2") {
+  for (const std::string& out : {std::string("/nonexistent/dir/x.bktrace"), bankcheck::test::scratch_dir().string() + "/"}) {
+    CAPTURE(out);
+    const CliResult r = cli("convert '" + kExample + "' '" + out + "' --format bin");
+    CHECK(r.code == 2);
+    CHECK(r.std_err.find("bankcheck: error: ") == 0);
+    CHECK(r.std_err.find(out) != std::string::npos);
+  }
+}

@@ -259,8 +259,9 @@ TEST_CASE("replay: -o FILE writes what stdout would have had, atomically; it nev
   CHECK(cli("replay --model dmm -o '" + result + "' '" + bad_trace + "'").code == 2);
   CHECK_FALSE(fs::exists(result));
   // Standard output that cannot be written is an error, not a silent success.
-  const int status =
-      std::system(("'" + std::string(BANKCHECK_CLI) + "' replay '" + kExample + "' >/dev/full 2>/dev/null").c_str());
+  std::string full = "'";
+  full.append(BANKCHECK_CLI).append("' replay '").append(kExample).append("' >/dev/full 2>/dev/null");
+  const int status = std::system(full.c_str());
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 2);
 }
