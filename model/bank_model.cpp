@@ -93,6 +93,10 @@ ConflictCulprit BankModel::culprit(const WarpRequest& request) const {
   return phase_culprit(geometry_, rule_, {Op::store, request.width, request.addr});
 }
 
+std::vector<std::uint32_t> BankModel::bank_words(const WarpRequest& request) const {
+  return phase_bank_words(geometry_, rule_, request);
+}
+
 std::string BankModel::describe() const {
   const auto& g = geometry_;
   std::string cell = g.bank_bytes == 0 ? "one element per cell" : std::to_string(g.bank_bytes) + "-byte cells";

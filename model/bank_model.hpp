@@ -109,6 +109,12 @@ class BankModel {
   /// The bank and lanes of the worst conflict (empty lanes when conflict-free or not modelled).
   ConflictCulprit culprit(const WarpRequest& request) const;
 
+  /// Bank words each bank serves for the request: entry b counts, summed over
+  /// the request's phases, the distinct words of bank b that the phase needs
+  /// (the table one draws by hand; a phase's cost is its largest entry).
+  /// @pre as for cost(). @post size() == geometry().banks.
+  std::vector<std::uint32_t> bank_words(const WarpRequest& request) const;
+
   /// One-line description of the preset and its assumptions.
   std::string describe() const;
 

@@ -284,6 +284,20 @@ RequestCost lane_pass_cost(const BankGeometry& g, PhaseRule rule, const WarpRequ
   return cost;
 }
 
+std::vector<std::uint32_t> phase_bank_words(const BankGeometry& g, PhaseRule rule, const WarpRequest& r) {
+  std::vector<std::uint32_t> words(g.banks, 0);
+  std::vector<Cell> cells;
+  for_each_phase(g, rule, r, [&](Phase p) {
+    cells.clear();
+    for (unsigned l = p.first; l < p.first + p.count; ++l)
+      if (r.addr[l] != kInactive) for_each_cell(g, r.width, r.addr[l], [&](const Cell& c) { cells.push_back(c); });
+    std::sort(cells.begin(), cells.end());
+    cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
+    for (const Cell& c : cells) ++words[c.bank];
+  });
+  return words;
+}
+
 ConflictCulprit phase_culprit(const BankGeometry& g, PhaseRule rule, const WarpRequest& r) {
   ConflictCulprit out;
   std::size_t worst = 1;

@@ -2,6 +2,9 @@
 // The phase machinery behind BankModel: splitting a warp request into
 // phases, costing each phase by its conflict degree, and (sm90) merging the
 // phases of wide loads. Internal to model/; users call BankModel.
+#include <cstdint>
+#include <vector>
+
 #include "model/bank_model.hpp"
 
 namespace bankcheck {
@@ -37,6 +40,7 @@ enum class LanePasses : std::uint8_t {
 /// @post wavefronts == repeat * sum of the phases' costs; ideal == repeat * phases with an active lane.
 RequestCost lane_pass_cost(const BankGeometry& g, PhaseRule rule, const WarpRequest& request, LanePasses passes,
                            unsigned repeat);
+std::vector<std::uint32_t> phase_bank_words(const BankGeometry& g, PhaseRule rule, const WarpRequest& request);
 ConflictCulprit phase_culprit(const BankGeometry& g, PhaseRule rule, const WarpRequest& request);
 
 }  // namespace bankcheck

@@ -105,10 +105,10 @@ class SeededUniform {
 
 std::vector<ParamSpec> pbs_params(bool cf_or_cl) {
   std::vector<ParamSpec> v = {
-      {"w", 32, cf_or_cl ? "warp size = banks, >= 1 (printed PBS-CL: >= 2)" : "warp size = banks, >= 1"},
+      {"w", 32, cf_or_cl ? "warp size = banks, 1..1024 (printed PBS-CL: >= 2)" : "warp size = banks, 1..1024"},
       {"K", 1024, cf_or_cl ? "keys in shared memory, >= 1 (printed=1: >= w)" : "keys in shared memory, >= 1"},
       {"key_bytes", 4, "key size in bytes: 4 or 8"},
-      {"queries", 4096, "queries Q, >= 1 (ignored with --input FILE: one query per integer)"},
+      {"queries", 4096, "queries Q, 1..2^40 (ignored with --input FILE: one query per integer)"},
       {"u", 256, "threads per block, >= 1"},
       {"per_thread", 1, "queries per thread per block (one phase each), >= 1"}};
   if (cf_or_cl) {
@@ -135,7 +135,7 @@ void validate_pbs(const Params& p, PbsVariant family) {
   require(w >= 1 && w <= 1024, "w must be in 1..1024 (got " + num(w) + ")");
   require(K >= 1 && K <= (std::int64_t{1} << 30), "K must be in 1..2^30 (got " + num(K) + ")");
   require(kb == 4 || kb == 8, "key_bytes must be 4 or 8 (got " + num(kb) + ")");
-  require(Q >= 1, "queries must be >= 1 (got " + num(Q) + ")");
+  require(Q >= 1 && Q <= (std::int64_t{1} << 40), "queries must be in 1..2^40 (got " + num(Q) + ")");
   require(u >= 1 && u <= 65536, "u (threads per block) must be in 1..65536 (got " + num(u) + ")");
   require(per >= 1 && per <= 65536, "per_thread must be in 1..65536 (got " + num(per) + ")");
   if (kb == 4) require(2 * K + 1 < std::numeric_limits<std::int32_t>::max(), "K too large for 4-byte keys");
@@ -295,11 +295,11 @@ AlgorithmSpec pbs_spec(PbsVariant family, std::string name, std::string descript
 
 std::vector<ParamSpec> merge_params(bool cf) {
   std::vector<ParamSpec> v = {
-      {"w", 32, "warp size = banks, >= 1"},
+      {"w", 32, "warp size = banks, 1..1024"},
       {"E", 15, "items per thread, 1..256"},
       {"u", 256, cf ? "threads per block, a multiple of w (SPAA 2025 Section 3)" : "threads per block, >= 1"},
       {"key_bytes", 4, "key size in bytes: 4 or 8"},
-      {"blocks", 1, "independent block tiles, >= 1 (ignored with --input FILE)"},
+      {"blocks", 1, "independent block tiles, 1..2^32 (ignored with --input FILE)"},
       {"a_size", -1, "|A| per block in 0..u*E; -1 = uniformly random per block"}};
   if (cf) {
     v.push_back({"reverse_b", 1, "1 = store B reversed (π, the paper); 0 = mutation"});
@@ -318,7 +318,7 @@ void validate_merge(const Params& p, bool cf) {
   require(u >= 1 && u <= 4096, "u (threads per block) must be in 1..4096 (got " + num(u) + ")");
   if (cf) require(u % w == 0, "CF-Merge needs u a multiple of w (got u = " + num(u) + ", w = " + num(w) + ")");
   require(kb == 4 || kb == 8, "key_bytes must be 4 or 8 (got " + num(kb) + ")");
-  require(blocks >= 1, "blocks must be >= 1 (got " + num(blocks) + ")");
+  require(blocks >= 1 && blocks <= (std::int64_t{1} << 32), "blocks must be in 1..2^32 (got " + num(blocks) + ")");
   require(a == -1 || (a >= 0 && a <= u * E), "a_size must be -1 or in 0..u*E = " + num(u * E) + " (got " + num(a) + ")");
   if (cf)
     for (const char* flag : {"reverse_b", "circular_shift", "scatter", "random_splits"})
@@ -637,6 +637,13 @@ class CostListener final : public InstructionListener {
       order.push_back(info.site);
     }
     site.cost.add(info.active, c);
+    if (c.degree >= 2 && c.degree > site.worst.cost.degree) {  // rare: copy only on a new maximum
+      site.worst = WorstInstruction{true, index, {}, site.site, request.op, request.width,
+                                    std::vector<std::uint64_t>(request.addr.begin(), request.addr.end()), c};
+      site.worst_location = "block " + std::to_string(info.block) + " warp " + std::to_string(info.warp_index) +
+                            " phase " + std::to_string(info.phase) + " round " + std::to_string(info.k);
+    }
+    ++index;
     // rounds[phase][site][k]: flat vectors, no lookup by key per instruction
     if (info.phase >= rounds.size()) rounds.resize(info.phase + 1);
     auto& by_site = rounds[info.phase];
@@ -651,6 +658,7 @@ class CostListener final : public InstructionListener {
   std::vector<SiteCost> sites;  // by site id
   std::vector<unsigned> order;  // site ids in first-issue order
   std::vector<std::vector<std::vector<CostTotals>>> rounds;  // [phase][site][k]
+  std::uint64_t index = 0;      // instructions so far
 
  private:
   const BankModel& model_;

@@ -24,6 +24,7 @@
 #include "model/bank_model.hpp"
 #include "sim/algorithms/block_recorder.hpp"
 #include "sim/replay/cost_totals.hpp"
+#include "sim/replay/replay.hpp"
 #include "sim/trace/trace.hpp"
 
 namespace bankcheck {
@@ -108,6 +109,8 @@ Params resolve_params(const AlgorithmSpec& spec, const Params& given);
 struct SiteCost {
   std::string site;  ///< qualified name
   CostTotals cost;
+  WorstInstruction worst;      ///< index counts the run's instructions in issue order
+  std::string worst_location;  ///< "block B warp W phase P round K" of `worst`
 };
 
 /// One round: the k-th execution of a site within a phase, over all warps.

@@ -9,6 +9,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "sim/trace/trace_file.hpp"
+
 namespace bankcheck {
 namespace {
 
@@ -246,18 +248,34 @@ void render_bank_grid(const BankGrid& grid, const std::string& path) {
   if (ext != "svg" && ext != "png" && ext != "dot")
     throw std::invalid_argument("output file '" + path + "' must end in .svg, .png or .dot");
   const std::string text = grid_dot(grid);
+  // Create the file first: an unwritable path fails before the layout work,
+  // and the picture appears whole (AtomicFile) or not at all.
+  OutputFile out(path);
   std::unique_ptr<GVC_t, int (*)(GVC_t*)> gvc(gvContext(), gvFreeContext);
-  if (!gvc) throw std::invalid_argument("Graphviz: cannot create a context");
+  if (!gvc) throw std::runtime_error("Graphviz: cannot create a context");
   Agraph_t* g = agmemread(text.c_str());
-  if (!g) throw std::invalid_argument("Graphviz: cannot parse the generated grid");
+  if (!g) throw std::runtime_error("Graphviz: cannot parse the generated grid");
   if (gvLayout(gvc.get(), g, "dot") != 0) {
     agclose(g);
-    throw std::invalid_argument("Graphviz: layout failed");
+    throw std::runtime_error("Graphviz: layout failed");
   }
-  const int rc = gvRenderFilename(gvc.get(), g, ext == "dot" ? "dot" : ext.c_str(), path.c_str());
+  char* data = nullptr;
+  unsigned int length = 0;
+  const int rc = gvRenderData(gvc.get(), g, ext == "dot" ? "dot" : ext.c_str(), &data, &length);
   gvFreeLayout(gvc.get(), g);
   agclose(g);
-  if (rc != 0) throw std::invalid_argument("Graphviz: cannot write '" + path + "' as " + ext);
+  if (rc != 0 || data == nullptr) {
+    if (data) gvFreeRenderData(data);
+    throw std::runtime_error("Graphviz: cannot render the grid as " + ext);
+  }
+  try {
+    out.write(data, length);
+  } catch (...) {
+    gvFreeRenderData(data);
+    throw;
+  }
+  gvFreeRenderData(data);
+  out.close();
 }
 
 }  // namespace bankcheck

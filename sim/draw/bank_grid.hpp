@@ -119,9 +119,10 @@ std::string grid_text(const BankGrid& grid);
 /// The grid as a Graphviz graph (one node whose HTML-like label is the table).
 std::string grid_dot(const BankGrid& grid);
 
-/// Render through Graphviz (libgvc) to `path`; the format is the extension:
-/// .svg, .png or .dot. @throws std::invalid_argument on another extension or a
-/// Graphviz failure.
+/// Render through Graphviz (libgvc) to `path`, written atomically; the format
+/// is the extension: .svg, .png or .dot.
+/// @throws std::invalid_argument on another extension or a path that cannot be
+///         created (naming it and why), std::runtime_error on a Graphviz or write failure.
 void render_bank_grid(const BankGrid& grid, const std::string& path);
 
 }  // namespace bankcheck

@@ -34,6 +34,7 @@ ReplaySummary replay(TraceSource& source, const BankModel& model, const Instruct
   // Unmodelled counts per (op, width): widths 0..16 index directly.
   constexpr unsigned kWidths = 17;
   std::array<UnmodelledKind, kOpCount * kWidths> unmodelled{};
+  std::vector<WorstInstruction> worst_of_site;
   TraceRecord record;
   std::uint64_t index = 0;
   while (source.next(record)) {
@@ -52,12 +53,16 @@ ReplaySummary replay(TraceSource& source, const BankModel& model, const Instruct
       ++index;
       continue;
     }
-    if (record.site >= by_site.size()) by_site.resize(std::size_t{record.site} + 1);
+    if (record.site >= by_site.size()) {
+      by_site.resize(std::size_t{record.site} + 1);
+      worst_of_site.resize(by_site.size());
+    }
     by_site[record.site].add(active, cost);
-    if (cost.degree >= 2 && cost.degree > summary.worst.cost.degree) {  // rare: copy only on a new maximum
-      WorstInstruction& w = summary.worst;
+    WorstInstruction& w = worst_of_site[record.site];
+    if (cost.degree >= 2 && cost.degree > w.cost.degree) {  // rare: copy only on a new maximum
       w.present = true;
       w.index = index;
+      w.position = source.position();
       w.site = source.sites().name(record.site);
       w.op = record.request.op;
       w.width = record.request.width;
@@ -70,10 +75,12 @@ ReplaySummary replay(TraceSource& source, const BankModel& model, const Instruct
   const SiteTable& sites = source.sites();
   by_site.resize(std::max(by_site.size(), unmodelled_by_site.size()));
   unmodelled_by_site.resize(by_site.size());
+  worst_of_site.resize(by_site.size());
   for (std::uint32_t id = 0; id < by_site.size(); ++id) {
     if (by_site[id].instructions == 0 && unmodelled_by_site[id] == 0) continue;
     summary.totals += by_site[id];
-    summary.sites.push_back({sites.name(id), by_site[id], unmodelled_by_site[id]});
+    if (summary.worst.worse(worst_of_site[id])) summary.worst = worst_of_site[id];
+    summary.sites.push_back({sites.name(id), by_site[id], std::move(worst_of_site[id]), unmodelled_by_site[id]});
   }
   for (const UnmodelledKind& kind : unmodelled)
     if (kind.instructions > 0) summary.unmodelled.push_back(kind);

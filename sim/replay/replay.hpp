@@ -13,9 +13,29 @@
 
 namespace bankcheck {
 
+/// The first instruction that reaches the worst conflict degree of a trace (or of one site).
+/// @post present iff there was an instruction with a conflict (degree >= 2).
+struct WorstInstruction {
+  bool present = false;
+  std::uint64_t index = 0;  ///< 0-based position in the trace
+  RecordPosition position;  ///< where it is in the trace file
+  std::string site;
+  Op op = Op::load;
+  unsigned width = 4;
+  std::vector<std::uint64_t> addr;  ///< its addresses, kept so the culprit can be named
+  RequestCost cost;
+  WarpRequest request() const { return WarpRequest{op, width, addr}; }
+  /// Keep the first instruction of the highest degree: true if `other` is worse than this.
+  bool worse(const WorstInstruction& other) const {
+    return other.present && (!present || other.cost.degree > cost.degree ||
+                             (other.cost.degree == cost.degree && other.index < index));
+  }
+};
+
 struct SiteTotals {
   std::string site;  ///< "" for instructions without a site
-  CostTotals totals;            ///< the modelled instructions only
+  CostTotals totals;             ///< the modelled instructions only
+  WorstInstruction worst;        ///< the site's worst instruction
   std::uint64_t unmodelled = 0;  ///< instructions the model has no rule for
 };
 
@@ -29,25 +49,12 @@ struct UnmodelledKind {
   bool operator==(const UnmodelledKind&) const = default;
 };
 
-/// The first instruction that reaches the trace's worst conflict degree.
-/// @post present iff the trace had an instruction with a conflict (degree >= 2).
-struct WorstInstruction {
-  bool present = false;
-  std::uint64_t index = 0;  ///< 0-based position in the trace
-  std::string site;
-  Op op = Op::load;
-  unsigned width = 4;
-  std::vector<std::uint64_t> addr;  ///< its addresses, kept so the culprit can be named
-  RequestCost cost;
-  WarpRequest request() const { return WarpRequest{op, width, addr}; }
-};
-
 struct ReplaySummary {
   std::string model;  ///< BankModel::name()
   unsigned warp = 0;
   CostTotals totals;  ///< the modelled instructions only
   std::vector<SiteTotals> sites;  ///< in site-id order (order of definition); sites without instructions left out
-  WorstInstruction worst;
+  WorstInstruction worst;         ///< the worst of the sites' worst instructions
   /// Unmodelled instructions per kind, in (op, width) order; empty when the model costed everything.
   std::vector<UnmodelledKind> unmodelled;
   std::uint64_t unmodelled_instructions() const;

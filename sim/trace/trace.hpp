@@ -56,6 +56,17 @@ class TraceSink {
   virtual void end() {}
 };
 
+/// Where a record sits in its file, so a report can point a user at it.
+struct RecordPosition {
+  enum class Unit : std::uint8_t {
+    none,  ///< not from a file (an in-memory trace)
+    line,  ///< text traces: 1-based line number
+    byte,  ///< binary traces: byte offset of the record
+  };
+  Unit unit = Unit::none;
+  std::uint64_t value = 0;
+};
+
 /// Streams a trace; memory use does not grow with its length.
 class TraceSource {
  public:
@@ -68,6 +79,8 @@ class TraceSource {
   /// The record count the trace declares (its `expect` record), once read;
   /// the source itself refuses a trace whose records do not match it.
   virtual std::optional<std::uint64_t> expected() const { return std::nullopt; }
+  /// Where the record last returned by next() is in the file.
+  virtual RecordPosition position() const { return {}; }
 };
 
 /// An in-memory trace: a sink that keeps every record, and can be replayed.

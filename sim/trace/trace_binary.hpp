@@ -71,6 +71,7 @@ class BinaryTraceReader final : public TraceSource {
   unsigned warp() const override { return warp_; }
   bool next(TraceRecord& out) override;
   const SiteTable& sites() const override { return sites_; }
+  RecordPosition position() const override { return {RecordPosition::Unit::byte, record_offset_}; }
 
   std::optional<std::uint64_t> expected() const override { return expected_; }
 

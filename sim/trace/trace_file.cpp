@@ -6,6 +6,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <span>
 #include <stdexcept>
 #include <utility>
 
@@ -158,47 +160,76 @@ OutputFile::OutputFile(std::string path) : name_(path == "-" ? "<stdout>" : path
   if (path == "-") {
     file_ = stdout;
   } else {
-    file_ = std::fopen(path.c_str(), "wb");
-    if (file_ == nullptr)
-      throw std::invalid_argument("cannot create '" + path + "': " + std::strerror(errno));
-    owned_ = true;
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+      if (std::filesystem::is_directory(status)) throw std::invalid_argument("cannot create '" + path + "': it is a directory");
+      file_ = std::fopen(path.c_str(), "wb");  // a device or pipe: nothing to replace atomically
+      if (file_ == nullptr) throw std::invalid_argument("cannot create '" + path + "': " + std::strerror(errno));
+      owned_ = true;
+    } else {
+      try {
+        atomic_ = std::make_unique<AtomicFile>(path);
+      } catch (const std::runtime_error& e) {
+        throw std::invalid_argument(e.what());  // names the file and the system's reason
+      }
+    }
   }
   buffer_.reserve(kWriteBlock);
 }
 
 OutputFile::OutputFile(OutputFile&& other) noexcept
-    : name_(std::move(other.name_)), file_(other.file_), owned_(other.owned_), buffer_(std::move(other.buffer_)) {
+    : name_(std::move(other.name_)),
+      atomic_(std::move(other.atomic_)),
+      file_(other.file_),
+      owned_(other.owned_),
+      open_(other.open_),
+      buffer_(std::move(other.buffer_)) {
   other.file_ = nullptr;
   other.owned_ = false;
+  other.open_ = false;
 }
 
 OutputFile::~OutputFile() {
-  if (file_ == nullptr) return;
+  if (file_ == nullptr) return;  // a regular file not closed: AtomicFile discards it
   if (!buffer_.empty()) std::fwrite(buffer_.data(), 1, buffer_.size(), file_);
   if (owned_) std::fclose(file_);
   else std::fflush(file_);
 }
 
+void OutputFile::put(const void* data, std::size_t n) {
+  if (atomic_) {
+    atomic_->write(std::span<const std::byte>(static_cast<const std::byte*>(data), n));
+    return;
+  }
+  if (std::fwrite(data, 1, n, file_) != n) throw std::runtime_error(name_ + ": write error: " + std::strerror(errno));
+}
+
 void OutputFile::flush_buffer() {
   if (buffer_.empty()) return;
-  if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size())
-    throw std::runtime_error(name_ + ": write error: " + std::strerror(errno));
+  put(buffer_.data(), buffer_.size());
   buffer_.clear();
 }
 
 void OutputFile::write(const void* data, std::size_t n) {
-  if (file_ == nullptr) throw std::logic_error(name_ + ": write after close");
+  if (!open_) throw std::logic_error(name_ + ": write after close");
   if (buffer_.size() + n > kWriteBlock) flush_buffer();
   if (n >= kWriteBlock) {
-    if (std::fwrite(data, 1, n, file_) != n) throw std::runtime_error(name_ + ": write error: " + std::strerror(errno));
+    put(data, n);
     return;
   }
   buffer_.append(static_cast<const char*>(data), n);
 }
 
 void OutputFile::close() {
-  if (file_ == nullptr) return;
+  if (!open_) return;
   flush_buffer();
+  open_ = false;
+  if (atomic_) {
+    atomic_->commit();
+    atomic_.reset();
+    return;
+  }
   std::FILE* f = file_;
   file_ = nullptr;
   const bool failed = owned_ ? std::fclose(f) != 0 : (std::fflush(f) != 0 || std::ferror(f));

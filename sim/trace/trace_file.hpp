@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "sim/trace/atomic_file.hpp"
 #include "sim/trace/trace.hpp"
 
 namespace bankcheck {
@@ -100,25 +101,33 @@ class FileWindow {
 };
 
 /// A file opened for writing ('-' means stdout), written in large blocks.
+/// A regular file is written atomically (sim/trace/atomic_file.hpp): it
+/// appears, whole, at close(); a writer destroyed before close() (an error
+/// half-way) leaves no partial file and any older file of that name intact.
+/// Special files (/dev/null, a pipe) are written directly.
 class OutputFile {
  public:
-  /// @throws std::invalid_argument when the file cannot be created.
+  /// @throws std::invalid_argument when the file cannot be created (names it and why).
   explicit OutputFile(std::string path);
   OutputFile(OutputFile&& other) noexcept;
   OutputFile& operator=(OutputFile&&) = delete;
   OutputFile(const OutputFile&) = delete;
-  ~OutputFile();  ///< flushes; errors there are lost, so call close() first
+  ~OutputFile();  ///< without close(): discards a regular file's bytes; flushes stdout or a special file
 
   const std::string& name() const { return name_; }
   void write(const void* data, std::size_t n);
-  /// Flush and close (stdout is flushed only). @throws std::runtime_error on a write error.
+  /// Flush and close (stdout is flushed only); a regular file appears now.
+  /// @throws std::runtime_error on a write error.
   void close();
 
  private:
   void flush_buffer();
+  void put(const void* data, std::size_t n);
   std::string name_;
-  std::FILE* file_ = nullptr;
+  std::unique_ptr<AtomicFile> atomic_;  ///< regular files
+  std::FILE* file_ = nullptr;           ///< stdout and special files
   bool owned_ = false;
+  bool open_ = true;
   std::string buffer_;
 };
 

@@ -32,6 +32,7 @@ class TextTraceReader final : public TraceSource {
   bool next(TraceRecord& out) override;
   const SiteTable& sites() const override { return sites_; }
   std::optional<std::uint64_t> expected() const override { return expected_; }
+  RecordPosition position() const override { return {RecordPosition::Unit::line, line_no_}; }
 
   /// Line number of the record last returned (1-based).
   std::uint64_t line() const { return line_no_; }

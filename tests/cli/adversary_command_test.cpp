@@ -24,9 +24,7 @@ std::string slurp(const std::filesystem::path& path) {
   s << f.rdbuf();
   return s.str();
 }
-std::filesystem::path scratch(const std::string& name) {
-  return std::filesystem::temp_directory_path() / ("bankcheck_adversary_test_" + name);
-}
+std::filesystem::path scratch(const std::string& name) { return bankcheck::test::scratch_dir() / name; }
 }  // namespace
 
 TEST_CASE("cub-merge-sort writes a little-endian int32 permutation equal to the library's") {

@@ -13,13 +13,14 @@
 
 #include "capture/host/capture_run.hpp"
 #include "tests/cli/cli_runner.hpp"
+#include "tests/scratch.hpp"
 
 using bankcheck::test::run_cli;
 namespace fs = std::filesystem;
 
 namespace {
 
-fs::path temp(const char* name) { return fs::temp_directory_path() / name; }
+fs::path temp(const char* name) { return fs::path(bankcheck::test::scratch(name)); }
 
 /// --library/--patches: the built ones when present, else placeholders.
 std::string library_options() {

@@ -1,7 +1,10 @@
 // The README opens with exactly two commands (run, test) and .ci/run runs
 // the second one verbatim: a drift between them would let CI test something
-// users never run.
+// users never run. The first one's bankcheck command runs here; the README's
+// console sessions run in doc_commands_test.cpp.
 #include <doctest/doctest.h>
+
+#include "tests/cli/cli_runner.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -38,4 +41,11 @@ TEST_CASE("README opens with the run command and the test command; .ci/run runs 
   const auto ci = lines_of(BANKCHECK_SOURCE_DIR "/.ci/run");
   REQUIRE(!ci.empty());
   CHECK(ci.back() == commands[1]);
+  // The first command's bankcheck part runs with the built binary (setup.sh built it as build/bankcheck).
+  const std::string run = commands[0].substr(commands[0].find("&& ") + 3);
+  REQUIRE(run.rfind("build/bankcheck ", 0) == 0);
+  const auto r = bankcheck::test::run_cli(run.substr(std::string("build/bankcheck ").size()));
+  CHECK(r.code == 0);
+  CHECK(r.std_out.find("\nverdict: ") != std::string::npos);
+  CHECK(r.std_out.find("\nworst conflict: instruction ") != std::string::npos);
 }

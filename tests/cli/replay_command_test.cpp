@@ -1,119 +1,165 @@
-// End-to-end tests of `bankcheck replay` and `bankcheck convert`
-// (cli/replay_command.cpp, cli/convert_command.cpp): the built binary is run
-// through the shell; exit codes, stderr locations and output rows are checked.
-// Expected counts for the bundled example come from the DMM's definition
-// (32 banks, cell = addr/4): see the comments in tests/data/traces/example.trace.
+// End-to-end tests of `bankcheck replay` (cli/replay_command.cpp): the built
+// binary is run through the shell; exit codes, messages and output rows are
+// checked. Expected counts for the bundled example come from the DMM's
+// definition (32 banks, cell = addr/4): see the comments in
+// tests/data/traces/example.trace, whose instruction i is on the line given
+// in kLine (counted in the file).
 #include <doctest/doctest.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
+
+#include "tests/cli/cli_runner.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
+using bankcheck::test::CliResult;
+using bankcheck::test::scratch;
+using bankcheck::test::write_text;
 
-struct Run {
-  int code;
-  std::string out, err;
-};
-
-/// A scratch directory for this process, removed at exit.
-struct Scratch {
-  fs::path dir = fs::temp_directory_path() / ("bankcheck_replay_cli_" + std::to_string(::getpid()));
-  Scratch() { fs::create_directories(dir); }
-  ~Scratch() {
-    std::error_code ignored;
-    fs::remove_all(dir, ignored);
-  }
-};
-
-fs::path scratch() {
-  static const Scratch s;
-  return s.dir;
-}
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void write_file(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
-
-/// Runs `bankcheck ARGS` (ARGS is shell text), capturing both streams.
-Run bankcheck(const std::string& args, const std::string& stdin_file = "") {
-  const fs::path out = scratch() / "out.txt", err = scratch() / "err.txt";
-  std::string cmd = std::string("'") + BANKCHECK_CLI + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
-  if (!stdin_file.empty()) cmd += " <'" + stdin_file + "'";
-  const int status = std::system(cmd.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out), read_file(err)};
+CliResult cli(const std::string& args, const std::string& stdin_file = "") {
+  return bankcheck::test::run_cli(args, stdin_file);
 }
 
 const std::string kExample = std::string(BANKCHECK_SOURCE_DIR) + "/tests/data/traces/example.trace";
+// Line of instruction i in example.trace (comments and the warp line in between).
+const unsigned kLine[] = {6, 7, 9, 11, 13, 15, 17};
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
 
 }  // namespace
 
 TEST_CASE("replay: a malformed trace exits 2 with file:line") {
-  const fs::path bad = scratch() / "bad.trace";
-  write_file(bad, "warp 4\nld 4 0 4 8 12\n# comment\nld 4 0 4 8\n");
-  const Run r = bankcheck("replay --model dmm '" + bad.string() + "'");
+  const std::string bad = scratch("bad.trace");
+  write_text(bad, "warp 4\nld 4 0 4 8 12\n# comment\nld 4 0 4 8\n");
+  const CliResult r = cli("replay --model dmm '" + bad + "'");
   CHECK(r.code == 2);
-  CHECK(r.err.find(bad.string() + ":4: wrong lane count: expected 4 addresses (warp 4), got 3") != std::string::npos);
+  CHECK(r.std_err.find(bad + ":4: wrong lane count: expected 4 addresses (warp 4), got 3") != std::string::npos);
 }
 
-TEST_CASE("replay: bad parameters exit 2 and name the allowed range") {
+TEST_CASE("replay: bad options exit 2 and name the allowed range") {
   struct Case {
     std::string args, expect;
   };
-  for (const auto& c : {Case{"--banks 0", "--banks must be >= 1 (got 0)"},
-                        Case{"--model dmm --banks 0", "--banks must be >= 1 (got 0)"},
-                        Case{"--banks 32 --bank-bytes 3", "--bank-bytes must be one of 1, 2, 4, 8, 16"},
-                        Case{"--model dmm --warp 0", "--warp must be >= 1 (got 0)"},
+  for (const auto& c : {Case{"--banks 0", "--banks: must be an integer in 1..65536 (got 0)"},
+                        Case{"--model dmm --banks 0", "--banks: must be an integer in 1..65536 (got 0)"},
+                        Case{"--model dmm --banks -3", "--banks: must be an integer in 1..65536 (got -3)"},
+                        Case{"--model dmm --banks 99999999999999999999", "--banks: must be an integer in 1..65536"},
+                        Case{"--banks 32 --bank-bytes 3", "--bank-bytes: must be one of 1, 2, 4, 8, 16 (got 3)"},
+                        Case{"--banks 32 --bank-bytes 0x4", "--bank-bytes: must be an integer in 1..16 (got 0x4)"},
+                        Case{"--model dmm --warp 0", "--warp: must be an integer in 1..65536 (got 0)"},
+                        Case{"--model dmm --warp -1", "--warp: must be an integer in 1..65536 (got -1)"},
+                        Case{"--model dmm --warp 4294967328", "--warp: must be an integer in 1..65536"},
                         Case{"--model nope", "allowed: dmm, sm90"},
-                        Case{"--model dmm --warp 16", "--warp 16 disagrees with the trace"}}) {
+                        Case{"--model dmm --warp 16", "--warp 16 disagrees with the trace"},
+                        Case{"--fail-on-conflicts=-1", "--fail-on-conflicts: must be an integer in 0..18446744073709551615 (got -1)"},
+                        Case{"--fail-on-conflicts=x", "--fail-on-conflicts: must be an integer"}}) {
     CAPTURE(c.args);
-    const Run r = bankcheck("replay " + c.args + " '" + kExample + "'");
+    const CliResult r = cli("replay " + c.args + " '" + kExample + "'");
     CHECK(r.code == 2);
-    CHECK(r.err.find(c.expect) != std::string::npos);
+    CHECK(r.std_err.find(c.expect) != std::string::npos);
+    CHECK(r.std_out.empty());
   }
 }
 
-TEST_CASE("replay: a warp-4 trace on the 32-lane sm90 preset exits 2") {
-  const fs::path t = scratch() / "w4.trace";
-  write_file(t, "warp 4\nld 4 0 4 8 12\n");
-  const Run r = bankcheck("replay '" + t.string() + "'");
+TEST_CASE("replay: a warp-4 trace on the default sm90 preset exits 2 and says how to choose another model") {
+  const std::string t = scratch("w4.trace");
+  write_text(t, "warp 4\nld 4 0 4 8 12\n");
+  const CliResult r = cli("replay '" + t + "'");
   CHECK(r.code == 2);
-  CHECK(r.err.find("got warp 4") != std::string::npos);
+  CHECK(r.std_err.find("got warp 4 (use --model dmm") != std::string::npos);
 }
 
-TEST_CASE("replay: per-instruction CSV has the header and hand-computed rows") {
-  const Run r = bankcheck("replay --model dmm --per-instruction --csv '" + kExample + "'");
-  REQUIRE(r.code == 0);
-  std::istringstream lines(r.out);
-  std::string header, row;
-  std::getline(lines, header);
-  CHECK(header == "index,site,op,width,active,wavefronts,ideal,conflicts,degree,modelled,location,sass");
+TEST_CASE("replay: an empty trace, or a site with no instruction, is 'no accesses' and exit 2, never conflict-free") {
+  const std::string empty = scratch("empty.trace"), idle = scratch("idle.trace");
+  write_text(empty, "warp 32\n# nothing\n");
+  write_text(idle, "warp 4\n@a ld 4 - - - -\n");  // one instruction, no active lane
+  for (const std::string& args : {"replay '" + empty + "'", "replay --model dmm '" + idle + "'",
+                                  "replay --site nosuch '" + kExample + "'"}) {
+    CAPTURE(args);
+    const CliResult r = cli(args);
+    CHECK(r.code == 2);
+    CHECK(r.std_out.find("verdict: no accesses") != std::string::npos);
+    CHECK(r.std_out.find("verdict: conflict-free") == std::string::npos);
+    CHECK(r.std_err.find("nothing was checked") != std::string::npos);
+    const CliResult j = cli(args + " --json");
+    CHECK(j.code == 2);
+    CHECK(nlohmann::json::parse(j.std_out)["verdict"] == "no-accesses");
+  }
+}
+
+TEST_CASE("replay: per-instruction rows name the trace line, in text, CSV and JSON") {
+  const CliResult c = cli("replay --model dmm --per-instruction --csv '" + kExample + "'");
+  REQUIRE(c.code == 0);
+  const auto rows = lines_of(c.std_out);
+  REQUIRE(rows.size() >= 8);
+  CHECK(rows[0] ==
+        "scope,site,index,location,op,width,phase,k,instructions,lane_accesses,wavefronts,ideal,conflicts,"
+        "worst_degree,bank_words,sass");
   // instruction 2 reads column 0 of a 32x32 float tile: 32 distinct cells in bank 0.
-  CHECK(r.out.find("\n2,tile.column,ld,4,32,32,1,31,32,yes,,\n") != std::string::npos);
+  CHECK(rows[3] == "instruction,tile.column,2," + kExample + ":9,ld,4,,,1,32,32,1,31,32,,");
   // instruction 4: stride 2 words, lanes l and l+16 share a bank -> 2-way.
-  CHECK(r.out.find("\n4,stride2,ld,4,32,2,1,1,2,yes,,\n") != std::string::npos);
+  CHECK(rows[5] == "instruction,stride2,4," + kExample + ":13,ld,4,,,1,32,2,1,1,2,,");
   // instruction 6: 16 active lanes, stride 1.
-  CHECK(r.out.find("\n6,partial,st,4,16,1,1,0,1,yes,,\n") != std::string::npos);
+  CHECK(rows[7] == "instruction,partial,6," + kExample + ":17,st,4,,,1,16,1,1,0,1,,");
+  CHECK(rows[8] == "total,,,,,,,,7,208,39,7,32,32,,");
+  const CliResult j = cli("replay --model dmm --per-instruction --json '" + kExample + "'");
+  REQUIRE(j.code == 0);
+  const auto doc = nlohmann::json::parse(j.std_out);
+  REQUIRE(doc["instructions"].size() == 7);
+  for (unsigned i = 0; i < 7; ++i) {
+    CAPTURE(i);
+    CHECK(doc["instructions"][i]["index"] == i);
+    CHECK(doc["instructions"][i]["location"] == kExample + ":" + std::to_string(kLine[i]));
+  }
+  const CliResult t = cli("replay --model dmm --per-instruction '" + kExample + "'");
+  CHECK(t.std_out.find("  " + kExample + ":9\n") != std::string::npos);
+  // A binary trace names the byte offset of the record instead.
+  const std::string bin = scratch("located.bktrace");
+  REQUIRE(cli("convert '" + kExample + "' '" + bin + "'").code == 0);
+  const auto b = nlohmann::json::parse(cli("replay --model dmm --per-instruction --json '" + bin + "'").std_out);
+  CHECK(b["instructions"][0]["location"].get<std::string>().rfind(bin + ":byte ", 0) == 0);
 }
 
-TEST_CASE("replay: JSON totals of the example, read from stdin") {
-  const Run r = bankcheck("replay --model dmm --json -", kExample);
+TEST_CASE("replay: --per-bank gives the words each bank served, per instruction") {
+  const CliResult j = cli("replay --model dmm --per-bank --json '" + kExample + "'");
+  REQUIRE(j.code == 0);
+  const auto doc = nlohmann::json::parse(j.std_out);
+  // instruction 2 (column): bank 0 serves 32 words, the others none.
+  std::vector<unsigned> column(32, 0);
+  column[0] = 32;
+  CHECK(doc["instructions"][2]["bank_words"] == column);
+  // instruction 4 (stride 2): lanes l and l+16 in bank 2l mod 32: even banks serve 2 words, odd none.
+  std::vector<unsigned> stride2(32, 0);
+  for (unsigned b = 0; b < 32; b += 2) stride2[b] = 2;
+  CHECK(doc["instructions"][4]["bank_words"] == stride2);
+  // instruction 5 (broadcast of word 64): bank 0 serves one word.
+  std::vector<unsigned> broadcast(32, 0);
+  broadcast[0] = 1;
+  CHECK(doc["instructions"][5]["bank_words"] == broadcast);
+  const CliResult t = cli("replay --model dmm --per-bank '" + kExample + "'");
+  CHECK(t.std_out.find("banks 0:32\n") != std::string::npos);
+}
+
+TEST_CASE("replay: JSON totals of the example, read from stdin, in the versioned schema") {
+  const CliResult r = cli("replay --model dmm --json -", kExample);
   REQUIRE(r.code == 0);
-  const auto doc = nlohmann::json::parse(r.out);
+  const auto doc = nlohmann::json::parse(r.std_out);
+  CHECK(doc["schema_version"] == 1);
+  CHECK(doc["command"] == "replay");
+  CHECK(doc["model"] == "dmm");
+  CHECK(doc["warp"] == 32);
+  CHECK(doc["inputs"][0]["path"] == "<stdin>");
   // wavefronts 1+1+32+1+2+1+1 = 39; ideal 7; lanes 6*32+16 = 208.
   CHECK(doc["totals"]["instructions"] == 7);
   CHECK(doc["totals"]["wavefronts"] == 39);
@@ -121,105 +167,101 @@ TEST_CASE("replay: JSON totals of the example, read from stdin") {
   CHECK(doc["totals"]["conflicts"] == 32);
   CHECK(doc["totals"]["lane_accesses"] == 208);
   CHECK(doc["totals"]["worst_degree"] == 32);
+  CHECK(doc["totals"]["unmodelled"].empty());
+  CHECK(doc["verdict"] == "conflicts");
   CHECK(doc["sites"].size() == 6);
   CHECK(doc["sites"][1]["site"] == "tile.column");
-}
-
-TEST_CASE("convert: text -> bin -> text round trip, and bad input exits 2") {
-  const fs::path bin = scratch() / "ex.bktrace", back = scratch() / "ex.trace", cut = scratch() / "cut.bktrace";
-  REQUIRE(bankcheck("convert '" + kExample + "' '" + bin.string() + "'").code == 0);
-  REQUIRE(bankcheck("convert '" + bin.string() + "' '" + back.string() + "'").code == 0);
-  // the same counts either way
-  const Run a = bankcheck("replay --model dmm --csv '" + kExample + "'");
-  const Run b = bankcheck("replay --model dmm --csv '" + bin.string() + "'");
-  CHECK(a.code == 0);
-  CHECK(a.out == b.out);
-  CHECK(a.out == bankcheck("replay --model dmm --csv '" + back.string() + "'").out);
-  // truncated binary: file and byte offset
-  const std::string bytes = read_file(bin);
-  write_file(cut, bytes.substr(0, bytes.size() - 12));
-  const Run t = bankcheck("replay --model dmm '" + cut.string() + "'");
-  CHECK(t.code == 2);
-  CHECK(t.err.find(cut.string() + ": byte ") != std::string::npos);
-  // unknown output extension without --to
-  const Run u = bankcheck("convert '" + kExample + "' '" + (scratch() / "x.out").string() + "'");
-  CHECK(u.code == 2);
-  CHECK(u.err.find("--to text|bin") != std::string::npos);
-  // --to to stdout
-  const Run s = bankcheck("convert '" + bin.string() + "' - --to text");
-  CHECK(s.code == 0);
-  CHECK(s.out.rfind("warp 32\n@tile.row ld 4 0 4 8 ", 0) == 0);
-}
-
-TEST_CASE("convert: --address-bytes 4 halves the binary and replays the same; other sizes exit 2") {
-  const fs::path wide = scratch() / "ex8.bktrace", narrow = scratch() / "ex4.bktrace", bad = scratch() / "ex3.bktrace";
-  REQUIRE(bankcheck("convert '" + kExample + "' '" + wide.string() + "'").code == 0);
-  REQUIRE(bankcheck("convert '" + kExample + "' '" + narrow.string() + "' --address-bytes 4").code == 0);
-  CHECK(fs::file_size(narrow) < fs::file_size(wide) * 6 / 10);
-  const Run a = bankcheck("replay --model sm90 --per-instruction --csv '" + wide.string() + "'");
-  CHECK(a.code == 0);
-  CHECK(a.out == bankcheck("replay --model sm90 --per-instruction --csv '" + narrow.string() + "'").out);
-  const Run r = bankcheck("convert '" + kExample + "' '" + bad.string() + "' --address-bytes 3");
-  CHECK(r.code == 2);
-  CHECK(r.err.find("--address-bytes") != std::string::npos);
-  CHECK_FALSE(fs::exists(bad));
+  CHECK(doc["sites"][1]["totals"]["wavefronts"] == 32);
 }
 
 TEST_CASE("replay: a one-line verdict and where the worst conflict is") {
-  // example.trace's instruction 2 (@tile.column) loads 32 words 128 bytes
-  // apart: 32 distinct words, all in bank 0 of 32 four-byte banks; the trace
-  // has 39 wavefronts of which 32 are conflicts (7 instructions, 7 ideal).
-  const Run r = bankcheck("replay --model sm90 '" + kExample + "'");
+  // example.trace's instruction 2 (@tile.column, line 9) loads 32 words 128
+  // bytes apart: 32 distinct words, all in bank 0 of 32 four-byte banks; the
+  // trace has 39 wavefronts of which 32 are conflicts (7 instructions, 7 ideal).
+  const CliResult r = cli("replay --model sm90 '" + kExample + "'");
   CHECK(r.code == 0);
-  CHECK(r.out.find("verdict: 32 of 39 wavefronts are bank conflicts (82.1%); worst 32-way\n") != std::string::npos);
-  CHECK(r.out.find("worst conflict: instruction 2 (tile.column, ld 4): bank 0 serves 32 distinct words to lanes 0-31\n") !=
-        std::string::npos);
-  const Run j = bankcheck("replay --model sm90 --json '" + kExample + "'");
-  CHECK(j.out.find("\"worst\": {") != std::string::npos);
+  CHECK(r.std_out.find("verdict: 32 of 39 wavefronts are bank conflicts (82.1%); worst 32-way\n") != std::string::npos);
+  CHECK(r.std_out.find("worst conflict: instruction 2 (tile.column, ld 4) at " + kExample +
+                       ":9: bank 0 serves 32 distinct words to lanes 0-31\n") != std::string::npos);
+  const auto j = nlohmann::json::parse(cli("replay --json '" + kExample + "'").std_out);
+  CHECK(j["model"] == "sm90");  // the default
+  CHECK(j["worst"]["index"] == 2);
+  CHECK(j["worst"]["location"] == kExample + ":9");
+  CHECK(j["worst"]["bank"] == 0);
+  CHECK(j["worst"]["lanes"].size() == 32);
   // Lanes 1 and 3 read words 8 apart on 8 banks: bank 1, a 2-way conflict of lanes 1 and 3.
-  const fs::path two = scratch() / "two_way.trace", none = scratch() / "none.trace";
-  write_file(two, "warp 4\n@ok ld 4 0 4 8 12\n@two ld 4 - 4 - 36\n");
-  const Run t = bankcheck("replay --banks 8 --bank-bytes 4 --warp 4 '" + two.string() + "'");
-  CHECK(t.out.find("verdict: 1 of 3 wavefronts are bank conflicts (33.3%); worst 2-way\n") != std::string::npos);
-  CHECK(t.out.find("worst conflict: instruction 1 (two, ld 4): bank 1 serves 2 distinct words to lanes 1,3\n") !=
-        std::string::npos);
-  write_file(none, "warp 4\nld 4 0 4 8 12\n");
-  const Run n = bankcheck("replay --banks 8 --bank-bytes 4 --warp 4 '" + none.string() + "'");
-  CHECK(n.out.find("verdict: conflict-free (1 wavefronts, the ideal)\n") != std::string::npos);
-  CHECK(n.out.find("worst conflict") == std::string::npos);
+  const std::string two = scratch("two_way.trace"), none = scratch("none.trace");
+  write_text(two, "warp 4\n@ok ld 4 0 4 8 12\n@two ld 4 - 4 - 36\n");
+  const CliResult t = cli("replay --banks 8 --bank-bytes 4 --warp 4 '" + two + "'");
+  CHECK(t.std_out.find("verdict: 1 of 3 wavefronts are bank conflicts (33.3%); worst 2-way\n") != std::string::npos);
+  CHECK(t.std_out.find("worst conflict: instruction 1 (two, ld 4) at " + two +
+                       ":3: bank 1 serves 2 distinct words to lanes 1,3\n") != std::string::npos);
+  write_text(none, "warp 4\nld 4 0 4 8 12\n");
+  const CliResult n = cli("replay --banks 8 --bank-bytes 4 --warp 4 '" + none + "'");
+  CHECK(n.code == 0);
+  CHECK(n.std_out.find("verdict: conflict-free (1 wavefronts, the ideal)\n") != std::string::npos);
+  CHECK(n.std_out.find("worst conflict") == std::string::npos);
 }
 
-TEST_CASE("replay: unmodelled kinds are reported in text, JSON and CSV, and never make a trace conflict-free") {
-  const std::string trace =
-      "warp 2\n"
-      "at launch=0 block=0,0,0 warp=0\n"
-      "@k+0x10 atom 4 0 4\n"
-      "@k+0x20 ldsm 16 0 -\n";
-  const fs::path small = scratch() / "unmodelled2.trace";
-  write_file(small, trace);
-  const Run t = bankcheck("replay '" + small.string() + "'");
-  CHECK(t.code == 2);  // sm90 needs warp 32
-  std::string full = "at launch=0 block=0,0,0 warp=0\n@k+0x10 atom 4";
-  for (int l = 0; l < 32; ++l) full += " " + std::to_string(4 * l);
-  full += "\n@k+0x20 ld 4";
-  for (int l = 0; l < 32; ++l) full += " " + std::to_string(4 * l);
-  full += "\n";
-  const fs::path both = scratch() / "unmodelled.trace", atom = scratch() / "atom.trace";
-  write_file(both, full);
-  write_file(atom, full.substr(0, full.find("@k+0x20")));
-  const std::string f = " '" + both.string() + "'";
-  const Run r = bankcheck("replay" + f);
+TEST_CASE("replay: --site selects sites; the worst conflict is the selected sites' worst") {
+  const CliResult r = cli("replay --json --site stride2 --site tile.row '" + kExample + "'");
   REQUIRE(r.code == 0);
-  CHECK(r.out.find("1 instructions of kind 'atom 4' not modelled (32 lane accesses)") != std::string::npos);
-  CHECK(r.out.find("verdict: no conflict in the 1 modelled instructions, but 1 instructions are not modelled: not "
-                   "shown conflict-free") != std::string::npos);
-  const Run only = bankcheck("replay '" + atom.string() + "'");
-  CHECK(only.out.find("verdict: unknown: none of the 1 instructions is modelled") != std::string::npos);
-  const Run j = bankcheck("replay --json" + f);
-  CHECK(j.out.find("\"conflict_free\": false") != std::string::npos);
-  CHECK(j.out.find("1 instructions of kind 'atom 4' not modelled") != std::string::npos);
-  const Run c = bankcheck("replay --csv" + f);
-  CHECK(c.out.find("unmodelled,1 instructions of kind 'atom 4' not modelled (32 lane accesses),1,32") != std::string::npos);
-  const Run p = bankcheck("replay --per-instruction --csv" + f);
-  CHECK(p.out.find("0,k+0x10,atom,4,32,0,0,0,0,no,0:0.0.0:0,") != std::string::npos);
+  const auto doc = nlohmann::json::parse(r.std_out);
+  CHECK(doc["selected_sites"].size() == 2);
+  CHECK(doc["sites"].size() == 2);
+  CHECK(doc["totals"]["instructions"] == 3);  // two rows and the stride-2 load
+  CHECK(doc["totals"]["wavefronts"] == 4);    // 1 + 1 + 2
+  CHECK(doc["worst"]["site"] == "stride2");
+  CHECK(doc["worst"]["index"] == 4);
+}
+
+TEST_CASE("replay: --fail-on-conflicts gates on the (selected) conflicts, for CI") {
+  struct Case {
+    std::string args;
+    int code;
+  };
+  // example.trace: 32 conflicts in total; tile.column 31, stride2 1, tile.row 0.
+  for (const Case& c : {Case{"--fail-on-conflicts", 1}, Case{"--fail-on-conflicts=31", 1},
+                        Case{"--fail-on-conflicts=32", 0}, Case{"--fail-on-conflicts --site tile.row", 0},
+                        Case{"--fail-on-conflicts --site stride2", 1}, Case{"--fail-on-conflicts=1 --site stride2", 0},
+                        Case{"", 0}}) {
+    CAPTURE(c.args);
+    const CliResult r = cli("replay " + c.args + " '" + kExample + "'");
+    CHECK(r.code == c.code);
+    if (c.code == 1) CHECK(r.std_err.find("exceed the threshold") != std::string::npos);
+    if (!c.args.empty()) CHECK(r.std_out.find(c.code ? "gate: --fail-on-conflicts=" : "passed") != std::string::npos);
+  }
+  const auto j = nlohmann::json::parse(cli("replay --json --fail-on-conflicts=40 '" + kExample + "'").std_out);
+  CHECK(j["gate"]["fail_on_conflicts"] == 40);
+  CHECK(j["gate"]["passed"] == true);
+}
+
+TEST_CASE("replay: -o FILE writes what stdout would have had, atomically; it never overwrites the trace") {
+  const std::string json = scratch("result.json");
+  const CliResult r = cli("replay --json -o '" + json + "' '" + kExample + "'");
+  CHECK(r.code == 0);
+  CHECK(r.std_out.empty());
+  CHECK(bankcheck::test::slurp(json) == cli("replay --json '" + kExample + "'").std_out);
+  // A directory that does not exist: a clear message, exit 2.
+  const CliResult bad = cli("replay -o /nonexistent/dir/r.txt '" + kExample + "'");
+  CHECK(bad.code == 2);
+  CHECK(bad.std_err.find("/nonexistent/dir/r.txt") != std::string::npos);
+  // The output is the input: refused, the trace intact.
+  const std::string copy = scratch("copy.trace");
+  fs::copy_file(kExample, copy, fs::copy_options::overwrite_existing);
+  const CliResult same = cli("replay -o '" + copy + "' '" + copy + "'");
+  CHECK(same.code == 2);
+  CHECK(same.std_err.find("refusing to write") != std::string::npos);
+  CHECK(bankcheck::test::slurp(copy) == bankcheck::test::slurp(kExample));
+  // A malformed trace leaves no result file behind.
+  const std::string bad_trace = scratch("bad2.trace"), result = scratch("bad2.txt");
+  write_text(bad_trace, "warp 4\nld 4 0 4 8 12\nld 4 0\n");
+  CHECK(cli("replay --model dmm -o '" + result + "' '" + bad_trace + "'").code == 2);
+  CHECK_FALSE(fs::exists(result));
+  // Standard output that cannot be written is an error, not a silent success.
+  std::string full = "'";
+  full.append(BANKCHECK_CLI).append("' replay '").append(kExample).append("' >/dev/full 2>/dev/null");
+  const int status = std::system(full.c_str());
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 2);
 }

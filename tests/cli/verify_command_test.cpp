@@ -5,6 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include "tests/scratch.hpp"
 
 namespace {
 int run(const std::string& args) {
@@ -14,7 +15,7 @@ int run(const std::string& args) {
 }  // namespace
 
 TEST_CASE("verify: exit 0 when the claims hold, JSON certificate written") {
-  const std::string json = "verify_command_test.json";
+  const std::string json = bankcheck::test::scratch("verify_command_test.json");
   CHECK(run("spaa.lemma1 spaa.corollary3 --w 1..24 --quiet --json " + json) == 0);
   std::ifstream in(json);
   const auto j = nlohmann::json::parse(in);

@@ -9,7 +9,9 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <algorithm>
 #include <numeric>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -270,6 +272,45 @@ TEST_CASE("culprit names the bank and lanes of the worst conflict") {
   CHECK(c.cells.size() == 2);
   const auto none = m.culprit(WarpRequest{Op::load, 4, strided(32, 4)});
   CHECK(none.lanes.empty());
+}
+
+TEST_CASE("bank_words: the words each bank serves, by hand") {
+  struct Case {
+    const char* what;
+    BankModel model;
+    Op op;
+    unsigned width;
+    std::vector<std::uint64_t> addr;
+    std::vector<std::uint32_t> expect;  // per bank, counted by hand
+  };
+  const auto sm90 = make_preset("sm90");
+  std::vector<std::uint32_t> ones(32, 1), twos(32, 2), column(32, 0), broadcast8(32, 0);
+  column[0] = 32;                         // 32 rows of bank 0
+  broadcast8[0] = broadcast8[1] = 1;      // one 8-byte word spans banks 0 and 1, once
+  const std::vector<Case> cases = {
+      {"sm90 4-byte row: one word per bank", sm90, Op::load, 4, strided(32, 4), ones},
+      {"sm90 4-byte column: 32 words from bank 0", sm90, Op::load, 4, strided(32, 128), column},
+      // 8-byte stores go in half warps: each half covers the 32 banks once.
+      {"sm90 8-byte store row: two phases, one word each", sm90, Op::store, 8, strided(32, 8), twos},
+      // an 8-byte broadcast load pairs up into one phase (docs/bank-model.md rule 3).
+      {"sm90 8-byte broadcast load", sm90, Op::load, 8, std::vector<std::uint64_t>(32, 0), broadcast8},
+      // dmm, 4 banks: cells 0, 4, 8 in bank 0, cell 1 in bank 1.
+      {"dmm warp 4", make_preset("dmm", 4), Op::load, 4, {0, 16, 32, 4}, {3, 1, 0, 0}},
+      {"dmm inactive lanes", make_preset("dmm", 4), Op::load, 4, {X, 16, X, X}, {1, 0, 0, 0}},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.what);
+    CHECK(c.model.bank_words(WarpRequest{c.op, c.width, c.addr}) == c.expect);
+  }
+  // On one-phase requests the busiest bank is the cost (assumption 3).
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 200; ++i) {
+    std::vector<std::uint64_t> a(32);
+    for (auto& x : a) x = (rng() % 64) * 4;
+    const WarpRequest r{Op::load, 4, a};
+    const auto words = sm90.bank_words(r);
+    CHECK(*std::max_element(words.begin(), words.end()) == sm90.cost(r).wavefronts);
+  }
 }
 
 TEST_CASE("bad parameters name the allowed range") {

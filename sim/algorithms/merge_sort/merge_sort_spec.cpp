@@ -62,8 +62,10 @@ void validate_merge_sort(const Params& p) {
   require(param(p, "wide") == 0 || param(p, "wide") == 1, "wide must be 0 or 1 (got " + num(param(p, "wide")) + ")");
   const std::int64_t T = u * E;
   require(n >= T && n % T == 0 && std::has_single_bit(static_cast<std::uint64_t>(n / T)),
-          "n must be the tile u*E = " + num(T) + " times a power of two (got " + num(n) + ")");
-  require(n <= std::numeric_limits<std::int32_t>::max(), "n must be < 2^31 (4-byte keys)");
+          "n must be 0 (4 tiles) or the tile u*E = " + num(T) + " times a power of two, in " + num(T) +
+              "..2^31-1 (got " + num(n) + ")");
+  require(n <= std::numeric_limits<std::int32_t>::max(),
+          "n must be in " + num(T) + "..2^31-1 (4-byte keys) (got " + num(n) + ")");
 }
 
 /// The input keys: a random permutation, the adversary's permutation, or a file.

@@ -20,7 +20,7 @@ CaptureOptions through_environment(const std::map<std::string, std::string>& env
 
 TEST_CASE("capture options round trip through the environment") {
   CaptureOptions o;
-  o.dir = "/tmp/out";
+  o.dir = "out-dir";
   o.patches = "/x/p.fatbin";
   o.filter = {"gemm|scan", 3, 2, {{0, 3}, {7, 7}}};
   o.ring_slots = 1024;

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include "tests/scratch.hpp"
 
 using namespace bankcheck::capture;
 
@@ -37,7 +38,7 @@ TEST_CASE("function names from a cubin's ELF symbol table") {
   const std::string not_elf = "BKTRACE not an elf image at all, long enough to be read as a header........";
   CHECK(cubin_function_names({reinterpret_cast<const std::byte*>(not_elf.data()), not_elf.size()}).empty());
   // A real cubin, when nvcc is on this machine (CI has it): its kernels are listed.
-  const auto dir = std::filesystem::temp_directory_path();
+  const auto dir = bankcheck::test::scratch_dir();
   const auto cu = dir / "bankcheck_fm_test.cu", cubin = dir / "bankcheck_fm_test.cubin";
   std::ofstream(cu) << "__global__ void first_kernel(int* p) { p[threadIdx.x] = 1; }\n"
                        "__global__ void second_kernel(float* p) { p[0] = 2; }\n";

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "capture/host/csv.hpp"
+#include "tests/scratch.hpp"
 
 using namespace bankcheck::capture;
 
@@ -35,7 +36,7 @@ TEST_CASE("launch table rows round trip; a malformed row names its line") {
   skipped.id = 4;
   skipped.kernel = "_Z1sv";
   skipped.status = kStatusSkipped;
-  const auto path = (std::filesystem::temp_directory_path() / "bankcheck_launches_test.csv").string();
+  const auto path = bankcheck::test::scratch("launches_test.csv");
   std::ofstream(path) << launch_table_header() << launch_row_line(r) << launch_row_line(skipped);
   const auto rows = read_launch_table(path);
   REQUIRE(rows.size() == 2);

@@ -6,14 +6,13 @@
 
 #include <doctest/doctest.h>
 
-#include <unistd.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "sim/trace/trace_file.hpp"
+#include "tests/scratch.hpp"
 
 using namespace bankcheck;
 using namespace bankcheck::capture;
@@ -44,11 +43,7 @@ TEST_CASE("mnemonics map to the kinds whose rules they follow") {
 }
 
 TEST_CASE("a trace is rewritten with refined ops; locations and the expected count survive") {
-  const std::filesystem::path dir =
-      std::filesystem::path(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : BANKCHECK_BINARY_DIR) /
-      ("op_refinement_test." + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  const auto path = dir / "launch-0.bktrace";
+  const std::filesystem::path path = bankcheck::test::scratch("launch-0.bktrace");
   std::vector<std::uint64_t> addr(32);
   for (unsigned l = 0; l < 32; ++l) addr[l] = 4 * l;
   {
@@ -77,5 +72,4 @@ TEST_CASE("a trace is rewritten with refined ops; locations and the expected cou
   CHECK(ops == std::vector<Op>{Op::atom_cas, Op::atom, Op::load});
   CHECK(source->expected() == std::optional<std::uint64_t>(3));
   CHECK(refine_trace_ops(path, sass) == 0);  // already refined: nothing changes
-  std::filesystem::remove_all(dir);
 }

@@ -10,6 +10,7 @@
 #include "sim/trace/trace_binary.hpp"
 #include "sim/trace/trace_file.hpp"
 #include "tests/sim/trace/trace_io_support.hpp"
+#include "tests/scratch.hpp"
 
 using namespace bankcheck;
 using namespace bankcheck::capture;
@@ -50,7 +51,7 @@ TEST_CASE("records to a trace: sites, locations, ops, inactive lanes, the expect
 }
 
 TEST_CASE("records the format cannot hold are counted, and the trace then fails its expect check") {
-  const auto path = (std::filesystem::temp_directory_path() / "bankcheck_converter_test.bktrace").string();
+  const auto path = bankcheck::test::scratch("converter_test.bktrace");
   FunctionMap functions;
   functions.add("k", 0, 0x100);
   {

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include "tests/scratch.hpp"
 
 using namespace bankcheck::capture;
 
@@ -36,7 +37,7 @@ TEST_CASE("nvdisasm -gi listing of the H100 transpose kernels") {
   for (const auto& l : lines) predicated = predicated || (l.function == f && l.offset == 0x130 && l.text == "@P0 IADD3 R3, R3, -R8.reuse, RZ");
   CHECK(predicated);
   // Written and read back as sass.csv, looked up by site.
-  const auto path = (std::filesystem::temp_directory_path() / "bankcheck_sass_test.csv").string();
+  const auto path = bankcheck::test::scratch("sass_test.csv");
   std::ofstream(path) << sass_table_text(lines);
   const SassTable table = SassTable::read(path);
   REQUIRE(table.find(f + "+0x10") != nullptr);
@@ -56,7 +57,7 @@ TEST_CASE("cuobjdump -sass layout, and a malformed sass.csv") {
   const auto lines = parse_disassembly(listing);
   REQUIRE(lines.size() == 2);
   CHECK(lines[1] == SassLine{"_Z1kPi", 0x10, "LDS.64 R2, [R0+0x10]"});
-  const auto path = (std::filesystem::temp_directory_path() / "bankcheck_sass_bad.csv").string();
+  const auto path = bankcheck::test::scratch("sass_bad.csv");
   std::ofstream(path) << "function,offset,sass\nk,16,LDS\n";
   CHECK_THROWS_WITH_AS(SassTable::read(path), doctest::Contains(":2: bad offset '16'"), std::invalid_argument);
   std::ofstream(path) << "nope\n";

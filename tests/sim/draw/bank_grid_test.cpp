@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "sim/algorithms/strided/strided_access.hpp"
+#include "tests/scratch.hpp"
 
 using namespace bankcheck;
 
@@ -88,9 +89,9 @@ TEST_CASE("bank grid: text, dot and rendered svg/png") {
   const std::string text = grid_text(g);
   CHECK(text.find("0: 0* 12* 24* 36* 48* 60*") != std::string::npos);
   CHECK(grid_dot(g).find("<TABLE") != std::string::npos);
-  const auto dir = std::filesystem::temp_directory_path();
+  const auto dir = bankcheck::test::scratch_dir();
   for (const char* ext : {".svg", ".png"}) {
-    const auto path = (dir / (std::string("bankcheck_grid_test") + ext)).string();
+    const auto path = (dir / (std::string("grid_test") + ext)).string();
     std::filesystem::remove(path);
     render_bank_grid(g, path);
     REQUIRE(std::filesystem::file_size(path) > 100);

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include "tests/scratch.hpp"
 
 using bankcheck::AtomicFile;
 namespace fs = std::filesystem;
@@ -20,7 +21,7 @@ std::string slurp(const fs::path& p) {
   return s.str();
 }
 fs::path scratch() {
-  const fs::path dir = fs::temp_directory_path() / ("bankcheck-atomic-" + std::to_string(::getpid()));
+  const fs::path dir = bankcheck::test::scratch_dir() / "atomic";
   fs::create_directories(dir);
   return dir;
 }

@@ -16,6 +16,7 @@
 
 #include "sim/trace/trace_text.hpp"
 #include "tests/sim/trace/trace_io_support.hpp"
+#include "tests/scratch.hpp"
 
 using namespace bankcheck;
 using bankcheck::test::slurp;
@@ -133,7 +134,7 @@ ReadResult read_all(const std::string& bytes, std::size_t buffer_bytes = std::si
   return result[0];
 }
 
-std::string temp_path(const char* name) { return (std::filesystem::temp_directory_path() / name).string(); }
+std::string temp_path(const char* name) { return bankcheck::test::scratch(name); }
 
 }  // namespace
 

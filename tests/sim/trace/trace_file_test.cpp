@@ -5,11 +5,17 @@
 
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
 #include <stdexcept>
+#include <vector>
 #include <string>
 
 #include "sim/trace/trace_error.hpp"
 #include "tests/sim/trace/trace_io_support.hpp"
+#include "tests/scratch.hpp"
 
 using namespace bankcheck;
 using bankcheck::test::TempStream;
@@ -66,4 +72,44 @@ TEST_CASE("a missing file is a TraceError naming it") {
     CHECK(std::string(e.what()).find("cannot open") != std::string::npos);
   }
   CHECK_THROWS_AS(create_trace("/nonexistent/dir/x.trace", TraceFormat::text), std::invalid_argument);
+}
+
+TEST_CASE("OutputFile: a regular file appears whole at close(); before it, or without it, nothing changes") {
+  namespace fs = std::filesystem;
+  const fs::path dir = bankcheck::test::scratch_dir() / "output-file";
+  fs::create_directories(dir);
+  const std::string path = (dir / "t.trace").string();
+  {
+    auto sink = create_trace(path, TraceFormat::text);
+    sink->begin(2);
+    const std::vector<std::uint64_t> a = {0, 4};
+    sink->record("s", WarpRequest{Op::load, 4, a});
+    CHECK_FALSE(fs::exists(path));  // still a temporary file
+  }  // dropped before end(): as when the producer fails half-way
+  CHECK_FALSE(fs::exists(path));
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  std::fputs("older", f);
+  std::fclose(f);
+  {
+    auto sink = create_trace(path, TraceFormat::text);
+    sink->begin(2);
+  }
+  CHECK(bankcheck::test::slurp(path) == "older");
+  {
+    auto sink = create_trace(path, TraceFormat::text);
+    sink->begin(2);
+    sink->end();
+  }
+  CHECK(bankcheck::test::slurp(path) == "warp 2\n");
+  std::size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
+  CHECK(entries == 1);  // no temporary file left behind
+  // A device is written directly (there is nothing to replace atomically).
+  {
+    OutputFile null("/dev/null");
+    null.write("x", 1);
+    null.close();
+  }
+  CHECK_THROWS_WITH_AS(OutputFile(dir.string()), doctest::Contains("is a directory"), std::invalid_argument);
+  fs::remove_all(dir);
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tests/sim/trace/trace_io_support.hpp"
+#include "tests/scratch.hpp"
 
 using namespace bankcheck;
 using bankcheck::test::TempStream;
@@ -158,7 +159,7 @@ TEST_CASE("text: each malformed input gives TraceError with file, line and reaso
 }
 
 TEST_CASE("text: writer output reads back to the same records") {
-  const auto path = (std::filesystem::temp_directory_path() / "bankcheck_trace_text_test.trace").string();
+  const auto path = bankcheck::test::scratch("trace_text_test.trace");
   const std::vector<std::uint64_t> a = {0, X, 8, 0xfffffffffffffff8ull};
   {
     TextTraceWriter w{OutputFile(path)};
@@ -175,7 +176,7 @@ TEST_CASE("text: writer output reads back to the same records") {
 }
 
 TEST_CASE("text: writer refuses what the format cannot hold") {
-  const auto path = (std::filesystem::temp_directory_path() / "bankcheck_trace_text_test2.trace").string();
+  const auto path = bankcheck::test::scratch("trace_text_test2.trace");
   TextTraceWriter w{OutputFile(path)};
   w.begin(2);
   const std::vector<std::uint64_t> ok = {0, 4}, odd = {0, 2}, three = {0, 4, 8};

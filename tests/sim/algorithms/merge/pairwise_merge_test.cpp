@@ -10,6 +10,7 @@
 
 #include "model/bank_model.hpp"
 #include "sim/algorithms/algorithm_registry.hpp"
+#include "tests/scratch.hpp"
 
 using namespace bankcheck;
 
@@ -51,7 +52,7 @@ TEST_CASE("hand-computed trace: w = 2, E = 2, u = 2, every item from A") {
   // refill reads cells 1 and 3 (bank 1 twice: 2). Total 5 = E² + 1
   // (docs/formula-findings.md, item 12).
   const auto model = make_preset("dmm", 2);
-  const std::string path = "/tmp/bankcheck_pairwise_merge_allA.txt";
+  const std::string path = bankcheck::test::scratch("pairwise_merge_allA.txt");
   std::ofstream(path) << "0 1 2 3\n";
   auto r = run_algorithm("merge", {{"w", 2}, {"E", 2}, {"u", 2}, {"a_size", 4}}, InputChoice::parse(path, 1), model);
   CHECK(r.outcome.output_ok);

@@ -17,6 +17,7 @@
 #include <map>
 #include <random>
 #include <tuple>
+#include "tests/scratch.hpp"
 
 using namespace bankcheck;
 
@@ -56,7 +57,7 @@ namespace {
 // Queries q with K[w-1] <= q <= 2K+1 (keys are 1, 3, 5, ...): every lane's
 // predecessor is at or right of its PBS-CF offset (see formula-findings.md).
 std::string away_from_low_end(std::int64_t w, std::int64_t K, int count, unsigned seed) {
-  const std::string path = "/tmp/bankcheck_pbs_test_" + std::to_string(w) + "_" + std::to_string(K) + ".txt";
+  const std::string path = bankcheck::test::scratch("pbs_test_" + std::to_string(w) + "_" + std::to_string(K) + ".txt");
   std::ofstream f(path);
   std::mt19937 rng(seed);
   std::uniform_int_distribution<std::int64_t> pick(2 * w - 1, 2 * K + 1);
@@ -86,7 +87,7 @@ TEST_CASE("PBS-CF/CL as printed fail below the lane offset and for K not a power
     const std::string name = algo;
     CAPTURE(name);
     // q = 0 < K[0] on lane 3: the predecessor -1 is left of every reachable window.
-    const std::string low = "/tmp/bankcheck_pbs_low.txt";
+    const std::string low = bankcheck::test::scratch("pbs_low.txt");
     std::ofstream(low) << "0 0 0 0\n";
     auto r = run(algo, {{"w", 4}, {"K", 16}, {"queries", 4}, {"u", 4}, {"printed", 1}}, low);
     // Lanes 1..3 end in windows starting at their offset > 0. Lane 0's window

@@ -1,0 +1,78 @@
+#pragma once
+// Progress on stderr for long runs: silent for the first couple of seconds
+// (most runs end before), then one line rewritten in place about twice a
+// second ("replay: 1.2e+07 instructions, 3.1 s"), cleared at the end. The
+// CLI turns it on only when stderr is a terminal and --quiet is not given,
+// so redirected output and logs never see it.
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+#include "sim/trace/trace.hpp"
+
+namespace bankcheck::report {
+
+class Progress {
+ public:
+  using Clock = std::chrono::steady_clock;
+  using Now = std::function<Clock::time_point()>;
+
+  /// `out` nullptr: every call does nothing (beyond counting).
+  /// @param delay  time before the first line
+  Progress(std::ostream* out, std::string what, std::chrono::milliseconds delay = std::chrono::seconds(2),
+           Now now = Clock::now);
+  ~Progress();
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
+  /// One more unit of work; looks at the clock only every kStride calls.
+  void tick() {
+    ++done_;
+    if (out_ != nullptr && --countdown_ == 0) poll();
+  }
+  /// Clear the progress line, if one was shown.
+  void finish();
+
+  std::uint64_t done() const { return done_; }
+  bool enabled() const { return out_ != nullptr; }
+  bool shown() const { return shown_; }
+  static constexpr std::uint32_t kStride = 1u << 14;
+
+ private:
+  void poll();
+  std::ostream* out_;
+  std::string what_;
+  std::chrono::milliseconds delay_;
+  Now now_;
+  Clock::time_point start_, next_;
+  std::uint64_t done_ = 0;
+  std::uint32_t countdown_ = kStride;
+  bool shown_ = false;
+};
+
+/// A TraceSink that ticks a Progress per record and passes records on to
+/// `next` (if any): progress for commands that produce traces.
+class ProgressSink final : public TraceSink {
+ public:
+  ProgressSink(Progress& progress, TraceSink* next) : progress_(progress), next_(next) {}
+  void begin(unsigned warp) override {
+    if (next_) next_->begin(warp);
+  }
+  void record(std::string_view site, const WarpRequest& request) override {
+    progress_.tick();
+    if (next_) next_->record(site, request);
+  }
+  void end() override {
+    progress_.finish();
+    if (next_) next_->end();
+  }
+
+ private:
+  Progress& progress_;
+  TraceSink* next_;
+};
+
+}  // namespace bankcheck::report

@@ -1,0 +1,90 @@
+#include "sim/report/replay_report.hpp"
+
+#include <algorithm>
+
+#include "sim/replay/replay.hpp"
+
+namespace bankcheck::report {
+
+std::string location_of(const std::string& file, const RecordPosition& position) {
+  switch (position.unit) {
+    case RecordPosition::Unit::line: return file + ":" + std::to_string(position.value);
+    case RecordPosition::Unit::byte: return file + ":byte " + std::to_string(position.value);
+    case RecordPosition::Unit::none: break;
+  }
+  return {};
+}
+
+std::string captured_at(const TraceLocation& w) {
+  return "launch " + std::to_string(w.launch) + " block " + std::to_string(w.block[0]) + "," +
+         std::to_string(w.block[1]) + "," + std::to_string(w.block[2]) + " warp " + std::to_string(w.warp);
+}
+
+std::string kind_name(Op op, unsigned width) { return std::string(op_name(op)) + " " + std::to_string(width); }
+
+Results replay_report(TraceSource& source, const BankModel& model, const ReplayReportOptions& o,
+                      ResultsWriter& writer, Progress& progress) {
+  const bool rows = o.per_instruction || o.bank_words;
+  auto selected = [&](const std::string& site) {
+    return o.sites.empty() || std::find(o.sites.begin(), o.sites.end(), site) != o.sites.end();
+  };
+  // Whether each site id is selected, decided once per id.
+  std::vector<std::int8_t> site_selected;  // -1 undecided, 0 no, 1 yes
+  InstructionObserver observer;
+  if (rows) {
+    observer = [&](const InstructionCost& i) {
+      progress.tick();
+      if (i.site >= site_selected.size()) site_selected.resize(std::size_t{i.site} + 1, -1);
+      if (site_selected[i.site] < 0) site_selected[i.site] = selected(source.sites().name(i.site)) ? 1 : 0;
+      if (!site_selected[i.site]) return;
+      InstructionRow row;
+      row.index = i.index;
+      row.location = location_of(o.trace_name, source.position());
+      if (i.location) row.location += (row.location.empty() ? "" : " ") + captured_at(*i.location);
+      row.site = source.sites().name(i.site);
+      row.op = std::string(op_name(i.request.op));
+      row.width = i.request.width;
+      row.active = i.active;
+      row.cost = i.cost;
+      if (o.bank_words) row.bank_words = model.bank_words(i.request);
+      if (o.sass_of) row.sass = o.sass_of(row.site);
+      writer.instruction(row);
+    };
+  } else if (progress.enabled()) {  // no per-instruction call unless it shows something
+    observer = [&](const InstructionCost&) { progress.tick(); };
+  }
+  const ReplaySummary summary = replay(source, model, observer);
+  progress.finish();
+
+  Results r;
+  r.command = "replay";
+  r.model = summary.model;
+  r.model_description = model.describe();
+  r.warp = summary.warp;
+  r.inputs.push_back({{"kind", "trace"}, {"path", o.trace_name}});
+  r.selected_sites = o.sites;
+  r.fail_on_conflicts = o.fail_on_conflicts;
+  r.header = {"trace  " + o.trace_name + " (warp " + std::to_string(summary.warp) + ")",
+              "model  " + model.describe()};
+  WorstInstruction worst;
+  for (const auto& s : summary.sites) {
+    if (!selected(s.site)) continue;
+    r.totals += s.totals;
+    Unmodelled site_unmodelled;
+    if (s.unmodelled > 0) site_unmodelled["(all kinds)"] = {s.unmodelled, 0};
+    r.sites.push_back({s.site, s.totals, site_unmodelled});
+    if (worst.worse(s.worst)) worst = s.worst;
+  }
+  // Kinds the model has no rule for: counted apart, never as conflict-free
+  // (with a --site filter they are the whole trace's, as replay counts them).
+  for (const UnmodelledKind& k : summary.unmodelled) {
+    UnmodelledCount& c = r.unmodelled[kind_name(k.op, k.width)];
+    c.instructions += k.instructions;
+    c.lane_accesses += k.lane_accesses;
+  }
+  if (worst.present) r.worst = worst_row(model, worst, location_of(o.trace_name, worst.position));
+  writer.finish(r);
+  return r;
+}
+
+}  // namespace bankcheck::report

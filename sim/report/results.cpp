@@ -1,0 +1,86 @@
+#include "sim/report/results.hpp"
+
+namespace bankcheck::report {
+
+Verdict verdict_of(const CostTotals& totals) {
+  if (totals.lane_accesses == 0) return Verdict::no_accesses;
+  return totals.conflicts == 0 ? Verdict::conflict_free : Verdict::conflicts;
+}
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::conflict_free: return "conflict-free";
+    case Verdict::conflicts: return "conflicts";
+    case Verdict::no_accesses: return "no-accesses";
+    case Verdict::not_all_modelled: return "not-all-modelled";
+  }
+  return "?";
+}
+
+std::uint64_t unmodelled_instructions(const Results& r) {
+  std::uint64_t n = 0;
+  for (const auto& [kind, count] : r.unmodelled) n += count.instructions;
+  return n;
+}
+
+Verdict verdict_of(const Results& r) {
+  const Verdict v = verdict_of(r.totals);
+  return v == Verdict::conflict_free && unmodelled_instructions(r) > 0 ? Verdict::not_all_modelled : v;
+}
+
+bool gate_passes(const Results& r) {
+  if (!r.fail_on_conflicts) return true;
+  return r.totals.conflicts <= *r.fail_on_conflicts && unmodelled_instructions(r) == 0;
+}
+
+int exit_code_of(const Results& r) {
+  if (verdict_of(r.totals) == Verdict::no_accesses) return 2;
+  return gate_passes(r) ? 0 : 1;
+}
+
+std::string exit_reason(const Results& r) {
+  if (verdict_of(r.totals) == Verdict::no_accesses) {
+    if (const std::uint64_t n = unmodelled_instructions(r); n > 0)
+      return "none of the " + std::to_string(n) +
+             " instructions is of a kind the model costs; nothing was checked, so this is not a proof of "
+             "conflict-freedom";
+    const std::string what = r.selected_sites.empty() ? "the input" : "the selected sites";
+    return what + " had no shared-memory access with an active lane (" + std::to_string(r.totals.instructions) +
+           " instructions); nothing was checked, so this is not a proof of conflict-freedom";
+  }
+  if (gate_passes(r)) return {};
+  if (r.totals.conflicts > *r.fail_on_conflicts)
+    return "--fail-on-conflicts: " + std::to_string(r.totals.conflicts) + " conflicts exceed the threshold " +
+           std::to_string(*r.fail_on_conflicts);
+  return "--fail-on-conflicts: " + std::to_string(unmodelled_instructions(r)) +
+         " instructions are not modelled, so their conflicts are unknown";
+}
+
+WorstRow worst_row(const BankModel& model, const WorstInstruction& worst, std::string location) {
+  const ConflictCulprit c = model.culprit(worst.request());
+  WorstRow row;
+  row.index = worst.index;
+  row.location = std::move(location);
+  row.site = worst.site;
+  row.op = std::string(op_name(worst.op));
+  row.width = worst.width;
+  row.degree = worst.cost.degree;
+  row.bank = c.bank;
+  row.lanes = c.lanes;
+  row.cells = c.cells;
+  return row;
+}
+
+std::string lane_ranges(const std::vector<unsigned>& lanes) {
+  std::string text;
+  for (std::size_t i = 0; i < lanes.size();) {
+    std::size_t j = i;
+    while (j + 1 < lanes.size() && lanes[j + 1] == lanes[j] + 1) ++j;
+    if (!text.empty()) text += ",";
+    text += std::to_string(lanes[i]) + (j > i ? "-" + std::to_string(lanes[j]) : "");
+    i = j + 1;
+  }
+  return text;
+}
+
+}  // namespace bankcheck::report

@@ -1,0 +1,126 @@
+#pragma once
+// Results: the one shape of a bank-cost report, shared by `replay`, `run`
+// and the commands that add to them (compare, capture summaries). Writers
+// (sim/report/results_writer.hpp) print it as text, JSON or CSV with the
+// column names of docs/results-schema.md; schema_version changes whenever a
+// field changes meaning or goes away (new fields keep the version).
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/bank_model.hpp"
+#include "sim/replay/cost_totals.hpp"
+#include "sim/replay/replay.hpp"
+
+namespace bankcheck::report {
+
+inline constexpr int kSchemaVersion = 1;
+
+/// Instructions of one access kind that the bank model does not cost: they
+/// are counted here and never replayed as another kind.
+struct UnmodelledCount {
+  std::uint64_t instructions = 0;
+  std::uint64_t lane_accesses = 0;
+};
+using Unmodelled = std::map<std::string, UnmodelledCount>;  ///< by kind ("atom", "ldsm", ...)
+
+struct SiteRow {
+  std::string site;  ///< "" for instructions without a site
+  CostTotals totals;
+  Unmodelled unmodelled;
+};
+
+/// One round of an algorithm: the k-th execution of a site in a phase, over all warps.
+struct RoundRow {
+  unsigned phase = 0;
+  std::uint64_t k = 0;
+  std::string site;
+  CostTotals totals;
+};
+
+/// One warp instruction, with where to find it.
+struct InstructionRow {
+  std::uint64_t index = 0;   ///< 0-based position in the trace
+  std::string location;      ///< "FILE:LINE" (text trace), "FILE:byte N" (binary), or the captured FUNCTION+0xOFFSET
+  std::string site;
+  std::string op;            ///< "ld", "st", ...
+  unsigned width = 0;        ///< bytes per lane
+  unsigned active = 0;       ///< active lanes
+  RequestCost cost;
+  std::vector<std::uint32_t> bank_words;  ///< words each bank served (BankModel::bank_words); empty unless asked
+  std::string sass;          ///< the instruction's SASS text where known
+};
+
+/// The worst conflict: the first instruction of the highest degree, and the bank where it happens.
+struct WorstRow {
+  std::uint64_t index = 0;
+  std::string location;
+  std::string site;
+  std::string op;
+  unsigned width = 0;
+  std::uint32_t degree = 0;
+  unsigned bank = 0;                 ///< a bank that serves `degree` distinct words
+  std::vector<unsigned> lanes;       ///< the lanes whose words pile up there
+  std::vector<std::uint64_t> cells;  ///< those words (bank-word index)
+};
+
+enum class Verdict : std::uint8_t {
+  conflict_free,  ///< accesses were costed and none conflicts
+  conflicts,      ///< at least one bank conflict
+  no_accesses,    ///< nothing was costed (empty trace, no active lane, or a site with no instruction): no proof of anything
+  not_all_modelled,  ///< no conflict among the costed instructions, but some were of kinds the model does not cost
+};
+
+struct Results {
+  std::string command;            ///< "replay", "run", ...
+  std::string model;              ///< BankModel::name()
+  std::string model_description;  ///< BankModel::describe()
+  unsigned warp = 0;
+  nlohmann::ordered_json inputs = nlohmann::ordered_json::array();  ///< what was costed: [{"kind": "trace", "path": ...}, ...]
+  std::vector<std::string> selected_sites;          ///< --site filter; empty: every site
+  CostTotals totals;
+  Unmodelled unmodelled;
+  std::vector<SiteRow> sites;
+  std::vector<RoundRow> rounds;   ///< run --per-round
+  std::optional<WorstRow> worst;
+  std::optional<std::uint64_t> fail_on_conflicts;  ///< the CI gate's threshold, when set
+  /// Text lines printed before the totals (what was costed, the model).
+  std::vector<std::string> header;
+  /// Text lines printed after the tables (a command's own findings: output check, prediction).
+  std::vector<std::string> notes;
+  /// Command-specific fields merged into the JSON document's top level.
+  nlohmann::ordered_json extra = nlohmann::ordered_json::object();
+};
+
+/// The verdict on totals: no_accesses when no active lane was costed.
+Verdict verdict_of(const CostTotals& totals);
+/// The verdict on results: as on their totals, except that conflict-free
+/// becomes not_all_modelled when instructions were left unmodelled.
+Verdict verdict_of(const Results& r);
+/// Instructions of kinds the model does not cost, over every kind.
+std::uint64_t unmodelled_instructions(const Results& r);
+/// "conflict-free", "conflicts", "no-accesses", "not-all-modelled" (the JSON value).
+const char* verdict_name(Verdict v);
+
+/// Whether the CI gate passes: conflicts <= threshold and nothing left unmodelled.
+bool gate_passes(const Results& r);
+
+/// The exit code the results call for: 2 when nothing was costed (an empty
+/// trace proves nothing), 1 when the gate fails, else 0.
+int exit_code_of(const Results& r);
+
+/// The message that goes with exit_code_of's 2 or 1 (empty for 0).
+std::string exit_reason(const Results& r);
+
+/// The worst instruction as a row naming the bank and lanes of its conflict under `model`.
+/// @pre worst.present.
+WorstRow worst_row(const BankModel& model, const WorstInstruction& worst, std::string location);
+
+/// "0-3,8,10-11": sorted lanes as ranges.
+std::string lane_ranges(const std::vector<unsigned>& lanes);
+
+}  // namespace bankcheck::report

@@ -1,0 +1,58 @@
+#pragma once
+// Prints Results as text, JSON or CSV (docs/results-schema.md). Rows of a
+// per-instruction report are streamed as they come (text and CSV write them
+// at once, JSON writes them into its "instructions" array), so a long trace
+// needs no memory per instruction; the summary follows at finish().
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/report/results.hpp"
+
+namespace bankcheck::report {
+
+enum class Format : std::uint8_t { text, json, csv };
+
+/// The CSV header of schema 1: every row is the cost of one scope (an
+/// instruction, a site, a round, the total) under the same column names as JSON.
+inline constexpr const char* kCsvHeader =
+    "scope,site,index,location,op,width,phase,k,instructions,lane_accesses,wavefronts,ideal,conflicts,"
+    "worst_degree,bank_words,sass";
+
+/// JSON of totals: the CostTotals fields and `unmodelled` by kind.
+nlohmann::ordered_json totals_json(const CostTotals& t, const Unmodelled& unmodelled = {});
+nlohmann::ordered_json instruction_json(const InstructionRow& row);
+nlohmann::ordered_json worst_json(const WorstRow& row);
+
+/// "field" or "\"fi,eld\"" (RFC 4180 quoting).
+std::string csv_field(const std::string& s);
+
+/// The one-line verdict (without the "verdict: " prefix).
+std::string verdict_line(const Results& r);
+
+class ResultsWriter {
+ public:
+  /// `per_instruction`: the report has an instruction table (possibly empty).
+  ResultsWriter(std::ostream& out, Format format, bool per_instruction);
+
+  /// One instruction row, written now (text, CSV) or into the JSON array.
+  void instruction(const InstructionRow& row);
+  /// The summary. @pre called once, after every instruction().
+  void finish(const Results& results);
+
+ private:
+  void start();
+  void finish_text(const Results& r);
+  void finish_csv(const Results& r);
+  void finish_json(const Results& r);
+
+  std::ostream& out_;
+  Format format_;
+  bool per_instruction_;
+  bool started_ = false;
+  std::uint64_t rows_ = 0;
+};
+
+}  // namespace bankcheck::report
