@@ -1,6 +1,6 @@
 #pragma once
 // CF-Merge's load-balanced dual subsequence gather, SPAA 2025 Algorithm 1
-// (/work/shared/papers/spaa2025-eliminating-bank-conflicts-mergesort.txt):
+// (Berney and Sitchinava, "Eliminating Bank Conflicts in GPU Mergesort"):
 //   shmem = ρ(A ∪ π(B))          B reversed (π, Section 3.1); partitions of
 //                                 wE/d slots circularly shifted by ℓ mod d (ρ,
 //                                 Sections 3.2-3.3), d = gcd(w, E)
@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "model/hd.hpp"
+#include "sim/algorithms/block_algorithm.hpp"
 #include "sim/algorithms/merge/merge_path.hpp"
 
 namespace bankcheck {
@@ -110,6 +111,7 @@ struct CfMerge {
   Key* out = nullptr;            ///< host: thread t's E gathered items at t*E.. in round order
 
   BANKCHECK_HD int phases() const { return scatter ? 4 : 3; }
+  BANKCHECK_HD int threads() const { return layout.threads; }
   BANKCHECK_HD long shared_bytes() const { return layout.size() * static_cast<long>(sizeof(Key)); }
 
   template <class Smem>
@@ -145,5 +147,7 @@ struct CfMerge {
                       [&](long j, long slot) { smem.template store<Key>(scatter_store, slot, out[first + j]); });
   }
 };
+
+static_assert(BlockAlgorithm<CfMerge<std::int32_t>>);
 
 }  // namespace bankcheck

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "model/hd.hpp"
+#include "sim/algorithms/block_algorithm.hpp"
 
 namespace bankcheck {
 
@@ -70,5 +71,7 @@ struct BitonicSort {
     smem.template store<T>(kWriteHi, l, swap ? a : b);
   }
 };
+
+static_assert(BlockAlgorithm<BitonicSort<int>>);
 
 }  // namespace bankcheck

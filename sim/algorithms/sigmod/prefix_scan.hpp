@@ -13,6 +13,7 @@
 #include <string>
 
 #include "model/hd.hpp"
+#include "sim/algorithms/block_algorithm.hpp"
 
 namespace bankcheck {
 
@@ -82,5 +83,7 @@ struct PrefixScan {
     }
   }
 };
+
+static_assert(BlockAlgorithm<PrefixScan<int>>);
 
 }  // namespace bankcheck

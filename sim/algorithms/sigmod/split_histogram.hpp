@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "model/hd.hpp"
+#include "sim/algorithms/block_algorithm.hpp"
 
 namespace bankcheck {
 
@@ -69,5 +70,7 @@ struct SplitHistogram {
     }
   }
 };
+
+static_assert(BlockAlgorithm<SplitHistogram>);
 
 }  // namespace bankcheck

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "model/hd.hpp"
+#include "sim/algorithms/block_algorithm.hpp"
 
 namespace bankcheck {
 
@@ -69,5 +70,7 @@ struct Transpose {
     }
   }
 };
+
+static_assert(BlockAlgorithm<Transpose<int>>);
 
 }  // namespace bankcheck

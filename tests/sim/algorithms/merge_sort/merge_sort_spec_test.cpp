@@ -1,4 +1,4 @@
-// `bankcheck run merge-sort` (sim/algorithms/merge_sort/merge_sort_spec.hpp) on the whole-sort
+// `bankcheck run merge-sort` (sim/algorithms/merge_sort/merge_sort_spec.cpp) on the whole-sort
 // adversaries: the CUB sm_90 shape (u = 256, E = 17) and the SPAA one
 // (u = 512, E = 15), w = 32. Replayed through the registry (sim/algorithms/merge_sort/merge_sort.hpp
 // run block by block, DMM), every pass's SerialMerge reads must equal the
@@ -6,7 +6,7 @@
 // from its labelings without the sort's code), and every pass built by
 // SPAA 2025 Section 4 must reach Theorem 8 in every warp (the paper's
 // formula, written out below).
-#include "sim/algorithms/merge_sort/merge_sort_spec.hpp"
+#include "sim/algorithms/algorithm_registry.hpp"
 
 #include <doctest/doctest.h>
 
@@ -60,7 +60,7 @@ TEST_CASE("the CUB and SPAA adversaries replayed through the registry's merge so
 
     // The same adversary (same seed and iteration budget), its per-pass counts.
     const inputs::MergeSortAdversary adv({c.u, c.E, w, n},
-                                         inputs::SearchBudget{3600, 1, kMergeSortWorstIterations});
+                                         inputs::SearchBudget{3600, 1, inputs::kMergeSortWorstIterations});
     const auto costs = adv.pass_costs();
     const unsigned rounds = static_cast<unsigned>(std::countr_zero(c.u));
     const std::uint64_t warps = n / (std::uint64_t{w} * c.E);
