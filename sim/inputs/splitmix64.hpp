@@ -4,7 +4,7 @@
 // gamma and passed through a mixing function. The project's one copy, for
 // three uses:
 //   * a fast stream where a random input is on the hot path (`run pbs`'s
-//     queries: std::mt19937_64 with std::uniform_int_distribution was a tenth
+//     queries: std::mt19937_64 with std::uniform_int_distribution costs a tenth
 //     of its time), with below(n) mapping an output to [0, n) by Lemire's
 //     multiply-shift (one multiplication; bias below n / 2^64);
 //   * hash(x): a well-mixed 64-bit function of x (the verifier's per-point
