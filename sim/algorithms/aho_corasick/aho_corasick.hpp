@@ -35,8 +35,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/hd.hpp"
-#include "sim/algorithms/block_algorithm.hpp"
+#include "sim/algorithms/block_algorithm.hpp"  // and model/hd.hpp
 
 namespace bankcheck {
 

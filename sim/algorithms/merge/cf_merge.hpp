@@ -14,8 +14,7 @@
 // (π = identity); circular_shift = false drops ρ.
 #include <cstdint>
 
-#include "model/hd.hpp"
-#include "sim/algorithms/block_algorithm.hpp"
+#include "sim/algorithms/block_algorithm.hpp"  // and model/hd.hpp
 #include "sim/algorithms/merge/merge_path.hpp"
 
 namespace bankcheck {
@@ -111,7 +110,6 @@ struct CfMerge {
   Key* out = nullptr;            ///< host: thread t's E gathered items at t*E.. in round order
 
   BANKCHECK_HD int phases() const { return scatter ? 4 : 3; }
-  BANKCHECK_HD int threads() const { return layout.threads; }
   BANKCHECK_HD long shared_bytes() const { return layout.size() * static_cast<long>(sizeof(Key)); }
 
   template <class Smem>
@@ -146,6 +144,8 @@ struct CfMerge {
       cf_gather_slots(L, a_i, a_len, b_i,
                       [&](long j, long slot) { smem.template store<Key>(scatter_store, slot, out[first + j]); });
   }
+
+  BANKCHECK_HD int threads() const { return layout.threads; }
 };
 
 static_assert(BlockAlgorithm<CfMerge<std::int32_t>>);

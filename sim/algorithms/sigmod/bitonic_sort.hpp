@@ -10,8 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "model/hd.hpp"
-#include "sim/algorithms/block_algorithm.hpp"
+#include "sim/algorithms/block_algorithm.hpp"  // and model/hd.hpp
 
 namespace bankcheck {
 

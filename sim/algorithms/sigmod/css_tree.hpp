@@ -21,8 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "model/hd.hpp"
-#include "sim/algorithms/block_algorithm.hpp"
+#include "sim/algorithms/block_algorithm.hpp"  // and model/hd.hpp
 
 namespace bankcheck {
 

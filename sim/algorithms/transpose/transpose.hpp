@@ -11,8 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "model/hd.hpp"
-#include "sim/algorithms/block_algorithm.hpp"
+#include "sim/algorithms/block_algorithm.hpp"  // and model/hd.hpp
 
 namespace bankcheck {
 
