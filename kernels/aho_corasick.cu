@@ -65,7 +65,7 @@ void run_cases(Experiment& ex, unsigned blocks) {
   DeviceBuffer<std::uint32_t> d_begin(automaton.out_begin), d_length(automaton.out_length);
   for (unsigned chunk : {32u, 64u, 128u}) {
     const std::size_t bytes = std::size_t{blocks} * kThreads * chunk;
-    Rng rng(chunk);
+    inputs::Random rng(chunk);
     std::string text(bytes, 'a');
     for (auto& ch : text) ch = static_cast<char>('a' + rng.below(4));
     std::vector<std::uint32_t> words(bytes / 4);

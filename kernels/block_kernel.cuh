@@ -10,9 +10,10 @@
 // defines them, so a test can check GPU == CPU instruction by instruction:
 // the proof that the kernel runs the code bankcheck replays.
 //
-// An algorithm is built per block by a Factory: a trivially copyable struct
-// with `BANKCHECK_HD Algo operator()(unsigned block) const` (the block's
-// global-memory pointers live in the Algo it returns). The CPU recorder calls
+// An algorithm is built per block by an AlgorithmFactory
+// (kernels/algorithm_factory.hpp): a trivially copyable struct with
+// `BANKCHECK_HD Algo operator()(unsigned block) const` returning a
+// BlockAlgorithm (sim/algorithms/block_algorithm.hpp). The CPU recorder calls
 // the same factory for the same block index.
 #include <cuda_runtime.h>
 
@@ -26,8 +27,10 @@
 #include <tuple>
 #include <vector>
 
+#include "kernels/algorithm_factory.hpp"
 #include "kernels/capture_trace.cuh"
 #include "model/hd.hpp"
+#include "sim/algorithms/block_algorithm.hpp"
 #include "sim/algorithms/shared_accessor.hpp"
 
 namespace bankcheck::kernels {
@@ -64,7 +67,7 @@ class CaptureArray {
     CaptureBuffer buffer;
     unsigned char* shared_base;
     std::uint32_t block, thread, seq;
-    std::uint8_t phase;
+    std::uint16_t phase;
   };
   __device__ CaptureArray(ThreadState* state, std::uint32_t offset) : state_(state), offset_(offset) {}
   __device__ CaptureArray at(std::size_t byte_offset) const {
@@ -92,10 +95,11 @@ class CaptureArray {
       r.thread = state_->thread;
       r.seq = state_->seq;
       r.addr = addr;
+      r.site = static_cast<std::uint16_t>(site);  // < 65536: BlockAlgorithm's bound on sites
       r.phase = state_->phase;
       r.width = static_cast<std::uint8_t>(width);
       r.op = static_cast<std::uint8_t>(op);
-      r.site = static_cast<std::uint8_t>(site);
+      r.reserved = 0;
       state_->buffer.records[slot] = r;
     }
     ++state_->seq;
@@ -104,23 +108,15 @@ class CaptureArray {
   std::uint32_t offset_;
 };
 
-template <class Algo>
-__host__ __device__ int algo_phases(const Algo& algo) {
-  if constexpr (requires { algo.phases(); })
-    return static_cast<int>(algo.phases());
-  else
-    return Algo::kPhases;
-}
-
 /// The block's work in the plain build: every phase over the dynamic
 /// shared memory, a barrier after each (shared by every plain kernel,
 /// whatever its launch bounds).
-template <class Factory>
+template <AlgorithmFactory Factory>
 __device__ __forceinline__ void run_phases(const Factory& factory) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   const auto algo = factory(blockIdx.x);
   SharedArray smem(shared_bytes);
-  const int phases = algo_phases(algo);
+  const int phases = block_phases(algo);
   for (int k = 0; k < phases; ++k) {
     algo.phase(k, static_cast<int>(threadIdx.x), smem);
     __syncthreads();
@@ -128,21 +124,21 @@ __device__ __forceinline__ void run_phases(const Factory& factory) {
 }
 
 /// The plain build: every block runs every phase, a barrier after each.
-template <class Factory>
+template <AlgorithmFactory Factory>
 __global__ void phased_kernel(Factory factory) {
   run_phases(factory);
 }
 
 /// The capture build: same phases, every shared access logged.
-template <class Factory>
+template <AlgorithmFactory Factory>
 __global__ void phased_capture_kernel(Factory factory, CaptureBuffer buffer) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   const auto algo = factory(blockIdx.x);
   CaptureArray::ThreadState state{buffer, shared_bytes, blockIdx.x, threadIdx.x, 0, 0};
   CaptureArray smem(&state, 0);
-  const int phases = algo_phases(algo);
+  const int phases = block_phases(algo);
   for (int k = 0; k < phases; ++k) {
-    state.phase = static_cast<std::uint8_t>(k);
+    state.phase = static_cast<std::uint16_t>(k);  // capture() checked phases <= 65536
     state.seq = 0;
     algo.phase(k, static_cast<int>(threadIdx.x), smem);
     __syncthreads();
@@ -165,7 +161,7 @@ void allow_shared(Kernel kernel, std::size_t bytes) {
 }
 
 /// Launch the plain build (checked).
-template <class Factory>
+template <AlgorithmFactory Factory>
 void launch(const Factory& factory, unsigned blocks, unsigned threads, std::size_t shared, cudaStream_t stream = 0) {
   phased_kernel<Factory><<<blocks, threads, shared, stream>>>(factory);
   BANKCHECK_CUDA(cudaGetLastError());
@@ -173,9 +169,11 @@ void launch(const Factory& factory, unsigned blocks, unsigned threads, std::size
 
 /// Run the capture build for `blocks` blocks and return its instructions.
 /// @pre capacity bounds the total lane accesses; exceeding it fails loudly.
-template <class Factory>
+template <AlgorithmFactory Factory>
 InstructionMap capture(const Factory& factory, unsigned blocks, unsigned threads, std::size_t shared,
                        unsigned long long capacity, unsigned warp = 32) {
+  if (block_phases(factory(0)) > 65536)  // CaptureRecord::phase is 16 bits
+    throw std::invalid_argument("capture: at most 65536 phases (got " + std::to_string(block_phases(factory(0))) + ")");
   CaptureBuffer buffer{nullptr, nullptr, capacity};
   BANKCHECK_CUDA(cudaMalloc(&buffer.records, capacity * sizeof(CaptureRecord)));
   BANKCHECK_CUDA(cudaMalloc(&buffer.count, sizeof(unsigned long long)));

@@ -6,6 +6,7 @@
 // recorder. No CUDA here, so the CPU test (tests/kernels/capture_trace_test.cpp)
 // checks this grouping without a GPU.
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <stdexcept>
@@ -13,22 +14,38 @@
 #include <tuple>
 #include <vector>
 
+#include "kernels/algorithm_factory.hpp"
 #include "model/warp_request.hpp"
 #include "sim/algorithms/block_recorder.hpp"
 
 namespace bankcheck::kernels {
 
-/// One captured lane access (device layout, 20 bytes).
+/// One captured lane access, as the device writes it: 24 bytes, no implicit
+/// padding (the static_asserts below pin the layout the host reads back).
+///   bytes  0-3   block
+///          4-7   thread
+///          8-11  seq       the thread's access number within its phase
+///         12-15  addr      byte offset within the block's shared memory
+///         16-17  site      the algorithm's site id; 16 bits like AccessTag's, since a
+///                          BlockAlgorithm has at most 65535 sites
+///         18-19  phase     16 bits; capture() refuses an algorithm with more phases
+///         20     width     bytes of the access: 1, 2, 4, 8 or 16
+///         21     op        0 load, 1 store (Op)
+///         22-23  reserved  zero
 struct CaptureRecord {
   std::uint32_t block;
   std::uint32_t thread;
-  std::uint32_t seq;    ///< the thread's access number within its phase
-  std::uint32_t addr;   ///< byte offset within the block's shared memory
-  std::uint8_t phase;
+  std::uint32_t seq;
+  std::uint32_t addr;
+  std::uint16_t site;
+  std::uint16_t phase;
   std::uint8_t width;
-  std::uint8_t op;      ///< 0 load, 1 store (Op)
-  std::uint8_t site;
+  std::uint8_t op;
+  std::uint16_t reserved;
 };
+static_assert(sizeof(CaptureRecord) == 24);
+static_assert(offsetof(CaptureRecord, site) == 16 && offsetof(CaptureRecord, phase) == 18);
+static_assert(offsetof(CaptureRecord, width) == 20 && offsetof(CaptureRecord, op) == 21);
 
 // ---------------------------------------------------------------------------
 // Instructions, keyed as sim/algorithms/block_recorder.hpp defines them.
@@ -103,8 +120,7 @@ inline InstructionMap instructions_from_capture(std::vector<CaptureRecord> recor
 }
 
 /// The CPU side: BlockRecorder over blocks 0..blocks-1 with the same factory.
-/// `prepare(recorder, block)` may preload shared memory (usually nothing).
-template <class Factory>
+template <AlgorithmFactory Factory>
 InstructionMap record_on_cpu(const Factory& factory, unsigned blocks, unsigned threads, std::size_t shared,
                              unsigned warp = 32) {
   InstructionMap map;

@@ -9,7 +9,7 @@
 //   profile  launch the plain kernel exactly once per case (for ncu) and
 //            write the manifest row that names that launch
 //   time     median of >= 10 CUDA-event timings after warm-up
-// Inputs come from a fixed-seed generator, so predict (here) and profile
+// Inputs come from a fixed-seed generator (inputs::Random, sim/inputs/random.hpp), so predict (here) and profile
 // (on the GPU machine) see identical inputs; each row carries the input's
 // FNV-1a hash so the harness can check that.
 #include <cstdint>
@@ -18,7 +18,6 @@
 #include <fstream>
 #include <map>
 #include <memory>
-#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -27,6 +26,7 @@
 
 #include "kernels/block_kernel.cuh"
 #include "model/bank_model.hpp"
+#include "sim/inputs/random.hpp"
 #include "sim/replay/cost_totals.hpp"
 
 namespace bankcheck::kernels {
@@ -51,25 +51,6 @@ template <class T>
 std::uint64_t hash_of(const std::vector<T>& v) {
   return fnv1a(v.data(), v.size() * sizeof(T));
 }
-
-/// Deterministic generator: std::mt19937_64's sequence is fixed by the
-/// standard; we map it to ranges ourselves (distributions are not portable).
-class Rng {
- public:
-  explicit Rng(std::uint64_t seed) : gen_(seed) {}
-  std::uint64_t next() { return gen_(); }
-  /// Uniform in [0, n) (n >= 1), by rejection so it is exactly uniform.
-  std::uint64_t below(std::uint64_t n) {
-    const std::uint64_t limit = ~std::uint64_t{0} - (~std::uint64_t{0} % n);
-    std::uint64_t x;
-    do x = gen_();
-    while (x >= limit);
-    return x % n;
-  }
-
- private:
-  std::mt19937_64 gen_;
-};
 
 /// body(i) for i in [0, n), split over the machine's cores (CPU references of
 /// large timing inputs); body must not share mutable state between indices.
@@ -174,7 +155,8 @@ class Experiment {
   /// DeviceFactory over device arrays (same shape). `verify()` checks the
   /// device output after a plain launch (true = correct); `items` counts the
   /// work for throughput (queries, elements).
-  template <class HostFactory, class DeviceFactory, class Verify>
+  template <AlgorithmFactory HostFactory, AlgorithmFactory DeviceFactory, class Verify>
+    requires std::is_same_v<FactoryAlgorithm<HostFactory>, FactoryAlgorithm<DeviceFactory>>
   void run(const CaseInfo& c, const HostFactory& host, const DeviceFactory& device, Verify&& verify,
            std::uint64_t items, unsigned capture_blocks = 2) {
     switch (mode_) {

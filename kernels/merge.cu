@@ -38,7 +38,7 @@ std::vector<std::int32_t> make_input(std::uint64_t n, bool worst, unsigned threa
     adversary.generate(std::span<std::int32_t>(keys));
   } else {
     std::iota(keys.begin(), keys.end(), 0);
-    Rng rng(n);
+    inputs::Random rng(n);
     for (std::uint64_t i = n - 1; i > 0; --i) std::swap(keys[i], keys[rng.below(i + 1)]);
   }
   return keys;

@@ -5,10 +5,10 @@
 // for the shapes E = 15 / u = 512, E = 17 / u = 256 and E = 16 / u = 256
 // (gcd(32, 16) = 16: the circular-shift variant), against
 // cub::DeviceMergeSort::SortKeysCopy (CUDA 13.0's own policy, u = 256, E = 17).
-// Inputs are the keys 0..n-1 permuted: "random" (a keyed Feistel permutation,
-// cycle-walked to n: deterministic and generated in parallel), "worst"
-// (sim/inputs/merge_sort_adversary.hpp for the shape's u and E) and "searched"
-// (the same with the searched warp labeling in the wide passes).
+// Inputs are the keys 0..n-1 permuted (kernels/merge_sort_inputs.cuh):
+// "random" (a keyed permutation, deterministic and generated in parallel),
+// "worst" (sim/inputs/merge_sort_adversary.hpp for the shape's u and E) and
+// "searched" (the same with the searched warp labeling in the wide passes).
 //   kernel.merge_sort --mode check|predict|profile|time [--out DIR]
 //                     [--shape all|512x15|256x17|256x16] [--input both|all|random|worst|searched]
 //                     [--log-min I] [--log-max I] [--tiles N]
@@ -25,23 +25,18 @@
 #include <cub/device/device_merge_sort.cuh>
 
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
-#include <fstream>
 #include <type_traits>
-#include <numeric>
 
 #include "kernels/experiment.cuh"
-#include "sim/inputs/merge_sort_adversary.hpp"
+#include "kernels/merge_sort_inputs.cuh"
 #include "sim/algorithms/merge_sort/merge_sort.hpp"
 
 using namespace bankcheck;
 using namespace bankcheck::kernels;
+using namespace bankcheck::kernels::merge_sort_inputs;
 
 namespace {
-
-constexpr int kWarp = 32;
-using Key = std::int32_t;
 
 struct Less {
   __device__ bool operator()(Key a, Key b) const { return a < b; }
@@ -103,122 +98,6 @@ __global__ void __launch_bounds__(U, 65536 / (64 * U)) capped_phased_kernel(Fact
   run_phases(factory);
 }
 
-// ---------------------------------------------------------------------------
-// Inputs: permutations of 0..n-1, so "sorted" means out[k] == k.
-
-/// A keyed 4-round Feistel permutation of [0, 2^(2h)), cycle-walked into [0, n).
-class FeistelPermutation {
- public:
-  FeistelPermutation(std::uint64_t n, std::uint64_t seed) : n_(n), seed_(seed) {
-    unsigned bits = 2;
-    while ((std::uint64_t{1} << bits) < n) ++bits;
-    half_ = (bits + 1) / 2;
-    mask_ = (std::uint64_t{1} << half_) - 1;
-  }
-  std::uint64_t operator()(std::uint64_t i) const {
-    std::uint64_t x = i;
-    do x = encrypt(x);
-    while (x >= n_);
-    return x;
-  }
-
- private:
-  static std::uint64_t mix(std::uint64_t z) {  // splitmix64's finalizer
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  std::uint64_t encrypt(std::uint64_t x) const {
-    std::uint64_t l = x >> half_, r = x & mask_;
-    for (std::uint64_t round = 0; round < 4; ++round) {
-      const std::uint64_t f = mix(r ^ (seed_ + 0x9e3779b97f4a7c15ull * (round + 1))) & mask_;
-      const std::uint64_t t = l ^ f;
-      l = r;
-      r = t;
-    }
-    return (l << half_) | r;
-  }
-  std::uint64_t n_, seed_;
-  unsigned half_;
-  std::uint64_t mask_;
-};
-
-/// Where worst-case inputs are cached (--inputs): the adversary's searched
-/// passes are time-bounded, so two machines can build different permutations;
-/// predict writes the file here, the GPU modes read the same bytes.
-std::string& input_cache() {
-  static std::string dir;
-  return dir;
-}
-
-/// The inputs: "random", "worst" (the construction: SPAA Section 4 in the
-/// wide passes) and "searched" (the wide passes' warp labeling found by
-/// search, above Theorem 8: docs/adversaries.md).
-enum class InputKind { random, worst, searched };
-constexpr InputKind kInputKinds[] = {InputKind::random, InputKind::worst, InputKind::searched};
-const char* input_name(InputKind k) {
-  return k == InputKind::random ? "random" : k == InputKind::worst ? "worst" : "searched";
-}
-/// --input: one name, "both" (random and worst, as the first runs) or "all".
-bool selected(const std::string& choice, InputKind k) {
-  return choice == "all" || choice == input_name(k) || (choice == "both" && k != InputKind::searched);
-}
-
-std::vector<Key> make_input(std::uint64_t n, InputKind kind, unsigned u, unsigned E) {
-  std::vector<Key> keys(n);
-  const bool adversarial = kind != InputKind::random;
-  const std::string cached = input_cache().empty() || !adversarial
-                                 ? std::string()
-                                 : input_cache() + "/" + input_name(kind) + "_u" + std::to_string(u) + "_E" +
-                                       std::to_string(E) + "_n" + std::to_string(n) + ".i32";
-  if (!cached.empty()) {
-    std::ifstream in(cached, std::ios::binary);
-    if (in && in.read(reinterpret_cast<char*>(keys.data()), static_cast<std::streamsize>(n * sizeof(Key))) &&
-        in.peek() == std::char_traits<char>::eof())
-      return keys;
-  }
-  if (adversarial) {
-    inputs::MergeSortShape shape;
-    shape.threads = u;
-    shape.items = E;
-    shape.warp = kWarp;
-    shape.keys = n;
-    const inputs::MergeSortAdversary adversary(shape, inputs::SearchBudget{0.2, 1, ~std::uint64_t{0}},
-                                               kind == InputKind::searched
-                                                   ? inputs::MergeSortAdversary::WidePasses::warp_search
-                                                   : inputs::MergeSortAdversary::WidePasses::section4);
-    adversary.generate(std::span<Key>(keys));
-    if (!cached.empty()) {
-      std::ofstream out(cached, std::ios::binary);
-      out.write(reinterpret_cast<const char*>(keys.data()), static_cast<std::streamsize>(n * sizeof(Key)));
-      if (!out) throw std::runtime_error("cannot write " + cached);
-    }
-  } else {
-    const FeistelPermutation perm(n, 0x5eed0000ull + n);
-    parallel_for(n, [&](std::size_t i) { keys[i] = static_cast<Key>(perm(i)); });
-  }
-  return keys;
-}
-
-/// True iff v is 0, 1, ..., n-1 (checked in parallel); prints the first miss.
-bool is_iota(const std::vector<Key>& v) {
-  std::atomic<std::uint64_t> first_bad{~std::uint64_t{0}};
-  const std::size_t chunks = 256, per = (v.size() + chunks - 1) / chunks;
-  parallel_for(chunks, [&](std::size_t c) {
-    for (std::size_t i = c * per; i < std::min(v.size(), (c + 1) * per); ++i)
-      if (v[i] != static_cast<Key>(i)) {
-        std::uint64_t cur = first_bad.load();
-        while (i < cur && !first_bad.compare_exchange_weak(cur, i)) {
-        }
-        return;
-      }
-  });
-  if (first_bad == ~std::uint64_t{0}) return true;
-  std::printf("  out[%llu] = %d, expected %llu\n", (unsigned long long)first_bad.load(), v[first_bad],
-              (unsigned long long)first_bad.load());
-  return false;
-}
-
 /// Sortedness of a permutation of 0..n-1 on the GPU (no 4 GB download per
 /// timed sort): counts positions with out[i] != i and keeps the first.
 __global__ void count_misplaced_kernel(const Key* out, unsigned long long n, unsigned long long* bad,
@@ -243,26 +122,6 @@ bool is_iota_on_device(const Key* d_out, std::uint64_t n) {
   BANKCHECK_CUDA(cudaMemcpy(&value, d_out + got[1], sizeof(Key), cudaMemcpyDeviceToHost));
   std::printf("  %llu keys misplaced; out[%llu] = %d\n", got[0], got[1], value);
   return false;
-}
-
-/// FNV-1a of each of 256 chunks in parallel, then FNV-1a of those hashes:
-/// the time mode's input identity for gigabyte inputs (hash_of's single
-/// byte-serial pass takes seconds there). Not comparable with hash_of.
-std::uint64_t parallel_hash(const std::vector<Key>& v) {
-  const std::size_t chunks = 256, per = (v.size() + chunks - 1) / chunks;
-  std::vector<std::uint64_t> h(chunks, 0);
-  parallel_for(chunks, [&](std::size_t c) {
-    const std::size_t lo = std::min(v.size(), c * per), hi = std::min(v.size(), (c + 1) * per);
-    h[c] = fnv1a(v.data() + lo, (hi - lo) * sizeof(Key));
-  });
-  return hash_of(h);
-}
-
-/// Independent reference of stage k: the input with every chunk of T * 2^k keys sorted.
-std::vector<Key> chunk_sorted(const std::vector<Key>& input, long chunk) {
-  std::vector<Key> v = input;
-  parallel_for(v.size() / chunk, [&](std::size_t c) { std::sort(v.begin() + c * chunk, v.begin() + (c + 1) * chunk); });
-  return v;
 }
 
 // ---------------------------------------------------------------------------

@@ -90,7 +90,7 @@ void run_case(Experiment& ex, unsigned u, unsigned E, bool worst, unsigned block
   const long n = static_cast<long>(u) * E;
   std::vector<std::int32_t> tiles(n * blocks);
   std::vector<long> a_counts(blocks);
-  Rng rng(u * 1000 + E * 10 + worst);
+  inputs::Random rng(u * 1000 + E * 10 + worst);
   const std::vector<std::uint8_t> worst_b = worst ? worst_labels(u, E) : std::vector<std::uint8_t>{};
   for (unsigned blk = 0; blk < blocks; ++blk) {
     std::vector<std::uint8_t> from_b;

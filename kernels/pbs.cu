@@ -21,6 +21,7 @@
 
 #include "kernels/experiment.cuh"
 #include "sim/algorithms/pbs/pbs.hpp"
+#include "sim/inputs/pbs_adversary.hpp"
 
 using namespace bankcheck;
 using namespace bankcheck::kernels;
@@ -63,7 +64,7 @@ struct PbsFactory {
 
 /// Sorted distinct keys: gaps of 1..4 from a random start (no padding value occurs).
 template <class Key>
-std::vector<Key> make_keys(long K, Rng& rng) {
+std::vector<Key> make_keys(long K, inputs::Random& rng) {
   std::vector<Key> keys(K);
   Key v = static_cast<Key>(rng.below(1000)) - 500;
   for (auto& k : keys) {
@@ -74,7 +75,7 @@ std::vector<Key> make_keys(long K, Rng& rng) {
 }
 
 template <class Key>
-std::vector<Key> make_queries(const std::vector<Key>& keys, long Q, bool worst, Rng& rng) {
+std::vector<Key> make_queries(const std::vector<Key>& keys, long Q, bool worst, inputs::Random& rng) {
   const long K = static_cast<long>(keys.size());
   std::vector<Key> q(Q);
   if (!worst) {
@@ -83,8 +84,10 @@ std::vector<Key> make_queries(const std::vector<Key>& keys, long Q, bool worst, 
   }
   // Corollary 4.1 (K a multiple of w^2): lane i searches K[i*K/w + C].
   for (long warp = 0; warp * kWarp < Q; ++warp) {
-    const long C = static_cast<long>(rng.below(K / kWarp));
-    for (long i = 0; i < kWarp && warp * kWarp + i < Q; ++i) q[warp * kWarp + i] = keys[i * (K / kWarp) + C];
+    const std::uint64_t C = rng.below(K / kWarp);
+    for (long i = 0; i < kWarp && warp * kWarp + i < Q; ++i)
+      q[warp * kWarp + i] = keys[inputs::corollary41_index(static_cast<std::uint64_t>(K), kWarp,
+                                                           static_cast<unsigned>(i), C)];
   }
   return q;
 }
@@ -240,7 +243,7 @@ template <class Key>
 void run_key_size(Experiment& ex, const std::vector<long>& Ks, long Q, unsigned max_blocks, bool worst_too) {
   for (long K : Ks) {
     for (int worst = 0; worst <= (worst_too ? 1 : 0); ++worst) {
-      Rng rng(1000003ull * K + 17 * sizeof(Key) + worst);
+      inputs::Random rng(1000003ull * K + 17 * sizeof(Key) + worst);
       const std::vector<Key> keys = make_keys<Key>(K, rng);
       const std::vector<Key> queries = make_queries(keys, Q, worst != 0, rng);
       const std::vector<long> expected = reference(keys, queries);

@@ -96,7 +96,7 @@ std::string bytes_param() {
 template <class T>
 void run_bitonic(Experiment& ex, unsigned blocks) {
   const unsigned n = 256;  // the registry's default tile
-  Rng rng(11 + sizeof(T));
+  inputs::Random rng(11 + sizeof(T));
   std::vector<T> in(std::size_t{n} * blocks);
   for (auto& v : in) v = static_cast<T>(rng.next());
   std::vector<T> expected = in;
@@ -116,7 +116,7 @@ void run_bitonic(Experiment& ex, unsigned blocks) {
 template <class T>
 void run_scan(Experiment& ex, unsigned blocks) {
   const unsigned n = 1024;  // 512 threads
-  Rng rng(23 + sizeof(T));
+  inputs::Random rng(23 + sizeof(T));
   std::vector<T> in(std::size_t{n} * blocks);
   for (auto& v : in) v = static_cast<T>(rng.next());  // unsigned: sums wrap alike on both sides
   std::vector<T> expected(in.size());
@@ -144,7 +144,7 @@ void run_scan(Experiment& ex, unsigned blocks) {
 void run_split(Experiment& ex, unsigned blocks) {
   const unsigned u = 64, fanout = 16, per = 8;  // the registry's defaults
   for (const bool worst : {false, true}) {
-    Rng rng(37 + worst);
+    inputs::Random rng(37 + worst);
     std::vector<unsigned> keys(std::size_t{u} * per * blocks);
     // worst: every key in partition 0, so thread-major lanes t all hit t*F (GCD(F, w)-way)
     for (auto& k : keys)
@@ -184,7 +184,7 @@ void run_css(Experiment& ex, unsigned blocks) {
   shape.threads = u;
   const std::size_t nkeys = shape.keys(), child_keys = nkeys / (m + 1);  // keys under one root child
   for (const bool worst : {false, true}) {
-    Rng rng(53 + 2 * sizeof(T) + worst);
+    inputs::Random rng(53 + 2 * sizeof(T) + worst);
     // Per block: distinct sorted keys (random gaps), its tree, u queries.
     std::vector<T> tree, queries(std::size_t{u} * blocks);
     std::vector<std::uint32_t> expected(queries.size());

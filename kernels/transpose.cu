@@ -34,7 +34,7 @@ template <class T>
 void run_cases(Experiment& ex, unsigned blocks) {
   const unsigned tile = 32;
   const std::size_t n = std::size_t{tile} * tile * blocks;
-  Rng rng(7 + sizeof(T));
+  inputs::Random rng(7 + sizeof(T));
   std::vector<T> in(n);
   for (auto& v : in) v = static_cast<T>(rng.next());
   std::vector<T> expected(n);

@@ -21,6 +21,7 @@
 #include "sim/algorithms/block_recorder.hpp"
 #include "sim/algorithms/merge/cf_merge.hpp"
 #include "sim/algorithms/pbs/pbs.hpp"
+#include "sim/inputs/pbs_adversary.hpp"
 #include "sim/trace/trace_file.hpp"
 
 namespace bankcheck::proofs {
@@ -231,10 +232,12 @@ Claim pbs_correct_claim(const std::string& id, const std::string& name) {
   return c;
 }
 
-/// The worst-case queries of Corollary 4.1: q_i = K[i K/w + C].
+/// The worst-case queries of Corollary 4.1: q_i = K[i K/w + C] (sim/inputs/pbs_adversary.hpp).
 std::vector<int> corollary_queries(uint64_t w, long K, long C) {
   std::vector<int> q(w);
-  for (uint64_t i = 0; i < w; ++i) q[i] = static_cast<int>(static_cast<long>(i) * K / static_cast<long>(w) + C);
+  for (uint64_t i = 0; i < w; ++i)
+    q[i] = static_cast<int>(inputs::corollary41_index(static_cast<std::uint64_t>(K), static_cast<unsigned>(w),
+                                                      static_cast<unsigned>(i), static_cast<std::uint64_t>(C)));
   return q;
 }
 

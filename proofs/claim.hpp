@@ -14,6 +14,8 @@
 #include <optional>
 #include <string>
 
+#include "sim/inputs/splitmix64.hpp"
+
 namespace bankcheck::proofs {
 
 /// A parameter point: w banks = w lanes per warp, E elements per thread (or,
@@ -87,14 +89,10 @@ struct Claim {
   std::function<BigCount(const Point&, const CheckOptions&)> planned_cases;
 };
 
-/// splitmix64: the per-point random stream depends only on (seed, w, E), so a
-/// counterexample found in a large run reproduces from its point alone.
-constexpr std::uint64_t mix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
+/// SplitMix64's hash (sim/inputs/splitmix64.hpp): the per-point random stream
+/// depends only on (seed, w, E), so a counterexample found in a large run
+/// reproduces from its point alone.
+constexpr std::uint64_t mix64(std::uint64_t x) { return inputs::SplitMix64::hash(x); }
 constexpr std::uint64_t point_seed(std::uint64_t seed, const Point& p) {
   return mix64(mix64(mix64(seed) ^ p.w) ^ (p.E * 0x632be59bd9b4e019ull));
 }

@@ -10,10 +10,14 @@
 // to std::upper_bound?) and the paper's analytic prediction where one
 // exists. trace_algorithm() writes the same instructions to a TraceSink.
 //
-// Adding an algorithm: write an AlgorithmSpec (see pbs_specs() in
-// sim/algorithms/algorithm_registry.cpp) and append it in all_algorithms() there.
+// Registering (docs/extending.md): an algorithm's folder holds a
+// <name>_spec.cpp defining `std::vector<AlgorithmSpec> <name>_specs()`, and
+// one line BANKCHECK_ALGORITHM(<name>_specs) in
+// sim/algorithms/registered_algorithms.def lists it, in listing order. Code
+// that links the library (a user's own tests) calls register_algorithm().
 #include <boost/multiprecision/cpp_int.hpp>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <optional>
@@ -85,7 +89,7 @@ struct AlgorithmOutcome {
 struct AlgorithmSpec {
   std::string name;
   std::string description;
-  std::vector<ParamSpec> params;
+  std::vector<ParamSpec> params;  ///< must include "w" (warp size = banks)
   /// Where `--input worst` comes from (a paper's construction, or why every
   /// input is a worst case); empty: the algorithm has none and `worst` is
   /// rejected with a message saying so.
@@ -96,8 +100,15 @@ struct AlgorithmSpec {
   std::function<AlgorithmOutcome(const Params&, const InputChoice&, InstructionListener& out)> drive;
 };
 
-/// Every registered algorithm, in listing order.
-const std::vector<AlgorithmSpec>& algorithms();
+/// Every registered algorithm: the built-in ones of registered_algorithms.def
+/// in listing order, then those added by register_algorithm(). A deque, so
+/// that references to an entry stay valid when another is registered.
+const std::deque<AlgorithmSpec>& algorithms();
+/// Add an algorithm at run time (after the built-in ones).
+/// @pre no run_algorithm() / find_algorithm() call runs concurrently.
+/// @throws std::invalid_argument when the name is empty or taken, a parameter
+/// "w" is missing, or validate / drive is empty.
+void register_algorithm(AlgorithmSpec spec);
 /// @throws std::invalid_argument listing the known names.
 const AlgorithmSpec& find_algorithm(std::string_view name);
 /// @throws std::invalid_argument when `input` is `worst` and spec.worst_case is empty.
@@ -145,7 +156,8 @@ AlgorithmReport run_algorithm(std::string_view name, const Params& params, const
 AlgorithmOutcome trace_algorithm(std::string_view name, const Params& params, const InputChoice& input,
                                  TraceSink& sink);
 
-/// Helpers for drivers (shared by every algorithm's spec).
+/// Helpers for drivers (shared by every algorithm's spec; more in
+/// sim/algorithms/spec_support.hpp).
 std::int64_t param(const Params& p, std::string_view name);  ///< @throws if absent
 /// Integers of a whitespace-separated file. @throws std::invalid_argument naming the file and line.
 std::vector<std::int64_t> read_integers(const std::string& path);

@@ -2,9 +2,9 @@
 // select(c, a, b) = c ? a : b without a data-dependent branch on the host.
 // The recorder runs every lane of an algorithm header on the CPU, where a
 // comparison that steers a search or a merge is taken about half the time at
-// random: a mispredicted branch per probe was most of the recorder's time
+// random: a mispredicted branch per probe costs about a third of a recorded PBS run
 // (docs/algorithms.md, "Speed"). On the device nvcc already turns `c ? a : b`
-// into a select, so the GPU code is unchanged.
+// into a select, so the GPU code is the same either way.
 #include <type_traits>
 
 #include "model/hd.hpp"

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/inputs/random.hpp"
+
 namespace bankcheck::inputs {
 
 std::uint64_t grouped_paper_cost(const GroupedLabels& shape, const std::vector<std::uint8_t>& from_b) {
@@ -73,7 +75,7 @@ LabelSearchResult search_labels(unsigned length, unsigned group,
     }
     return best;
   }
-  std::mt19937_64 rng(budget.seed);
+  Random rng(budget.seed);  // drawn through the standard distributions: the committed searched inputs used libstdc++'s
   std::vector<std::uint8_t> cur = start;
   if (cur.size() != length) {  // balanced start: A half then B half in each group
     cur.assign(length, 0);
@@ -173,7 +175,7 @@ LabelSearchResult search_splits(const GroupedLabels& shape, const SearchBudget& 
   LabelSearchResult best;
   best.from_b = labels_of(st, E);
   best.cost = cur_cost;
-  std::mt19937_64 rng(budget.seed);
+  Random rng(budget.seed);  // drawn through the standard distributions: the committed searched inputs used libstdc++'s
   std::uniform_int_distribution<unsigned> thread(0, w - 1), within(0, per_group - 1), kind(0, 3);
   std::uniform_real_distribution<double> unit(0, 1);
   const auto t0 = std::chrono::steady_clock::now();
@@ -231,7 +233,7 @@ VectorSearchResult search_vectors(unsigned lanes, std::uint64_t range,
     }
     return best;
   }
-  std::mt19937_64 rng(budget.seed);
+  Random rng(budget.seed);  // drawn through the standard distributions: the committed searched inputs used libstdc++'s
   std::uniform_int_distribution<std::uint64_t> value(0, range - 1);
   std::uniform_int_distribution<unsigned> lane(0, lanes - 1);
   std::uniform_real_distribution<double> unit(0, 1);

@@ -72,12 +72,6 @@ std::vector<MergeSplit> worst_warp_splits(const Section4Parameters& p, bool a_ma
   return out;
 }
 
-std::uint64_t theorem8_count(const Section4Parameters& p) {
-  const std::uint64_t E = p.items, r = p.r, d = p.d;
-  if (2 * E <= p.warp) return E * E;
-  return (E * E + 2 * E * r + E * d - r * r - r * d) / 2;
-}
-
 std::vector<std::uint8_t> labels_from_splits(std::span<const MergeSplit> splits, unsigned columns) {
   std::vector<std::uint8_t> out;
   std::uint64_t ca = 0, cb = 0;

@@ -1,7 +1,8 @@
 #pragma once
 // Worst-case inputs for one warp of a pairwise merge (Berney & Sitchinava,
 // SPAA 2025, Section 4): the sequence S, the tuple sequence T (|T| = w/d per
-// subproblem) and the per-warp A/B splits that reach Theorem 8's count.
+// subproblem) and the per-warp A/B splits that reach Theorem 8's count
+// (model/analytic.hpp: merge_worst_conflicts_per_warp).
 //
 // Vocabulary: a warp of w threads merges E items per thread; thread i
 // produces merged outputs [iE, (i+1)E) and takes `from_a` of them from list A
@@ -47,10 +48,6 @@ std::vector<MergeSplit> section4_t(const Section4Parameters& p);
 /// the A-major T and its switched (B-major) form; `a_major` picks the first.
 /// @post size() == w; sum of from_a is a multiple of w (whole bank columns).
 std::vector<MergeSplit> worst_warp_splits(const Section4Parameters& p, bool a_major);
-
-/// Theorem 8 summed over the d subproblems (the paper's closing formula):
-/// E^2 if E <= w/2, else (E^2 + 2Er + Ed - r^2 - rd) / 2.
-std::uint64_t theorem8_count(const Section4Parameters& p);
 
 /// Labeling of the warp's merged outputs (A and B both start at a bank-column
 /// boundary). A thread reads its A items last when its A portion ends a

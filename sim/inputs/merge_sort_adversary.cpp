@@ -1,5 +1,6 @@
 #include "sim/inputs/merge_sort_adversary.hpp"
 
+#include "model/analytic.hpp"
 #include "sim/trace/atomic_file.hpp"
 #include "sim/inputs/grouped_merge_worst_case.hpp"
 
@@ -195,7 +196,6 @@ std::vector<MergePassCost> MergeSortAdversary::pass_costs() const {
   const std::size_t T = shape_.tile();
   const std::uint64_t tiles = shape_.keys / T;
   const BankModel model = make_preset("dmm", w);
-  const Section4Parameters p = section4_parameters(w, E);
   std::vector<MergePassCost> out;
   for (const MergePassPlan& plan : passes_) {
     const std::size_t G = plan.global ? T : std::size_t{plan.merge_threads} * E;
@@ -237,7 +237,8 @@ std::vector<MergePassCost> MergeSortAdversary::pass_costs() const {
     c.serial_merge_wavefronts = refill * tiles;
     // Theorem 8 for the wide passes (a warp search may exceed it: ratio > 1), E^2 for the grouped ones.
     const bool wide = plan.global || plan.merge_threads >= 2 * w;
-    c.bound = c.warps * (wide ? theorem8_count(p) : std::uint64_t{E} * E);
+    c.bound = c.warps * (wide ? static_cast<std::uint64_t>(analytic::merge_worst_conflicts_per_warp(w, E))
+                               : std::uint64_t{E} * E);
     out.push_back(c);
   }
   return out;

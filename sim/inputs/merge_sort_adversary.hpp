@@ -61,6 +61,11 @@ struct MergePassCost {
   std::uint64_t warps = 0;
 };
 
+/// The target-sequence budget of the adversary behind `bankcheck run
+/// merge-sort --input worst` (sim/algorithms/merge_sort/merge_sort_spec.cpp):
+/// fixed, so that the worst input depends on the seed only.
+inline constexpr std::uint64_t kMergeSortWorstIterations = 3000;
+
 class MergeSortAdversary {
  public:
   /// Labeling of the passes whose merges span >= 2 warps (in-block m >= 2w, global).

@@ -59,7 +59,7 @@ PbsQuerySet corollary41_queries(std::uint64_t keys, unsigned warp, std::uint64_t
   set.construction = "corollary-4.1";
   set.first_full_round = ceil_log2(warp) + 1;
   set.queries.resize(count);
-  for (std::uint64_t i = 0; i < count; ++i) set.queries[i] = (i % warp) * stride + c;
+  for (std::uint64_t i = 0; i < count; ++i) set.queries[i] = corollary41_index(keys, warp, static_cast<unsigned>(i % warp), c);
   return set;
 }
 

@@ -28,6 +28,15 @@ struct PbsQuerySet {
   unsigned first_full_round = 0;       ///< 1-based round from which every warp is w-way by the proof
 };
 
+/// HiPC 2015 Corollary 4.1 (Section V-B's construction): the index into K
+/// that lane `lane` of a warp queries, lane*K/w + C. The one place it is
+/// written: the registry's `--input worst`, the claims, `bankcheck adversary
+/// pbs` and kernel.pbs all build their queries with it.
+/// @pre w | K and C < K/w (the Corollary also asks w^2 | K; each caller checks what it needs).
+constexpr std::uint64_t corollary41_index(std::uint64_t keys, unsigned warp, unsigned lane, std::uint64_t c) {
+  return std::uint64_t{lane} * (keys / warp) + c;
+}
+
 /// Corollary 4.1: lane i of every warp queries K[i*K/w + C].
 /// @throws std::invalid_argument unless K >= w^2, K % w^2 == 0 and C < K/w (names the nearest valid K / C).
 PbsQuerySet corollary41_queries(std::uint64_t keys, unsigned warp, std::uint64_t count, std::uint64_t c = 0);

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <random>
 
@@ -25,15 +26,15 @@ struct HostCapture {
   std::vector<CaptureRecord>* out;
   std::uint32_t* seq;
   std::uint32_t block, thread, offset = 0;
-  std::uint8_t phase;
+  std::uint16_t phase;
   HostCapture at(std::size_t off) const {
     HostCapture c = *this;
     c.offset += static_cast<std::uint32_t>(off);
     return c;
   }
   void log(int site, std::uint32_t addr, unsigned width, unsigned op) const {
-    out->push_back({block, thread, (*seq)++, addr, phase, static_cast<std::uint8_t>(width),
-                    static_cast<std::uint8_t>(op), static_cast<std::uint8_t>(site)});
+    out->push_back({block, thread, (*seq)++, addr, static_cast<std::uint16_t>(site), phase,
+                    static_cast<std::uint8_t>(width), static_cast<std::uint8_t>(op), 0});
   }
   template <class T>
   T load(int site, std::size_t index) const {
@@ -59,13 +60,11 @@ std::vector<CaptureRecord> host_capture(const Factory& factory, unsigned blocks,
   for (unsigned b = 0; b < blocks; ++b) {
     std::vector<unsigned char> bytes(shared, 0);
     const auto algo = factory(b);
-    int phases;
-    if constexpr (requires { algo.phases(); }) phases = algo.phases();
-    else phases = decltype(algo)::kPhases;
+    const int phases = block_phases(algo);
     for (int p = 0; p < phases; ++p)
       for (unsigned t = 0; t < threads; ++t) {
         std::uint32_t seq = 0;
-        HostCapture c{&bytes, &records, &seq, b, t, 0, static_cast<std::uint8_t>(p)};
+        HostCapture c{&bytes, &records, &seq, b, t, 0, static_cast<std::uint16_t>(p)};
         algo.phase(p, static_cast<int>(t), c);
       }
   }
@@ -85,6 +84,28 @@ struct TransposeFactory {
     t.out = out + b * 1024;
     return t;
   }
+};
+
+// 300 sites: lane t of a warp runs sites 299 - (t mod 3) then 2, storing its
+// id at word t; every site id above 255 must survive the capture record.
+struct ManySites {
+  static constexpr const char* kName = "many";
+  static constexpr auto kSiteNames = [] {
+    std::array<const char*, 300> names{};
+    names.fill("s");
+    return names;
+  }();
+  static constexpr int kPhases = 1;
+  unsigned threads = 64;
+  std::size_t shared_bytes() const { return 4 * threads; }
+  template <class Smem>
+  void phase(int, int tid, Smem& smem) const {
+    smem.template store<int>(299 - tid % 3, tid, tid);
+    (void)smem.template load<int>(2, tid);
+  }
+};
+struct ManySitesFactory {
+  ManySites operator()(unsigned) const { return ManySites{}; }
 };
 
 template <PbsVariant V>
@@ -171,4 +192,32 @@ TEST_CASE("a lost record or a changed address is caught") {
       if (r.thread == 9 && r.phase == 0) r.seq = 1;  // its only access claims to be the second
     CHECK_THROWS_AS(instructions_from_capture(records, 32), std::runtime_error);
   }
+}
+
+TEST_CASE("site ids above 255 round-trip through the 16-bit CaptureRecord::site") {
+  const ManySitesFactory f;
+  const InstructionMap cpu = record_on_cpu(f, 1, 64, f(0).shared_bytes());
+  const std::vector<CaptureRecord> records = host_capture(f, 1, 64, f(0).shared_bytes());
+  std::vector<unsigned> sites;
+  for (const CaptureRecord& r : records) sites.push_back(r.site);
+  CHECK(std::count(sites.begin(), sites.end(), 299u) == 22);  // threads 0, 3, ..., 63
+  CHECK(std::count(sites.begin(), sites.end(), 297u) == 21);
+  const InstructionMap cap = instructions_from_capture(records, 32);
+  const TraceComparison cmp = compare(cap, cpu);
+  CHECK_MESSAGE(cmp.same(), cmp.first_difference);
+  // Per warp: stores of sites 297, 298, 299 and the load of site 2: 4 instructions, 2 warps.
+  CHECK(cpu.size() == 8);
+  const InstructionKey k299{0, 0, 1, 299, 0};
+  REQUIRE(cap.count(k299) == 1);
+  CHECK(cap.at(k299).addr[0] == kInactive);  // lane 0 of warp 1 is thread 32 = 2 mod 3: site 297
+  CHECK(cap.at(k299).addr[1] == 4 * 33);     // thread 33 = 0 mod 3 stores word 33
+}
+
+TEST_CASE("CaptureRecord layout: 24 bytes, the site in bytes 16-17") {
+  CaptureRecord r{};
+  r.site = 0x1234;
+  unsigned char bytes[sizeof r];
+  std::memcpy(bytes, &r, sizeof r);
+  CHECK(sizeof r == 24);
+  CHECK(static_cast<unsigned>(bytes[16] | bytes[17] << 8) == 0x1234u);  // little-endian host and device
 }

@@ -36,6 +36,8 @@ TEST_CASE("Theorem 8 per warp: E² up to w/2, then (E² + 2Er + Ed - r² - rd)/2
   CHECK(merge_worst_conflicts_per_warp(12, 9) == 72);
   // w = 12, E = 7: r = 5, d = 1: (49 + 70 + 7 - 25 - 5)/2 = 48
   CHECK(merge_worst_conflicts_per_warp(12, 7) == 48);
+  // w = 32, E = 17 (CUB's sm_90 E): r = 15, d = 1: (289 + 510 + 17 - 225 - 15)/2 = 288
+  CHECK(merge_worst_conflicts_per_warp(32, 17) == 288);
   // E = w: r = 0, d = w: (w² + w²)/2 = w²
   CHECK(merge_worst_conflicts_per_warp(32, 32) == 1024);
   // n = 10^8 rounded to whole warps of 32*15 = 480 keys: 208333 warps * 225

@@ -35,7 +35,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/hd.hpp"
+#include "sim/algorithms/block_algorithm.hpp"  // and model/hd.hpp
 
 namespace bankcheck {
 
@@ -181,13 +181,13 @@ struct AhoCorasick {
   }
 };
 
-}  // namespace bankcheck
-
-namespace bankcheck {
 /// The skew that makes the skewed staging conflict-free on w banks for chunks of
 /// `chunk` bytes: w / (chunk/4) when chunk/4 divides w, else 1.
-inline unsigned aho_skew_for(unsigned w, unsigned chunk) {
+BANKCHECK_HD_INLINE unsigned aho_skew_for(unsigned w, unsigned chunk) {
   const unsigned per = chunk / 4;
   return per != 0 && per < w && w % per == 0 ? w / per : 1;
 }
+
+static_assert(BlockAlgorithm<AhoCorasick>);
+
 }  // namespace bankcheck

@@ -1,6 +1,6 @@
 #pragma once
 // CF-Merge's load-balanced dual subsequence gather, SPAA 2025 Algorithm 1
-// (/work/shared/papers/spaa2025-eliminating-bank-conflicts-mergesort.txt):
+// (Berney and Sitchinava, "Eliminating Bank Conflicts in GPU Mergesort"):
 //   shmem = ρ(A ∪ π(B))          B reversed (π, Section 3.1); partitions of
 //                                 wE/d slots circularly shifted by ℓ mod d (ρ,
 //                                 Sections 3.2-3.3), d = gcd(w, E)
@@ -16,7 +16,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "model/hd.hpp"
+#include "sim/algorithms/block_algorithm.hpp"  // and model/hd.hpp
 #include "sim/algorithms/merge/merge_path.hpp"
 
 #if defined(__CUDA_ARCH__)
@@ -419,6 +419,10 @@ struct CfMerge {
       cf_gather_slots(L, a_i, a_len, b_i,
                       [&](long j, long slot) { smem.template store<Key>(scatter_store, slot, out[first + j]); });
   }
+
+  BANKCHECK_HD int threads() const { return layout.threads; }
 };
+
+static_assert(BlockAlgorithm<CfMerge<std::int32_t>>);
 
 }  // namespace bankcheck

@@ -283,6 +283,7 @@ struct CfSortTileAlgo : CfSortSites {
   Less less{};
 
   static constexpr int rounds() { return cf_log2_ceil(kThreads); }
+  static constexpr unsigned threads() { return kThreads; }
   int phases() const { return 3 * rounds(); }
   static constexpr long shared_bytes() {
     return static_cast<long>(kThreads) * kItems * static_cast<long>(sizeof(Key) + (Block::kKeysOnly ? 0 : sizeof(Value))) +
@@ -333,6 +334,7 @@ struct CfSortPassAlgo : CfSortSites {
   int* splits = nullptr;         ///< host, u
   Less less{};
 
+  static constexpr unsigned threads() { return kThreads; }
   static constexpr long shared_bytes() { return CfSortTileAlgo<Key, Value, kThreads, kItems, Less>::shared_bytes(); }
   template <class Smem>
   void phase(int k, int tid, Smem& smem) const {

@@ -1,7 +1,7 @@
 #pragma once
 // One pairwise merge of a thread block as CUB's BlockMergeSort /
-// DeviceMergeSort do it (cub/block/block_merge_sort.cuh; SPAA 2025 Sections
-// 2-3, /work/shared/papers/spaa2025-eliminating-bank-conflicts-mergesort.txt):
+// DeviceMergeSort do it (cub/block/block_merge_sort.cuh; Berney and Sitchinava,
+// "Eliminating Bank Conflicts in GPU Mergesort", SPAA 2025, Sections 2-3):
 //   phase 0  each thread stores its E items blocked: thread t's items at t*E..t*E+E-1
 //            (the tile is A followed by B; keys_shared has u*E + 1 slots as in CUB)
 //   phase 1  merge-path binary search at diagonal t*E (MergePath), then
@@ -11,7 +11,7 @@
 // The merged items stay in registers; we copy them to a host array to check.
 #include <cstdint>
 
-#include "model/hd.hpp"
+#include "sim/algorithms/block_algorithm.hpp"  // and model/hd.hpp
 #include "sim/algorithms/merge/merge_path.hpp"
 
 namespace bankcheck {
@@ -77,5 +77,7 @@ struct PairwiseMerge {
                       [&](int i, Key key) { out[diag + i] = key; });
   }
 };
+
+static_assert(BlockAlgorithm<PairwiseMerge<std::int32_t>>);
 
 }  // namespace bankcheck

@@ -1,5 +1,22 @@
-#include "sim/algorithms/merge_sort/merge_sort_spec.hpp"
-
+// Registry entry `merge-sort` (sim/algorithms/algorithm_registry.hpp): the whole
+// pairwise merge sort of sim/algorithms/merge_sort/merge_sort.hpp (CUB DeviceMergeSort's tile
+// kernel, then global passes over runs of 1, 2, 4, ... tiles), baseline (CUB
+// SerialMerge) or CF-Merge, on n keys.
+//
+//   bankcheck run merge-sort E=17 u=256 n=N --input worst|random|FILE [--per-round]
+//
+// Kernels run one after the other through the same listener, so each one's
+// phases are numbered after the previous kernel's: the tile kernel has phases
+// 0 .. 2 + log2(u) (baseline: phase 2 + r is in-block merge round r, groups
+// of m = 2^(r+1) threads; cf: two phases per round), then global pass i
+// (runs of 2^(i-1) tiles) has 3 phases (cf: 4) of which the second is the
+// merge. `--per-round` lists the SerialMerge reads (init_a, init_b,
+// merge_read) of each pass under its phase.
+//
+// --input worst is the whole-sort adversary (sim/inputs/merge_sort_adversary.hpp;
+// its searched passes capped by iterations, so the input is the same on every
+// run for a seed), and the prediction is the adversary's own per-pass count
+// of those reads, summed (exact: the replay must equal it).
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -10,9 +27,12 @@
 #include <stdexcept>
 #include <utility>
 
-#include "sim/inputs/merge_sort_adversary.hpp"
+#include "sim/algorithms/algorithm_registry.hpp"
 #include "sim/algorithms/block_recorder.hpp"
 #include "sim/algorithms/merge_sort/merge_sort.hpp"
+#include "sim/algorithms/spec_support.hpp"
+#include "sim/inputs/merge_sort_adversary.hpp"
+#include "sim/inputs/random.hpp"
 
 namespace bankcheck {
 
@@ -20,11 +40,7 @@ namespace {
 
 constexpr int kMaxItems = 32;  // E is a template parameter of sim/algorithms/merge_sort/merge_sort.hpp: 1..32 are compiled
 
-void require(bool ok, const std::string& what) {
-  if (!ok) throw std::invalid_argument(what);
-}
-
-std::string num(std::int64_t v) { return std::to_string(v); }
+using namespace spec_support;
 
 /// Renumbers phases so that kernels run one after another keep distinct
 /// phases, and site ids so that the pass kernel's sites (the same enum as the
@@ -79,13 +95,13 @@ std::vector<std::int32_t> sort_input(const Params& p, const InputChoice& in,
     case InputChoice::Kind::random: {
       keys.resize(n);
       std::iota(keys.begin(), keys.end(), 0);
-      std::mt19937_64 rng(in.seed);
+      inputs::Random rng(in.seed);
       std::shuffle(keys.begin(), keys.end(), rng);
       break;
     }
     case InputChoice::Kind::worst: {
       const inputs::MergeSortShape shape{u, E, w, n};
-      adversary.emplace(shape, inputs::SearchBudget{3600, in.seed, kMergeSortWorstIterations},
+      adversary.emplace(shape, inputs::SearchBudget{3600, in.seed, inputs::kMergeSortWorstIterations},
                         param(p, "wide") == 1 ? inputs::MergeSortAdversary::WidePasses::warp_search
                                               : inputs::MergeSortAdversary::WidePasses::section4);
       keys.resize(n);
@@ -194,8 +210,6 @@ constexpr std::array<Driver, sizeof...(I)> drivers(std::integer_sequence<int, I.
   return {&drive_merge_sort<I + 1>...};
 }
 
-}  // namespace
-
 AlgorithmSpec merge_sort_spec() {
   AlgorithmSpec s;
   s.name = "merge-sort";
@@ -218,5 +232,9 @@ AlgorithmSpec merge_sort_spec() {
   };
   return s;
 }
+
+}  // namespace
+
+std::vector<AlgorithmSpec> merge_sort_specs() { return {merge_sort_spec()}; }
 
 }  // namespace bankcheck

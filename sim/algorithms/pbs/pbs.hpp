@@ -1,7 +1,6 @@
 #pragma once
 // Batched predecessor search in shared memory, HiPC 2015 (Karsin, Casanova,
-// Sitchinava, "Efficient batched predecessor search in shared memory on GPUs",
-// /work/shared/papers/hipc2015-batched-predecessor-search.txt):
+// Sitchinava, "Efficient batched predecessor search in shared memory on GPUs"):
 //   PBS     Algorithm 1: binary search with δ = ⌈K/4⌉, ⌈log K⌉ probes, final check.
 //   PBS-CF  Algorithm 2 (stage 1: δ rounded down to a multiple of w, each lane
 //           starting `offset = threadID mod w` keys to the right) then
@@ -41,6 +40,7 @@
 #include <limits>
 
 #include "model/hd.hpp"
+#include "sim/algorithms/block_algorithm.hpp"
 #include "sim/algorithms/select.hpp"
 
 namespace bankcheck {
@@ -166,5 +166,8 @@ struct PbsSearch {
     }
   }
 };
+
+static_assert(BlockAlgorithm<PbsSearch<std::int32_t, PbsVariant::pbs>>);
+static_assert(BlockAlgorithm<PbsSearch<std::int64_t, PbsVariant::cl_corrected>>);
 
 }  // namespace bankcheck

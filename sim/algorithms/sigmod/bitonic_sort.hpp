@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "model/hd.hpp"
+#include "sim/algorithms/block_algorithm.hpp"  // and model/hd.hpp
 
 namespace bankcheck {
 
@@ -70,5 +70,7 @@ struct BitonicSort {
     smem.template store<T>(kWriteHi, l, swap ? a : b);
   }
 };
+
+static_assert(BlockAlgorithm<BitonicSort<int>>);
 
 }  // namespace bankcheck

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "model/hd.hpp"
+#include "sim/algorithms/block_algorithm.hpp"  // and model/hd.hpp
 
 namespace bankcheck {
 
@@ -108,5 +108,7 @@ std::vector<T> build_css_tree(const std::vector<T>& sorted, unsigned m, unsigned
   fill(fill, 0, 0);
   return tree;
 }
+
+static_assert(BlockAlgorithm<CssTreeSearch<int>>);
 
 }  // namespace bankcheck

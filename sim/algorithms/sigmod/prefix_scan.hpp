@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "model/hd.hpp"
+#include "sim/algorithms/block_algorithm.hpp"  // and model/hd.hpp
 
 namespace bankcheck {
 
@@ -82,5 +82,7 @@ struct PrefixScan {
     }
   }
 };
+
+static_assert(BlockAlgorithm<PrefixScan<int>>);
 
 }  // namespace bankcheck

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "model/hd.hpp"
+#include "sim/algorithms/block_algorithm.hpp"  // and model/hd.hpp
 
 namespace bankcheck {
 
@@ -69,5 +69,7 @@ struct SplitHistogram {
     }
   }
 };
+
+static_assert(BlockAlgorithm<SplitHistogram>);
 
 }  // namespace bankcheck

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "model/hd.hpp"
+#include "sim/algorithms/block_algorithm.hpp"
 
 namespace bankcheck {
 
@@ -35,5 +36,7 @@ struct StridedAccess {
     if (out) out[tid] = v;
   }
 };
+
+static_assert(BlockAlgorithm<StridedAccess>);
 
 }  // namespace bankcheck

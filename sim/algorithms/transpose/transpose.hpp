@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "model/hd.hpp"
+#include "sim/algorithms/block_algorithm.hpp"  // and model/hd.hpp
 
 namespace bankcheck {
 
@@ -69,5 +69,7 @@ struct Transpose {
     }
   }
 };
+
+static_assert(BlockAlgorithm<Transpose<int>>);
 
 }  // namespace bankcheck

@@ -33,6 +33,8 @@ struct OddReader {
   static constexpr const char* kName = "odd";
   static constexpr const char* kSiteNames[] = {"store", "odd_load"};
   static constexpr int kPhases = 1;
+  unsigned threads = 32;
+  std::size_t shared_bytes() const { return 4 * threads; }
   template <class Smem>
   void phase(int, int tid, Smem& smem) const {
     smem.template store<int>(0, tid, tid);
@@ -47,6 +49,8 @@ struct Rotate {
   static constexpr int kPhases = 2;
   int n;
   int* out;  // host "global" memory
+  unsigned threads() const { return static_cast<unsigned>(n); }
+  std::size_t shared_bytes() const { return 4 * static_cast<std::size_t>(n); }
   template <class Smem>
   void phase(int k, int tid, Smem& smem) const {
     if (k == 0) smem.template store<int>(0, tid, 10 * tid);
@@ -59,6 +63,8 @@ struct Crossed {
   static constexpr const char* kName = "cross";
   static constexpr const char* kSiteNames[] = {"A", "B"};
   static constexpr int kPhases = 1;
+  unsigned threads = 32;
+  std::size_t shared_bytes() const { return 8; }
   template <class Smem>
   void phase(int, int tid, Smem& smem) const {
     if (tid % 2 == 0) { (void)smem.template load<int>(0, 0); (void)smem.template load<int>(1, 1); }
@@ -71,6 +77,8 @@ struct Loop {
   static constexpr const char* kName = "loop";
   static constexpr const char* kSiteNames[] = {"loop"};
   static constexpr int kPhases = 1;
+  unsigned threads = 32;
+  std::size_t shared_bytes() const { return 64 + 8 * 4; }  // lanes loop at most 4 times
   template <class Smem>
   void phase(int, int tid, Smem& smem) const {
     auto arr = smem.at(64);
@@ -83,6 +91,8 @@ struct Partial {
   static constexpr const char* kName = "partial";
   static constexpr const char* kSiteNames[] = {"A", "B"};
   static constexpr int kPhases = 1;
+  unsigned threads = 4;
+  std::size_t shared_bytes() const { return 8; }
   template <class Smem>
   void phase(int, int tid, Smem& smem) const {
     if (tid == 1 || tid == 2) (void)smem.template load<int>(1, 1);
@@ -207,6 +217,8 @@ struct Scripted {
   static constexpr const char* kSiteNames[] = {"s0", "s1", "s2", "s3", "s4", "s5"};
   static constexpr int kPhases = 1;
   const std::vector<std::vector<int>>* script;
+  unsigned threads() const { return static_cast<unsigned>(script->size()); }
+  std::size_t shared_bytes() const { return 4 * 64 * script->size(); }
   template <class Smem>
   void phase(int, int tid, Smem& smem) const {
     const auto& mine = (*script)[static_cast<std::size_t>(tid)];
@@ -293,4 +305,16 @@ TEST_CASE("random scripts: the fast paths emit what the rule gives, divergence w
   CHECK(diverged > 50);  // the random shape does diverge, so the comparison covers both outcomes
   CHECK(nested > 500);
   CHECK(tails > 1000);
+}
+
+TEST_CASE("run(algo, warp, out) takes the block size from the algorithm") {
+  // Rotate with n = 20 threads on warps of 8: warps of 8, 8 and 4 lanes, one write and one read each.
+  std::vector<int> out(20, -1);
+  BlockRecorder rec(4 * 20);
+  Capture cap;
+  const RecorderSummary sum = rec.run(Rotate{20, out.data()}, 8, cap);
+  CHECK(sum.instructions == 6);
+  CHECK(sum.lane_accesses == 40);
+  CHECK(out[19] == 0);  // thread 19 read thread 0's 10 * 0
+  CHECK(out[3] == 40);
 }

@@ -49,12 +49,6 @@ TEST_CASE("Figure 4 (w = 12, E = 5): the sequence T assigns the cells the figure
   CHECK(section4_s(p) == std::vector<MergeSplit>{{2, 3}, {1, 4}, {1, 4}, {2, 3}});
 }
 
-TEST_CASE("Theorem 8's count by hand for the configurations of Section 5") {
-  CHECK(theorem8_count(section4_parameters(32, 17)) == 288);  // (289 + 510 + 17 - 225 - 15) / 2
-  CHECK(theorem8_count(section4_parameters(32, 15)) == 225);  // E <= w/2: E^2
-  CHECK(theorem8_count(section4_parameters(12, 9)) == 72);    // (81 + 54 + 27 - 9 - 9) / 2
-}
-
 TEST_CASE("T has w/d tuples of E items and fills whole columns; the warp reaches Theorem 8") {
   for (unsigned w = 2; w <= 40; ++w)
     for (unsigned E = 2; E <= w; ++E) {

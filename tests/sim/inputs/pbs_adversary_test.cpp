@@ -98,3 +98,13 @@ TEST_CASE("out-of-domain parameters name the constraint and the nearest valid va
   CHECK_THROWS_WITH_AS(lemma42_queries(bankcheck::make_preset("dmm", 32), 100, 4, 32),
                        doctest::Contains("nearest valid value: 2048"), std::invalid_argument);
 }
+
+TEST_CASE("corollary41_index: lane i queries K[i*K/w + C], by hand; the query set repeats it per warp") {
+  // w = 4, K = 32: K/w = 8, so lanes 0..3 with C = 3 query indices 3, 11, 19, 27.
+  CHECK(corollary41_index(32, 4, 0, 3) == 3);
+  CHECK(corollary41_index(32, 4, 1, 3) == 11);
+  CHECK(corollary41_index(32, 4, 3, 3) == 27);
+  static_assert(corollary41_index(1024, 32, 31, 0) == 992, "31 * 1024 / 32");
+  const auto set = corollary41_queries(64, 4, 10, 2);  // K/w = 16
+  CHECK(set.queries == std::vector<std::uint64_t>{2, 18, 34, 50, 2, 18, 34, 50, 2, 18});
+}
