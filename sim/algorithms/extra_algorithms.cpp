@@ -172,7 +172,7 @@ AlgorithmSpec scan_spec(std::string name, bool padded) {
     const unsigned n = u32(p, "n"), w = u32(p, "w");
     std::vector<int> a(n), b(n, -1);
     if (in.kind == InputChoice::Kind::file) {
-      const auto v = read_integers(in.path);
+      const auto v = input_integers(in);
       require(v.size() == n, in.path + ": scan needs exactly n = " + num(n) + " integers (got " + num(v.size()) + ")");
       for (unsigned i = 0; i < n; ++i) {
         require(v[i] >= -1000000 && v[i] <= 1000000, in.path + ": values must be in -10^6..10^6");
@@ -214,7 +214,7 @@ AlgorithmSpec bitonic_spec() {
     const unsigned n = u32(p, "n"), w = u32(p, "w");
     std::vector<int> a(n), b(n, -1);
     if (in.kind == InputChoice::Kind::file) {
-      const auto v = read_integers(in.path);
+      const auto v = input_integers(in);
       require(v.size() == n, in.path + ": bitonic needs exactly n = " + num(n) + " integers (got " + num(v.size()) + ")");
       for (unsigned i = 0; i < n; ++i) {
         require(v[i] >= INT32_MIN && v[i] <= INT32_MAX, in.path + ": values must fit 32 bits");
@@ -262,7 +262,7 @@ AlgorithmSpec split_spec(std::string name, HistogramLayout layout) {
     const unsigned u = u32(p, "u"), f = u32(p, "fanout"), per = u32(p, "per_thread"), w = u32(p, "w");
     std::vector<unsigned> keys(std::size_t{u} * per);
     if (in.kind == InputChoice::Kind::file) {
-      const auto v = read_integers(in.path);
+      const auto v = input_integers(in);
       require(v.size() == keys.size(), in.path + ": split needs u * per_thread = " + num(keys.size()) + " keys");
       for (std::size_t i = 0; i < keys.size(); ++i) {
         require(v[i] >= 0 && v[i] <= UINT32_MAX, in.path + ": keys must be in 0..2^32-1");
@@ -329,7 +329,7 @@ AlgorithmSpec css_spec(std::string name, bool pad) {
     const auto tree = build_css_tree(sorted, m, c.levels);
     std::vector<int> q(c.threads);
     if (in.kind == InputChoice::Kind::file) {
-      const auto v = read_integers(in.path);
+      const auto v = input_integers(in);
       require(v.size() == q.size(), in.path + ": css needs u = " + num(q.size()) + " queries");
       for (std::size_t i = 0; i < q.size(); ++i) {
         require(v[i] >= INT32_MIN && v[i] <= INT32_MAX, in.path + ": queries must fit 32 bits");
