@@ -45,7 +45,10 @@ std::string models_text(const Claim& c) {
   return s.empty() ? "any model" : s;
 }
 
-std::string model_text(const ClaimReport& r) { return r.model.empty() ? "any" : r.model; }
+std::string model_text(const ClaimReport& r) {
+  if (r.status == Status::not_applicable) return "n/a (" + models_text(*r.claim) + ")";
+  return r.model.empty() ? "any" : r.model;
+}
 
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
@@ -131,10 +134,14 @@ std::string certificate_markdown(const VerifyReport& report) {
           << ", E=" << r.finding->point.E << ": " << r.finding->detail << "\n  reproduce: `" << r.finding->reproduce
           << "`\n";
   }
-  for (const ClaimReport& r : report.claims)
+  for (const ClaimReport& r : report.claims) {
     if (r.status == Status::not_applicable)
       out << "\n" << r.claim->id << " is not applicable: it is stated for " << models_text(*r.claim) << ", not " << r.model
           << "\n";
+    if (r.status == Status::vacuous)
+      out << "\n" << r.claim->id << " is vacuous: no point of the grid lies inside or beyond its hypotheses"
+          << (r.model.empty() || r.model == "dmm" ? "" : " (" + r.model + " exists only at w = 32)") << "\n";
+  }
   out << "\n" << report.claims.size() << " claims, " << seconds_text(report.seconds) << " s on " << report.threads
       << " threads; exit code " << report.exit_code() << "\n";
   return out.str();

@@ -172,19 +172,26 @@ PointResult gather_fast(const GatherSetup& s, const Point& p, const CheckOptions
     unshifted.a_count = splits[threads];
     unshifted.circular_shift = false;  // rho = identity: the slot function yields logical slots
     bool flagged = false;
+    const long a_count = unshifted.a_count;
     for (unsigned t = 0; t < threads && !flagged; ++t) {
+      // Thread t must read its A items [a_lo, a_hi) and its B items [b_lo, b_hi),
+      // stored at logical slots [bq_lo, bq_hi) (B reversed, or after A for the mutation).
       const long a_lo = splits[t], a_hi = splits[t + 1], b_lo = static_cast<long>(t) * E - a_lo, b_hi = b_lo + E - len[t];
-      const long round_base = static_cast<long>(t / w) * E;
+      const long bq_lo = unshifted.reverse_b ? n - b_hi : a_count + b_lo, bq_hi = bq_lo + (b_hi - b_lo);
+      std::uint32_t* stamps = bank_stamp.data() + static_cast<long>(t / w) * E * w;
+      long* phys = physical.data() + t * E;
       ++owner;
       cf_gather_slots(unshifted, a_lo, len[t], b_lo, [&](long j, long q) {
-        if (q < 0 || q >= n || slot_stamp[q] == owner) return void(flagged = true);
+        const bool own = (q >= a_lo && q < a_hi) || (q >= bq_lo && q < bq_hi);
+        if (!own || slot_stamp[q] == owner) return void(flagged = true);
         slot_stamp[q] = owner;
-        const long item = q < unshifted.a_count ? q : unshifted.reverse_b ? n - 1 - q : q - unshifted.a_count;
-        if (q < unshifted.a_count ? item < a_lo || item >= a_hi : item < b_lo || item >= b_hi) flagged = true;
-        physical[t * E + j] = rho[q];
-        std::uint32_t& stamp = bank_stamp[(round_base + j) * w + bank_of[q]];
-        if (dmm && stamp == input) flagged = true;
-        stamp = input;
+        if (dmm) {
+          std::uint32_t& stamp = stamps[j * w + bank_of[q]];
+          flagged |= stamp == input;
+          stamp = input;
+        } else {
+          phys[j] = rho[q];
+        }
       });
     }
     for (int op = 0; op < 2 && !dmm && !flagged; ++op)
