@@ -52,9 +52,9 @@ done
 # w = 12, E = 5 and E = 9, built by `bankcheck adversary` (two warps: A-major then B-major;
 # warp 0 drawn), every merge read round highlighted (init_a, init_b, merge_read).
 T=${TMPDIR:-/tmp}
-$B adversary merge -w 12 -E 5 -n 120 --format text -o $T/bankcheck-spaa-w12-E5.txt
+$B adversary merge w=12 E=5 n=120 -o $T/bankcheck-spaa-w12-E5.txt
 $B draw merge w=12 E=5 u=24 a_size=60 --input $T/bankcheck-spaa-w12-E5.txt --phase 1 --round 12-17 --label thread \
   --title "SPAA 2025 Fig. 4 (left): worst-case merge input, w = 12, E = 5" -o $F/spaa-fig4-E5.svg
-$B adversary merge -w 12 -E 9 -n 216 --format text -o $T/bankcheck-spaa-w12-E9.txt
+$B adversary merge w=12 E=9 n=216 -o $T/bankcheck-spaa-w12-E9.txt
 $B draw merge w=12 E=9 u=24 a_size=108 --input $T/bankcheck-spaa-w12-E9.txt --phase 1 --round 14-23 --label thread \
   --title "SPAA 2025 Fig. 4 (right): worst-case merge input, w = 12, E = 9" -o $F/spaa-fig4-E9.svg

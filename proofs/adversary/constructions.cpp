@@ -99,34 +99,12 @@ ConstructionReport write_merge_sort(const ConstructionRequest& r, const Params& 
   MergeSortShape shape{u, E, w, 0};
   shape.keys = p.at("n") == 0 ? 4 * shape.tile() : static_cast<std::uint64_t>(p.at("n"));
   check_merge_sort_shape(shape);
-  check_key_fits(key_bytes, 0, static_cast<std::int64_t>(shape.keys) - 1);
+  check_key_fits(key_bytes, 0, static_cast<std::int64_t>(shape.keys) - 1);  // before the plan's searches
   const double seconds = r.time_limit > 0 ? r.time_limit : 1e300;
   const MergeSortAdversary adv(shape, SearchBudget{seconds, r.seed, r.pass_iterations},
                                p.at("wide") ? MergeSortAdversary::WidePasses::warp_search
                                             : MergeSortAdversary::WidePasses::section4);
-  KeyFileWriter out(r.output, r.format, key_bytes);
-  // Tiles in order through a reused buffer of about 1 MiB: memory O(tile x passes), whatever n.
-  const std::size_t T = shape.tile(), tiles_per_chunk = std::max<std::size_t>(1, (std::size_t{1} << 18) / T);
-  std::vector<std::int32_t> buffer(tiles_per_chunk * T);
-  std::size_t filled = 0;
-  auto flush = [&] {
-    out.append(std::span<const std::int32_t>(buffer.data(), filled * T));
-    filled = 0;
-    if (r.progress) r.progress(out.keys_written(), shape.keys);
-  };
-  if (key_bytes == 4) {
-    adv.write_tiles<std::int32_t>([&](std::uint64_t) { return buffer.data() + filled * T; },
-                                  [&](std::uint64_t) {
-                                    if (++filled == tiles_per_chunk) flush();
-                                  });
-    if (filled > 0) flush();
-  } else {
-    adv.generate_tiles<std::int64_t>([&](std::uint64_t, std::span<const std::int64_t> keys) {
-      out.append(keys);
-      if (r.progress) r.progress(out.keys_written(), shape.keys);
-    });
-  }
-  out.commit();
+  write_permutation(adv, r.output, r.format, key_bytes, r.progress);
   std::ostringstream s;
   s << "merge sort u = " << u << ", E = " << E << ", w = " << w << ", n = " << shape.keys
     << " (a permutation of 0..n-1) -> " << r.output << " (" << key_format_name(r.format) << ")\n"
@@ -154,6 +132,38 @@ ConstructionReport write_merge_sort(const ConstructionRequest& r, const Params& 
 }
 
 }  // namespace
+
+std::uint64_t write_permutation(const MergeSortAdversary& adv, const std::string& path, KeyFormat format,
+                                unsigned key_bytes, const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
+  const MergeSortShape& shape = adv.shape();
+  check_key_fits(key_bytes, 0, static_cast<std::int64_t>(shape.keys) - 1);
+  KeyFileWriter out(path, format, key_bytes);
+  const std::size_t T = shape.tile(), tiles_per_chunk = std::max<std::size_t>(1, (std::size_t{1} << 18) / T);
+  auto report = [&] {
+    if (progress) progress(out.keys_written(), shape.keys);
+  };
+  if (key_bytes == 4) {
+    std::vector<std::int32_t> buffer(tiles_per_chunk * T);
+    std::size_t filled = 0;
+    auto flush = [&] {
+      out.append(std::span<const std::int32_t>(buffer.data(), filled * T));
+      filled = 0;
+      report();
+    };
+    adv.write_tiles<std::int32_t>([&](std::uint64_t) { return buffer.data() + filled * T; },
+                                  [&](std::uint64_t) {
+                                    if (++filled == tiles_per_chunk) flush();
+                                  });
+    if (filled > 0) flush();
+  } else {
+    adv.generate_tiles<std::int64_t>([&](std::uint64_t, std::span<const std::int64_t> keys) {
+      out.append(keys);
+      report();
+    });
+  }
+  out.commit();
+  return out.keys_written();
+}
 
 ConstructionReport write_construction(const ConstructionRequest& r) {
   const ConstructionSpec* spec = find_construction(r.name);

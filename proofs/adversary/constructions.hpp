@@ -8,6 +8,7 @@
 
 #include "proofs/adversary/key_file.hpp"
 #include "sim/algorithms/algorithm_registry.hpp"
+#include "sim/inputs/merge_sort_adversary.hpp"
 
 namespace bankcheck::proofs {
 
@@ -32,5 +33,12 @@ struct ConstructionReport {
 /// @throws std::invalid_argument (before the file is created) for parameters
 ///         outside the construction's domain, naming the nearest valid value.
 ConstructionReport write_construction(const ConstructionRequest& request);
+
+/// Writes a merge sort adversary's permutation tile by tile, in order,
+/// through a reused buffer of about 1 MiB (memory O(chunk + tile x passes),
+/// whatever n), calling `progress` after each chunk. Returns the keys written.
+/// @throws std::invalid_argument when n keys do not fit `key_bytes`.
+std::uint64_t write_permutation(const inputs::MergeSortAdversary& adversary, const std::string& path, KeyFormat format,
+                                unsigned key_bytes, const std::function<void(std::uint64_t, std::uint64_t)>& progress);
 
 }  // namespace bankcheck::proofs
