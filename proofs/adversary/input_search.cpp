@@ -138,7 +138,7 @@ InputSearchReport search_registry(const InputSearchRequest& r) {
   const bool half_split = params.count("a_size") && params.at("a_size") == -1;
   Params file_params = params;
   auto run_on = [&](const std::vector<std::uint64_t>& v) {
-    InputChoice in{InputChoice::Kind::file, 1, "(searched input)", nullptr};
+    InputChoice in{InputChoice::Kind::file, 1, "(searched input)"};
     in.values = std::make_shared<const std::vector<std::int64_t>>(v.begin(), v.end());
     return objective.of(run_algorithm(r.algorithm, file_params, in, model));
   };
@@ -164,7 +164,7 @@ InputSearchReport search_registry(const InputSearchRequest& r) {
   }
   std::optional<AlgorithmReport> worst;
   try {
-    worst = run_algorithm(r.algorithm, params, InputChoice{InputChoice::Kind::worst, r.seed, "", nullptr}, model);
+    worst = run_algorithm(r.algorithm, params, InputChoice{InputChoice::Kind::worst, r.seed, ""}, model);
   } catch (const std::invalid_argument&) {
   }
   std::string bound = "none stated for this algorithm and input (every lane its own wavefront is the trivial one)";
@@ -174,7 +174,7 @@ InputSearchReport search_registry(const InputSearchRequest& r) {
     bound = bound_text(*worst->outcome.prediction);
   }
   const AlgorithmReport random =
-      run_algorithm(r.algorithm, params, InputChoice{InputChoice::Kind::random, r.seed, "", nullptr}, model);
+      run_algorithm(r.algorithm, params, InputChoice{InputChoice::Kind::random, r.seed, ""}, model);
   InputSearchReport report;
   std::ostringstream s;
   s << "search " << r.algorithm << " (dmm, w = " << model.geometry().warp << "), maximizing " << objective.describe()

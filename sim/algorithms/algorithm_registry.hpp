@@ -46,7 +46,7 @@ struct InputChoice {
   std::string path;  ///< for Kind::file: whitespace-separated integers
   /// For Kind::file: the integers in memory instead of a file (a search's
   /// candidates); `path` then only names them in messages.
-  std::shared_ptr<const std::vector<std::int64_t>> values;
+  std::shared_ptr<const std::vector<std::int64_t>> values = nullptr;
   /// "random", "worst" or a file path.
   static InputChoice parse(std::string_view text, std::uint64_t seed);
   std::string describe() const;
