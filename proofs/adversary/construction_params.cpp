@@ -68,6 +68,8 @@ Params resolve_construction_params(const ConstructionSpec& spec, const Params& g
     if (value < p->lo || value > p->hi)
       throw std::invalid_argument(name + ": must be an integer in " + std::to_string(p->lo) + ".." +
                                   std::to_string(p->hi) + " (got " + std::to_string(value) + "; " + p->help + ")");
+    if (name == "key_bytes" && value != 4 && value != 8)
+      throw std::invalid_argument("key_bytes: must be 4 or 8 (got " + std::to_string(value) + ")");
     out[name] = value;
   }
   return out;

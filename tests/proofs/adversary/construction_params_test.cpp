@@ -29,4 +29,6 @@ TEST_CASE("unknown names and values outside the range are errors naming the rang
   }
   CHECK_THROWS_AS(resolve_construction_params(merge, {{"n", -5}}), std::invalid_argument);
   CHECK_THROWS_AS(resolve_construction_params(merge, {{"K", 5}}), std::invalid_argument);
+  CHECK_THROWS_AS(resolve_construction_params(merge, {{"key_bytes", 5}}), std::invalid_argument);
+  CHECK(resolve_construction_params(merge, {{"key_bytes", 8}}).at("key_bytes") == 8);
 }
