@@ -8,6 +8,7 @@
 
 #include <charconv>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstdint>
 #include <iostream>
@@ -76,6 +77,27 @@ CLI::Option* add_integer_option(CLI::App& cmd, const std::string& names, std::op
       names, [&target, label, lo, hi](const std::string& text) { target = parse_integer(text, label, lo, hi); },
       help + " (" + std::to_string(lo) + ".." + std::to_string(hi) + ")");
   return opt->type_name("INT");
+}
+
+/// A finite decimal number in lo..hi, else std::invalid_argument stating the range.
+inline double parse_real(std::string_view text, std::string_view what, double lo, double hi) {
+  double value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value, std::chars_format::general);
+  if (text.empty() || ec != std::errc() || ptr != end || !std::isfinite(value) || value < lo || value > hi)
+    throw std::invalid_argument(std::string(what) + ": must be a number in " + std::to_string(lo) + ".." +
+                                std::to_string(hi) + " (got " + std::string(text) + ")");
+  return value;
+}
+
+/// A number option parsed by parse_real.
+inline CLI::Option* add_real_option(CLI::App& cmd, const std::string& names, double& target, double lo, double hi,
+                                    std::string help) {
+  const std::string label = option_label(names);
+  auto* opt = cmd.add_option_function<std::string>(
+      names, [&target, label, lo, hi](const std::string& text) { target = parse_real(text, label, lo, hi); },
+      std::move(help));
+  return opt->type_name("NUMBER");
 }
 
 inline constexpr unsigned kMaxWarp = kMaxTraceWarp;  // 65536

@@ -1,71 +1,50 @@
-// bankcheck verify: check the papers' claims (proofs/claims_registry.hpp).
-#include <unistd.h>
-
-#include <algorithm>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
+// bankcheck verify: check the papers' claims (proofs/claim_selection.hpp,
+// proofs/verifier.hpp) and print the certificate (proofs/certificate.hpp).
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "cli/progress_bar.hpp"
 #include "model/bank_model.hpp"
 #include "proofs/certificate.hpp"
+#include "proofs/claim_selection.hpp"
 #include "proofs/claims_registry.hpp"
-#include "proofs/verifier.hpp"
+#include "sim/trace/atomic_file.hpp"
 
 namespace bankcheck::cli {
 namespace {
 
 struct VerifyArgs {
-  std::vector<std::string> ids;
+  proofs::ClaimSelection selection;
   bool list = false;
   std::string w, E;
   bool exhaustive = false;
   std::uint64_t sample = 0;
   std::uint64_t inputs = 64;
   std::uint64_t seed = 1;
-  std::string model = "dmm";
-  std::string json;
-  std::string markdown;
+  std::string model;
+  bool json = false, csv = false;
+  std::string output, format;
   unsigned threads = 0;
-  bool quiet = false;
+  bool quiet = false, brute_force = false;
 };
 
-// An id selects itself, or every claim whose id starts with "<id>.".
-std::vector<const proofs::Claim*> select(const std::vector<std::string>& ids) {
-  std::vector<const proofs::Claim*> out;
-  const auto& all = proofs::all_claims();
-  if (ids.empty()) {
-    for (const auto& c : all) out.push_back(&c);
-    return out;
-  }
-  for (const std::string& id : ids) {
-    bool any = false;
-    for (const auto& c : all)
-      if (c.id == id || c.id.rfind(id + ".", 0) == 0) {
-        if (std::find(out.begin(), out.end(), &c) == out.end()) out.push_back(&c);
-        any = true;
-      }
-    if (!any)
-      if (const proofs::Claim* m = proofs::find_claim(id)) {  // a mutation, by exact id
-        out.push_back(m);
-        any = true;
-      }
-    if (!any) throw std::invalid_argument("unknown claim '" + id + "'; `bankcheck verify --list` shows the " +
-                                          std::to_string(all.size()) + " claim ids and the mutations");
-  }
-  return out;
+std::string models_text(const proofs::Claim& c) {
+  std::string s;
+  for (const std::string& m : c.models) s += (s.empty() ? "" : ", ") + m;
+  return s.empty() ? "any (model-independent)" : s;
 }
 
 void print_list() {
   for (const auto& c : proofs::all_claims())
-    std::cout << c.id << "  [" << c.paper << ", " << c.lemma << "; " << c.category << "; default w " << c.domain.w_lo
-              << ".." << c.domain.w_hi << ", E " << c.domain.E_lo << ".." << c.domain.E_hi << "]\n    " << c.statement
-              << "\n    hypotheses: " << c.hypotheses << "\n";
+    std::cout << c.id << "  [" << c.paper << ", " << c.lemma << "; " << c.category << "; models " << models_text(c)
+              << "; default w " << c.domain.w_lo << ".." << c.domain.w_hi << ", E " << c.domain.E_lo << ".."
+              << c.domain.E_hi << "]\n    " << c.statement << "\n    hypotheses: " << c.hypotheses << "\n";
   std::cout << "\nmutations (deliberately broken; each should report a counterexample):\n";
   for (const auto& c : proofs::mutation_claims()) std::cout << c.id << "\n    " << c.statement << "\n";
 }
@@ -75,48 +54,48 @@ void run(const VerifyArgs& a) {
     print_list();
     return;
   }
-  if (a.exhaustive && a.sample > 0) throw std::invalid_argument("--exhaustive and --sample exclude each other");
-  const auto names = preset_names();
-  if (std::find(names.begin(), names.end(), a.model) == names.end()) (void)make_preset(a.model);  // throws, naming them
-  if (a.inputs == 0) throw std::invalid_argument("--inputs must be >= 1 (got 0)");
-
+  for (const std::string& name : a.selection.names)
+    if (name.ends_with(".json") || name.ends_with(".md") || name.ends_with(".csv"))
+      throw std::invalid_argument("'" + name + "' is a file name, not a claim: --json and --csv print to stdout; "
+                                  "write a file with -o " + name);
   proofs::VerifyRequest req;
   if (!a.w.empty()) req.w = proofs::parse_range(a.w, "--w");
   if (!a.E.empty()) req.E = proofs::parse_range(a.E, "--E");
+  if (!a.model.empty()) {
+    (void)make_preset(a.model);  // an unknown name throws, listing the presets
+    req.model = a.model;
+  }
   req.options.mode = a.exhaustive ? proofs::Mode::exhaustive : a.sample > 0 ? proofs::Mode::sample : proofs::Mode::automatic;
   req.options.inputs = a.inputs;
   req.options.seed = a.seed;
-  req.options.model = a.model;
+  req.options.brute_force = a.brute_force;
   req.sample_points = a.sample;
   req.threads = a.threads;
-  if (!a.json.empty()) {
-    const auto dir = std::filesystem::path(a.json).parent_path();
+  const auto stdout_format = a.json ? proofs::CertificateFormat::json
+                             : a.csv ? proofs::CertificateFormat::csv
+                                     : proofs::CertificateFormat::markdown;
+  std::optional<proofs::CertificateFormat> file_format;
+  if (!a.output.empty()) {
+    file_format = proofs::certificate_format(a.format, a.output, stdout_format);
+    // Counterexample traces go next to the certificate.
+    const auto dir = std::filesystem::path(a.output).parent_path();
     req.options.artifact_dir = dir.empty() ? "." : dir.string();
+  } else if (!a.format.empty()) {
+    throw std::invalid_argument("--format chooses the format of -o FILE; without -o use --json or --csv");
   }
-  const bool tty = isatty(STDERR_FILENO) && !a.quiet;
-  if (tty)
-    req.progress = [](std::uint64_t done, std::uint64_t total) {
-      const int width = 40;
-      const int filled = total ? static_cast<int>(width * done / total) : width;
-      std::fprintf(stderr, "\r[%.*s%*s] %llu/%llu points", filled, "########################################",
-                   width - filled, "", static_cast<unsigned long long>(done), static_cast<unsigned long long>(total));
-      if (done == total) std::fprintf(stderr, "\n");
-      std::fflush(stderr);
-    };
+  auto bar = std::make_shared<ProgressBar>("points", a.quiet);
+  req.progress = [bar](const proofs::VerifyProgress& p) {
+    bar->update(p.done_points, p.total_points,
+                p.total_work ? static_cast<double>(p.done_work) / static_cast<double>(p.total_work) : 1.0);
+  };
 
-  const auto claims = select(a.ids);
-  const proofs::VerifyReport report = proofs::verify(claims, req);
-  const std::string md = proofs::certificate_markdown(report);
-  std::cout << md;
-  if (!a.json.empty()) {
-    std::ofstream out(a.json);
-    if (!out) throw std::invalid_argument("cannot write --json file '" + a.json + "'");
-    out << proofs::certificate_json(report, req).dump(2) << "\n";
-  }
-  if (!a.markdown.empty()) {
-    std::ofstream out(a.markdown);
-    if (!out) throw std::invalid_argument("cannot write --markdown file '" + a.markdown + "'");
-    out << md;
+  const proofs::VerifyReport report = proofs::verify(a.selection, req);
+  bar->finish();
+  std::cout << proofs::render_certificate(report, req, stdout_format);
+  if (file_format) {
+    AtomicFile out(a.output);
+    out.write(proofs::render_certificate(report, req, *file_format));
+    out.commit();
   }
   exit_code() = report.exit_code();
 }
@@ -126,21 +105,35 @@ void run(const VerifyArgs& a) {
 void add_verify_command(CLI::App& app) {
   auto args = std::make_shared<VerifyArgs>();
   auto* cmd = app.add_subcommand("verify", "check the papers' claims; exit 0 if all hold, 1 if one fails inside its "
-                                           "hypotheses, 2 for bad input");
-  cmd->add_option("claims", args->ids, "claim ids (or prefixes such as spaa.lemma2); default: all");
+                                           "hypotheses, 2 for bad input or when nothing was checked");
+  cmd->add_option("claims", args->selection.names,
+                  "claim ids (exact), paper names (spaa, hipc, karsin, sigmod, ac, sym) or globs (spaa.lemma2.*); "
+                  "default: all");
+  cmd->add_flag("--prefix", args->selection.prefix, "also select the claims whose id starts with NAME.");
   cmd->add_flag("--list", args->list, "list the registry and exit");
-  cmd->add_option("--w", args->w, "w range A..B (overrides every claim's default)");
-  cmd->add_option("--E", args->E, "E range A..B (overrides every claim's default)");
+  cmd->add_option("--w", args->w, "w range A..B, 1..1048576 (overrides every claim's default)");
+  cmd->add_option("--E", args->E, "E range A..B, 1..1048576 (overrides every claim's default)");
   auto* ex = cmd->add_flag("--exhaustive", args->exhaustive, "every input at every point (refused when too large)");
-  auto* sa = cmd->add_option("--sample", args->sample, "check N sampled points per claim (and --inputs per point)");
+  auto* sa = add_integer_option<std::uint64_t>(*cmd, "--sample", args->sample, 1, std::uint64_t{1} << 40,
+                                               "check N sampled points per claim (and --inputs per point)");
   ex->excludes(sa);
-  cmd->add_option("--inputs", args->inputs, "sampled inputs per point (default 64)")->check(CLI::PositiveNumber);
-  cmd->add_option("--seed", args->seed, "random seed (default 1)");
-  cmd->add_option("--model", args->model, "bank model preset for replayed claims: dmm, sm90, kepler-4B, kepler-8B");
-  cmd->add_option("--json", args->json, "write the JSON certificate here (counterexample traces go next to it)");
-  cmd->add_option("--markdown", args->markdown, "also write the markdown table here");
-  cmd->add_option("--threads", args->threads, "worker threads (default: all cores)");
+  add_integer_option<std::uint64_t>(*cmd, "--inputs", args->inputs, 1, std::uint64_t{1} << 32,
+                                    "sampled inputs per point (default 64)");
+  add_integer_option<std::uint64_t>(*cmd, "--seed", args->seed, 0, ~std::uint64_t{0}, "random seed (default 1)");
+  cmd->add_option("--model", args->model,
+                  "check only the claims stated for this model (dmm, sm90, kepler-4B, kepler-8B); the others are "
+                  "reported 'not applicable'. Default: each claim under its own model");
+  auto* js = cmd->add_flag("--json", args->json, "print the certificate as JSON");
+  auto* cs = cmd->add_flag("--csv", args->csv, "print the certificate as CSV");
+  js->excludes(cs);
+  cmd->add_option("-o,--output", args->output,
+                  "also write the certificate to FILE (format from --format or the extension .json/.csv/.md); "
+                  "counterexample traces go next to it");
+  cmd->add_option("--format", args->format, "format of -o FILE: markdown, json or csv");
+  add_integer_option<unsigned>(*cmd, "--threads", args->threads, 1, 1024, "worker threads (default: all cores)");
   cmd->add_flag("--quiet", args->quiet, "no progress bar");
+  cmd->add_flag("--brute-force", args->brute_force,
+                "run every claim's brute-force check (the oracle of the fast paths; slower)");
   cmd->callback([args] { run(*args); });
 }
 

@@ -1,6 +1,9 @@
 #include "proofs/certificate.hpp"
 
 #include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+#include <optional>
 #include <sstream>
 
 namespace bankcheck::proofs {
@@ -36,7 +39,44 @@ std::string cell(std::string s) {
   return s;
 }
 
+std::string models_text(const Claim& c) {
+  std::string s;
+  for (const std::string& m : c.models) s += (s.empty() ? "" : ", ") + m;
+  return s.empty() ? "any model" : s;
+}
+
+std::string model_text(const ClaimReport& r) {
+  if (r.status == Status::not_applicable) return "n/a (" + models_text(*r.claim) + ")";
+  return r.model.empty() ? "any" : r.model;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
 }  // namespace
+
+std::string certificate_csv(const VerifyReport& report) {
+  std::ostringstream out;
+  out << "claim,paper,lemma,model,w_lo,w_hi,E_lo,E_hi,points_within,points_beyond,cases_within,cases_beyond,status,"
+         "seconds,counterexample_w,counterexample_E,detail,reproduce\n";
+  for (const ClaimReport& r : report.claims) {
+    const std::optional<Counterexample>& shown = r.counterexample ? r.counterexample : r.finding;
+    out << csv_field(r.claim->id) << ',' << csv_field(r.claim->paper) << ',' << csv_field(r.claim->lemma) << ','
+        << csv_field(model_text(r)) << ',' << r.w.lo << ',' << r.w.hi << ',' << r.E.lo << ',' << r.E.hi << ','
+        << r.points_within << ',' << r.points_beyond << ',' << r.cases_within << ',' << r.cases_beyond << ','
+        << csv_field(status_name(r.status)) << ',' << seconds_text(r.seconds) << ',';
+    if (shown)
+      out << shown->point.w << ',' << shown->point.E << ',' << csv_field(shown->detail) << ',' << csv_field(shown->reproduce);
+    else
+      out << ",,,";
+    out << '\n';
+  }
+  return out.str();
+}
 
 nlohmann::json certificate_json(const VerifyReport& report, const VerifyRequest& request) {
   nlohmann::json j;
@@ -45,7 +85,8 @@ nlohmann::json certificate_json(const VerifyReport& report, const VerifyRequest&
                   {"inputs", request.options.inputs},
                   {"inputs_limit", request.options.inputs_limit},
                   {"seed", request.options.seed},
-                  {"model", request.options.model},
+                  {"model", request.model ? nlohmann::json(*request.model) : nlohmann::json(nullptr)},
+                  {"brute_force", request.options.brute_force},
                   {"sample_points", request.sample_points}};
   j["seconds"] = report.seconds;
   j["threads"] = report.threads;
@@ -58,6 +99,8 @@ nlohmann::json certificate_json(const VerifyReport& report, const VerifyRequest&
                         {"statement", r.claim->statement},
                         {"hypotheses", r.claim->hypotheses},
                         {"category", r.claim->category},
+                        {"model", r.model.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.model)},
+                        {"models", r.claim->models},
                         {"w", {{"lo", r.w.lo}, {"hi", r.w.hi}}},
                         {"E", {{"lo", r.E.lo}, {"hi", r.E.hi}}},
                         {"points_within", r.points_within},
@@ -75,12 +118,13 @@ nlohmann::json certificate_json(const VerifyReport& report, const VerifyRequest&
 
 std::string certificate_markdown(const VerifyReport& report) {
   std::ostringstream out;
-  out << "| claim | paper | lemma | w | E | points (in/beyond) | cases (in/beyond) | status | seconds |\n"
-      << "|---|---|---|---|---|---|---|---|---|\n";
+  out << "| claim | paper | lemma | model | w | E | points (in/beyond) | cases (in/beyond) | status | seconds |\n"
+      << "|---|---|---|---|---|---|---|---|---|---|\n";
   for (const ClaimReport& r : report.claims)
-    out << "| " << r.claim->id << " | " << r.claim->paper << " | " << cell(r.claim->lemma) << " | " << range_text(r.w)
-        << " | " << range_text(r.E) << " | " << r.points_within << " / " << r.points_beyond << " | " << r.cases_within
-        << " / " << r.cases_beyond << " | " << status_name(r.status) << " | " << seconds_text(r.seconds) << " |\n";
+    out << "| " << r.claim->id << " | " << r.claim->paper << " | " << cell(r.claim->lemma) << " | " << model_text(r)
+        << " | " << range_text(r.w) << " | " << range_text(r.E) << " | " << r.points_within << " / " << r.points_beyond
+        << " | " << r.cases_within << " / " << r.cases_beyond << " | " << status_name(r.status) << " | "
+        << seconds_text(r.seconds) << " |\n";
   for (const ClaimReport& r : report.claims) {
     if (r.counterexample)
       out << "\n**" << r.claim->id << " fails** at w=" << r.counterexample->point.w << ", E=" << r.counterexample->point.E
@@ -90,9 +134,43 @@ std::string certificate_markdown(const VerifyReport& report) {
           << ", E=" << r.finding->point.E << ": " << r.finding->detail << "\n  reproduce: `" << r.finding->reproduce
           << "`\n";
   }
+  for (const ClaimReport& r : report.claims) {
+    if (r.status == Status::not_applicable)
+      out << "\n" << r.claim->id << " is not applicable: it is stated for " << models_text(*r.claim) << ", not " << r.model
+          << "\n";
+    if (r.status == Status::vacuous)
+      out << "\n" << r.claim->id << " is vacuous: no point of the grid lies inside or beyond its hypotheses"
+          << (r.model.empty() || r.model == "dmm" ? "" : " (" + r.model + " exists only at w = 32)") << "\n";
+  }
   out << "\n" << report.claims.size() << " claims, " << seconds_text(report.seconds) << " s on " << report.threads
       << " threads; exit code " << report.exit_code() << "\n";
   return out.str();
+}
+
+}  // namespace bankcheck::proofs
+
+namespace bankcheck::proofs {
+
+CertificateFormat certificate_format(const std::string& format, const std::string& path, CertificateFormat fallback) {
+  std::string name = format;
+  if (name.empty()) {
+    const std::string ext = std::filesystem::path(path).extension().string();
+    name = ext == ".json" ? "json" : ext == ".csv" ? "csv" : ext == ".md" || ext == ".markdown" ? "markdown" : "";
+  }
+  if (name.empty()) return fallback;
+  if (name == "markdown" || name == "md") return CertificateFormat::markdown;
+  if (name == "json") return CertificateFormat::json;
+  if (name == "csv") return CertificateFormat::csv;
+  throw std::invalid_argument("--format must be markdown, json or csv (got '" + format + "')");
+}
+
+std::string render_certificate(const VerifyReport& report, const VerifyRequest& request, CertificateFormat format) {
+  switch (format) {
+    case CertificateFormat::json: return certificate_json(report, request).dump(2) + "\n";
+    case CertificateFormat::csv: return certificate_csv(report);
+    case CertificateFormat::markdown: break;
+  }
+  return certificate_markdown(report);
 }
 
 }  // namespace bankcheck::proofs

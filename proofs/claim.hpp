@@ -13,6 +13,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/inputs/splitmix64.hpp"
 
@@ -43,6 +44,7 @@ struct CheckOptions {
   std::uint64_t seed = 1;               ///< base seed; a point's stream depends only on (seed, w, E)
   std::string model = "dmm";            ///< bank model preset for replayed claims
   std::string artifact_dir;             ///< where trace files of counterexamples go ("" = none)
+  bool brute_force = false;             ///< use Claim::check even where a Claim::fast_check exists
 };
 
 /// A case where the claim is false, with what it takes to see it again.
@@ -82,7 +84,18 @@ struct Claim {
   /// construction the exact maximum?"): a counterexample is then a finding.
   bool asserted = true;
   std::function<Region(const Point&)> region;
+  /// The brute-force check: runs the paper's objects or the algorithm code as
+  /// written. It is the oracle that fast_check is tested against.
   std::function<PointResult(const Point&, const CheckOptions&)> check;
+  /// Optional: the same verdict, the same cases and the same first
+  /// counterexample as `check`, computed with less work (closed forms, slot
+  /// functions instead of a block replay, stamps instead of allocations).
+  std::function<PointResult(const Point&, const CheckOptions&)> fast_check;
+  /// Bank model presets the claim is stated for (model/bank_model.hpp), the
+  /// first being the one `verify` uses without --model. Empty: the claim
+  /// does not depend on a bank model (correctness of answers) and runs under
+  /// any. Under a model outside the list the claim is "not applicable".
+  std::vector<std::string> models = {"dmm"};
   /// Cases an exhaustive check of this point examines (for the size guard).
   std::function<BigCount(const Point&)> exhaustive_cases;
   /// Cases the automatic/sample mode examines at most (defaults to exhaustive_cases).
@@ -106,6 +119,12 @@ inline std::string reproduce_command(const std::string& id, const Point& p, cons
   if (o.mode != Mode::exhaustive) cmd += " --seed " + std::to_string(o.seed);
   if (o.model != "dmm") cmd += " --model " + o.model;
   return cmd;
+}
+
+/// A counterexample at `p` with its reproduction command.
+inline Counterexample counterexample_at(const std::string& id, const Point& p, const CheckOptions& o,
+                                        std::string detail) {
+  return Counterexample{p, std::move(detail), reproduce_command(id, p, o)};
 }
 
 }  // namespace bankcheck::proofs

@@ -1,22 +1,16 @@
 #pragma once
-// The registry of every executable claim, grouped by paper. Each group lives
-// in its own source (proofs/<group>_claims.cpp) and is listed here once.
+// The registry of every executable claim. Each paper's claims live in
+// proofs/claims/<paper>_claims.cpp (declared in proofs/claims/claim_groups.hpp)
+// and are listed once in proofs/claims_registry.cpp. A claim id starts with its
+// paper's short name (spaa, hipc, karsin, sigmod, ac, sym), which selects the
+// paper's claims as a whole.
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "proofs/claim.hpp"
 
 namespace bankcheck::proofs {
-
-/// SPAA 2025 Section 3 number theory: Lemmas 1, 2, 4, Corollary 3, the round
-/// formula, the circular shift and the thread-block extension (Section 3.3).
-std::vector<Claim> spaa_gather_lemma_claims();
-/// SPAA 2025 Section 4: Lemmas 5-7, |T| = w/d, Theorem 8 and whether it is the worst.
-std::vector<Claim> spaa_worst_case_claims();
-/// Symbolic conflict degrees (affine maps, XOR swizzles) against the bank model.
-std::vector<Claim> symbolic_claims();
-/// Claims that run the algorithm code (SPAA gather, HiPC PBS, Aho-Corasick SM-2).
-std::vector<Claim> algorithm_claims();
 
 /// Every claim, in `verify --list` order. Ids are unique.
 const std::vector<Claim>& all_claims();
@@ -27,5 +21,11 @@ const std::vector<Claim>& mutation_claims();
 
 /// The claim with this id (registry first, then mutations), or nullptr.
 const Claim* find_claim(std::string_view id);
+
+/// The paper a claim id belongs to: its part before the first '.'.
+std::string_view paper_name(std::string_view id);
+
+/// The paper short names, in registry order.
+std::vector<std::string> paper_names();
 
 }  // namespace bankcheck::proofs

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <span>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace bankcheck::nt {
@@ -62,6 +63,14 @@ inline ResidueProfile residue_profile(std::span<const std::int64_t> values, std:
     }
   }
   return p;
+}
+
+/// "a and b are congruent mod m (k elements share residue r)": the witnesses
+/// of a profile's largest class, for counterexamples.
+inline std::string collision_text(const ResidueProfile& p, std::uint64_t m) {
+  return std::to_string(p.witness_a) + " and " + std::to_string(p.witness_b) + " are congruent mod " +
+         std::to_string(m) + " (" + std::to_string(p.largest_class) + " elements share residue " +
+         std::to_string(mod(p.witness_a, static_cast<std::int64_t>(m))) + ")";
 }
 
 /// Definition 13: m values, pairwise incongruent modulo m (then every integer

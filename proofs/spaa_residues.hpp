@@ -24,8 +24,9 @@ inline std::vector<std::int64_t> residue_row(std::int64_t j, std::uint64_t w, st
 /// R_j^(l), l in [0, d).
 inline std::vector<std::int64_t> residue_part(std::int64_t j, std::uint64_t l, std::uint64_t w, std::uint64_t E) {
   const std::uint64_t d = nt::gcd(w, E), n = w / d;
-  std::vector<std::int64_t> r(n);
-  for (std::uint64_t k = 0; k < n; ++k) r[k] = j + static_cast<std::int64_t>((l * n + k) * E);
+  std::vector<std::int64_t> r;
+  r.reserve(n);
+  for (std::uint64_t k = 0; k < n; ++k) r.push_back(j + static_cast<std::int64_t>((l * n + k) * E));
   return r;
 }
 
@@ -50,10 +51,14 @@ inline std::vector<std::int64_t> shifted_row(std::uint64_t j, std::uint64_t w, s
 
 /// rho: logical position k in [0, n) (n a multiple of wE/d) -> physical
 /// position: partition l = k / (wE/d) is rotated right by l mod d.
-inline std::uint64_t circular_shift(std::uint64_t k, std::uint64_t w, std::uint64_t E) {
-  const std::uint64_t d = nt::gcd(w, E), part = w * E / d;
-  const std::uint64_t l = k / part, x = k % part;
-  return l * part + (x + l % d) % part;
-}
+struct CircularShift {
+  std::uint64_t d = 1, part = 1;  ///< GCD(w, E) and the partition length wE/d
+  CircularShift(std::uint64_t w, std::uint64_t E) : d(nt::gcd(w, E)), part(w * E / d) {}
+  std::uint64_t operator()(std::uint64_t k) const {
+    const std::uint64_t l = k / part, x = k % part;
+    return l * part + (x + l % d) % part;
+  }
+};
+inline std::uint64_t circular_shift(std::uint64_t k, std::uint64_t w, std::uint64_t E) { return CircularShift(w, E)(k); }
 
 }  // namespace bankcheck::spaa

@@ -104,10 +104,14 @@ struct MergeCost {
 };
 
 inline MergeCost merge_cost(std::uint64_t w, std::uint64_t E, const std::vector<char>& from_a) {
-  const std::uint64_t n = w * E;
   std::uint64_t total_a = 0;
   for (char c : from_a) total_a += c ? 1 : 0;
-  std::vector<std::uint64_t> next_a(w), next_b(w);
+  // Reused per thread: the claims call this millions of times on small warps.
+  thread_local std::vector<std::uint64_t> next_a, next_b;
+  thread_local std::vector<std::int64_t> count;
+  next_a.assign(w, 0);
+  next_b.assign(w, 0);
+  count.assign(w, 0);
   std::uint64_t a = 0, b = 0;
   for (std::uint64_t i = 0; i < w; ++i) {
     next_a[i] = a;
@@ -115,7 +119,6 @@ inline MergeCost merge_cost(std::uint64_t w, std::uint64_t E, const std::vector<
     for (std::uint64_t t = 0; t < E; ++t) (from_a[i * E + t] ? a : b)++;
   }
   MergeCost cost;
-  std::vector<std::int64_t> count(w);
   for (std::uint64_t t = 0; t < E; ++t) {
     std::fill(count.begin(), count.end(), 0);
     for (std::uint64_t i = 0; i < w; ++i) {
@@ -131,7 +134,6 @@ inline MergeCost merge_cost(std::uint64_t w, std::uint64_t E, const std::vector<
     cost.bottom_total += bottom;
     cost.worst_step = std::max(cost.worst_step, all);
   }
-  (void)n;
   return cost;
 }
 

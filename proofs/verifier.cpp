@@ -1,6 +1,7 @@
 #include "proofs/verifier.hpp"
 
 #include <algorithm>
+#include "model/bank_model.hpp"
 #include <atomic>
 #include <chrono>
 #include <charconv>
@@ -18,6 +19,7 @@ std::string status_name(Status s) {
     case Status::fails: return "FAILS";
     case Status::finding: return "finding";
     case Status::vacuous: return "vacuous";
+    case Status::not_applicable: return "not applicable";
   }
   return "?";
 }
@@ -59,16 +61,37 @@ Range range_of(const std::optional<Range>& forced, std::uint64_t lo, std::uint64
   return forced ? *forced : Range{lo, hi};
 }
 
+CheckOptions options_for(const VerifyRequest& req, const std::string& model) {
+  CheckOptions o = req.options;
+  o.model = model.empty() ? (req.model ? *req.model : "dmm") : model;
+  return o;
+}
+
 BigCount cases_at(const Claim& c, const Point& p, const CheckOptions& o) {
   if (o.mode == Mode::exhaustive || !c.planned_cases) return c.exhaustive_cases(p);
   return c.planned_cases(p, o);
 }
 
-// The points of one claim: every point of the grid, or a seeded sample.
-std::vector<Point> points_of(const Claim& c, const VerifyRequest& req, Range w, Range E) {
+// Whether the preset exists at warp size w (sm90 and Kepler need w = 32).
+bool model_defined(const std::string& model, std::uint64_t w) {
+  if (model.empty() || model == "dmm") return true;
+  try {
+    (void)make_preset(model, static_cast<unsigned>(w));
+    return true;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+}
+
+// The points of one claim: every point of the grid, or a seeded sample;
+// points where the claim's model has no preset are left out.
+std::vector<Point> points_of(const Claim& c, const VerifyRequest& req, Range w, Range E, const std::string& model) {
   std::vector<Point> pts;
   const bool triangle = c.domain.triangle && !req.E;  // default grid: E <= w only
-  auto keep = [&](const Point& p) { return (!triangle || p.E <= p.w) && c.region(p) != Region::skip; };
+  const bool every_warp = model.empty() || model == "dmm";
+  auto keep = [&](const Point& p) {
+    return (!triangle || p.E <= p.w) && (every_warp || model_defined(model, p.w)) && c.region(p) != Region::skip;
+  };
   const BigCount grid = BigCount(w.hi - w.lo + 1) * (E.hi - E.lo + 1);
   const bool sample = req.options.mode == Mode::sample && req.sample_points > 0 && grid > req.sample_points;
   if (!sample) {
@@ -108,18 +131,31 @@ Range parse_range(const std::string& text, const std::string& flag) {
   return r;
 }
 
+std::optional<std::string> model_for(const Claim& claim, const std::optional<std::string>& requested) {
+  if (claim.models.empty()) return std::string();
+  if (!requested) return claim.models.front();
+  if (std::find(claim.models.begin(), claim.models.end(), *requested) != claim.models.end()) return *requested;
+  return std::nullopt;
+}
+
 int VerifyReport::exit_code() const {
-  for (const ClaimReport& r : claims)
+  bool checked = false;
+  for (const ClaimReport& r : claims) {
     if (r.status == Status::fails) return 1;
-  return 0;
+    checked = checked || r.points_within + r.points_beyond > 0;
+  }
+  return checked || claims.empty() ? 0 : 2;  // a run that checked no point at all is a usage error
 }
 
 BigCount planned_cases(const std::vector<const Claim*>& claims, const VerifyRequest& req) {
   BigCount total = 0;
   for (const Claim* c : claims) {
+    const auto model = model_for(*c, req.model);
+    if (!model) continue;
     const Range w = range_of(req.w, c->domain.w_lo, c->domain.w_hi);
     const Range E = range_of(req.E, c->domain.E_lo, c->domain.E_hi);
-    for (const Point& p : points_of(*c, req, w, E)) total += cases_at(*c, p, req.options);
+    const CheckOptions o = options_for(req, *model);
+    for (const Point& p : points_of(*c, req, w, E, *model)) total += cases_at(*c, p, o);
   }
   return total;
 }
@@ -129,6 +165,8 @@ VerifyReport verify(const std::vector<const Claim*>& claims, const VerifyRequest
   VerifyReport report;
   std::vector<Task> tasks;
   std::vector<Range> ws, es;
+  std::vector<std::optional<std::string>> models;
+  std::vector<CheckOptions> options;  // per claim, without artifacts (see below)
   BigCount planned = 0;
   for (std::size_t i = 0; i < claims.size(); ++i) {
     const Claim& c = *claims[i];
@@ -136,11 +174,25 @@ VerifyReport verify(const std::vector<const Claim*>& claims, const VerifyRequest
     const Range E = range_of(req.E, c.domain.E_lo, c.domain.E_hi);
     ws.push_back(w);
     es.push_back(E);
+    models.push_back(model_for(c, req.model));
+    options.push_back(options_for(req, models.back().value_or("")));
+    // Checks run without artifacts; the reported counterexamples are checked
+    // again below with the artifact directory, so only they leave trace files.
+    options.back().artifact_dir.clear();
+    if (!models.back()) continue;
     std::uint64_t order = 0;
-    for (const Point& p : points_of(c, req, w, E)) {
+    for (const Point& p : points_of(c, req, w, E, *models.back())) {
       if (req.options.mode == Mode::exhaustive) planned += c.exhaustive_cases(p);
       tasks.push_back({i, p, order++});
     }
+  }
+  if (std::none_of(models.begin(), models.end(), [](const auto& m) { return m.has_value(); }) && !claims.empty()) {
+    std::set<std::string> names;
+    for (const Claim* c : claims) names.insert(c->models.begin(), c->models.end());
+    std::string stated;
+    for (const std::string& m : names) stated += (stated.empty() ? "" : ", ") + m;
+    throw std::invalid_argument("no selected claim is stated for model " + req.model.value_or("?") +
+                                " (they are stated for: " + stated + "); drop --model or choose one of those");
   }
   if (req.options.mode == Mode::exhaustive && planned > req.case_limit)
     throw std::invalid_argument("--exhaustive would check about " + planned.str() + " cases (limit " +
@@ -149,35 +201,34 @@ VerifyReport verify(const std::vector<const Claim*>& claims, const VerifyRequest
   // Large points first, so the threads finish together.
   std::stable_sort(tasks.begin(), tasks.end(),
                    [](const Task& a, const Task& b) { return a.point.w * a.point.E > b.point.w * b.point.E; });
+  std::uint64_t total_work = 0;
+  for (const Task& t : tasks) total_work += t.point.w * t.point.E;
 
   std::vector<Tally> tallies(claims.size());
   std::atomic<std::size_t> next{0}, done{0};
+  std::atomic<std::uint64_t> done_work{0};
   unsigned threads = req.threads ? req.threads : std::max(1u, std::thread::hardware_concurrency());
   threads = static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(threads, tasks.size())));
   report.threads = threads;
 
-  // Checks run without artifacts; the reported counterexamples are checked
-  // again below with the artifact directory, so only they leave trace files.
-  CheckOptions run_options = req.options;
-  run_options.artifact_dir.clear();
   auto worker = [&] {
     for (;;) {
       const std::size_t k = next.fetch_add(1);
       if (k >= tasks.size()) return;
       const Task& t = tasks[k];
       const Claim& c = *claims[t.claim];
+      const CheckOptions& o = options[t.claim];
       const Region region = c.asserted ? c.region(t.point) : Region::beyond;
       const auto t0 = std::chrono::steady_clock::now();
       PointResult res;
       bool unsupported = false;
       try {
-        res = c.check(t.point, run_options);
+        res = (c.fast_check && !o.brute_force ? c.fast_check : c.check)(t.point, o);
       } catch (const std::invalid_argument&) {
         unsupported = true;  // the algorithm does not accept these parameters
       } catch (const std::exception& e) {
-        res.counterexample =
-            Counterexample{t.point, std::string("the check threw: ") + e.what(),
-                           reproduce_command(c.id, t.point, req.options)};
+        res.counterexample = Counterexample{t.point, std::string("the check threw: ") + e.what(),
+                                            reproduce_command(c.id, t.point, o)};
       }
       const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       Tally& tally = tallies[t.claim];
@@ -191,6 +242,7 @@ VerifyReport verify(const std::vector<const Claim*>& claims, const VerifyRequest
           if (res.counterexample && (!slot || slot->order > t.order)) slot = Found{t.order, *res.counterexample};
         }
       }
+      done_work.fetch_add(t.point.w * t.point.E);
       done.fetch_add(1);
     }
   };
@@ -198,11 +250,14 @@ VerifyReport verify(const std::vector<const Claim*>& claims, const VerifyRequest
     std::vector<std::jthread> pool;
     for (unsigned i = 0; i < threads; ++i) pool.emplace_back(worker);
     if (req.progress) {
+      auto report_progress = [&] {
+        req.progress(VerifyProgress{done.load(), tasks.size(), done_work.load(), total_work});
+      };
       while (done.load() < tasks.size()) {
-        req.progress(done.load(), tasks.size());
+        report_progress();
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
       }
-      req.progress(tasks.size(), tasks.size());
+      report_progress();
     }
   }
 
@@ -210,6 +265,7 @@ VerifyReport verify(const std::vector<const Claim*>& claims, const VerifyRequest
     Tally& t = tallies[i];
     ClaimReport r;
     r.claim = claims[i];
+    r.model = models[i].value_or(req.model.value_or(""));
     r.w = ws[i];
     r.E = es[i];
     r.points_within = t.points_within;
@@ -220,7 +276,9 @@ VerifyReport verify(const std::vector<const Claim*>& claims, const VerifyRequest
     auto with_artifacts = [&](const Counterexample& found) {
       if (req.options.artifact_dir.empty()) return found;
       try {
-        const PointResult again = claims[i]->check(found.point, req.options);
+        CheckOptions o = options[i];
+        o.artifact_dir = req.options.artifact_dir;
+        const PointResult again = claims[i]->check(found.point, o);
         if (again.counterexample) return *again.counterexample;
       } catch (const std::exception&) {
       }
@@ -228,7 +286,9 @@ VerifyReport verify(const std::vector<const Claim*>& claims, const VerifyRequest
     };
     if (t.within) r.counterexample = with_artifacts(t.within->counterexample);
     if (t.beyond) r.finding = with_artifacts(t.beyond->counterexample);
-    if (r.counterexample)
+    if (!models[i])
+      r.status = Status::not_applicable;
+    else if (r.counterexample)
       r.status = Status::fails;
     else if (r.finding)
       r.status = Status::finding;

@@ -2,10 +2,11 @@
 // The verifier: checks a list of claims over a grid of points (w, E) on
 // several threads and summarizes each claim as holds / fails / finding.
 //
-//  * holds    no counterexample at any point inside the hypotheses, and none beyond
-//  * fails    a counterexample inside the hypotheses: the paper's claim is refuted
-//  * finding  holds inside the hypotheses but breaks beyond them (not a failure)
-//  * vacuous  no point of the grid lies inside or beyond the hypotheses
+//  * holds           no counterexample at any point inside the hypotheses, and none beyond
+//  * fails           a counterexample inside the hypotheses: the paper's claim is refuted
+//  * finding         holds inside the hypotheses but breaks beyond them (not a failure)
+//  * vacuous         no point of the grid lies inside or beyond the hypotheses
+//  * not applicable  the claim is not stated for the requested bank model (not run)
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -16,7 +17,7 @@
 
 namespace bankcheck::proofs {
 
-enum class Status { holds, fails, finding, vacuous };
+enum class Status { holds, fails, finding, vacuous, not_applicable };
 std::string status_name(Status s);
 
 /// An inclusive range lo..hi.
@@ -28,19 +29,30 @@ struct Range {
 /// @throws std::invalid_argument on syntax errors, empty/reversed ranges, values < 1 or > 2^20.
 Range parse_range(const std::string& text, const std::string& flag);
 
+/// How far a run is: points checked of all, and the same weighted by w*E
+/// (a point's work grows with it), for a progress bar's estimate.
+struct VerifyProgress {
+  std::uint64_t done_points = 0, total_points = 0;
+  std::uint64_t done_work = 0, total_work = 0;
+};
+
 struct VerifyRequest {
   std::optional<Range> w, E;       ///< override every claim's domain
-  CheckOptions options;
+  CheckOptions options;            ///< options.model is set per claim (see `model`)
+  /// The bank model to check under; claims not stated for it are "not
+  /// applicable". Unset: every claim under its own first model.
+  std::optional<std::string> model;
   std::uint64_t sample_points = 0; ///< Mode::sample: points drawn per claim (0 = every point)
   unsigned threads = 0;            ///< 0 = std::thread::hardware_concurrency()
   BigCount case_limit = BigCount(2000000000);  ///< refuse larger --exhaustive runs
   std::uint64_t point_limit = 50000000;        ///< refuse larger grids without --sample
-  /// Called now and then from one thread: cases done and planned.
-  std::function<void(std::uint64_t done_points, std::uint64_t total_points)> progress;
+  /// Called about every 100 ms from the calling thread while the checks run.
+  std::function<void(const VerifyProgress&)> progress;
 };
 
 struct ClaimReport {
   const Claim* claim = nullptr;
+  std::string model;                   ///< the model it was checked under ("" if model-independent)
   Range w, E;                          ///< the grid checked
   std::uint64_t points_within = 0, points_beyond = 0;
   std::uint64_t cases_within = 0, cases_beyond = 0;
@@ -54,15 +66,22 @@ struct VerifyReport {
   std::vector<ClaimReport> claims;
   double seconds = 0;  ///< wall time
   unsigned threads = 1;
-  /// 0 if nothing fails inside its hypotheses, else 1.
+  /// 1 if a claim fails inside its hypotheses, else 2 if no claim had a
+  /// point to check (all vacuous or not applicable), else 0.
   int exit_code() const;
 };
+
+/// The model `claim` is checked under: `requested` when the claim is stated
+/// for it (or depends on no model), else nullopt (not applicable); without a
+/// request, the claim's first model ("" for a model-independent claim).
+std::optional<std::string> model_for(const Claim& claim, const std::optional<std::string>& requested);
 
 /// Estimated cases of a run (for the size guard and messages).
 BigCount planned_cases(const std::vector<const Claim*>& claims, const VerifyRequest& request);
 
 /// @throws std::invalid_argument for grids or exhaustive runs over the limits
-///         (the message gives the estimated case count).
+///         (the message gives the estimated case count), and when no claim
+///         applies to the requested model.
 VerifyReport verify(const std::vector<const Claim*>& claims, const VerifyRequest& request);
 
 }  // namespace bankcheck::proofs

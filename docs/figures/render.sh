@@ -56,9 +56,9 @@ done
 # warp 0 drawn), every merge read round highlighted (init_a, init_b, merge_read).
 T=$(mktemp -d "${TMPDIR:-/tmp}/bankcheck-figures.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-"$BIN" adversary merge -w 12 -E 5 -n 120 --format text -o $T/bankcheck-spaa-w12-E5.txt
+"$BIN" adversary merge w=12 E=5 n=120 -o $T/bankcheck-spaa-w12-E5.txt
 draw merge w=12 E=5 u=24 a_size=60 --input $T/bankcheck-spaa-w12-E5.txt --phase 1 --round 12-17 --label thread \
   --title "SPAA 2025 Fig. 4 (left): worst-case merge input, w = 12, E = 5" -o $F/spaa-fig4-E5.svg
-"$BIN" adversary merge -w 12 -E 9 -n 216 --format text -o $T/bankcheck-spaa-w12-E9.txt
+"$BIN" adversary merge w=12 E=9 n=216 -o $T/bankcheck-spaa-w12-E9.txt
 draw merge w=12 E=9 u=24 a_size=108 --input $T/bankcheck-spaa-w12-E9.txt --phase 1 --round 14-23 --label thread \
   --title "SPAA 2025 Fig. 4 (right): worst-case merge input, w = 12, E = 9" -o $F/spaa-fig4-E9.svg

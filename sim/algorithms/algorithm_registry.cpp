@@ -1,6 +1,7 @@
 #include "sim/algorithms/algorithm_registry.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -43,11 +44,23 @@ std::int64_t param(const Params& p, std::string_view name) {
 }
 
 std::vector<std::int64_t> read_integers(const std::string& path) {
-  std::ifstream f(path);
+  std::ifstream f(path, std::ios::binary);
   if (!f) throw std::invalid_argument("cannot open input file " + path);
   std::vector<std::int64_t> values;
   std::string line;
   for (std::size_t lineno = 1; std::getline(f, line); ++lineno) {
+    // Control bytes mean a binary file (raw keys): say so instead of printing them.
+    for (std::size_t col = 0; col < line.size(); ++col) {
+      const auto byte = static_cast<unsigned char>(line[col]);
+      if ((byte < 0x20 && byte != '\t' && byte != '\r' && byte != '\v' && byte != '\f') || byte == 0x7f) {
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "0x%02x", byte);
+        throw std::invalid_argument(path + ":" + std::to_string(lineno) + ": binary data (byte " + hex + " at column " +
+                                    std::to_string(col + 1) +
+                                    "); expected whitespace-separated decimal integers (what `bankcheck adversary` "
+                                    "writes unless asked for --format bin)");
+      }
+    }
     if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
     std::istringstream in(line);
     std::string word;
@@ -59,12 +72,24 @@ std::vector<std::int64_t> read_integers(const std::string& path) {
       } catch (const std::exception&) {
         used = 0;
       }
-      if (used != word.size())
-        throw std::invalid_argument(path + ":" + std::to_string(lineno) + ": '" + word + "' is not a 64-bit integer");
+      if (used != word.size()) {
+        std::string shown;  // bytes outside printable ASCII as \xNN
+        for (const char c : word.substr(0, 40)) {
+          const auto byte = static_cast<unsigned char>(c);
+          char hex[8];
+          std::snprintf(hex, sizeof hex, "\\x%02x", byte);
+          shown += byte >= 0x20 && byte < 0x7f ? std::string(1, c) : std::string(hex);
+        }
+        throw std::invalid_argument(path + ":" + std::to_string(lineno) + ": '" + shown + "' is not a 64-bit integer");
+      }
       values.push_back(v);
     }
   }
   return values;
+}
+
+std::vector<std::int64_t> input_integers(const InputChoice& input) {
+  return input.values ? *input.values : read_integers(input.path);
 }
 
 namespace {

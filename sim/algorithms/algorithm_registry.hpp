@@ -20,6 +20,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,6 +49,9 @@ struct InputChoice {
   Kind kind = Kind::random;
   std::uint64_t seed = 1;
   std::string path;  ///< for Kind::file: whitespace-separated integers
+  /// For Kind::file: the integers in memory instead of a file (a search's
+  /// candidates); `path` then only names them in messages.
+  std::shared_ptr<const std::vector<std::int64_t>> values = nullptr;
   /// "random", "worst" or a file path.
   static InputChoice parse(std::string_view text, std::uint64_t seed);
   std::string describe() const;
@@ -159,7 +163,10 @@ AlgorithmOutcome trace_algorithm(std::string_view name, const Params& params, co
 /// Helpers for drivers (shared by every algorithm's spec; more in
 /// sim/algorithms/spec_support.hpp).
 std::int64_t param(const Params& p, std::string_view name);  ///< @throws if absent
-/// Integers of a whitespace-separated file. @throws std::invalid_argument naming the file and line.
+/// Integers of a whitespace-separated file. @throws std::invalid_argument naming the file and line
+/// (binary data is reported as such, never printed raw).
 std::vector<std::int64_t> read_integers(const std::string& path);
+/// The integers of a Kind::file input: `values` when set, else read_integers(path).
+std::vector<std::int64_t> input_integers(const InputChoice& input);
 
 }  // namespace bankcheck

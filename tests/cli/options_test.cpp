@@ -88,3 +88,11 @@ TEST_CASE("GateOptions: a bare flag is 0, =N sets N, a bad N is an error") {
   CHECK_THROWS_WITH_AS(parse({"--fail-on-conflicts=-1"}), doctest::Contains("must be an integer in 0.."),
                        std::invalid_argument);
 }
+
+TEST_CASE("parse_real: finite, in range, or an error stating the range") {
+  CHECK(parse_real("0.5", "--time-limit", 0.001, 10) == 0.5);
+  for (const char* bad : {"-1", "nan", "inf", "1s", ""}) {
+    CAPTURE(bad);
+    CHECK_THROWS_AS(parse_real(bad, "--time-limit", 0.001, 10), std::invalid_argument);
+  }
+}

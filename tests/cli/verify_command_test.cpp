@@ -1,38 +1,122 @@
+// bankcheck verify end to end: names, models, output formats, numbers, exit codes.
 #include <doctest/doctest.h>
-#include <sys/wait.h>
 
-#include <cstdlib>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+
+#include "tests/cli/cli_runner.hpp"
 #include "tests/scratch.hpp"
 
 namespace {
-int run(const std::string& args) {
-  const int status = std::system((std::string(BANKCHECK_CLI) + " verify " + args + " > /dev/null 2>&1").c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+using Result = bankcheck::test::CliResult;
+Result verify(const std::string& args) { return bankcheck::test::run_cli("verify " + args); }
+/// stdout only.
+std::string verify_stdout(const std::string& args) {
+  FILE* p = popen((std::string(BANKCHECK_CLI) + " verify " + args + " 2>/dev/null").c_str(), "r");
+  REQUIRE(p);
+  std::string out;
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  pclose(p);
+  return out;
+}
+std::string slurp(const std::filesystem::path& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+std::filesystem::path scratch(const std::string& name) {
+  return std::filesystem::path(bankcheck::test::scratch("verify_test_" + name));
 }
 }  // namespace
 
-TEST_CASE("verify: exit 0 when the claims hold, JSON certificate written") {
-  const std::string json = bankcheck::test::scratch("verify_command_test.json");
-  CHECK(run("spaa.lemma1 spaa.corollary3 --w 1..24 --quiet --json " + json) == 0);
-  std::ifstream in(json);
-  const auto j = nlohmann::json::parse(in);
-  CHECK(j["claims"].size() == 3);  // spaa.lemma1, spaa.lemma1.tight, spaa.corollary3
-  CHECK(j["exit_code"] == 0);
-  std::remove(json.c_str());
+TEST_CASE("a claim id selects that claim only; paper names, globs and --prefix select more") {
+  auto count = [](const std::string& args) {
+    return nlohmann::json::parse(verify_stdout(args + " --w 1..8 --quiet --json"))["claims"].size();
+  };
+  CHECK(count("spaa.lemma1") == 1);  // not spaa.lemma1.tight too
+  CHECK(count("spaa.lemma1 spaa.corollary3") == 2);
+  CHECK(count("'spaa.lemma2.*'") == 2);
+  CHECK(count("spaa.lemma2 --prefix") == 2);
+  CHECK(count("spaa.lemma1 --prefix") == 2);
+  const auto prefix_only = verify("spaa.lemma2");
+  CHECK(prefix_only.code == 2);
+  CHECK(prefix_only.out.find("'spaa.lemma2.*' or --prefix selects spaa.lemma2.1, spaa.lemma2.2") != std::string::npos);
 }
 
-TEST_CASE("verify: --list works") { CHECK(run("--list") == 0); }
+TEST_CASE("--model: claims not stated for the model are not applicable, never run vacuously") {
+  const auto none = verify("spaa.lemma1 --model sm90");
+  CHECK(none.code == 2);
+  CHECK(none.out.find("no selected claim is stated for model sm90") != std::string::npos);
+  const auto j = nlohmann::json::parse(verify_stdout("spaa.lemma1 spaa.gather.warp --model sm90 --w 32 --E 1..3 --json"));
+  CHECK(j["claims"][0]["status"] == "not applicable");
+  CHECK(j["claims"][0]["points_within"] == 0);
+  CHECK(j["claims"][1]["status"] == "holds");
+  CHECK(j["claims"][1]["model"] == "sm90");
+  CHECK(j["exit_code"] == 0);
+  // sm90 exists only at w = 32: a grid without it checks nothing, which is an error.
+  CHECK(verify("spaa.gather.warp --model sm90 --w 1..8 --quiet").code == 2);
+}
 
-TEST_CASE("verify: bad input exits 2") {
-  CHECK(run("no.such.claim") == 2);
-  CHECK(run("spaa.lemma1 --w 9..3") == 2);
-  CHECK(run("spaa.lemma1 --w 0..3") == 2);
-  CHECK(run("spaa.lemma1 --E 1..") == 2);
-  CHECK(run("spaa.gather.warp --w 32..32 --E 8..8 --exhaustive") == 2);
-  CHECK(run("spaa.lemma1 --exhaustive --sample 3") == 2);
-  CHECK(run("spaa.lemma1 --model nosuch") == 2);
-  CHECK(run("spaa.lemma1 --w 1..1048576 --E 1..1048576") == 2);  // grid too large without --sample
+TEST_CASE("--json and --csv print to stdout; -o FILE takes its format from --format or the extension") {
+  const auto j = nlohmann::json::parse(verify_stdout("spaa.lemma1 --w 1..8 --json"));
+  CHECK(j["claims"][0]["id"] == "spaa.lemma1");
+  CHECK(verify_stdout("spaa.lemma1 --w 1..8 --csv").rfind("claim,paper,lemma,model,", 0) == 0);
+  const auto json = scratch("c.json"), md = scratch("c.md"), csv = scratch("c.txt");
+  REQUIRE(verify("spaa.lemma1 --w 1..8 --quiet -o " + json.string()).code == 0);
+  CHECK(nlohmann::json::parse(slurp(json))["claims"][0]["status"] == "holds");
+  REQUIRE(verify("spaa.lemma1 --w 1..8 --quiet -o " + md.string()).code == 0);
+  CHECK(slurp(md).rfind("| claim | paper |", 0) == 0);
+  REQUIRE(verify("spaa.lemma1 --w 1..8 --quiet --format csv -o " + csv.string()).code == 0);
+  CHECK(slurp(csv).rfind("claim,paper,", 0) == 0);
+  // The old --json FILE: FILE is no claim; the message says how to write it.
+  const auto old = verify("--json " + json.string() + " spaa.lemma1");
+  CHECK(old.code == 2);
+  CHECK(old.out.find("write a file with -o") != std::string::npos);
+  std::filesystem::remove(json);
+  std::filesystem::remove(md);
+  std::filesystem::remove(csv);
+}
+
+TEST_CASE("a failing claim exits 1 and its reproduction command reproduces it") {
+  const auto r = verify("spaa.gather.warp.no_shift --w 4 --E 2 --quiet");
+  CHECK(r.code == 1);
+  const auto at = r.out.find("`bankcheck verify ");
+  REQUIRE(at != std::string::npos);
+  const std::string again = r.out.substr(at + 11, r.out.find('`', at + 1) - at - 11);
+  CHECK(bankcheck::test::run_cli(again + " --quiet").code == 1);
+}
+
+TEST_CASE("numbers are range-checked: exit 2 with the range") {
+  struct Case {
+    std::string args, expect;
+  };
+  for (const Case& c : {Case{"spaa.lemma1 --seed -1", "--seed: must be an integer in 0..18446744073709551615 (got -1)"},
+                        Case{"spaa.lemma1 --threads 0", "--threads: must be an integer in 1..1024"},
+                        Case{"spaa.lemma1 --inputs 0", "--inputs: must be an integer in 1.."},
+                        Case{"spaa.lemma1 --sample -2", "--sample: must be an integer in 1.."},
+                        Case{"spaa.lemma1 --w 0..3", "values must lie in 1..1048576"},
+                        Case{"spaa.lemma1 --w 9..3", "empty or reversed"},
+                        Case{"spaa.lemma1 --E 1..", "expected A..B or A"},
+                        Case{"spaa.lemma1 --model nosuch", "unknown model 'nosuch'"}}) {
+    CAPTURE(c.args);
+    const auto r = verify(c.args);
+    CHECK(r.code == 2);
+    CHECK(r.out.find(c.expect) != std::string::npos);
+  }
+  CHECK(verify("spaa.gather.warp --w 32..32 --E 8..8 --exhaustive").code == 2);
+  CHECK(verify("spaa.lemma1 --exhaustive --sample 3").code == 2);
+  CHECK(verify("spaa.lemma1 --w 1..1048576 --E 1..1048576").code == 2);  // grid too large without --sample
+  CHECK(verify("--list").code == 0);
+}
+
+TEST_CASE("no progress bar when stderr is not a terminal") {
+  const auto r = verify("spaa.gather.warp --w 1..24 --E 1..24");
+  CHECK(r.code == 0);
+  CHECK(r.out.find("[#") == std::string::npos);
 }

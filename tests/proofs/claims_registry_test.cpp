@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "proofs/algorithm_claims.hpp"
+#include "model/bank_model.hpp"
 #include "proofs/spaa_residues.hpp"
 
 using namespace bankcheck::proofs;
@@ -14,18 +14,31 @@ namespace {
 PointResult at(const Claim& c, std::uint64_t w, std::uint64_t E) { return c.check({w, E}, CheckOptions{}); }
 }  // namespace
 
-TEST_CASE("every claim is complete and ids are unique") {
+TEST_CASE("every claim is complete, ids are unique and start with a paper name") {
   std::set<std::string> ids;
+  const auto presets = bankcheck::preset_names();
   for (const Claim& c : all_claims()) {
+    CAPTURE(c.id);
     CHECK(ids.insert(c.id).second);
     CHECK_FALSE(c.paper.empty());
     CHECK_FALSE(c.statement.empty());
     CHECK(c.check);
     CHECK(c.region);
     CHECK(c.exhaustive_cases);
+    for (const std::string& m : c.models) CHECK(std::find(presets.begin(), presets.end(), m) != presets.end());
   }
   CHECK(find_claim("spaa.lemma1") != nullptr);
+  CHECK(find_claim("spaa.gather.warp.no_shift") != nullptr);  // a mutation, by exact id
   CHECK(find_claim("no.such.claim") == nullptr);
+  CHECK(paper_name("spaa.lemma2.1") == "spaa");
+  CHECK(paper_names() == std::vector<std::string>{"spaa", "hipc", "karsin", "sigmod", "ac", "sym"});
+}
+
+TEST_CASE("the number-theory claims are about the DMM; correctness of answers about no model") {
+  CHECK(find_claim("spaa.lemma1")->models == std::vector<std::string>{"dmm"});
+  CHECK(find_claim("spaa.theorem8")->models == std::vector<std::string>{"dmm"});
+  CHECK(find_claim("hipc.pbs_cf.correct")->models.empty());
+  CHECK(find_claim("spaa.gather.warp")->models.front() == "dmm");
 }
 
 TEST_CASE("the number-theory lemmas hold at hand-picked points, including the paper's figures") {
@@ -53,24 +66,15 @@ TEST_CASE("the stepped rho of spaa.shift_round and spaa::circular_shift are one 
   CHECK(bankcheck::spaa::circular_shift(36, 9, 6) == 38);
 }
 
-TEST_CASE("mutations are caught: no circular shift when gcd(w, E) > 1, no B reversal") {
-  const Claim paper = spaa_gather_claim(1, true, true);
-  const Claim no_shift = spaa_gather_claim(1, true, false);
-  const Claim no_reversal = spaa_gather_claim(1, false, true);
-  CHECK_FALSE(at(paper, 4, 2).counterexample);
-  CHECK_FALSE(at(paper, 12, 5).counterexample);
-  const PointResult s = at(no_shift, 4, 2);
-  REQUIRE(s.counterexample);
-  CHECK(s.counterexample->reproduce.find("bankcheck verify") == 0);
-  CHECK_FALSE(at(no_shift, 5, 3).counterexample);  // coprime: the shift is the identity anyway
-  CHECK(at(no_reversal, 5, 3).counterexample);
-}
-
-TEST_CASE("mutations are caught: shifted PBS-CF offset, SM-1 staging") {
-  const Claim paper = pbs_cf_conflict_free_claim(1);
-  const Claim shifted = pbs_cf_conflict_free_claim(2);
-  CHECK_FALSE(at(paper, 4, 64).counterexample);
-  CHECK(at(shifted, 4, 64).counterexample);
-  CHECK_FALSE(at(ac_scan_conflict_free_claim("sm2"), 8, 8).counterexample);
-  CHECK(at(ac_scan_conflict_free_claim("sm1"), 8, 8).counterexample);  // chunk 8 words: GCD(8, 8) = 8-way
+TEST_CASE("the mutations are registered and each fails somewhere small") {
+  REQUIRE(mutation_claims().size() == 6);
+  for (const Claim& m : mutation_claims()) {
+    CAPTURE(m.id);
+    CHECK(find_claim(m.id) == &m);
+    bool failed = false;
+    for (std::uint64_t w = 2; w <= 8 && !failed; w *= 2)
+      for (std::uint64_t E : {2u, 4u, 8u, 64u})
+        if (m.region({w, E}) != Region::skip && at(m, w, E).counterexample) failed = true;
+    CHECK(failed);
+  }
 }

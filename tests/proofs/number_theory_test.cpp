@@ -40,3 +40,8 @@ TEST_CASE("ResidueSet and ResidueStepper agree with the plain definition") {
       CHECK(complete == (gcd(step, m) == 1));  // Lemma 1 and its converse, by a second route
     }
 }
+
+TEST_CASE("collision_text names two witnesses of the largest class") {
+  const ResidueProfile p = residue_profile(std::vector<std::int64_t>{1, 5, 9, 2}, 4);
+  CHECK(collision_text(p, 4) == "1 and 9 are congruent mod 4 (3 elements share residue 1)");
+}

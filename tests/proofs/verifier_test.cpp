@@ -5,6 +5,9 @@
 #include "proofs/certificate.hpp"
 #include "proofs/claims_registry.hpp"
 
+#include <optional>
+#include <vector>
+
 using namespace bankcheck::proofs;
 
 namespace {
@@ -82,4 +85,68 @@ TEST_CASE("the certificate carries every claim and its counterexample") {
   CHECK(j["claims"][0]["status"] == "FAILS");
   CHECK(j["claims"][0]["counterexample"]["reproduce"].get<std::string>().find("bankcheck verify toy") == 0);
   CHECK(certificate_markdown(report).find("| toy |") != std::string::npos);
+}
+
+TEST_CASE("models: a claim runs under its first model, or the requested one it is stated for; else not applicable") {
+  Claim c = toy();
+  c.models = {"dmm", "sm90"};
+  CHECK(model_for(c, std::nullopt) == "dmm");
+  CHECK(model_for(c, std::string("sm90")) == "sm90");
+  CHECK_FALSE(model_for(c, std::string("kepler-4B")).has_value());
+  c.models = {};
+  CHECK(model_for(c, std::string("kepler-4B")) == "");  // model-independent: runs under any
+
+  Claim dmm_only = toy(), both = toy();
+  dmm_only.models = {"dmm"};
+  both.models = {"dmm", "sm90"};
+  both.domain = Domain{30, 34, 1, 2};
+  VerifyRequest req;
+  req.model = "sm90";
+  const VerifyReport r = verify({&dmm_only, &both}, req);
+  CHECK(r.claims[0].status == Status::not_applicable);
+  CHECK(r.claims[0].points_within + r.claims[0].points_beyond == 0);
+  // sm90 exists only at w = 32: the other warp sizes of the grid are left out.
+  CHECK(r.claims[1].points_within == 2);
+  CHECK(r.claims[1].model == "sm90");
+  CHECK(r.exit_code() == 0);
+  // Nothing applies: refused.
+  CHECK_THROWS_AS(verify({&dmm_only}, req), std::invalid_argument);
+}
+
+TEST_CASE("a run that checks no point at all exits 2") {
+  Claim c = toy();
+  c.region = [](const Point&) { return Region::skip; };
+  const VerifyReport r = verify({&c}, VerifyRequest{});
+  CHECK(r.claims[0].status == Status::vacuous);
+  CHECK(r.exit_code() == 2);
+}
+
+TEST_CASE("the fast paths give the brute-force verdicts on a grid: every SPAA claim, w <= 10, E <= 20") {
+  std::vector<const Claim*> spaa;
+  for (const Claim& c : all_claims())
+    if (c.id.rfind("spaa.", 0) == 0) spaa.push_back(&c);
+  VerifyRequest fast, brute;
+  fast.w = brute.w = Range{1, 10};
+  fast.E = brute.E = Range{1, 20};
+  brute.options.brute_force = true;
+  const VerifyReport a = verify(spaa, fast), b = verify(spaa, brute);
+  REQUIRE(a.claims.size() == b.claims.size());
+  for (std::size_t i = 0; i < a.claims.size(); ++i) {
+    CAPTURE(a.claims[i].claim->id);
+    CHECK(a.claims[i].status == b.claims[i].status);
+    CHECK(a.claims[i].cases_within + a.claims[i].cases_beyond == b.claims[i].cases_within + b.claims[i].cases_beyond);
+    CHECK(a.claims[i].finding.has_value() == b.claims[i].finding.has_value());
+    if (a.claims[i].finding) CHECK(a.claims[i].finding->detail == b.claims[i].finding->detail);
+  }
+}
+
+TEST_CASE("progress reaches the total, weighted by w*E") {
+  const Claim c = toy();
+  VerifyRequest req;
+  VerifyProgress last;
+  req.progress = [&](const VerifyProgress& p) { last = p; };
+  verify({&c}, req);
+  CHECK(last.done_points == last.total_points);
+  CHECK(last.total_points == 55);  // E <= w over 1..10 (the default triangle)
+  CHECK(last.done_work == last.total_work);
 }

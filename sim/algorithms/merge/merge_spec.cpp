@@ -96,7 +96,7 @@ class MergeInputs {
     blocks_ = param(p, "blocks");
     if (in.kind == InputChoice::Kind::worst) worst_ = worst_merge_tile(p);
     if (in.kind == InputChoice::Kind::file) {
-      file_ = read_integers(in.path);
+      file_ = input_integers(in);
       require(static_cast<long>(file_.size()) == n_,
               in.path + ": a merge file holds one tile of u*E = " + num(n_) + " integers (A then B), got " +
                   num(static_cast<std::int64_t>(file_.size())));

@@ -109,7 +109,7 @@ std::vector<std::int32_t> sort_input(const Params& p, const InputChoice& in,
       break;
     }
     case InputChoice::Kind::file: {
-      for (std::int64_t v : read_integers(in.path)) {
+      for (std::int64_t v : input_integers(in)) {
         require(v >= std::numeric_limits<std::int32_t>::min() && v <= std::numeric_limits<std::int32_t>::max(),
                 in.path + ": key " + num(v) + " does not fit 4 bytes");
         keys.push_back(static_cast<std::int32_t>(v));

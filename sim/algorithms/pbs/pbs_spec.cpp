@@ -86,7 +86,7 @@ AlgorithmOutcome drive_pbs(const Params& p, const InputChoice& in, InstructionLi
   std::vector<Key> file_queries;
   std::int64_t Q = param(p, "queries");
   if (in.kind == InputChoice::Kind::file) {
-    for (std::int64_t v : read_integers(in.path)) {
+    for (std::int64_t v : input_integers(in)) {
       require(v > std::numeric_limits<Key>::lowest() && v < std::numeric_limits<Key>::max(),
               in.path + ": query " + num(v) + " does not fit strictly inside the " + num(sizeof(Key)) +
                   "-byte key range (the extremes are the padding)");

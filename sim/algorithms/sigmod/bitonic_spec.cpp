@@ -31,7 +31,7 @@ AlgorithmSpec bitonic_spec() {
     const unsigned n = u32(p, "n"), w = u32(p, "w");
     std::vector<int> a(n), b(n, -1);
     if (in.kind == InputChoice::Kind::file) {
-      const auto v = read_integers(in.path);
+      const auto v = input_integers(in);
       require(v.size() == n, in.path + ": bitonic needs exactly n = " + num(n) + " integers (got " + num(v.size()) + ")");
       for (unsigned i = 0; i < n; ++i) {
         require(v[i] >= INT32_MIN && v[i] <= INT32_MAX, in.path + ": values must fit 32 bits");

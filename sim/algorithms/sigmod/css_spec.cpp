@@ -51,7 +51,7 @@ AlgorithmSpec css_spec(std::string name, bool pad) {
     const auto tree = build_css_tree(sorted, m, c.levels);
     std::vector<int> q(c.threads);
     if (in.kind == InputChoice::Kind::file) {
-      const auto v = read_integers(in.path);
+      const auto v = input_integers(in);
       require(v.size() == q.size(), in.path + ": css needs u = " + num(q.size()) + " queries");
       for (std::size_t i = 0; i < q.size(); ++i) {
         require(v[i] >= INT32_MIN && v[i] <= INT32_MAX, in.path + ": queries must fit 32 bits");

@@ -32,7 +32,7 @@ AlgorithmSpec scan_spec(std::string name, bool padded) {
     const unsigned n = u32(p, "n"), w = u32(p, "w");
     std::vector<int> a(n), b(n, -1);
     if (in.kind == InputChoice::Kind::file) {
-      const auto v = read_integers(in.path);
+      const auto v = input_integers(in);
       require(v.size() == n, in.path + ": scan needs exactly n = " + num(n) + " integers (got " + num(v.size()) + ")");
       for (unsigned i = 0; i < n; ++i) {
         require(v[i] >= -1000000 && v[i] <= 1000000, in.path + ": values must be in -10^6..10^6");

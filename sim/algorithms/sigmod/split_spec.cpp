@@ -39,7 +39,7 @@ AlgorithmSpec split_spec(std::string name, HistogramLayout layout) {
     const unsigned u = u32(p, "u"), f = u32(p, "fanout"), per = u32(p, "per_thread"), w = u32(p, "w");
     std::vector<unsigned> keys(std::size_t{u} * per);
     if (in.kind == InputChoice::Kind::file) {
-      const auto v = read_integers(in.path);
+      const auto v = input_integers(in);
       require(v.size() == keys.size(), in.path + ": split needs u * per_thread = " + num(keys.size()) + " keys");
       for (std::size_t i = 0; i < keys.size(); ++i) {
         require(v[i] >= 0 && v[i] <= UINT32_MAX, in.path + ": keys must be in 0..2^32-1");

@@ -5,7 +5,7 @@
 
 #include "model/bank_model.hpp"
 #include "proofs/affine_map.hpp"
-#include "proofs/claims_registry.hpp"
+#include "proofs/claims/claim_groups.hpp"
 #include "proofs/number_theory.hpp"
 #include "proofs/xor_swizzle.hpp"
 
@@ -31,6 +31,7 @@ Claim affine_claim() {
                 "(w, a)); the closed form equals the bank model's cost for b in {0,1,3}, c in {0,5}, j in [0,4)";
   c.hypotheses = "lanes = banks = w; one 4-byte element per cell";
   c.category = "symbolic";
+  c.models = {"dmm", "sm90"};  // one 4-byte element per cell, one phase
   c.domain = Domain{1, 64, 0, 128, false};
   c.domain.E_lo = 1;
   c.region = [](const Point&) { return Region::within; };
@@ -72,6 +73,7 @@ Claim xor_claim() {
                 "(l*W + (col ^ (l mod W))), costs 2^(rank A - rank PA) accesses: the bank model agrees (point = (w, W))";
   c.hypotheses = "w and W powers of two; lanes = banks = w; one 4-byte element per cell";
   c.category = "symbolic";
+  c.models = {"dmm", "sm90"};
   c.domain = Domain{1, 256, 1, 256, false};
   c.region = [](const Point& p) {
     return nt::is_power_of_two(p.w) && nt::is_power_of_two(p.E) ? Region::within : Region::skip;

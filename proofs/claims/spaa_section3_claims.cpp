@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "proofs/claims_registry.hpp"
+#include "proofs/claims/claim_groups.hpp"
 #include "proofs/number_theory.hpp"
 #include "proofs/spaa_residues.hpp"
 
@@ -33,16 +33,6 @@ std::vector<uint64_t> rounds(const Point& p, const CheckOptions& o) {
 }
 
 BigCount round_count(const Point& p) { return BigCount(p.E); }
-
-Counterexample cx(const std::string& id, const Point& p, const CheckOptions& o, std::string detail) {
-  return Counterexample{p, std::move(detail), reproduce_command(id, p, o)};
-}
-
-std::string pair_text(const nt::ResidueProfile& prof, uint64_t w) {
-  return to_string(prof.witness_a) + " and " + to_string(prof.witness_b) + " are congruent mod " + to_string(w) +
-         " (" + to_string(prof.largest_class) + " elements share residue " +
-         to_string(nt::mod(prof.witness_a, static_cast<int64_t>(w))) + ")";
-}
 
 Claim base(std::string id, std::string lemma, std::string statement, std::string hypotheses) {
   Claim c;
@@ -76,7 +66,7 @@ Claim lemma1() {
       if (complete) continue;
       const auto prof = nt::residue_profile(spaa::residue_row(static_cast<int64_t>(j), p.w, p.E), p.w);
       {
-        res.counterexample = cx(id, p, o, "R_" + to_string(j) + ": " + pair_text(prof, p.w));
+        res.counterexample = counterexample_at(id, p, o, "R_" + to_string(j) + ": " + nt::collision_text(prof, p.w));
         return res;
       }
     }
@@ -97,7 +87,7 @@ Claim lemma1_tight() {
       ++res.cases;
       const auto prof = nt::residue_profile(spaa::residue_row(static_cast<int64_t>(j), p.w, p.E), p.w);
       if (prof.classes_hit != p.w / d || prof.largest_class != d) {
-        res.counterexample = cx(id, p, o,
+        res.counterexample = counterexample_at(id, p, o,
                                 "R_" + to_string(j) + " hits " + to_string(prof.classes_hit) + " residues (expected " +
                                     to_string(p.w / d) + "), largest class " + to_string(prof.largest_class) +
                                     " (expected " + to_string(d) + ")");
@@ -137,7 +127,7 @@ Claim lemma2(int part) {
         if (part == 1) {
           for (int64_t x : r)
             if (!in_class[nt::mod(x, static_cast<int64_t>(p.w))]) {
-              res.counterexample = cx(id, p, o,
+              res.counterexample = counterexample_at(id, p, o,
                                       "element " + to_string(x) + " of R_" + to_string(j) + "^(" + to_string(l) +
                                           ") is congruent to no element of D_" + to_string(j % d));
               return res;
@@ -145,7 +135,7 @@ Claim lemma2(int part) {
         } else {
           const auto prof = nt::residue_profile(r, p.w);
           if (prof.classes_hit != r.size()) {
-            res.counterexample = cx(id, p, o, "R_" + to_string(j) + "^(" + to_string(l) + "): " + pair_text(prof, p.w));
+            res.counterexample = counterexample_at(id, p, o, "R_" + to_string(j) + "^(" + to_string(l) + "): " + nt::collision_text(prof, p.w));
             return res;
           }
         }
@@ -176,7 +166,7 @@ Claim corollary3() {
       if (ok) continue;
       const auto prof = nt::residue_profile(spaa::shifted_row(j, p.w, p.E), p.w);
       if (prof.classes_hit != p.w || prof.size != p.w) {
-        res.counterexample = cx(id, p, o, "R'_" + to_string(j) + ": " + pair_text(prof, p.w));
+        res.counterexample = counterexample_at(id, p, o, "R'_" + to_string(j) + ": " + nt::collision_text(prof, p.w));
         return res;
       }
     }
@@ -204,7 +194,7 @@ Claim lemma4() {
         const int64_t b = spaa::residue_part(static_cast<int64_t>((j + 1) % p.E), l + 1, p.w, p.E).front();
         const int64_t expected = j + 1 < p.E ? static_cast<int64_t>(p.E) + 1 : 1;
         if (b - a != expected) {
-          res.counterexample = cx(id, p, o,
+          res.counterexample = counterexample_at(id, p, o,
                                   "j=" + to_string(j) + " l=" + to_string(l) + ": b-a = " + to_string(b - a) +
                                       ", expected " + to_string(expected));
           return res;
@@ -241,7 +231,7 @@ Claim round_formula() {
     const uint64_t n = p.w * p.E, d = nt::gcd(p.w, p.E);
     thread_local std::vector<std::int32_t> round_of;
     if (std::string err = rounds_from_sets(p, round_of); !err.empty()) {
-      res.counterexample = cx(id, p, o, err);
+      res.counterexample = counterexample_at(id, p, o, err);
       return res;
     }
     // floor(kd / wE) and k mod E stepped exactly, without a division per k.
@@ -251,7 +241,7 @@ Claim round_formula() {
       ++res.cases;
       const uint64_t formula = (k_mod_e + p.E - fl % p.E) % p.E;
       if (static_cast<uint64_t>(round_of[k]) != formula) {
-        res.counterexample = cx(id, p, o,
+        res.counterexample = counterexample_at(id, p, o,
                                 "element " + to_string(k) + " is in R'_" + to_string(round_of[k]) +
                                     " but the formula gives " + to_string(formula));
         return res;
@@ -274,7 +264,7 @@ Claim circular_shift() {
     const uint64_t n = p.w * p.E;
     thread_local std::vector<std::int32_t> round_of;
     if (std::string err = rounds_from_sets(p, round_of); !err.empty()) {
-      res.counterexample = cx(id, p, o, err);
+      res.counterexample = counterexample_at(id, p, o, err);
       return res;
     }
     thread_local std::vector<char> hit;
@@ -299,12 +289,12 @@ Claim circular_shift() {
       if (++y == part) y = 0, ym = 0;
       else if (++ym == p.w) ym = 0;
       if (phys >= n || hit[phys]) {
-        res.counterexample = cx(id, p, o, "rho is not a permutation: rho(" + to_string(k) + ") = " + to_string(phys));
+        res.counterexample = counterexample_at(id, p, o, "rho is not a permutation: rho(" + to_string(k) + ") = " + to_string(phys));
         return res;
       }
       hit[phys] = 1;
       if (static_cast<uint64_t>(round_of[phys]) != k_mod_e) {
-        res.counterexample = cx(id, p, o,
+        res.counterexample = counterexample_at(id, p, o,
                                 "element " + to_string(k) + " sits at " + to_string(phys) + ", read in round " +
                                     to_string(round_of[phys]) + ", not k mod E = " + to_string(k_mod_e));
         return res;
@@ -313,77 +303,8 @@ Claim circular_shift() {
         std::vector<int64_t> row;
         for (uint64_t x = k_mod_e; x < n; x += p.E) row.push_back(static_cast<int64_t>(spaa::circular_shift(x, p.w, p.E)));
         res.counterexample =
-            cx(id, p, o, "round " + to_string(k_mod_e) + " after the shift: " + pair_text(nt::residue_profile(row, p.w), p.w));
+            counterexample_at(id, p, o, "round " + to_string(k_mod_e) + " after the shift: " + nt::collision_text(nt::residue_profile(row, p.w), p.w));
         return res;
-      }
-    }
-    return res;
-  };
-  return c;
-}
-
-// Section 3.3: a block of `warps` warps; B reversed over the whole block and
-// partitions of wE/d elements rotated by (l mod d). Warp v owns A[alpha_v,
-// alpha_{v+1}) and the reversed B positions [uE-(v+1)wE+alpha_{v+1},
-// uE-vwE+alpha_v); in round j it reads its positions congruent to j mod E.
-// The claim: those are w elements in w distinct banks, for every split.
-constexpr uint64_t kBlockWarps = 3;
-
-struct BlockSplit {
-  uint64_t v, alpha, delta;  // warp, alpha_v, alpha_{v+1} - alpha_v
-};
-
-Claim thread_block() {
-  Claim c = base("spaa.thread_block", "Section 3.3",
-                 "with B reversed over the block and partition l rotated by l mod d, every warp reads w elements in w "
-                 "distinct banks in every round, for every split of A and B across the warps (u = 3w threads)",
-                 "u a multiple of w (here u = 3w); alpha_v in [0, v wE], alpha_{v+1} - alpha_v in [0, wE]");
-  c.region = within_e_le_w;
-  c.domain = Domain{1, 32, 1, 32};
-  c.exhaustive_cases = [](const Point& p) {
-    BigCount total = 0;
-    for (uint64_t v = 0; v < kBlockWarps; ++v) total += (BigCount(v) * p.w * p.E + 1) * (BigCount(p.w) * p.E + 1);
-    return total;
-  };
-  c.planned_cases = [ex = c.exhaustive_cases](const Point& p, const CheckOptions& o) {
-    const BigCount all = ex(p);
-    if (o.mode == Mode::exhaustive || (o.mode == Mode::automatic && all <= o.inputs_limit)) return all;
-    return BigCount(kBlockWarps * (o.inputs + 4));
-  };
-  c.check = [id = c.id, ex = c.exhaustive_cases](const Point& p, const CheckOptions& o) {
-    PointResult res;
-    const uint64_t w = p.w, E = p.E, we = w * E, uE = kBlockWarps * we;
-    std::vector<BlockSplit> splits;
-    const bool all = o.mode == Mode::exhaustive || (o.mode == Mode::automatic && ex(p) <= o.inputs_limit);
-    std::mt19937_64 rng(point_seed(o.seed, p));
-    for (uint64_t v = 0; v < kBlockWarps; ++v) {
-      if (all) {
-        for (uint64_t a = 0; a <= v * we; ++a)
-          for (uint64_t dl = 0; dl <= we; ++dl) splits.push_back({v, a, dl});
-      } else {
-        for (uint64_t a : {uint64_t{0}, v * we})
-          for (uint64_t dl : {uint64_t{0}, we}) splits.push_back({v, a, dl});
-        for (uint64_t s = 0; s < o.inputs; ++s) splits.push_back({v, rng() % (v * we + 1), rng() % (we + 1)});
-      }
-    }
-    std::vector<std::vector<int64_t>> by_round(E);
-    for (const BlockSplit& s : splits) {
-      ++res.cases;
-      for (auto& r : by_round) r.clear();
-      auto take = [&](uint64_t k) { by_round[k % E].push_back(static_cast<int64_t>(spaa::circular_shift(k, w, E))); };
-      for (uint64_t k = s.alpha; k < s.alpha + s.delta; ++k) take(k);
-      const uint64_t b_lo = uE - (s.v + 1) * we + s.alpha + s.delta, b_hi = uE - s.v * we + s.alpha;
-      for (uint64_t k = b_lo; k < b_hi; ++k) take(k);
-      for (uint64_t j = 0; j < E; ++j) {
-        const auto prof = nt::residue_profile(by_round[j], w);
-        if (prof.size != w || prof.classes_hit != w) {
-          res.counterexample = cx(id, p, o,
-                                  "warp " + to_string(s.v) + " with alpha_v=" + to_string(s.alpha) +
-                                      ", |A_v|=" + to_string(s.delta) + ", round " + to_string(j) + ": reads " +
-                                      to_string(prof.size) + " elements in " + to_string(prof.classes_hit) +
-                                      " banks (" + pair_text(prof, w) + ")");
-          return res;
-        }
       }
     }
     return res;
@@ -393,9 +314,8 @@ Claim thread_block() {
 
 }  // namespace
 
-std::vector<Claim> spaa_gather_lemma_claims() {
-  return {lemma1(),        lemma1_tight(),   lemma2(1),     lemma2(2), corollary3(),
-          lemma4(),        round_formula(),  circular_shift(), thread_block()};
+std::vector<Claim> spaa_section3_claims() {
+  return {lemma1(), lemma1_tight(), lemma2(1), lemma2(2), corollary3(), lemma4(), round_formula(), circular_shift()};
 }
 
 }  // namespace bankcheck::proofs
