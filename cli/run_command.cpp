@@ -44,6 +44,7 @@ report::Results results_of(const AlgorithmReport& r, const BankModel& model, con
   out.command = "run";
   out.model = r.model;
   out.model_description = model.describe();
+  out.timing = shared_timing(model.name());
   out.warp = model.geometry().warp;
   out.selected_sites = o.gate.sites;
   out.fail_on_conflicts = o.gate.fail_on_conflicts;

@@ -60,6 +60,7 @@ Results replay_report(TraceSource& source, const BankModel& model, const ReplayR
   r.command = "replay";
   r.model = summary.model;
   r.model_description = model.describe();
+  r.timing = shared_timing(model.name());
   r.warp = summary.warp;
   r.inputs.push_back({{"kind", "trace"}, {"path", o.trace_name}});
   r.selected_sites = o.sites;

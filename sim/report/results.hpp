@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/bank_model.hpp"
+#include "model/shared_timing.hpp"
 #include "sim/replay/cost_totals.hpp"
 #include "sim/replay/replay.hpp"
 
@@ -92,6 +93,8 @@ struct Results {
   std::vector<std::string> header;
   /// Text lines printed after the tables (a command's own findings: output check, prediction).
   std::vector<std::string> notes;
+  /// The model's measured time per wavefront, when it has one (model/shared_timing.hpp).
+  std::optional<SharedTiming> timing;
   /// Command-specific fields merged into the JSON document's top level.
   nlohmann::ordered_json extra = nlohmann::ordered_json::object();
 };

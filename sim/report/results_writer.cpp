@@ -190,6 +190,13 @@ void ResultsWriter::finish_text(const Results& r) {
   if (!r.notes.empty()) out_ << "\n";
   for (const auto& line : r.notes) out_ << line << "\n";
   out_ << "\nverdict: " << verdict_line(r) << "\n";
+  if (r.timing && t.wavefronts > 0)
+    out_ << "time: " << t.wavefronts << " wavefronts keep an SM's shared-memory pipe busy about "
+         << static_cast<double>(t.wavefronts) * r.timing->cycles_per_wavefront << " cycles, "
+         << static_cast<double>(t.conflicts) * r.timing->cycles_per_wavefront
+         << " of them for conflicts (measured: " << r.timing->cycles_per_wavefront
+         << " cycle per wavefront; a dependent load waits " << r.timing->load_cycles_per_extra
+         << " cycles more per extra wavefront)\n";
   for (const auto& [kind, c] : r.unmodelled)
     out_ << c.instructions << " instructions of kind " << kind << " not modelled (" << c.lane_accesses
          << " lane accesses; their conflicts are unknown)\n";
@@ -227,6 +234,20 @@ void ResultsWriter::finish_json(const Results& r) {
   doc["inputs"] = r.inputs;
   if (!r.selected_sites.empty()) doc["selected_sites"] = r.selected_sites;
   doc["totals"] = totals_json(r.totals, r.unmodelled);
+  if (r.timing) {
+    const double c = r.timing->cycles_per_wavefront;
+    nlohmann::ordered_json time = {{"cycles_per_wavefront", c},
+                                   {"pipe_cycles", static_cast<double>(r.totals.wavefronts) * c},
+                                   {"conflict_cycles", static_cast<double>(r.totals.conflicts) * c},
+                                   {"load_cycles_per_extra_wavefront", r.timing->load_cycles_per_extra},
+                                   {"source", std::string(r.timing->source)}};
+    nlohmann::ordered_json sites = nlohmann::ordered_json::array();
+    for (const auto& s : r.sites)
+      sites.push_back({{"site", s.site}, {"pipe_cycles", static_cast<double>(s.totals.wavefronts) * c},
+                       {"conflict_cycles", static_cast<double>(s.totals.conflicts) * c}});
+    time["sites"] = sites;
+    doc["time"] = time;
+  }
   doc["verdict"] = verdict_name(verdict_of(r));
   doc["sites"] = nlohmann::ordered_json::array();
   for (const auto& s : r.sites) doc["sites"].push_back({{"site", s.site}, {"totals", totals_json(s.totals, s.unmodelled)}});
