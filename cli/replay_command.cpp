@@ -24,6 +24,7 @@ struct ReplayOptions {
   bool per_instruction = false;
   bool per_bank = false;
   std::string sass;  ///< sass.csv of a capture; default: the one beside the trace, if any
+  unsigned threads = 1;
   OutputOptions output;
   GateOptions gate;
 };
@@ -37,7 +38,8 @@ void run_replay(const ReplayOptions& o) {
     throw std::invalid_argument("--warp " + std::to_string(*o.warp) + " disagrees with the trace " + trace_name +
                                 ", which has warp " + std::to_string(source->warp()));
   const BankModel model = o.model.make(source->warp());
-  report::ReplayReportOptions ro{trace_name, o.gate.sites, o.per_instruction, o.per_bank, o.gate.fail_on_conflicts, {}};
+  report::ReplayReportOptions ro{trace_name, o.gate.sites, o.per_instruction, o.per_bank, o.gate.fail_on_conflicts,
+                                 {}, o.threads};
   // A captured trace's sites are FUNCTION+0xOFFSET; their SASS is in the
   // capture's sass.csv (docs/capture.md), found beside the trace.
   std::string sass_path = o.sass;
@@ -79,6 +81,7 @@ void add_replay_command(CLI::App& app) {
       ->check(CLI::ExistingFile);
   cmd->add_flag("--per-bank", o->per_bank,
                 "rows per instruction with the words each bank served (bank:words); implies --per-instruction");
+  add_threads_option(*cmd, o->threads);
   o->output.add_to(*cmd);
   o->gate.add_to(*cmd);
   cmd->footer("Exit status: 0 success; 1 --fail-on-conflicts exceeded; 2 bad usage, a malformed trace (FILE:LINE), "

@@ -1,5 +1,7 @@
 #include "sim/replay/replay.hpp"
 
+#include "sim/replay/replay_accumulator.hpp"
+
 #include <algorithm>
 #include <array>
 #include <stdexcept>
@@ -18,73 +20,65 @@ unsigned active_lanes(const WarpRequest& request) {
   return static_cast<unsigned>(n);
 }
 
-ReplaySummary replay(TraceSource& source, const BankModel& model, const InstructionObserver& observer) {
-  const unsigned warp = source.warp();
-  if (warp != model.geometry().warp)
-    throw std::invalid_argument("the trace has warp " + std::to_string(warp) + " but the model '" + model.name() +
-                                "' has warp " + std::to_string(model.geometry().warp));
+void ReplayAccumulator::merge(const ReplayAccumulator& other) {
+  const std::size_t n = std::max(by_site_.size(), other.by_site_.size());
+  by_site_.resize(n);
+  worst_of_site_.resize(n);
+  for (std::size_t s = 0; s < other.by_site_.size(); ++s) {
+    by_site_[s] += other.by_site_[s];
+    if (worst_of_site_[s].worse(other.worst_of_site_[s])) worst_of_site_[s] = other.worst_of_site_[s];
+  }
+  unmodelled_by_site_.resize(std::max(unmodelled_by_site_.size(), other.unmodelled_by_site_.size()));
+  for (std::size_t s = 0; s < other.unmodelled_by_site_.size(); ++s) unmodelled_by_site_[s] += other.unmodelled_by_site_[s];
+  for (std::size_t k = 0; k < unmodelled_.size(); ++k)
+    if (other.unmodelled_[k].instructions > 0) {
+      unmodelled_[k].op = other.unmodelled_[k].op;
+      unmodelled_[k].width = other.unmodelled_[k].width;
+      unmodelled_[k].instructions += other.unmodelled_[k].instructions;
+      unmodelled_[k].lane_accesses += other.unmodelled_[k].lane_accesses;
+    }
+}
+
+ReplaySummary ReplayAccumulator::summary(const SiteTable& sites, const BankModel& model, unsigned warp) const {
   ReplaySummary summary;
   summary.model = model.name();
   summary.warp = warp;
-  // Per-site totals indexed by site id (sources number sites densely); the
-  // grand total is their checked sum at the end, so each instruction is
-  // added once.
-  std::vector<CostTotals> by_site;
-  std::vector<std::uint64_t> unmodelled_by_site;
-  // Unmodelled counts per (op, width): widths 0..16 index directly.
-  constexpr unsigned kWidths = 17;
-  std::array<UnmodelledKind, kOpCount * kWidths> unmodelled{};
-  std::vector<WorstInstruction> worst_of_site;
+  const std::size_t n = std::max(by_site_.size(), unmodelled_by_site_.size());
+  for (std::uint32_t id = 0; id < n; ++id) {
+    const CostTotals totals = id < by_site_.size() ? by_site_[id] : CostTotals{};
+    const std::uint64_t unmodelled = id < unmodelled_by_site_.size() ? unmodelled_by_site_[id] : 0;
+    if (totals.instructions == 0 && unmodelled == 0) continue;
+    // The grand total is the checked sum of the sites', so each instruction is added once.
+    summary.totals += totals;
+    WorstInstruction worst = id < worst_of_site_.size() ? worst_of_site_[id] : WorstInstruction{};
+    if (worst.present) worst.site = sites.name(id);
+    if (summary.worst.worse(worst)) summary.worst = worst;
+    summary.sites.push_back({sites.name(id), totals, std::move(worst), unmodelled});
+  }
+  for (const UnmodelledKind& kind : unmodelled_)
+    if (kind.instructions > 0) summary.unmodelled.push_back(kind);
+  return summary;
+}
+
+void check_warps(const TraceSource& source, const BankModel& model) {
+  if (source.warp() != model.geometry().warp)
+    throw std::invalid_argument("the trace has warp " + std::to_string(source.warp()) + " but the model '" +
+                                model.name() + "' has warp " + std::to_string(model.geometry().warp));
+}
+
+ReplaySummary replay(TraceSource& source, const BankModel& model, const InstructionObserver& observer) {
+  check_warps(source, model);
+  ReplayAccumulator acc;
   TraceRecord record;
   std::uint64_t index = 0;
   while (source.next(record)) {
-    const RequestCost cost = model.cost(record.request);
     const unsigned active = active_lanes(record.request);
-    if (!cost.modelled) [[unlikely]] {
-      UnmodelledKind& kind = unmodelled[static_cast<unsigned>(record.request.op) * kWidths +
-                                        std::min(record.request.width, kWidths - 1)];
-      kind.op = record.request.op;
-      kind.width = record.request.width;
-      ++kind.instructions;
-      kind.lane_accesses += active;
-      if (record.site >= unmodelled_by_site.size()) unmodelled_by_site.resize(std::size_t{record.site} + 1);
-      ++unmodelled_by_site[record.site];
-      if (observer) observer(InstructionCost{index, record.site, record.request, active, cost, record.location});
-      ++index;
-      continue;
-    }
-    if (record.site >= by_site.size()) {
-      by_site.resize(std::size_t{record.site} + 1);
-      worst_of_site.resize(by_site.size());
-    }
-    by_site[record.site].add(active, cost);
-    WorstInstruction& w = worst_of_site[record.site];
-    if (cost.degree >= 2 && cost.degree > w.cost.degree) {  // rare: copy only on a new maximum
-      w.present = true;
-      w.index = index;
-      w.position = source.position();
-      w.site = source.sites().name(record.site);
-      w.op = record.request.op;
-      w.width = record.request.width;
-      w.addr.assign(record.request.addr.begin(), record.request.addr.end());
-      w.cost = cost;
-    }
+    const RequestCost cost =
+        acc.add(model, index, record.site, record.request, active, [&source] { return source.position(); });
     if (observer) observer(InstructionCost{index, record.site, record.request, active, cost, record.location});
     ++index;
   }
-  const SiteTable& sites = source.sites();
-  by_site.resize(std::max(by_site.size(), unmodelled_by_site.size()));
-  unmodelled_by_site.resize(by_site.size());
-  worst_of_site.resize(by_site.size());
-  for (std::uint32_t id = 0; id < by_site.size(); ++id) {
-    if (by_site[id].instructions == 0 && unmodelled_by_site[id] == 0) continue;
-    summary.totals += by_site[id];
-    if (summary.worst.worse(worst_of_site[id])) summary.worst = worst_of_site[id];
-    summary.sites.push_back({sites.name(id), by_site[id], std::move(worst_of_site[id]), unmodelled_by_site[id]});
-  }
-  for (const UnmodelledKind& kind : unmodelled)
-    if (kind.instructions > 0) summary.unmodelled.push_back(kind);
-  return summary;
+  return acc.summary(source.sites(), model, source.warp());
 }
 
 std::uint64_t ReplaySummary::unmodelled_instructions() const {

@@ -33,6 +33,10 @@ class Progress {
     ++done_;
     if (out_ != nullptr && --countdown_ == 0) poll();
   }
+  /// Work done so far jumps to `done` (a producer that counts for itself).
+  void advance_to(std::uint64_t done) {
+    while (done_ < done) tick();
+  }
   /// Clear the progress line, if one was shown.
   void finish();
 

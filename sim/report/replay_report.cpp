@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/replay/parallel_replay.hpp"
 #include "sim/replay/replay.hpp"
 
 namespace bankcheck::report {
@@ -50,10 +51,11 @@ Results replay_report(TraceSource& source, const BankModel& model, const ReplayR
       if (o.sass_of) row.sass = o.sass_of(row.site);
       writer.instruction(row);
     };
-  } else if (progress.enabled()) {  // no per-instruction call unless it shows something
-    observer = [&](const InstructionCost&) { progress.tick(); };
   }
-  const ReplaySummary summary = replay(source, model, observer);
+  // Without rows the records are costed on every worker thread; the reader reports progress.
+  const ReplaySummary summary =
+      rows ? replay(source, model, observer)
+           : replay_parallel(source, model, o.threads, [&](std::uint64_t n) { progress.advance_to(n); });
   progress.finish();
 
   Results r;

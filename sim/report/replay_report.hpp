@@ -34,6 +34,9 @@ struct ReplayReportOptions {
   /// The SASS text of a site, for captured traces (their sites are
   /// FUNCTION+0xOFFSET; capture writes sass.csv beside them); empty: none.
   std::function<std::string(const std::string& site)> sass_of;
+  /// Worker threads for a report without instruction rows (sim/replay/parallel_replay.hpp);
+  /// rows are written in trace order by one thread.
+  unsigned threads = 1;
 };
 
 /// Replay `source` through `model`, writing rows to `writer` as they come and

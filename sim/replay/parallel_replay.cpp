@@ -1,0 +1,139 @@
+#include "sim/replay/parallel_replay.hpp"
+
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "sim/replay/replay_accumulator.hpp"
+
+namespace bankcheck {
+namespace {
+
+/// Records copied out of the reader's buffers (which the next read reuses).
+struct Batch {
+  std::uint64_t first_index = 0;
+  std::vector<std::uint32_t> sites;
+  std::vector<Op> ops;
+  std::vector<std::uint8_t> widths;
+  std::vector<std::uint64_t> addr;  // warp entries per record
+  std::vector<RecordPosition> positions;
+  std::size_t size() const { return sites.size(); }
+  void clear() {
+    sites.clear();
+    ops.clear();
+    widths.clear();
+    addr.clear();
+    positions.clear();
+  }
+};
+
+/// Full batches on their way to the workers, and empty ones on their way
+/// back to the reader; at most `capacity` exist, so memory stays bounded.
+class BatchQueue {
+ public:
+  explicit BatchQueue(std::size_t capacity) {
+    for (std::size_t i = 0; i < capacity; ++i) free_.push_back(std::make_unique<Batch>());
+  }
+  std::unique_ptr<Batch> take_free() { return take(free_); }
+  void give_free(std::unique_ptr<Batch> b) { give(free_, std::move(b)); }
+  /// nullptr once the reader closed the queue and every batch was taken.
+  std::unique_ptr<Batch> take_full() { return take(full_); }
+  void give_full(std::unique_ptr<Batch> b) { give(full_, std::move(b)); }
+  void close() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    closed_ = true;
+    changed_.notify_all();
+  }
+
+ private:
+  std::unique_ptr<Batch> take(std::deque<std::unique_ptr<Batch>>& from) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return !from.empty() || (closed_ && &from == &full_); });
+    if (from.empty()) return nullptr;
+    auto b = std::move(from.front());
+    from.pop_front();
+    return b;
+  }
+  void give(std::deque<std::unique_ptr<Batch>>& to, std::unique_ptr<Batch> b) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    to.push_back(std::move(b));
+    changed_.notify_all();
+  }
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<std::unique_ptr<Batch>> free_, full_;
+  bool closed_ = false;
+};
+
+void cost_batch(const Batch& b, unsigned warp, const BankModel& model, ReplayAccumulator& acc) {
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    const WarpRequest request{b.ops[i], b.widths[i], std::span<const std::uint64_t>(b.addr.data() + i * warp, warp)};
+    acc.add(model, b.first_index + i, b.sites[i], request, active_lanes(request), [&] { return b.positions[i]; });
+  }
+}
+
+}  // namespace
+
+ReplaySummary replay_parallel(TraceSource& source, const BankModel& model, unsigned threads,
+                              const ReplayProgress& progress) {
+  if (threads <= 1) return replay(source, model);
+  check_warps(source, model);
+  const unsigned warp = source.warp();
+  BatchQueue queue(2 * std::size_t{threads});
+  std::vector<ReplayAccumulator> partial(threads);
+  std::vector<std::thread> workers;
+  std::exception_ptr worker_error;
+  std::mutex error_mutex;
+  for (unsigned t = 0; t < threads; ++t)
+    workers.emplace_back([&, t] {
+      try {
+        while (auto b = queue.take_full()) {
+          cost_batch(*b, warp, model, partial[t]);
+          b->clear();
+          queue.give_free(std::move(b));
+        }
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(error_mutex);
+        if (!worker_error) worker_error = std::current_exception();
+        // Keep taking batches so the reader is never left waiting for a free one.
+        while (auto b = queue.take_full()) queue.give_free(std::move(b));
+      }
+    });
+  std::exception_ptr reader_error;
+  try {
+    TraceRecord record;
+    std::uint64_t index = 0;
+    auto batch = queue.take_free();
+    batch->first_index = 0;
+    while (source.next(record)) {
+      batch->sites.push_back(record.site);
+      batch->ops.push_back(record.request.op);
+      batch->widths.push_back(static_cast<std::uint8_t>(record.request.width));
+      batch->addr.insert(batch->addr.end(), record.request.addr.begin(), record.request.addr.end());
+      batch->positions.push_back(source.position());
+      if (++index % kReplayBatchRecords == 0) {
+        queue.give_full(std::move(batch));
+        if (progress) progress(index);
+        batch = queue.take_free();
+        batch->first_index = index;
+      }
+    }
+    if (batch->size() > 0) queue.give_full(std::move(batch));
+    if (progress) progress(index);
+  } catch (...) {
+    reader_error = std::current_exception();
+  }
+  queue.close();
+  for (auto& w : workers) w.join();
+  if (reader_error) std::rethrow_exception(reader_error);
+  if (worker_error) std::rethrow_exception(worker_error);
+  for (unsigned t = 1; t < threads; ++t) partial[0].merge(partial[t]);
+  return partial[0].summary(source.sites(), model, warp);
+}
+
+}  // namespace bankcheck

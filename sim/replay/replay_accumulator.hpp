@@ -1,0 +1,73 @@
+#pragma once
+// What replay keeps while it reads: per-site totals, the kinds the model did
+// not cost, and each site's worst instruction. One accumulator serves the
+// sequential replay; the parallel one gives each worker its own and merges
+// them (sim/replay/parallel_replay.hpp). Internal to the replay layer.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "sim/replay/replay.hpp"
+
+namespace bankcheck {
+
+class ReplayAccumulator {
+ public:
+  /// Cost one record; `position()` says where it is in the file, asked only
+  /// for a site's new worst instruction (rare), so the hot path pays nothing.
+  /// @pre index increases over the records this accumulator sees.
+  /// @return the cost, for an observer.
+  template <class Position>
+  RequestCost add(const BankModel& model, std::uint64_t index, std::uint32_t site, const WarpRequest& request,
+                  unsigned active, Position&& position);
+  /// Add another accumulator's records (of other indices). @throws std::overflow_error as CostTotals does.
+  void merge(const ReplayAccumulator& other);
+  /// The summary, naming sites from `sites`.
+  ReplaySummary summary(const SiteTable& sites, const BankModel& model, unsigned warp) const;
+
+ private:
+  static constexpr unsigned kWidths = 17;  // widths 0..16 index the unmodelled kinds directly
+  std::vector<CostTotals> by_site_;
+  std::vector<std::uint64_t> unmodelled_by_site_;
+  std::vector<WorstInstruction> worst_of_site_;  // site names filled in by summary()
+  std::array<UnmodelledKind, kOpCount * kWidths> unmodelled_{};
+};
+
+/// @throws std::invalid_argument when the trace's warp is not the model's.
+void check_warps(const TraceSource& source, const BankModel& model);
+
+template <class Position>
+RequestCost ReplayAccumulator::add(const BankModel& model, std::uint64_t index, std::uint32_t site,
+                                   const WarpRequest& request, unsigned active, Position&& position) {
+  const RequestCost cost = model.cost(request);
+  if (!cost.modelled) [[unlikely]] {
+    UnmodelledKind& kind = unmodelled_[static_cast<unsigned>(request.op) * kWidths +
+                                       std::min(request.width, kWidths - 1)];
+    kind.op = request.op;
+    kind.width = request.width;
+    ++kind.instructions;
+    kind.lane_accesses += active;
+    if (site >= unmodelled_by_site_.size()) unmodelled_by_site_.resize(std::size_t{site} + 1);
+    ++unmodelled_by_site_[site];
+    return cost;
+  }
+  if (site >= by_site_.size()) {
+    by_site_.resize(std::size_t{site} + 1);
+    worst_of_site_.resize(by_site_.size());
+  }
+  by_site_[site].add(active, cost);
+  WorstInstruction& w = worst_of_site_[site];
+  if (cost.degree >= 2 && cost.degree > w.cost.degree) {  // rare: copy only on a new maximum
+    w.present = true;
+    w.index = index;
+    w.position = position();
+    w.op = request.op;
+    w.width = request.width;
+    w.addr.assign(request.addr.begin(), request.addr.end());
+    w.cost = cost;
+  }
+  return cost;
+}
+
+}  // namespace bankcheck
