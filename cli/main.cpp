@@ -1,9 +1,12 @@
 // bankcheck: thin command line over the bankcheck library.
 #include <exception>
 #include <iostream>
+#include <optional>
+#include <string>
 #include <stdexcept>
 
 #include "cli/commands.hpp"
+#include "sim/parallel/cluster.hpp"
 #include "cli/version.hpp"
 
 namespace bankcheck::cli {
@@ -15,6 +18,22 @@ int& exit_code() {
 
 int main(int argc, char** argv) {
   using namespace bankcheck::cli;
+  // Under mpirun/srun the ranks share the work of the commands that can split
+  // it (replay DIR); every other command would run whole on every rank.
+  std::optional<bankcheck::ClusterSession> session;
+  try {
+    session.emplace(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "bankcheck: error: " << e.what() << "\n";
+    return kBadInput;
+  }
+  const bankcheck::Cluster& cluster = bankcheck::Cluster::instance();
+  if (cluster.size() > 1 && (argc < 2 || std::string(argv[1]) != "replay")) {
+    if (cluster.root())
+      std::cerr << "bankcheck: error: under MPI (" << cluster.size()
+                << " ranks) only `replay DIR` shares its work; run other commands on one process\n";
+    return kBadInput;
+  }
   CLI::App app{"bankcheck: exact shared-memory bank-conflict counts, proofs and adversarial inputs"};
   app.require_subcommand(1);
   app.add_flag_callback(

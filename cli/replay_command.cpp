@@ -10,6 +10,8 @@
 #include "capture/host/sass_table.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "sim/parallel/cluster.hpp"
+#include "sim/report/directory_replay.hpp"
 #include "sim/report/replay_report.hpp"
 #include "sim/report/result_output.hpp"
 #include "sim/trace/trace_file.hpp"
@@ -29,8 +31,31 @@ struct ReplayOptions {
   GateOptions gate;
 };
 
+/// `replay DIR`: every trace of the folder, split over the ranks of an MPI job.
+void run_replay_directory(const ReplayOptions& o) {
+  if (o.per_instruction || o.per_bank)
+    throw std::invalid_argument("--per-instruction and --per-bank take one trace file, not a folder");
+  const auto files = report::trace_files(o.file);
+  const Cluster& cluster = Cluster::instance();
+  // The model's warp: the first trace's (every file must agree; replay checks each).
+  const BankModel model = o.model.make(o.warp ? *o.warp : open_trace(files.front())->warp());
+  report::ReplayReportOptions ro{o.file, o.gate.sites, false, false, o.gate.fail_on_conflicts, {}, o.threads};
+  const auto results = report::replay_directory(o.file, files, model, ro, cluster);
+  if (!results) return;  // not rank 0: rank 0 prints
+  report::ResultOutput out(o.output.file, files);
+  report::ResultsWriter writer(out.stream(), o.output.format(), false);
+  writer.finish(*results);
+  out.commit();
+  exit_code() = report::exit_code_of(*results);
+  if (exit_code() != kOk) std::cerr << "bankcheck replay: " << report::exit_reason(*results) << "\n";
+}
+
 void run_replay(const ReplayOptions& o) {
   o.model.check();  // a bad flag is reported before the trace is opened
+  if (o.file != "-" && std::filesystem::is_directory(o.file)) return run_replay_directory(o);
+  if (Cluster::instance().size() > 1)
+    throw std::invalid_argument("under MPI, replay takes a folder of traces (replay DIR), which the ranks share; "
+                                "a single trace is replayed on one process with --threads");
   report::ResultOutput out(o.output.file, {o.file});
   auto source = open_trace(o.file);
   const std::string trace_name = o.file == "-" ? "<stdin>" : o.file;
@@ -69,7 +94,9 @@ void add_replay_command(CLI::App& app) {
   auto o = std::make_shared<ReplayOptions>();
   auto* cmd = app.add_subcommand("replay", "Replay a trace (text, binary or '-') through a bank model and count "
                                            "wavefronts and conflicts, in total and per site");
-  cmd->add_option("file", o->file, "trace file (.trace text or .bktrace binary, told by content), or '-' for stdin")
+  cmd->add_option("file", o->file,
+                  "trace file (.trace text or .bktrace binary, told by content), '-' for stdin, or a folder of traces "
+                  "(one report; under mpirun the ranks share its files)")
       ->required();
   o->model.add_to(*cmd);
   add_warp_option(*cmd, o->warp, " the trace must have (checked, not assumed)");

@@ -1,0 +1,74 @@
+// A folder of traces as one report, on one process (the MPI run is
+// tests/sim/parallel/mpi_replay_dir.cmake): files in name order, sites
+// merged by name, totals the sum of the files' (hand counts: the example
+// trace is 39 wavefronts with 32 conflicts, wide_8byte.trace 6 with none),
+// the worst instruction naming its file, and a bad file failing the whole run.
+#include "sim/report/directory_replay.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include "tests/scratch.hpp"
+
+using namespace bankcheck;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path folder_with(const std::string& name, const std::vector<std::string>& traces) {
+  const fs::path dir = bankcheck::test::scratch(name);
+  fs::create_directories(dir);
+  for (const auto& t : traces)
+    fs::copy_file(fs::path(BANKCHECK_SOURCE_DIR) / "tests/data/traces" / t, dir / ("x-" + t),
+                  fs::copy_options::overwrite_existing);
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("trace_files: the traces of a folder, sorted; no folder or no trace is an error") {
+  const fs::path dir = folder_with("files", {"wide_8byte.trace", "example.trace"});
+  std::ofstream(dir / "notes.md") << "not a trace\n";
+  const auto files = report::trace_files(dir.string());
+  REQUIRE(files.size() == 2);
+  CHECK(fs::path(files[0]).filename() == "x-example.trace");
+  CHECK(fs::path(files[1]).filename() == "x-wide_8byte.trace");
+  CHECK_THROWS_AS(report::trace_files((dir / "notes.md").string()), std::invalid_argument);
+  const fs::path empty = bankcheck::test::scratch("empty-folder");
+  fs::create_directories(empty);
+  CHECK_THROWS_AS(report::trace_files(empty.string()), std::invalid_argument);
+}
+
+TEST_CASE("one report over the folder: sums by site, the worst names its file") {
+  const fs::path dir = folder_with("sums", {"example.trace", "wide_8byte.trace"});
+  fs::copy_file(dir / "x-example.trace", dir / "y-example-again.trace");
+  const auto files = report::trace_files(dir.string());
+  const BankModel sm90 = make_preset("sm90");
+  const auto r = report::replay_directory(dir.string(), files, sm90, {}, Cluster::instance());
+  REQUIRE(r.has_value());
+  CHECK(r->totals.wavefronts == 39 + 39 + 6);
+  CHECK(r->totals.conflicts == 32 + 32);
+  CHECK(r->totals.instructions == 7 + 7 + 4);
+  REQUIRE(r->worst.has_value());
+  CHECK(r->worst->site == "tile.column");
+  CHECK(r->worst->location.find("x-example.trace:9") != std::string::npos);  // the first file of the tie
+  const auto column = std::find_if(r->sites.begin(), r->sites.end(), [](const auto& s) { return s.site == "tile.column"; });
+  REQUIRE(column != r->sites.end());
+  CHECK(column->totals.instructions == 2);
+  CHECK(column->totals.wavefronts == 64);
+}
+
+TEST_CASE("a malformed file fails the run, naming the file") {
+  const fs::path dir = folder_with("bad", {"example.trace"});
+  std::ofstream(dir / "z-bad.trace") << "warp 32\nld 3 0\n";
+  const BankModel sm90 = make_preset("sm90");
+  try {
+    report::replay_directory(dir.string(), report::trace_files(dir.string()), sm90, {}, Cluster::instance());
+    FAIL("no error");
+  } catch (const std::exception& e) {
+    CHECK(std::string(e.what()).find("z-bad.trace") != std::string::npos);
+  }
+}
