@@ -128,6 +128,11 @@ fs::path page_directory(const std::string& page) {
     fs::create_symlink(entry.path(), dir / name);
   }
   fs::create_symlink(BANKCHECK_CLI, dir / "bin" / "bankcheck");
+  // Pages write under build/; they read the captures measured on the H100
+  // from build/real-programs (unpacked by the ctest fixture real_programs).
+  fs::create_directories(dir / "build");
+  if (!fs::exists(dir / "build" / "real-programs"))
+    fs::create_symlink(fs::path(BANKCHECK_BINARY_DIR) / "real-programs", dir / "build" / "real-programs");
   return dir;
 }
 
