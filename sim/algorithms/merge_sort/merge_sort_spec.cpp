@@ -30,6 +30,7 @@
 #include "sim/algorithms/algorithm_registry.hpp"
 #include "sim/algorithms/block_recorder.hpp"
 #include "sim/algorithms/merge_sort/merge_sort.hpp"
+#include "sim/algorithms/merge_sort/merge_sort_recording.hpp"
 #include "sim/algorithms/spec_support.hpp"
 #include "sim/inputs/merge_sort_adversary.hpp"
 #include "sim/inputs/random.hpp"
@@ -130,43 +131,16 @@ AlgorithmOutcome drive_merge_sort(const Params& p, const InputChoice& in, Instru
   const auto variant = param(p, "variant") == 1 ? MergeSortVariant::cf : MergeSortVariant::baseline;
   std::optional<inputs::MergeSortAdversary> adversary;
   const std::vector<std::int32_t> input = sort_input(p, in, adversary);
-  const long T = static_cast<long>(u) * E, n = static_cast<long>(input.size());
+  const long n = static_cast<long>(input.size());
   PhaseOffset out(listener);
   AlgorithmOutcome outcome;
 
-  MergeSortTile<std::int32_t, E> tile;
-  tile.variant = variant;
-  tile.set_shape(w, u);
-  BlockRecorder recorder(static_cast<std::size_t>(tile.shared_bytes()));
-  std::vector<std::int32_t> cur(n), next(n);
-  for (long b = 0; b < n / T; ++b) {
-    tile.in = input.data() + b * T;
-    tile.out = cur.data() + b * T;
-    recorder.clear();
-    recorder.run(tile, static_cast<unsigned>(u), static_cast<unsigned>(w), out, static_cast<std::uint64_t>(b));
-    ++outcome.blocks;
-  }
-  out.offset += static_cast<unsigned>(tile.phases());
-  out.site_offset = static_cast<unsigned>(std::size(MergeSortSites::kSiteNames));
-  std::vector<long> partitions(n / T + 1, 0);
-  for (long run = T; run < n; run *= 2) {
-    for (long b = 0; b < n / T; ++b) partitions[b] = merge_pass_partition(cur.data(), run, T, b);
-    MergeSortPass<std::int32_t, E> pass;
-    pass.variant = variant;
-    pass.set_shape(w, u);
-    pass.run = run;
-    pass.in = cur.data();
-    pass.out = next.data();
-    pass.partitions = partitions.data();
-    for (long b = 0; b < n / T; ++b) {
-      pass.block = b;
-      recorder.clear();
-      recorder.run(pass, static_cast<unsigned>(u), static_cast<unsigned>(w), out, static_cast<std::uint64_t>(b));
-      ++outcome.blocks;
-    }
-    out.offset += static_cast<unsigned>(pass.phases());
-    std::swap(cur, next);
-  }
+  MergeSortStageHooks hooks;
+  hooks.before = [&out](int stage, int previous_phases) {
+    out.offset += static_cast<unsigned>(previous_phases);  // phases of later kernels follow the earlier ones'
+    if (stage == 1) out.site_offset = static_cast<unsigned>(std::size(MergeSortSites::kSiteNames));
+  };
+  const std::vector<std::int32_t> cur = record_merge_sort<E>(variant, w, u, input, out, hooks, outcome.blocks);
 
   std::vector<std::int32_t> expect = input;
   std::sort(expect.begin(), expect.end());

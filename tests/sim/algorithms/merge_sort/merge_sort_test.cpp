@@ -8,6 +8,7 @@
 // every pass the adversary builds by Section 4, and CF-Merge's gather stays at
 // one wavefront per request.
 #include "sim/algorithms/merge_sort/merge_sort.hpp"
+#include "sim/algorithms/merge_sort/merge_sort_recording.hpp"
 
 #include <doctest/doctest.h>
 
@@ -67,42 +68,15 @@ struct SortRun {
 /// The whole sort on the CPU, block by block, the way the kernels run it.
 template <int E>
 SortRun sort_on_cpu(MergeSortVariant v, int w, int u, const std::vector<std::int32_t>& input, StageListener& out) {
-  const long T = static_cast<long>(u) * E, n = static_cast<long>(input.size());
   SortRun r;
-  std::vector<std::int32_t> cur(n);
   MergeSortTile<std::int32_t, E> tile;
-  tile.variant = v;
   tile.set_shape(w, u);
   for (int k = 0; k < tile.rounds(); ++k) r.merge_phase.push_back(tile.merge_phase(k));
-  BlockRecorder recorder(static_cast<std::size_t>(tile.shared_bytes()));
-  out.stage = 0;
-  for (long b = 0; b < n / T; ++b) {
-    tile.in = input.data() + b * T;
-    tile.out = cur.data() + b * T;
-    recorder.clear();
-    recorder.run(tile, static_cast<unsigned>(u), static_cast<unsigned>(w), out, static_cast<std::uint64_t>(b));
-  }
-  r.stages.push_back(cur);
-  for (long run = T; run < n; run *= 2) {
-    ++out.stage;
-    std::vector<std::int32_t> next(n, -1);
-    std::vector<long> partitions(n / T + 1, 0);
-    for (long b = 0; b < n / T; ++b) partitions[b] = merge_pass_partition(cur.data(), run, T, b);
-    MergeSortPass<std::int32_t, E> pass;
-    pass.variant = v;
-    pass.set_shape(w, u);
-    pass.run = run;
-    pass.in = cur.data();
-    pass.out = next.data();
-    pass.partitions = partitions.data();
-    for (long b = 0; b < n / T; ++b) {
-      pass.block = b;
-      recorder.clear();
-      recorder.run(pass, static_cast<unsigned>(u), static_cast<unsigned>(w), out, static_cast<std::uint64_t>(b));
-    }
-    cur = next;
-    r.stages.push_back(cur);
-  }
+  MergeSortStageHooks hooks;
+  hooks.before = [&out](int stage, int) { out.stage = static_cast<unsigned>(stage); };
+  hooks.after = [&r](const std::vector<std::int32_t>& keys) { r.stages.push_back(keys); };
+  std::uint64_t blocks = 0;
+  record_merge_sort<E>(v, w, u, input, out, hooks, blocks);
   return r;
 }
 
