@@ -1,8 +1,19 @@
 #include "sim/trace/trace.hpp"
 
 #include <stdexcept>
+#include <string>
 
 namespace bankcheck {
+
+void check_writable(const WarpRequest& request, unsigned warp) {
+  if (request.addr.size() != warp)
+    throw std::invalid_argument("request has " + std::to_string(request.addr.size()) + " lanes, trace warp is " +
+                                std::to_string(warp));
+  if (!is_valid_access(request.op, request.width))
+    throw std::invalid_argument("width " + std::to_string(request.width) + " is not one of " +
+                                std::string(allowed_widths_text(request.op)) + " (op " +
+                                std::string(op_name(request.op)) + ")");
+}
 
 std::uint32_t SiteTable::intern(std::string_view name) {
   if (auto it = ids_.find(std::string(name)); it != ids_.end()) return it->second;

@@ -37,6 +37,11 @@ struct TraceRecord {
   const TraceLocation* location = nullptr;  ///< where it ran; null in traces without locations
 };
 
+/// What every trace writer checks before writing a request: `warp` lanes and
+/// a width its op may have. (Addresses are checked where they are written.)
+/// @throws std::invalid_argument naming the lane count or the allowed widths.
+void check_writable(const WarpRequest& request, unsigned warp);
+
 /// Receives a trace as it is produced.
 class TraceSink {
  public:

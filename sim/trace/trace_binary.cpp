@@ -303,13 +303,7 @@ void BinaryTraceWriter::begin(unsigned warp) {
 }
 
 void BinaryTraceWriter::record(std::string_view site, const WarpRequest& request) {
-  if (request.addr.size() != warp_)
-    throw std::invalid_argument("request has " + std::to_string(request.addr.size()) + " lanes, trace warp is " +
-                                std::to_string(warp_));
-  if (!is_valid_access(request.op, request.width))
-    throw std::invalid_argument("width " + std::to_string(request.width) + " is not one of " +
-                                std::string(allowed_widths_text(request.op)) + " (op " +
-                                std::string(op_name(request.op)) + ")");
+  check_writable(request, warp_);
   const unsigned alignment = access_alignment(request.width);
   for (std::uint64_t a : request.addr) {
     if (a == kInactive) continue;

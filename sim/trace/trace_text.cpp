@@ -300,13 +300,7 @@ void TextTraceWriter::begin(unsigned warp) {
 }
 
 void TextTraceWriter::record(std::string_view site, const WarpRequest& request) {
-  if (request.addr.size() != warp_)
-    throw std::invalid_argument("request has " + std::to_string(request.addr.size()) + " lanes, trace warp is " +
-                                std::to_string(warp_));
-  if (!is_valid_access(request.op, request.width))
-    throw std::invalid_argument("width " + std::to_string(request.width) + " is not one of " +
-                                std::string(allowed_widths_text(request.op)) + " (op " +
-                                std::string(op_name(request.op)) + ")");
+  check_writable(request, warp_);
   if (!is_text_site_name(site))
     throw std::invalid_argument("site name " + quoted(site) +
                                 " cannot be written to a text trace (no whitespace or '#' allowed)");
