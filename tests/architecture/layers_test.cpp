@@ -143,3 +143,12 @@ TEST_CASE("no #include crosses a layer upwards") {
   CHECK(checked > 100);
   for (const auto& p : problems) FAIL_CHECK(p);
 }
+
+TEST_CASE("no source file is longer than 400 lines") {
+  const fs::path root(BANKCHECK_SOURCE_DIR);
+  for (const std::string& file : source_files(root)) {
+    std::ifstream in(root / file);
+    const auto lines = std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n');
+    CHECK_MESSAGE(lines <= 400, file << " has " << lines << " lines");
+  }
+}

@@ -61,8 +61,8 @@ if [[ -n ${PREBUILT:-} ]]; then
 else
   log "build: start"
   sources=(sim/inputs/merge_sort_adversary.cpp sim/inputs/merge_adversary.cpp sim/inputs/grouped_merge_worst_case.cpp
-           sim/inputs/adversary_search.cpp sim/trace/atomic_file.cpp model/bank_model.cpp model/phase_rules.cpp
-           model/simd_degree.cpp)
+           sim/inputs/adversary_search.cpp sim/trace/atomic_file.cpp model/analytic.cpp model/bank_model.cpp
+           model/phase_rules.cpp model/simd_degree.cpp)
   objs=()
   for s in "${sources[@]}"; do
     o="$res/obj/$(basename "${s%.cpp}").o"

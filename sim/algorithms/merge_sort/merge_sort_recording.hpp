@@ -5,6 +5,7 @@
 // BlockRecorder. One loop serves the registry's merge-sort driver and the
 // tests that look at each stage's output.
 #include <cstdint>
+#include <functional>
 #include <utility>
 #include <vector>
 

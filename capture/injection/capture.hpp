@@ -1,0 +1,80 @@
+#pragma once
+// The capture library's state and its sanitizer callbacks: the module and
+// context callbacks (injection.cpp) and the launch callbacks
+// (capture/injection/launch_callbacks.hpp) are its members.
+#include <cuda.h>
+#include <sanitizer.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "capture/host/capture_options.hpp"
+#include "capture/host/function_map.hpp"
+#include "capture/host/launch_filter.hpp"
+#include "capture/host/launch_table.hpp"
+#include "capture/injection/active_launch.hpp"
+
+namespace {
+
+using namespace bankcheck;
+using namespace bankcheck::capture;
+
+class Capture {
+ public:
+  static Capture& instance() {
+    static Capture* capture = new Capture();  // never destroyed: callbacks may come during exit
+    return *capture;
+  }
+
+  bool start();
+  void on_callback(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid, const void* data);
+  void finish();
+
+ private:
+  void error(const std::string& message);
+  void note(const std::string& message);
+  bool check(SanitizerResult r, const char* call, const std::string& what = "");
+  void on_context(CUcontext context);
+  void on_module(const Sanitizer_ResourceModuleData& module);
+  void on_launch_begin(const Sanitizer_LaunchData& launch);
+  void on_launch_end(const Sanitizer_LaunchData& launch);
+  void on_driver_launch(Sanitizer_CallbackId cbid, const Sanitizer_CallbackData& data);
+  Ring* ring_for(CUcontext context);
+  void write_row(const LaunchRow& row);
+  void register_function(CUmodule module, const char* name);
+
+  // Callbacks may come from several program threads, and nest on one: the
+  // sanitizer calls made inside a launch callback (host allocation, copies,
+  // stream synchronisation) raise resource callbacks of their own on the
+  // same thread, so the lock must be re-entrant.
+  std::recursive_mutex mutex_;
+  CaptureOptions options_;
+  std::unique_ptr<LaunchFilter> filter_;
+  bool child_ = false;  // a process the program started, not the program itself
+  std::filesystem::path dir_;
+  std::ofstream table_;
+  std::ofstream status_;
+  FunctionMap functions_;
+  std::set<CUcontext> patched_contexts_;
+  std::vector<std::unique_ptr<Ring>> rings_;
+  std::unique_ptr<ActiveLaunch> active_;
+  std::uint64_t next_launch_ = 0;
+  std::uint64_t modules_ = 0;
+  std::uint64_t child_launches_ = 0;
+  // cuLaunchKernel's sharedMemBytes, seen on API entry, for the launch callback that follows on this thread.
+  struct PendingLaunch {
+    CUfunction function = nullptr;
+    std::uint64_t dynamic_shared = 0;
+  };
+  static thread_local PendingLaunch pending_;
+};
+
+thread_local Capture::PendingLaunch Capture::pending_;
+
+}  // namespace

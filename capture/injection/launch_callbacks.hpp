@@ -1,0 +1,215 @@
+#pragma once
+// The capture library's launch callbacks: the launch parameters seen on
+// driver API entry, and each captured launch's ring, trace and drain from
+// its begin callback to its end.
+#include <cuda.h>
+#include <cxxabi.h>
+#include <sanitizer.h>
+// After sanitizer.h, which declares the obsolete types its parameter structs name.
+#include <generated_cuda_meta.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "capture/host/launch_table.hpp"
+#include "capture/host/record_converter.hpp"
+#include "capture/host/ring_drain.hpp"
+#include "capture/injection/active_launch.hpp"
+#include "capture/injection/capture.hpp"
+#include "sim/trace/trace_binary.hpp"
+
+namespace {
+
+using namespace bankcheck;
+using namespace bankcheck::capture;
+
+std::string demangle(const char* name) {
+  if (name == nullptr) return "";
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(name, nullptr, nullptr, &status), std::free);
+  return status == 0 && out ? std::string(out.get()) : std::string(name);
+}
+
+Ring* Capture::ring_for(CUcontext context) {
+  for (auto& r : rings_)
+    if (r->context == context) return r.get();
+  auto ring = std::make_unique<Ring>();
+  ring->context = context;
+  ring->capacity = options_.ring_slots;
+  void* slots = nullptr;
+  void* control = nullptr;
+  void* device = nullptr;
+  if (!check(sanitizerAllocHost(context, &slots, sizeof(CaptureSlot) * ring->capacity), "sanitizerAllocHost", "ring") ||
+      !check(sanitizerAllocHost(context, &control, sizeof(RingControl)), "sanitizerAllocHost", "ring control") ||
+      !check(sanitizerAlloc(context, &device, sizeof(CaptureDescriptor)), "sanitizerAlloc", "descriptor"))
+    return nullptr;
+  ring->slots = static_cast<CaptureSlot*>(slots);
+  ring->control = static_cast<RingControl*>(control);
+  ring->device = static_cast<CaptureDescriptor*>(device);
+  rings_.push_back(std::move(ring));
+  return rings_.back().get();
+}
+
+void Capture::on_driver_launch(Sanitizer_CallbackId cbid, const Sanitizer_CallbackData& data) {
+  if (data.callbackSite != SANITIZER_API_ENTER || data.functionParams == nullptr) return;
+  switch (cbid) {
+    case SANITIZER_CBID_DRIVER_API_cuLaunchKernel:
+    case SANITIZER_CBID_DRIVER_API_cuLaunchKernel_ptsz: {
+      const auto* p = static_cast<const cuLaunchKernel_params*>(data.functionParams);
+      pending_ = {p->f, p->sharedMemBytes};
+      break;
+    }
+    case SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel:
+    case SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel_ptsz: {
+      const auto* p = static_cast<const cuLaunchCooperativeKernel_params*>(data.functionParams);
+      pending_ = {p->f, p->sharedMemBytes};
+      break;
+    }
+    case SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx:
+    case SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx_ptsz: {
+      const auto* p = static_cast<const cuLaunchKernelEx_params*>(data.functionParams);
+      if (p->config != nullptr) pending_ = {p->f, p->config->sharedMemBytes};
+      break;
+    }
+    default: break;
+  }
+}
+
+void Capture::on_launch_begin(const Sanitizer_LaunchData& launch) {
+  LaunchRow row;
+  row.id = next_launch_++;
+  row.kernel = launch.functionName != nullptr ? launch.functionName : "";
+  row.demangled = demangle(launch.functionName);
+  row.grid = {launch.gridDim_x, launch.gridDim_y, launch.gridDim_z};
+  row.block = {launch.blockDim_x, launch.blockDim_y, launch.blockDim_z};
+  if (pending_.function == launch.function) row.dynamic_shared = pending_.dynamic_shared;
+  pending_ = {};
+  if (child_) {
+    ++child_launches_;
+    sanitizerSetLaunchCallbackData(launch.hLaunch, launch.function, launch.hStream, nullptr);
+    return;
+  }
+  if (!filter_->should_capture(row.kernel, row.demangled)) {
+    sanitizerSetLaunchCallbackData(launch.hLaunch, launch.function, launch.hStream, nullptr);
+    row.status = kStatusSkipped;
+    write_row(row);
+    return;
+  }
+  register_function(launch.module, launch.functionName);  // lazily loaded kernels get their range here
+  auto a = std::make_unique<ActiveLaunch>();
+  a->row = row;
+  a->stream = launch.hStream;
+  a->ring = ring_for(launch.context);
+  auto fail = [&](const std::string& why) {
+    sanitizerSetLaunchCallbackData(launch.hLaunch, launch.function, launch.hStream, nullptr);
+    a->row.status = std::string(kStatusIncomplete) + ": " + why;
+    write_row(a->row);
+  };
+  if (a->ring == nullptr) return fail("no ring buffer (allocation failed)");
+  Ring& ring = *a->ring;
+  std::memset(ring.slots, 0, sizeof(CaptureSlot) * ring.capacity);  // tickets 0: nothing committed
+  ring.control->consumed = 0;
+  ring.control->abort = 0;
+  CaptureDescriptor d{};
+  d.slots = ring.slots;
+  d.consumed = &ring.control->consumed;
+  d.abort = &ring.control->abort;
+  d.capacity = ring.capacity;
+  d.block_ranges = static_cast<std::uint32_t>(options_.filter.blocks.size());
+  for (std::size_t i = 0; i < options_.filter.blocks.size(); ++i) d.blocks[i] = options_.filter.blocks[i];
+  if (!check(sanitizerMemcpyHostToDeviceAsync(ring.device, &d, sizeof d, launch.hStream),
+             "sanitizerMemcpyHostToDeviceAsync", "descriptor") ||
+      !check(sanitizerStreamSynchronize(launch.hStream), "sanitizerStreamSynchronize", "descriptor"))
+    return fail("the descriptor could not be copied to the device");
+  if (!check(sanitizerSetLaunchCallbackData(launch.hLaunch, launch.function, launch.hStream, ring.device),
+             "sanitizerSetLaunchCallbackData"))
+    return fail("the patches did not get the ring");
+  const std::string name = "launch-" + std::to_string(row.id) + ".bktrace";
+  a->final_path = (dir_ / name).string();
+  a->temp_path = a->final_path + ".tmp";
+  a->row.trace = name;
+  try {
+    a->writer = std::make_unique<BinaryTraceWriter>(OutputFile(a->temp_path), 4);
+    a->converter = std::make_unique<RecordConverter>(*a->writer, functions_, row.id);
+    a->drain = std::make_unique<RingDrain>(RingView{ring.slots, ring.capacity, ring.control});
+  } catch (const std::exception& e) {
+    error(e.what());
+    a->row.trace.clear();
+    return fail(std::string("cannot write the trace: ") + e.what());
+  }
+  ActiveLaunch* raw = a.get();
+  a->drainer = std::thread([raw] {
+    const SlotHandler handle = [raw](const CaptureSlot& s) { raw->converter->add(s); };
+    while (!raw->stop.load(std::memory_order_acquire)) {
+      std::uint64_t n;
+      {
+        std::lock_guard<std::mutex> lock(raw->consume);
+        n = raw->drain->drain_ready(handle);
+      }
+      if (n == 0) std::this_thread::sleep_for(kIdleDrainPause);
+    }
+  });
+  active_ = std::move(a);
+}
+
+void Capture::on_launch_end(const Sanitizer_LaunchData& launch) {
+  if (!active_ || child_) return;
+  std::unique_ptr<ActiveLaunch> a = std::move(active_);
+  std::vector<std::string> problems;
+  const bool ran = check(sanitizerStreamSynchronize(launch.hStream), "sanitizerStreamSynchronize", a->row.kernel);
+  if (!ran) problems.push_back("the kernel failed (the stream reported an error)");
+  CaptureDescriptor d{};
+  const bool counted = ran && check(sanitizerMemcpyDeviceToHost(&d, a->ring->device, sizeof d, launch.hStream),
+                                    "sanitizerMemcpyDeviceToHost", "descriptor");
+  a->stop.store(true, std::memory_order_release);
+  a->drainer.join();
+  const SlotHandler handle = [&](const CaptureSlot& s) { a->converter->add(s); };
+  std::optional<std::uint64_t> device_records;
+  if (counted) {
+    device_records = d.reserved;
+    if (!a->drain->drain_until(d.reserved, kFinalDrainPatience, handle))
+      problems.push_back(std::to_string(d.reserved - a->drain->consumed()) + " of " + std::to_string(d.reserved) +
+                         " records were reserved but never written");
+    if (d.abandoned > 0) problems.push_back(std::to_string(d.abandoned) + " records abandoned");
+    std::string untraced;
+    for (unsigned k = 0; k < kUntracedKinds; ++k)
+      if (d.untraced[k] > 0)
+        untraced += (untraced.empty() ? "" : ";") + std::string(untraced_kind_name(static_cast<UntracedKind>(k))) +
+                    "=" + std::to_string(d.untraced[k]);
+    a->row.untraced = untraced;
+  } else {
+    a->drain->drain_ready(handle);  // whatever was committed before the failure
+    problems.push_back("the device's record count could not be read, so completeness cannot be checked");
+  }
+  for (const auto& [reason, count] : a->converter->rejected())
+    problems.push_back(std::to_string(count) + " records the trace format cannot hold (" + reason + ")");
+  a->row.records_written = a->converter->written();
+  a->row.device_records = device_records;
+  try {
+    a->converter->finish(device_records);
+    std::filesystem::rename(a->temp_path, a->final_path);
+  } catch (const std::exception& e) {
+    problems.push_back(std::string("the trace could not be written: ") + e.what());
+    a->row.trace.clear();
+  }
+  if (problems.empty()) {
+    a->row.status = kStatusCaptured;
+  } else {
+    std::string why;
+    for (const auto& p : problems) why += (why.empty() ? "" : "; ") + p;
+    a->row.status = std::string(kStatusIncomplete) + ": " + why;
+    error("launch " + std::to_string(a->row.id) + " (" + a->row.demangled + "): " + why);
+  }
+  write_row(a->row);
+}
+
+}  // namespace

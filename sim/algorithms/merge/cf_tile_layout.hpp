@@ -1,0 +1,73 @@
+#pragma once
+// CF-Merge's layout ρ(A ∪ π(B)) in the form a kernel uses (SPAA 2025,
+// Berney and Sitchinava, "Eliminating Bank Conflicts in GPU Mergesort",
+// Sections 3.1-3.3): w and E fixed at compile time. CfLayout
+// (sim/algorithms/merge/cf_merge.hpp) is the same layout with runtime w and E.
+#include "model/hd.hpp"
+
+namespace bankcheck {
+
+/// gcd(a, b) at compile time (d = gcd(w, E) of Section 3.2).
+BANKCHECK_HD constexpr int cf_gcd(int a, int b) {
+  while (b != 0) {
+    const int t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+/// The CF layout with w and E fixed at compile time: what a kernel uses. The
+/// same ρ(A ∪ π(B)) as CfLayout (Sections 3.1-3.3), in 32-bit block slots, so
+/// ρ's divisions are by constants (shifts and masks when wE/d is a power of
+/// two) instead of the runtime division CfLayout needs.
+/// `kW` counts banks in keys: 32 for 4-byte keys, 16 for 8-byte keys (the H100
+/// serves 8-byte requests by half-warps of 16 lanes over 16 8-byte bank pairs,
+/// docs/bank-model.md, so a half-warp is the "warp" of the paper's proof).
+/// A group (a merge of |A| + |B| = count keys) is one layout at block slot
+/// `offset`; ρ's partitions count from the block's slot 0 (Section 3.3) and
+/// only those wholly below `total` (the block's slots in use, the same for
+/// every group of a block) are shifted, so ρ permutes [0, total) whatever the
+/// group sizes: the groups of a block never overlap.
+/// kWhole: every partition of the block is whole (a full tile of u*E slots,
+/// w | u), so `total` is not consulted: in a full tile ρ is then two shifts,
+/// an add and a mask when wE/d is a power of two (E = 8, 16 with w = 16, 32).
+template <int kW, int kE, bool kWhole = false>
+struct CfTileLayout {
+  static_assert(kW >= 1 && kE >= 1, "w and E must be positive");
+  static constexpr int kD = cf_gcd(kW, kE);
+  static constexpr int kPart = kW / kD * kE;  ///< wE/d slots per partition
+  /// π is the reversal (b_slot is affine with slope -1): cf_gather_rounds folds it.
+  static constexpr bool kBReversed = true;
+  int offset = 0;   ///< block slot of logical slot 0
+  int count = 0;    ///< |A| + |B|
+  int a_count = 0;  ///< |A|
+  int total = 0;    ///< block slots in use (a multiple of wE/d for whole tiles)
+
+  /// π: logical slot of B[y] (B reversed after A).
+  BANKCHECK_HD int b_slot(int y) const { return count - 1 - y; }
+  /// Logical slot of the p-th key of A then B (p < |A|: A[p], else B[p - |A|]).
+  BANKCHECK_HD int input_slot(int p) const { return p < a_count ? p : b_slot(p - a_count); }
+  /// ρ: block slot of logical slot p, 0 <= p < count.
+  BANKCHECK_HD int rho(int p) const {
+    const unsigned q = static_cast<unsigned>(offset + p);
+    if constexpr (kD == 1) {
+      return static_cast<int>(q);
+    } else {
+      constexpr unsigned part = static_cast<unsigned>(kPart);
+      const unsigned l = q / part, base = l * part;
+      if constexpr (!kWhole)
+        if (base + part > static_cast<unsigned>(total)) return static_cast<int>(q);  // partial last partition
+      const unsigned shifted = q + l % static_cast<unsigned>(kD);
+      if constexpr ((kPart & (kPart - 1)) == 0) {
+        // base + (q - base + shift) mod part, with part a power of two: a bit select (one LOP3)
+        return static_cast<int>((q & ~(part - 1)) | (shifted & (part - 1)));
+      } else {
+        const unsigned r = shifted - base;  // < 2 part
+        return static_cast<int>(r >= part ? shifted - part : shifted);
+      }
+    }
+  }
+};
+
+}  // namespace bankcheck

@@ -1,0 +1,113 @@
+"""Nsight Compute's exported pages as the probe summary reads them
+(summarize.py): the raw page (one row of kernel-level metrics per profiled
+kernel) and the source page (per launch, one row per SASS instruction), and
+the memory instructions of a launch with their per-instruction counters.
+Standard library only."""
+import csv
+import os
+import re
+from collections import OrderedDict
+
+MEM = re.compile(r"^(LDS|STS|ATOMS|LDSM|STSM|LDGSTS|LDG|STG|ATOMG|ATOM|RED|REDG|LDL|STL|LD|ST)(\.|$)")
+# Source-page columns: the label ncu prints with --section SourceCounters,
+# then the metric name (a page of individually requested metrics may use it).
+COLUMNS = OrderedDict([
+    ("inst_executed", ["Instructions Executed", "inst_executed"]),
+    ("thread_pred_on", ["Predicated-On Thread Instructions Executed", "thread_inst_executed_true"]),
+    ("space", ["Address Space", "memory_type"]),
+    ("access", ["Access Operation", "memory_access_type"]),
+    ("size", ["Access Size", "memory_access_size_type"]),
+    ("wavefronts", ["L1 Wavefronts Shared", "memory_l1_wavefronts_shared"]),
+    ("wavefronts_ideal", ["L1 Wavefronts Shared Ideal", "memory_l1_wavefronts_shared_ideal"]),
+    ("l1_tag_requests", ["L1 Tag Requests Global", "memory_l1_tag_requests_global"]),
+    ("l2_sectors", ["L2 Theoretical Sectors Global", "memory_l2_theoretical_sectors_global"]),
+    ("l2_sectors_ideal", ["L2 Theoretical Sectors Global Ideal", "memory_l2_theoretical_sectors_global_ideal"]),
+])
+NUMERIC = {"inst_executed", "thread_pred_on", "wavefronts", "wavefronts_ideal", "l1_tag_requests", "l2_sectors",
+           "l2_sectors_ideal"}
+
+
+def number(text):
+    text = (text or "").replace(",", "").strip()
+    try:
+        v = float(text)
+        return int(v) if v == int(v) else v
+    except ValueError:
+        return None
+
+
+def read_raw(path):
+    """[row dict] per profiled kernel, in ncu's order."""
+    if not os.path.exists(path):
+        return []
+    rows = list(csv.reader(open(path, newline="", errors="replace")))
+    for i, r in enumerate(rows):
+        if r and r[0] == "ID":
+            header = r
+            body = rows[i + 1:]
+            if body and body[0] and body[0][0] == "":
+                body = body[1:]  # units row
+            return [dict(zip(header, b)) for b in body if b and b[0].strip().isdigit()]
+    return []
+
+
+def read_source(path):
+    """[(kernel name, [row dict])] per launch, exact repeats removed."""
+    if not os.path.exists(path):
+        return []
+    launches, header = [], None
+    for row in csv.reader(open(path, newline="", errors="replace")):
+        if not row:
+            continue
+        if row[0] == "Kernel Name":
+            launches.append((row[1] if len(row) > 1 else "", []))
+            header = None
+        elif row[0] == "Address":
+            header = row
+        elif header and launches and row[0].startswith("0x"):
+            launches[-1][1].append(dict(zip(header, row)))
+    n = len(launches)
+    if n % 2 == 0 and n and all(launches[i] == launches[i + 1] for i in range(0, n, 2)):
+        launches = launches[::2]      # what ncu 2025.3 does: each block twice in a row
+    elif n % 2 == 0 and n and launches[:n // 2] == launches[n // 2:]:
+        launches = launches[:n // 2]  # the whole page twice (not seen; accepted the same way)
+    return launches
+
+
+def column(row, key):
+    for label in COLUMNS[key]:
+        if label in row:
+            return row[label]
+    return None
+
+
+def mnemonic(sass):
+    words = sass.split()
+    if words and words[0].startswith("@"):
+        return words[1] if len(words) > 1 else "", words[0]
+    return (words[0] if words else ""), ""
+
+
+def instructions(rows):
+    """Memory instructions of one launch as dicts (offset from the first PC)."""
+    if not rows:
+        return []
+    first = int(rows[0]["Address"], 16)
+    out = []
+    for r in rows:
+        sass = " ".join(r.get("Source", "").split())
+        mn, pred = mnemonic(sass)
+        if not MEM.match(mn):
+            continue
+        d = {"offset": f"0x{int(r['Address'], 16) - first:04x}", "sass": sass, "mnemonic": mn, "predicate": pred}
+        for key in COLUMNS:
+            v = column(r, key)
+            d[key] = (number(v) if key in NUMERIC else v) if v is not None else None
+        out.append(d)
+    return out
+
+
+def names_match(fn, kernel_name):
+    """Is kernel_name (as ncu prints it) the function fn, not merely one whose
+    name starts with it (probe_ldsm_x1 against probe_ldsm_x1_trans)?"""
+    return re.search(rf"(^|\s){re.escape(fn)}[(<]", kernel_name) is not None
