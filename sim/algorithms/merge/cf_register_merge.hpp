@@ -81,9 +81,11 @@ BANKCHECK_HD constexpr int cf_merge_out(int x) { return cf_merge_plan<kE>().out[
 namespace cf_detail {
 
 /// Compare-exchange of registers kLo < kHi ... (as positions: min to kLo). An
-/// invalid item (kFlags) is larger than every key.
-template <int kLo, int kHi, bool kFlags, int N, class Key, class Value, class Less>
-BANKCHECK_HD void compare_exchange(Key (&keys)[N], Value (&vals)[N], bool (&valid)[N], Less& less) {
+/// invalid item (kFlags) is larger than every key. The arrays come as
+/// pointers: GCC folds identical instantiations for different array lengths
+/// and then warns (-Warray-bounds) about the folded copy's length.
+template <int kLo, int kHi, bool kFlags, class Key, class Value, class Less>
+BANKCHECK_HD void compare_exchange(Key* keys, Value* vals, bool* valid, Less& less) {
   bool swap;
   if constexpr (kFlags)
     swap = valid[kHi] && (!valid[kLo] || less(keys[kHi], keys[kLo]));

@@ -10,6 +10,24 @@ using namespace bankcheck;
 using namespace bankcheck::report;
 
 namespace {
+/// Options for a report with a row (and the bank words) per instruction.
+ReplayReportOptions rows_of(std::string name, std::vector<std::string> sites) {
+  ReplayReportOptions o;
+  o.trace_name = std::move(name);
+  o.sites = std::move(sites);
+  o.per_instruction = o.bank_words = true;
+  return o;
+}
+
+/// Options for a summary that fails above `fail_on` conflicts.
+ReplayReportOptions gate_of(std::string name, std::vector<std::string> sites, std::uint64_t fail_on) {
+  ReplayReportOptions o;
+  o.trace_name = std::move(name);
+  o.sites = std::move(sites);
+  o.fail_on_conflicts = fail_on;
+  return o;
+}
+
 TraceBuffer trace() {
   TraceBuffer t;
   t.begin(4);
@@ -40,7 +58,7 @@ TEST_CASE("replay_report: totals, sites, the worst instruction, and rows of the 
     std::ostringstream out;
     ResultsWriter writer(out, Format::json, true);
     Progress progress(nullptr, "replay");
-    const Results r = replay_report(source, model, {"mem", c.sites, true, true, std::nullopt}, writer, progress);
+    const Results r = replay_report(source, model, rows_of("mem", c.sites), writer, progress);
     CHECK(r.totals.instructions == c.instructions);
     CHECK(r.totals.wavefronts == c.wavefronts);
     CHECK(r.totals.conflicts == c.conflicts);
@@ -56,7 +74,7 @@ TEST_CASE("replay_report: totals, sites, the worst instruction, and rows of the 
   std::ostringstream out;
   ResultsWriter writer(out, Format::json, true);
   Progress progress(nullptr, "replay");
-  replay_report(source, model, {"mem", {"column"}, true, true, std::nullopt}, writer, progress);
+  replay_report(source, model, rows_of("mem", {"column"}), writer, progress);
   CHECK(nlohmann::json::parse(out.str())["instructions"][0]["bank_words"] == std::vector<unsigned>{4, 0, 0, 0});
 }
 
@@ -66,7 +84,7 @@ TEST_CASE("replay_report: a selected site that never occurs has no accesses") {
   std::ostringstream out;
   ResultsWriter writer(out, Format::text, false);
   Progress progress(nullptr, "replay");
-  const Results r = replay_report(source, make_preset("dmm", 4), {"mem", {"nosuch"}, false, false, 0}, writer, progress);
+  const Results r = replay_report(source, make_preset("dmm", 4), gate_of("mem", {"nosuch"}, 0), writer, progress);
   CHECK(verdict_of(r.totals) == Verdict::no_accesses);
   CHECK(exit_code_of(r) == 2);
   CHECK(out.str().find("the selected sites had no shared-memory access") != std::string::npos);

@@ -41,7 +41,10 @@ std::vector<Parsed> parse_all(const std::string& text, unsigned* warp = nullptr)
 
 std::string lanes(unsigned n, std::uint64_t stride) {
   std::string s;
-  for (unsigned l = 0; l < n; ++l) s += " " + std::to_string(l * stride);
+  for (unsigned l = 0; l < n; ++l) {
+    s += ' ';
+    s += std::to_string(l * stride);
+  }
   return s;
 }
 
@@ -100,7 +103,7 @@ TEST_CASE("text: a long trace streams across buffer refills") {
   const auto recs = parse_all(text);
   REQUIRE(recs.size() == 20000);
   for (unsigned i = 0; i < 20000; i += 997) {
-    CHECK(recs[i].site == "s" + std::to_string(i % 3));
+    CHECK(recs[i].site == std::string("s").append(std::to_string(i % 3)));
     CHECK(recs[i].addr == std::vector<std::uint64_t>{4ull * i, 4ull * i + 4});
   }
 }
