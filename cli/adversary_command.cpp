@@ -14,6 +14,7 @@
 #include "proofs/adversary/construction_params.hpp"
 #include "proofs/adversary/constructions.hpp"
 #include "proofs/adversary/input_search.hpp"
+#include "sim/parallel/cluster.hpp"
 
 namespace bankcheck::cli {
 namespace {
@@ -22,21 +23,27 @@ struct AdversaryArgs {
   AlgorithmArgs algorithm;  ///< NAME and its name=value words
   std::string output, format, construction = "corollary";
   bool search = false, quiet = false;
-  std::uint64_t seed = 1, iterations = 20000, pass_iterations = 3000, length = 0;
+  std::uint64_t seed = 1, iterations = 20000, pass_iterations = 3000, length = 0, chains = 1;
   double time_limit = 0;
 };
 
 void run(const AdversaryArgs& a) {
   const Params params = a.algorithm.parsed();
   const proofs::KeyFormat format = proofs::key_format(a.format, a.output);
+  const Cluster& cluster = Cluster::instance();
+  if (cluster.size() > 1 && !a.search)
+    throw std::invalid_argument("under MPI only `adversary --search` shares its work (the ranks split --chains); "
+                                "write a construction on one process");
   if (a.search) {
-    ProgressBar bar("inputs", a.quiet);
+    ProgressBar bar("inputs", a.quiet || !cluster.root());
     proofs::InputSearchRequest r;
     r.algorithm = a.algorithm.algorithm;
     r.params = params;
     r.length = a.length;
     r.seed = a.seed;
     r.iterations = a.iterations;
+    r.chains = a.chains;
+    r.cluster = &cluster;
     r.time_limit = a.time_limit;
     r.output = a.output;
     r.format = format;
@@ -46,7 +53,7 @@ void run(const AdversaryArgs& a) {
     };
     const proofs::InputSearchReport report = proofs::search_worst_input(r);
     bar.finish();
-    std::cout << report.text;
+    if (cluster.root()) std::cout << report.text;
     return;
   }
   ProgressBar bar("keys", a.quiet);
@@ -102,6 +109,9 @@ void add_adversary_command(CLI::App& app) {
   add_integer_option<std::uint64_t>(*cmd, "--iterations", args->iterations, 1, std::uint64_t{1} << 40,
                                     "--search: inputs tried at most (default 20000; exhaustive when the space is no "
                                     "larger)");
+  add_integer_option<std::uint64_t>(*cmd, "--chains", args->chains, 1, std::uint64_t{1} << 20,
+                                    "--search: independent annealing chains sharing --iterations (default 1); the "
+                                    "ranks of mpirun split them, and the result depends on the chains, not the ranks");
   add_integer_option<std::uint64_t>(*cmd, "--pass-iterations", args->pass_iterations, 1, std::uint64_t{1} << 40,
                                     "merge sorts: target sequences searched per in-block pass (default 3000)");
   add_real_option(*cmd, "--time-limit", args->time_limit, 0.001, 1e6,

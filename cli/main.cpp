@@ -19,7 +19,8 @@ int& exit_code() {
 int main(int argc, char** argv) {
   using namespace bankcheck::cli;
   // Under mpirun/srun the ranks share the work of the commands that can split
-  // it (replay DIR); every other command would run whole on every rank.
+  // it (replay DIR, verify, adversary --search); any other command would run
+  // whole on every rank.
   std::optional<bankcheck::ClusterSession> session;
   try {
     session.emplace(argc, argv);
@@ -28,10 +29,12 @@ int main(int argc, char** argv) {
     return kBadInput;
   }
   const bankcheck::Cluster& cluster = bankcheck::Cluster::instance();
-  if (cluster.size() > 1 && (argc < 2 || std::string(argv[1]) != "replay")) {
+  const std::string command = argc >= 2 ? argv[1] : "";
+  if (cluster.size() > 1 && command != "replay" && command != "verify" && command != "adversary") {
     if (cluster.root())
       std::cerr << "bankcheck: error: under MPI (" << cluster.size()
-                << " ranks) only `replay DIR` shares its work; run other commands on one process\n";
+                << " ranks) only `replay DIR`, `verify` and `adversary --search` share their work; run other "
+                   "commands on one process\n";
     return kBadInput;
   }
   CLI::App app{"bankcheck: exact shared-memory bank-conflict counts, proofs and adversarial inputs"};

@@ -14,6 +14,7 @@
 #include "proofs/certificate.hpp"
 #include "proofs/claim_selection.hpp"
 #include "proofs/claims_registry.hpp"
+#include "sim/parallel/cluster.hpp"
 #include "sim/trace/atomic_file.hpp"
 
 namespace bankcheck::cli {
@@ -83,7 +84,10 @@ void run(const VerifyArgs& a) {
   } else if (!a.format.empty()) {
     throw std::invalid_argument("--format chooses the format of -o FILE; without -o use --json or --csv");
   }
-  auto bar = std::make_shared<ProgressBar>("points", a.quiet);
+  // Under mpirun the ranks share the points (proofs/verifier.hpp); rank 0 prints and writes.
+  const Cluster& cluster = Cluster::instance();
+  req.cluster = &cluster;
+  auto bar = std::make_shared<ProgressBar>("points", a.quiet || !cluster.root());
   req.progress = [bar](const proofs::VerifyProgress& p) {
     bar->update(p.done_points, p.total_points,
                 p.total_work ? static_cast<double>(p.done_work) / static_cast<double>(p.total_work) : 1.0);
@@ -91,13 +95,14 @@ void run(const VerifyArgs& a) {
 
   const proofs::VerifyReport report = proofs::verify(a.selection, req);
   bar->finish();
+  exit_code() = report.exit_code();
+  if (!cluster.root()) return;
   std::cout << proofs::render_certificate(report, req, stdout_format);
   if (file_format) {
     AtomicFile out(a.output);
     out.write(proofs::render_certificate(report, req, *file_format));
     out.commit();
   }
-  exit_code() = report.exit_code();
 }
 
 }  // namespace

@@ -90,6 +90,7 @@ nlohmann::json certificate_json(const VerifyReport& report, const VerifyRequest&
                   {"sample_points", request.sample_points}};
   j["seconds"] = report.seconds;
   j["threads"] = report.threads;
+  j["ranks"] = report.ranks;
   j["exit_code"] = report.exit_code();
   j["claims"] = nlohmann::json::array();
   for (const ClaimReport& r : report.claims) {
@@ -142,8 +143,9 @@ std::string certificate_markdown(const VerifyReport& report) {
       out << "\n" << r.claim->id << " is vacuous: no point of the grid lies inside or beyond its hypotheses"
           << (r.model.empty() || r.model == "dmm" ? "" : " (" + r.model + " exists only at w = 32)") << "\n";
   }
+  const std::string ranks = report.ranks > 1 ? " x " + std::to_string(report.ranks) + " ranks" : "";
   out << "\n" << report.claims.size() << " claims, " << seconds_text(report.seconds) << " s on " << report.threads
-      << " threads; exit code " << report.exit_code() << "\n";
+      << " threads" << ranks << "; exit code " << report.exit_code() << "\n";
   return out.str();
 }
 

@@ -1,7 +1,6 @@
 #include "proofs/verifier.hpp"
 
 #include <algorithm>
-#include "model/bank_model.hpp"
 #include <atomic>
 #include <chrono>
 #include <charconv>
@@ -10,6 +9,10 @@
 #include <set>
 #include <stdexcept>
 #include <thread>
+
+#include "model/bank_model.hpp"
+#include "proofs/claim_tally.hpp"
+#include "sim/parallel/cluster.hpp"
 
 namespace bankcheck::proofs {
 
@@ -45,17 +48,6 @@ struct Task {
   std::uint64_t order;  // position in (w, E) order: the "first" counterexample is the lowest
 };
 
-struct Found {
-  std::uint64_t order;
-  Counterexample counterexample;
-};
-
-struct Tally {
-  std::mutex mutex;
-  std::uint64_t points_within = 0, points_beyond = 0, cases_within = 0, cases_beyond = 0;
-  std::optional<Found> within, beyond;
-  double seconds = 0;
-};
 
 Range range_of(const std::optional<Range>& forced, std::uint64_t lo, std::uint64_t hi) {
   return forced ? *forced : Range{lo, hi};
@@ -160,6 +152,29 @@ BigCount planned_cases(const std::vector<const Claim*>& claims, const VerifyRequ
   return total;
 }
 
+namespace {
+
+/// Every rank's tallies merged, on every rank (Cluster::reduce), so all
+/// ranks build the same report and exit code.
+void merge_ranks(const Cluster& cluster, std::vector<ClaimTally>& tallies) {
+  ShardOutcome mine;
+  try {
+    mine.payload = tallies_to_text(tallies);
+  } catch (const std::exception& e) {
+    mine = {false, e.what()};
+  }
+  const std::string merged = cluster.reduce(mine, [n = tallies.size()](const std::vector<std::string>& parts) {
+    std::vector<ClaimTally> sum(n);
+    for (const std::string& part : parts) merge_tallies_from_text(part, sum);
+    return tallies_to_text(sum);
+  });
+  std::vector<ClaimTally> sum(tallies.size());
+  merge_tallies_from_text(merged, sum);
+  tallies.swap(sum);
+}
+
+}  // namespace
+
 VerifyReport verify(const std::vector<const Claim*>& claims, const VerifyRequest& req) {
   const auto start = std::chrono::steady_clock::now();
   VerifyReport report;
@@ -204,7 +219,20 @@ VerifyReport verify(const std::vector<const Claim*>& claims, const VerifyRequest
   std::uint64_t total_work = 0;
   for (const Task& t : tasks) total_work += t.point.w * t.point.E;
 
-  std::vector<Tally> tallies(claims.size());
+  // Under MPI each rank takes every size-th task of the sorted list (so each
+  // gets a like share of large and small points).
+  const int rank = req.cluster ? req.cluster->rank() : 0, ranks = req.cluster ? req.cluster->size() : 1;
+  report.ranks = static_cast<unsigned>(ranks);
+  if (ranks > 1) {
+    std::vector<Task> mine;
+    for (std::size_t k = static_cast<std::size_t>(rank); k < tasks.size(); k += static_cast<std::size_t>(ranks))
+      mine.push_back(tasks[k]);
+    tasks = std::move(mine);
+    total_work = 0;
+    for (const Task& t : tasks) total_work += t.point.w * t.point.E;
+  }
+
+  std::vector<ClaimTally> tallies(claims.size());
   std::atomic<std::size_t> next{0}, done{0};
   std::atomic<std::uint64_t> done_work{0};
   unsigned threads = req.threads ? req.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -231,7 +259,7 @@ VerifyReport verify(const std::vector<const Claim*>& claims, const VerifyRequest
                                             reproduce_command(c.id, t.point, o)};
       }
       const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      Tally& tally = tallies[t.claim];
+      ClaimTally& tally = tallies[t.claim];
       {
         std::lock_guard lock(tally.mutex);
         tally.seconds += secs;
@@ -239,7 +267,7 @@ VerifyReport verify(const std::vector<const Claim*>& claims, const VerifyRequest
           auto& slot = region == Region::within ? tally.within : tally.beyond;
           (region == Region::within ? tally.points_within : tally.points_beyond) += 1;
           (region == Region::within ? tally.cases_within : tally.cases_beyond) += res.cases;
-          if (res.counterexample && (!slot || slot->order > t.order)) slot = Found{t.order, *res.counterexample};
+          if (res.counterexample) ClaimTally::keep_first(slot, Found{t.order, *res.counterexample});
         }
       }
       done_work.fetch_add(t.point.w * t.point.E);
@@ -261,8 +289,10 @@ VerifyReport verify(const std::vector<const Claim*>& claims, const VerifyRequest
     }
   }
 
+  if (ranks > 1) merge_ranks(*req.cluster, tallies);
+
   for (std::size_t i = 0; i < claims.size(); ++i) {
-    Tally& t = tallies[i];
+    ClaimTally& t = tallies[i];
     ClaimReport r;
     r.claim = claims[i];
     r.model = models[i].value_or(req.model.value_or(""));
@@ -274,7 +304,7 @@ VerifyReport verify(const std::vector<const Claim*>& claims, const VerifyRequest
     r.cases_beyond = t.cases_beyond;
     r.seconds = t.seconds;
     auto with_artifacts = [&](const Counterexample& found) {
-      if (req.options.artifact_dir.empty()) return found;
+      if (req.options.artifact_dir.empty() || rank != 0) return found;  // rank 0 alone writes files
       try {
         CheckOptions o = options[i];
         o.artifact_dir = req.options.artifact_dir;

@@ -15,6 +15,10 @@
 
 #include "proofs/claim.hpp"
 
+namespace bankcheck {
+class Cluster;
+}
+
 namespace bankcheck::proofs {
 
 enum class Status { holds, fails, finding, vacuous, not_applicable };
@@ -48,6 +52,9 @@ struct VerifyRequest {
   std::uint64_t point_limit = 50000000;        ///< refuse larger grids without --sample
   /// Called about every 100 ms from the calling thread while the checks run.
   std::function<void(const VerifyProgress&)> progress;
+  /// The ranks of an MPI job (sim/parallel/cluster.hpp) share the points;
+  /// every rank returns the same report. nullptr: this process checks all.
+  const Cluster* cluster = nullptr;
 };
 
 struct ClaimReport {
@@ -65,7 +72,8 @@ struct ClaimReport {
 struct VerifyReport {
   std::vector<ClaimReport> claims;
   double seconds = 0;  ///< wall time
-  unsigned threads = 1;
+  unsigned threads = 1;  ///< per rank
+  unsigned ranks = 1;    ///< MPI ranks that shared the points
   /// 1 if a claim fails inside its hypotheses, else 2 if no claim had a
   /// point to check (all vacuous or not applicable), else 0.
   int exit_code() const;

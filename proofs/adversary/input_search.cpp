@@ -9,9 +9,13 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 #include "proofs/adversary/construction_params.hpp"
 #include "sim/inputs/adversary_search.hpp"
 #include "sim/inputs/merge_adversary.hpp"
+#include "sim/inputs/splitmix64.hpp"
+#include "sim/parallel/cluster.hpp"
 
 namespace bankcheck::proofs {
 namespace {
@@ -38,6 +42,61 @@ std::uint64_t planned_of(std::uint64_t lanes, std::uint64_t range, std::uint64_t
   return space <= static_cast<double>(iterations) ? static_cast<std::uint64_t>(space) : iterations;
 }
 
+using VectorCost = std::function<std::uint64_t(const std::vector<std::uint64_t>&)>;
+
+/// search_vectors as `r.chains` independent chains, split over the ranks of
+/// r.cluster; every rank returns the best chain's result (the lowest chain
+/// of equal cost), its iterations the sum over the chains. A space no larger
+/// than the iterations is enumerated once, whatever the chains.
+VectorSearchResult search_in_chains(unsigned lanes, std::uint64_t range, const VectorCost& cost,
+                                    const InputSearchRequest& r) {
+  const bool exhaustive =
+      std::pow(static_cast<double>(range), static_cast<double>(lanes)) <= static_cast<double>(r.iterations);
+  const std::uint64_t chains = exhaustive ? 1 : std::min(r.chains, r.iterations);
+  const int rank = r.cluster ? r.cluster->rank() : 0, ranks = r.cluster ? r.cluster->size() : 1;
+  const Shard mine = shard_of(chains, rank, ranks);
+  nlohmann::json found_here = nullptr;  // this rank's best: [chain, cost, values], and its iterations
+  std::uint64_t iterations_here = 0;
+  ShardOutcome outcome;
+  try {
+    for (std::size_t c = mine.begin; c < mine.end; ++c) {
+      SearchBudget budget = budget_of(r);
+      budget.seconds /= static_cast<double>(mine.size());
+      // Chain 0 is the single search's stream, so --chains 1 is the search without chains.
+      budget.seed = c == 0 ? r.seed : inputs::SplitMix64::hash(r.seed + c);
+      budget.max_iterations = r.iterations / chains + (c < r.iterations % chains ? 1 : 0);
+      const VectorSearchResult f =
+          search_vectors(lanes, range, cost, budget, exhaustive ? r.iterations : budget.max_iterations);
+      iterations_here += f.iterations;
+      if (found_here.is_null() || f.cost > found_here[1].get<std::uint64_t>())
+        found_here = {c, f.cost, f.values, f.exhaustive};
+    }
+    outcome.payload = nlohmann::json{found_here, iterations_here}.dump();
+  } catch (const std::exception& e) {
+    outcome = {false, e.what()};
+  }
+  const auto merge = [](const std::vector<std::string>& parts) {
+    nlohmann::json best = nullptr;
+    std::uint64_t iterations = 0;
+    for (const std::string& part : parts) {  // ranks hold ascending chains: keep the first of the highest cost
+      const nlohmann::json j = nlohmann::json::parse(part);
+      iterations += j[1].get<std::uint64_t>();
+      if (!j[0].is_null() && (best.is_null() || j[0][1].get<std::uint64_t>() > best[1].get<std::uint64_t>()))
+        best = j[0];
+    }
+    return nlohmann::json{best, iterations}.dump();
+  };
+  if (!r.cluster && !outcome.ok) throw std::runtime_error(outcome.payload);
+  const std::string all = r.cluster ? r.cluster->reduce(outcome, merge) : merge({outcome.payload});
+  const nlohmann::json j = nlohmann::json::parse(all);
+  VectorSearchResult result;
+  result.values = j[0][2].get<std::vector<std::uint64_t>>();
+  result.cost = j[0][1];
+  result.exhaustive = j[0][3];
+  result.iterations = j[1];
+  return result;
+}
+
 void finish(InputSearchReport& report, const InputSearchRequest& r, const VectorSearchResult& found,
             const std::chrono::steady_clock::time_point start) {
   report.best.assign(found.values.begin(), found.values.end());
@@ -50,7 +109,8 @@ void finish(InputSearchReport& report, const InputSearchRequest& r, const Vector
 
 std::string how_found(const InputSearchReport& report, const InputSearchRequest& r) {
   if (report.exhaustive) return " (exhaustive: the maximum)";
-  std::string s = " (annealing, seed " + std::to_string(r.seed) + ")";
+  std::string s = " (annealing, seed " + std::to_string(r.seed) +
+                  (r.chains > 1 ? ", " + std::to_string(r.chains) + " chains" : "") + ")";
   if (report.time_limited)
     s += " -- stopped by --time-limit " + std::to_string(r.time_limit) + " s: the result depends on the machine's speed";
   return s;
@@ -70,13 +130,13 @@ InputSearchReport search_merge_warp(const InputSearchRequest& r) {
   };
   Counter counter{r, planned_of(std::uint64_t{w} * E, 2, r.iterations)};
   const auto start = std::chrono::steady_clock::now();
-  const VectorSearchResult found = search_vectors(
+  const VectorSearchResult found = search_in_chains(
       w * E, 2,
       [&](const std::vector<std::uint64_t>& v) {
         counter.tick();
         return cost_of(std::vector<std::uint8_t>(v.begin(), v.end()));
       },
-      budget_of(r), r.iterations);
+      r);
   InputSearchReport report;
   finish(report, r, found, start);
   // The file holds the lists A then B whose merge follows the best labeling.
@@ -187,13 +247,13 @@ InputSearchReport search_registry(const InputSearchRequest& r) {
   } else {
     Counter counter{r, planned_of(lanes, static_cast<std::uint64_t>(range), r.iterations)};
     const auto start = std::chrono::steady_clock::now();
-    const VectorSearchResult found = search_vectors(
+    const VectorSearchResult found = search_in_chains(
         static_cast<unsigned>(lanes), static_cast<std::uint64_t>(range),
         [&](const std::vector<std::uint64_t>& v) {
           counter.tick();
           return run_on(v);
         },
-        budget_of(r), r.iterations);
+        r);
     finish(report, r, found, start);
     // The search costs on the DMM; `run` defaults to sm90, so the replay says which model.
     report.replay = r.algorithm + " --model dmm";
@@ -216,8 +276,10 @@ InputSearchReport search_worst_input(const InputSearchRequest& r) {
                                 "or an algorithm of `bankcheck run --list` (for the sort: merge-sort " +
                                 (r.algorithm == "cub-merge-sort" ? "E=17 u=256" : "E=15 u=512") + " --search)");
   if (r.iterations == 0) throw std::invalid_argument("--iterations must be at least 1");
+  if (r.chains == 0) throw std::invalid_argument("--chains must be at least 1");
   InputSearchReport report = r.algorithm == "merge-warp" ? search_merge_warp(r) : search_registry(r);
-  if (!r.output.empty() && !report.best.empty()) {
+  const bool writes = !r.cluster || r.cluster->root();  // under MPI rank 0 alone writes
+  if (writes && !r.output.empty() && !report.best.empty()) {
     std::int64_t lo = 0, hi = 0;
     for (std::int64_t v : report.best) lo = std::min(lo, v), hi = std::max(hi, v);
     check_key_fits(r.key_bytes, lo, hi);

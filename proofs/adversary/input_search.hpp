@@ -7,6 +7,12 @@
 // iterations, so the same seed gives the same result; a time limit can cut
 // it short, and the report says so.
 //
+// The annealing may run as several independent chains (--chains N: chain c
+// starts from seed c's generator with its share of the iterations; the best
+// chain wins, the lowest on a tie). The chains are the unit of work of
+// `mpirun -n R bankcheck adversary --search`: the ranks split them, so the
+// result depends on N and the seed, never on R.
+//
 // ALGO is an algorithm of `bankcheck run --list`, or merge-warp: one warp's
 // merge labeling (any |A|, the paper's step count), the space SPAA 2025
 // Section 4's construction lives in.
@@ -18,6 +24,10 @@
 #include "proofs/adversary/key_file.hpp"
 #include "sim/algorithms/algorithm_registry.hpp"
 
+namespace bankcheck {
+class Cluster;
+}
+
 namespace bankcheck::proofs {
 
 struct InputSearchRequest {
@@ -26,6 +36,8 @@ struct InputSearchRequest {
   std::uint64_t length = 0;         ///< integers per input; 0: the first of w, n, u, u*per_thread, u*E accepted
   std::uint64_t seed = 1;
   std::uint64_t iterations = 20000; ///< inputs tried at most (exhaustive when the space is no larger)
+  std::uint64_t chains = 1;         ///< independent annealing chains sharing the iterations
+  const Cluster* cluster = nullptr; ///< MPI ranks that split the chains; nullptr: this process runs all
   double time_limit = 0;            ///< seconds; 0: none (deterministic)
   std::string output;               ///< write the best input here ("" = no file)
   KeyFormat format = KeyFormat::text;

@@ -109,4 +109,30 @@ std::string Cluster::broadcast(const std::string& text) const { return text; }
 
 #endif
 
+std::string Cluster::reduce(const ShardOutcome& mine,
+                            const std::function<std::string(const std::vector<std::string>&)>& merge) const {
+  const std::vector<ShardOutcome> all = gather(mine);
+  std::string merged;  // "1" and the result, or "0" and the error
+  if (root()) {
+    try {
+      std::vector<std::string> payloads;
+      for (std::size_t r = 0; r < all.size(); ++r) {
+        if (!all[r].ok)
+          throw std::runtime_error(all[r].payload + (all.size() > 1 ? " (rank " + std::to_string(r) + ")" : ""));
+        payloads.push_back(all[r].payload);
+      }
+      merged = merge(payloads);
+      merged.insert(merged.begin(), '1');
+    } catch (const std::exception& e) {
+      merged = e.what();
+      merged.insert(merged.begin(), '0');
+    }
+  }
+  merged = broadcast(merged);
+  if (merged.empty() || merged[0] != '1')
+    throw std::runtime_error(merged.substr(merged.empty() ? 0 : 1) +
+                             (size_ > 1 ? "; no result: the run failed" : ""));
+  return merged.substr(1);
+}
+
 }  // namespace bankcheck

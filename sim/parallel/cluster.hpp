@@ -8,6 +8,7 @@
 // error instead of a result, so rank 0 can end the run with that message:
 // a partial result is never presented as complete.
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,12 @@ class Cluster {
   std::vector<ShardOutcome> gather(const ShardOutcome& mine) const;
   /// Rank 0's `text` on every rank (small control data such as a chosen seed).
   std::string broadcast(const std::string& text) const;
+  /// Every rank's `mine`, merged on rank 0 by `merge` (the payloads in rank
+  /// order), returned on every rank, so all ranks go on with the same result.
+  /// @throws std::runtime_error on every rank when a rank failed (its message
+  ///         and rank) or `merge` threw: no rank goes on with a partial result.
+  std::string reduce(const ShardOutcome& mine,
+                     const std::function<std::string(const std::vector<std::string>&)>& merge) const;
   /// Whether this build can run as an MPI job.
   static bool mpi_available();
 

@@ -28,7 +28,7 @@ Result run(const std::string& args) {
   char buf[4096];
   for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
   const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, {}, {}};  // 2>&1: no separate streams
 }
 std::string slurp(const std::filesystem::path& path) {
   std::ifstream f(path, std::ios::binary);

@@ -138,7 +138,7 @@ struct PbsSearch {
       delta -= delta % w;
       while (delta >= w) {
         index += select<long>(q >= key(smem, probe, index), delta, -delta);
-        delta = (delta + 1) / 2;
+        delta = delta == w ? 0 : (delta + 1) / 2;  // a step of w is the last: at w = 1, (1 + 1) / 2 repeats it forever
         delta -= delta % w;
       }
       // Algorithm 3's first step: the predecessor is in [index, index + w).

@@ -1,5 +1,6 @@
 // shard_of splits every item exactly once, in order, with sizes that differ
-// by at most one (checked by enumeration); a single process gathers itself.
+// by at most one (checked by enumeration); a single process gathers itself
+// and reduces its own result, and a failed outcome or merge fails the reduce.
 #include "sim/parallel/cluster.hpp"
 
 #include <doctest/doctest.h>
@@ -40,4 +41,17 @@ TEST_CASE("without an MPI launcher the run is one process that gathers itself") 
   REQUIRE(all.size() == 1);
   CHECK(all[0].payload == "result");
   CHECK(c.broadcast("seed") == "seed");
+}
+
+TEST_CASE("reduce on one process: the merge of its own payload, or its error") {
+  const Cluster& c = Cluster::instance();
+  const auto concat = [](const std::vector<std::string>& parts) {
+    std::string s;
+    for (const auto& p : parts) s += "[" + p + "]";
+    return s;
+  };
+  CHECK(c.reduce({true, "a"}, concat) == "[a]");
+  CHECK_THROWS_WITH_AS(c.reduce({false, "disk full"}, concat), "disk full", std::runtime_error);
+  CHECK_THROWS_WITH_AS(c.reduce({true, "a"}, [](const auto&) -> std::string { throw std::invalid_argument("bad"); }),
+                       "bad", std::runtime_error);
 }

@@ -327,6 +327,26 @@ TEST_CASE("the printed PBS-CF/CL fail the same direct check (the test can fail)"
   }
 }
 
+TEST_CASE("the printed PBS-CF/CL end at w = 1 (one bank: every lane at offset 0) and answer a plain binary search") {
+  // Stage 1's step halves to w = 1 and, unguarded, (1 + 1) / 2 = 1 forever.
+  for (long K : {1L, 2L, 4L, 8L, 64L, 1024L}) {
+    CAPTURE(K);
+    std::vector<std::int32_t> keys(static_cast<std::size_t>(K));
+    for (long i = 0; i < K; ++i) keys[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(3 * i);
+    std::vector<std::int32_t> queries;
+    for (long q = -2; q <= 3 * K + 1; ++q) queries.push_back(static_cast<std::int32_t>(q));
+    for (int variant = 0; variant < 2; ++variant) {
+      const DirectRun r = variant == 0 ? run_direct<std::int32_t, PbsVariant::cf>(1, keys, queries, 2)
+                                       : run_direct<std::int32_t, PbsVariant::cl>(1, keys, queries, 2);
+      for (std::size_t i = 0; i < queries.size(); ++i) {
+        // Printed PBS-CL never checks K[index] <= q: below K[0] it answers 0 (docs/claims.md, findings).
+        if (variant == 1 && queries[i] < keys.front()) continue;
+        CHECK(r.answers[i] == static_cast<long>(std::upper_bound(keys.begin(), keys.end(), queries[i]) - keys.begin()) - 1);
+      }
+    }
+  }
+}
+
 TEST_CASE("corrected PBS-CL reaches the w - 1 stage-2 bound on the V-B worst queries") {
   for (std::int64_t w : {8, 32}) {
     const std::int64_t K = 4 * w * w, Q = 4 * w;

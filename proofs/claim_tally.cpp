@@ -1,0 +1,70 @@
+#include "proofs/claim_tally.hpp"
+
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+namespace bankcheck::proofs {
+namespace {
+
+using Json = nlohmann::json;
+
+Json found_to_json(const std::optional<Found>& f) {
+  if (!f) return nullptr;
+  const Counterexample& c = f->counterexample;
+  return {f->order, c.point.w, c.point.E, c.detail, c.reproduce};
+}
+
+std::optional<Found> found_from_json(const Json& j) {
+  if (j.is_null()) return std::nullopt;
+  return Found{j.at(0), Counterexample{Point{j.at(1), j.at(2)}, j.at(3), j.at(4)}};
+}
+
+}  // namespace
+
+void ClaimTally::keep_first(std::optional<Found>& slot, const Found& found) {
+  if (!slot || slot->order > found.order) slot = found;
+}
+
+void ClaimTally::merge(const ClaimTally& other) {
+  points_within += other.points_within;
+  points_beyond += other.points_beyond;
+  cases_within += other.cases_within;
+  cases_beyond += other.cases_beyond;
+  seconds += other.seconds;
+  if (other.within) keep_first(within, *other.within);
+  if (other.beyond) keep_first(beyond, *other.beyond);
+}
+
+std::string tallies_to_text(const std::vector<ClaimTally>& tallies) {
+  Json all = Json::array();
+  for (const ClaimTally& t : tallies)
+    all.push_back({t.points_within, t.points_beyond, t.cases_within, t.cases_beyond, t.seconds,
+                   found_to_json(t.within), found_to_json(t.beyond)});
+  return all.dump();
+}
+
+void merge_tallies_from_text(const std::string& text, std::vector<ClaimTally>& into) {
+  try {
+    const Json all = Json::parse(text);
+    if (!all.is_array() || all.size() != into.size())
+      throw std::invalid_argument("a rank's tallies are for " + std::to_string(all.size()) + " claims, not " +
+                                  std::to_string(into.size()));
+    for (std::size_t i = 0; i < into.size(); ++i) {
+      const Json& j = all[i];
+      ClaimTally t;
+      t.points_within = j.at(0);
+      t.points_beyond = j.at(1);
+      t.cases_within = j.at(2);
+      t.cases_beyond = j.at(3);
+      t.seconds = j.at(4);
+      t.within = found_from_json(j.at(5));
+      t.beyond = found_from_json(j.at(6));
+      into[i].merge(t);
+    }
+  } catch (const Json::exception& e) {
+    throw std::invalid_argument(std::string("a rank's tallies are unreadable: ") + e.what());
+  }
+}
+
+}  // namespace bankcheck::proofs

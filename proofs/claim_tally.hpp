@@ -1,0 +1,40 @@
+#pragma once
+// What the verifier counts for one claim while its points are checked, and
+// how the tallies of several processes (the ranks of `mpirun -n N bankcheck
+// verify`, sim/parallel/cluster.hpp) travel and merge. The merge keeps the
+// counterexample of lowest order, the one a single process reports, so the
+// certificate is the same for every number of ranks.
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "proofs/claim.hpp"
+
+namespace bankcheck::proofs {
+
+/// A counterexample and its point's position in (w, E) order.
+struct Found {
+  std::uint64_t order = 0;
+  Counterexample counterexample;
+};
+
+struct ClaimTally {
+  std::mutex mutex;  ///< held by the thread that adds a point
+  std::uint64_t points_within = 0, points_beyond = 0, cases_within = 0, cases_beyond = 0;
+  std::optional<Found> within, beyond;  ///< the first found (lowest order)
+  double seconds = 0;
+
+  /// Keep `found` in `slot` when it comes earlier in (w, E) order.
+  static void keep_first(std::optional<Found>& slot, const Found& found);
+  /// Add another process's tally of the same claim.
+  void merge(const ClaimTally& other);
+};
+
+/// One process's tallies, one per claim in the verifier's order, as text.
+std::string tallies_to_text(const std::vector<ClaimTally>& tallies);
+/// @throws std::invalid_argument when `text` is not what tallies_to_text wrote for `claims` tallies.
+void merge_tallies_from_text(const std::string& text, std::vector<ClaimTally>& into);
+
+}  // namespace bankcheck::proofs
