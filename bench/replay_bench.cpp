@@ -1,10 +1,13 @@
-// Replay throughput (issue 2): how fast a large binary trace of 4-byte
+// Replay throughput: how fast a large binary trace of 4-byte
 // accesses is (0) read as raw bytes, (a) read and parsed by the trace reader
 // with its addresses summed, (b) replayed through the sm90 preset, and
 // (c) costed by BankModel::cost alone from memory (where replay's time goes),
-// and (d) costed per pattern from cache.
-// One core, one process; each figure is the median of --runs runs of the
-// thread's CPU time, printed in lane-accesses per second (active lanes).
+// and (d) costed per pattern from cache; (e) the parallel replay of one
+// trace and (f) `replay DIR` of a folder, each against one thread.
+// (0) to (d) run on one core, each figure the median of --runs runs of the
+// thread's CPU time; (e) and (f) the medians of wall-clock times, alternated
+// with the one-thread run in the same loop. Printed in lane-accesses per
+// second (active lanes).
 //
 // The generated trace mixes the patterns real kernels issue (site names in
 // brackets), drawn per instruction from a fixed-seed generator:
@@ -33,7 +36,9 @@
 
 #include "model/bank_model.hpp"
 #include "model/simd_degree.hpp"
+#include "sim/parallel/cluster.hpp"
 #include "sim/replay/parallel_replay.hpp"
+#include "sim/report/directory_replay.hpp"
 #include "sim/replay/replay.hpp"
 #include "sim/trace/trace_binary.hpp"
 #include "sim/trace/trace_file.hpp"
@@ -116,6 +121,41 @@ struct FileFigures {
   double raw = 0, read = 0, replay = 0;
   double replay_wall = 0, parallel_wall = 0;  ///< (b) and (e) in wall-clock seconds
 };
+
+/// (f) `replay DIR` over a folder of links to one trace: one thread against `threads`, wall clock.
+struct FolderFigures {
+  unsigned files = 8;
+  std::uint64_t lanes = 0;
+  double one = 0, many = 0;
+};
+
+FolderFigures measure_folder(const std::string& trace, const BankModel& model, unsigned runs, unsigned threads) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "bankcheck_replay_bench_folder";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  FolderFigures f;
+  for (unsigned i = 0; i < f.files; ++i) {
+    const fs::path link = dir / ("t" + std::to_string(i) + ".bktrace");
+    std::error_code ec;
+    fs::create_hard_link(trace, link, ec);
+    if (ec) fs::copy_file(trace, link);
+  }
+  const auto files = report::trace_files(dir.string());
+  std::vector<double> one, many;
+  for (unsigned r = 0; r < runs; ++r)
+    for (unsigned t : {1u, threads}) {
+      report::ReplayReportOptions o;
+      o.threads = t;
+      (t == 1 ? one : many).push_back(wall_seconds([&] {
+        f.lanes = report::replay_directory(dir.string(), files, model, o, Cluster::instance())->totals.lane_accesses;
+      }));
+    }
+  fs::remove_all(dir);
+  f.one = median(one);
+  f.many = median(many);
+  return f;
+}
 
 FileFigures measure(const std::string& path, const BankModel& model, unsigned runs, unsigned threads) {
   FileFigures f;
@@ -217,6 +257,7 @@ int main(int argc, char** argv) {
     const BankModel model = make_preset("sm90");
     std::vector<FileFigures> figures;
     for (const auto& path : traces) figures.push_back(measure(path, model, runs, threads));
+    const FolderFigures folder = measure_folder(traces.back(), model, runs, threads);
     // (c) BankModel::cost alone over the first --model-only records, held in memory.
     TraceBuffer buffer;
     {
@@ -291,6 +332,10 @@ int main(int argc, char** argv) {
                   threads, f.parallel_wall, lanes / f.parallel_wall, f.replay_wall, f.replay_wall / f.parallel_wall,
                   f.replay_wall / f.parallel_wall / threads, std::thread::hardware_concurrency());
     }
+    std::printf("(f) replay DIR, %u files (links to the last trace), files shared by the threads, wall clock: one "
+                "thread %.3f s, %u threads %.3f s %10.3e lane-accesses/s: speed-up %.2f (%.2f of the threads' count)\n",
+                folder.files, folder.one, threads, folder.many, static_cast<double>(folder.lanes) / folder.many,
+                folder.one / folder.many, folder.one / folder.many / threads);
     std::printf("(c) BankModel::cost only        %7.3f s  %10.3e lane-accesses/s  (%zu instructions in memory, %.1f ns each)\n",
                 cost, static_cast<double>(buffer_lanes) / cost, buffer.size(), cost / buffer.size() * 1e9);
     std::printf("(d) BankModel::cost per site, requests in cache, one site at a time (ns per instruction):\n   ");

@@ -2,7 +2,9 @@
 // tests/sim/parallel/mpi_replay_dir.cmake): files in name order, sites
 // merged by name, totals the sum of the files' (hand counts: the example
 // trace is 39 wavefronts with 32 conflicts, wide_8byte.trace 6 with none),
-// the worst instruction naming its file, and a bad file failing the whole run.
+// the worst instruction naming its file, and a bad file failing the whole run
+// with the first bad file's error; the same for 1, 2 and 3 threads (files
+// then share the threads).
 #include "sim/report/directory_replay.hpp"
 
 #include <doctest/doctest.h>
@@ -47,28 +49,39 @@ TEST_CASE("one report over the folder: sums by site, the worst names its file") 
   fs::copy_file(dir / "x-example.trace", dir / "y-example-again.trace");
   const auto files = report::trace_files(dir.string());
   const BankModel sm90 = make_preset("sm90");
-  const auto r = report::replay_directory(dir.string(), files, sm90, {}, Cluster::instance());
-  REQUIRE(r.has_value());
-  CHECK(r->totals.wavefronts == 39 + 39 + 6);
-  CHECK(r->totals.conflicts == 32 + 32);
-  CHECK(r->totals.instructions == 7 + 7 + 4);
-  REQUIRE(r->worst.has_value());
-  CHECK(r->worst->site == "tile.column");
-  CHECK(r->worst->location.find("x-example.trace:9") != std::string::npos);  // the first file of the tie
-  const auto column = std::find_if(r->sites.begin(), r->sites.end(), [](const auto& s) { return s.site == "tile.column"; });
-  REQUIRE(column != r->sites.end());
-  CHECK(column->totals.instructions == 2);
-  CHECK(column->totals.wavefronts == 64);
+  for (unsigned threads : {1u, 2u, 3u}) {
+    CAPTURE(threads);
+    report::ReplayReportOptions o;
+    o.threads = threads;
+    const auto r = report::replay_directory(dir.string(), files, sm90, o, Cluster::instance());
+    REQUIRE(r.has_value());
+    CHECK(r->totals.wavefronts == 39 + 39 + 6);
+    CHECK(r->totals.conflicts == 32 + 32);
+    CHECK(r->totals.instructions == 7 + 7 + 4);
+    REQUIRE(r->worst.has_value());
+    CHECK(r->worst->site == "tile.column");
+    CHECK(r->worst->location.find("x-example.trace:9") != std::string::npos);  // the first file of the tie
+    const auto column = std::find_if(r->sites.begin(), r->sites.end(), [](const auto& s) { return s.site == "tile.column"; });
+    REQUIRE(column != r->sites.end());
+    CHECK(column->totals.instructions == 2);
+    CHECK(column->totals.wavefronts == 64);
+  }
 }
 
-TEST_CASE("a malformed file fails the run, naming the file") {
-  const fs::path dir = folder_with("bad", {"example.trace"});
-  std::ofstream(dir / "z-bad.trace") << "warp 32\nld 3 0\n";
+TEST_CASE("a malformed file fails the run, naming the first bad file") {
+  const fs::path dir = folder_with("bad", {"example.trace", "wide_8byte.trace"});
+  std::ofstream(dir / "y-bad.trace") << "warp 32\nld 3 0\n";
+  std::ofstream(dir / "z-bad.trace") << "warp 32\nst 5 0\n";
   const BankModel sm90 = make_preset("sm90");
-  try {
-    report::replay_directory(dir.string(), report::trace_files(dir.string()), sm90, {}, Cluster::instance());
-    FAIL("no error");
-  } catch (const std::exception& e) {
-    CHECK(std::string(e.what()).find("z-bad.trace") != std::string::npos);
+  for (unsigned threads : {1u, 2u, 3u}) {
+    CAPTURE(threads);
+    report::ReplayReportOptions o;
+    o.threads = threads;
+    try {
+      report::replay_directory(dir.string(), report::trace_files(dir.string()), sm90, o, Cluster::instance());
+      FAIL("no error");
+    } catch (const std::exception& e) {
+      CHECK(std::string(e.what()).find("y-bad.trace") != std::string::npos);
+    }
   }
 }
