@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tests/cli/cli_runner.hpp"
+#include "tests/pipe_output.hpp"
 #include "tests/scratch.hpp"
 
 namespace {
@@ -21,13 +22,8 @@ using Result = bankcheck::test::CliResult;
 
 /// Runs the CLI and keeps every byte it prints (stdout and stderr), NULs included.
 Result run(const std::string& args) {
-  const std::string cmd = std::string(BANKCHECK_CLI) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  std::string out;
-  char buf[4096];
-  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  const int status = pclose(p);
+  int status = 0;
+  const std::string out = bankcheck::test::pipe_output(std::string(BANKCHECK_CLI) + " " + args + " 2>&1", &status);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, {}, {}};  // 2>&1: no separate streams
 }
 std::string slurp(const std::filesystem::path& path) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "tests/cli/cli_runner.hpp"
+#include "tests/pipe_output.hpp"
 #include "tests/scratch.hpp"
 
 namespace {
@@ -16,13 +17,7 @@ using Result = bankcheck::test::CliResult;
 Result verify(const std::string& args) { return bankcheck::test::run_cli("verify " + args); }
 /// stdout only.
 std::string verify_stdout(const std::string& args) {
-  FILE* p = popen((std::string(BANKCHECK_CLI) + " verify " + args + " 2>/dev/null").c_str(), "r");
-  REQUIRE(p);
-  std::string out;
-  char buf[4096];
-  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  pclose(p);
-  return out;
+  return bankcheck::test::pipe_output(std::string(BANKCHECK_CLI) + " verify " + args + " 2>/dev/null");
 }
 std::string slurp(const std::filesystem::path& path) {
   std::ifstream f(path);

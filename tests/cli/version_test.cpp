@@ -9,18 +9,14 @@
 #include <string>
 
 #include "tests/cli/cli_runner.hpp"
+#include "tests/pipe_output.hpp"
 
 namespace {
 /// The first line of a shell command's output ("" if it fails).
 std::string first_line(const std::string& command) {
-  FILE* p = popen((command + " 2>/dev/null").c_str(), "r");
-  REQUIRE(p);
-  char buf[256] = {};
-  const bool got = std::fgets(buf, sizeof buf, p) != nullptr;
-  const int status = pclose(p);
-  std::string line = got && status == 0 ? buf : "";
-  if (!line.empty() && line.back() == '\n') line.pop_back();
-  return line;
+  int status = 0;
+  const std::string out = bankcheck::test::pipe_output(command + " 2>/dev/null", &status);
+  return status == 0 ? out.substr(0, out.find('\n')) : "";
 }
 }  // namespace
 

@@ -4,17 +4,10 @@
 # with refuted claims among the selection so the first counterexample must
 # survive the merge; a bad parameter fails every run (exit 2) without a result.
 # -DCLI=... -DMPIRUN=... -DWORK_DIR=...
-foreach(var CLI MPIRUN WORK_DIR)
-  if(NOT DEFINED ${var})
-    message(FATAL_ERROR "mpi_sweeps.cmake needs -D${var}=...")
-  endif()
-endforeach()
-set(ENV{OMPI_ALLOW_RUN_AS_ROOT} 1)
-set(ENV{OMPI_ALLOW_RUN_AS_ROOT_CONFIRM} 1)
-set(ENV{OMPI_MCA_rmaps_base_oversubscribe} 1)
+include(${CMAKE_CURRENT_LIST_DIR}/../sim/parallel/mpi_script.cmake)
+mpi_script_setup(mpi_sweeps.cmake CLI MPIRUN WORK_DIR)
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
-separate_arguments(MPIRUN)
 
 # Runs `[mpirun -n N] bankcheck ARGS`; N = 1 runs one process.
 function(run_bankcheck n out_var rc_var err_var)

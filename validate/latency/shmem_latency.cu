@@ -42,15 +42,7 @@
 constexpr int kWarp = 32;
 constexpr int kRegion = 8 * 1024;  // bytes initialised; patterns stay below 4 KiB
 
-#define CHECK(call)                                                              \
-  do {                                                                           \
-    cudaError_t err_ = (call);                                                   \
-    if (err_ != cudaSuccess) {                                                   \
-      std::fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(err_), \
-                   __FILE__, __LINE__);                                          \
-      std::exit(1);                                                              \
-    }                                                                            \
-  } while (0)
+#include "../cuda_check.cuh"  // CHECK(call)
 
 struct Lanes {
   uint32_t a[kWarp];

@@ -6,7 +6,12 @@ Standard library only."""
 import csv
 import os
 import re
+import sys
 from collections import OrderedDict
+
+# ncu's source page is read as the per-instruction harness reads it.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness"))
+from per_instruction import read_sass_csv  # noqa: E402
 
 MEM = re.compile(r"^(LDS|STS|ATOMS|LDSM|STSM|LDGSTS|LDG|STG|ATOMG|ATOM|RED|REDG|LDL|STL|LD|ST)(\.|$)")
 # Source-page columns: the label ncu prints with --section SourceCounters,
@@ -55,17 +60,7 @@ def read_source(path):
     """[(kernel name, [row dict])] per launch, exact repeats removed."""
     if not os.path.exists(path):
         return []
-    launches, header = [], None
-    for row in csv.reader(open(path, newline="", errors="replace")):
-        if not row:
-            continue
-        if row[0] == "Kernel Name":
-            launches.append((row[1] if len(row) > 1 else "", []))
-            header = None
-        elif row[0] == "Address":
-            header = row
-        elif header and launches and row[0].startswith("0x"):
-            launches[-1][1].append(dict(zip(header, row)))
+    launches = read_sass_csv(path)
     n = len(launches)
     if n % 2 == 0 and n and all(launches[i] == launches[i + 1] for i in range(0, n, 2)):
         launches = launches[::2]      # what ncu 2025.3 does: each block twice in a row

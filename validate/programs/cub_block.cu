@@ -14,14 +14,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK_CUDA(call)                                                                        \
-  do {                                                                                          \
-    cudaError_t e_ = (call);                                                                    \
-    if (e_ != cudaSuccess) {                                                                    \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                             \
-    }                                                                                           \
-  } while (0)
+#include "../cuda_check.cuh"  // CHECK(call)
 
 constexpr int kThreads = 128, kItems = 8, kTile = kThreads * kItems, kBlocks = 64;
 using Key = std::uint32_t;
@@ -106,11 +99,11 @@ int main(int argc, char** argv) {
   for (auto& x : h) x = rng();
   Key *in, *out;
   unsigned* bins;
-  CHECK_CUDA(cudaMalloc(&in, n * sizeof(Key)));
-  CHECK_CUDA(cudaMalloc(&out, n * sizeof(Key)));
-  CHECK_CUDA(cudaMalloc(&bins, 256 * sizeof(unsigned)));
-  CHECK_CUDA(cudaMemset(bins, 0, 256 * sizeof(unsigned)));
-  CHECK_CUDA(cudaMemcpy(in, h.data(), n * sizeof(Key), cudaMemcpyHostToDevice));
+  CHECK(cudaMalloc(&in, n * sizeof(Key)));
+  CHECK(cudaMalloc(&out, n * sizeof(Key)));
+  CHECK(cudaMalloc(&bins, 256 * sizeof(unsigned)));
+  CHECK(cudaMemset(bins, 0, 256 * sizeof(unsigned)));
+  CHECK(cudaMemcpy(in, h.data(), n * sizeof(Key), cudaMemcpyHostToDevice));
   std::vector<Key> want(h);
   bool known = true;
   if (p == "exchange") {
@@ -142,17 +135,17 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "unknown primitive '%s'\n", p.c_str());
     return 2;
   }
-  CHECK_CUDA(cudaGetLastError());
-  CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
   bool ok = true;
   if (p == "histogram") {
     std::vector<unsigned> got(256), expect(256, 0);
-    CHECK_CUDA(cudaMemcpy(got.data(), bins, 256 * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(got.data(), bins, 256 * sizeof(unsigned), cudaMemcpyDeviceToHost));
     for (auto x : h) expect[x & 0xff]++;
     ok = got == expect;
   } else {
     std::vector<Key> got(n);
-    CHECK_CUDA(cudaMemcpy(got.data(), out, n * sizeof(Key), cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(got.data(), out, n * sizeof(Key), cudaMemcpyDeviceToHost));
     ok = got == want;
   }
   std::printf("%s: %s\n", p.c_str(), ok ? "ok" : "WRONG");

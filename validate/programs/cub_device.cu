@@ -18,27 +18,20 @@
 #include <string>
 #include <vector>
 
-#define CHECK_CUDA(call)                                                                        \
-  do {                                                                                          \
-    cudaError_t e_ = (call);                                                                    \
-    if (e_ != cudaSuccess) {                                                                    \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                             \
-    }                                                                                           \
-  } while (0)
+#include "../cuda_check.cuh"  // CHECK(call)
 
 template <class T>
 struct Device {
   T* p = nullptr;
   std::size_t n = 0;
-  explicit Device(std::size_t count) : n(count) { CHECK_CUDA(cudaMalloc(&p, sizeof(T) * std::max<std::size_t>(n, 1))); }
+  explicit Device(std::size_t count) : n(count) { CHECK(cudaMalloc(&p, sizeof(T) * std::max<std::size_t>(n, 1))); }
   explicit Device(const std::vector<T>& h) : Device(h.size()) {
-    CHECK_CUDA(cudaMemcpy(p, h.data(), sizeof(T) * n, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(p, h.data(), sizeof(T) * n, cudaMemcpyHostToDevice));
   }
   ~Device() { cudaFree(p); }
   std::vector<T> get() const {
     std::vector<T> h(n);
-    CHECK_CUDA(cudaMemcpy(h.data(), p, sizeof(T) * n, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(h.data(), p, sizeof(T) * n, cudaMemcpyDeviceToHost));
     return h;
   }
 };
@@ -47,10 +40,10 @@ struct Device {
 template <class F>
 void with_temp(F&& f) {
   std::size_t bytes = 0;
-  CHECK_CUDA(f(nullptr, bytes));
+  CHECK(f(nullptr, bytes));
   Device<unsigned char> temp(bytes);
-  CHECK_CUDA(f(temp.p, bytes));
-  CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK(f(temp.p, bytes));
+  CHECK(cudaDeviceSynchronize());
 }
 
 template <class T>

@@ -24,15 +24,7 @@
 constexpr int kWarp = 32;
 constexpr int kSharedBytes = 48 * 1024;
 
-#define CHECK(call)                                                              \
-  do {                                                                           \
-    cudaError_t err_ = (call);                                                   \
-    if (err_ != cudaSuccess) {                                                   \
-      std::fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(err_), \
-                   __FILE__, __LINE__);                                          \
-      std::exit(1);                                                              \
-    }                                                                            \
-  } while (0)
+#include "../cuda_check.cuh"  // CHECK(call)
 
 template <int Width>
 __device__ void shared_load(uint32_t a, uint32_t* out) {

@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include "tests/pipe_output.hpp"
+
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -11,14 +13,7 @@
 using namespace bankcheck::capture;
 
 namespace {
-std::string gunzip(const std::string& path) {
-  std::unique_ptr<FILE, int (*)(FILE*)> p(popen(("gzip -dc '" + path + "'").c_str(), "r"), pclose);
-  REQUIRE(p);
-  std::string out;
-  char buf[65536];
-  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p.get())) > 0;) out.append(buf, n);
-  return out;
-}
+std::string gunzip(const std::string& path) { return bankcheck::test::pipe_output("gzip -dc '" + path + "'"); }
 std::string data(const char* name) {
   return gunzip(std::string(BANKCHECK_SOURCE_DIR) + "/validate/results/h100-2026-11-22/per-instruction/" + name);
 }

@@ -2,21 +2,14 @@
 # `mpirun -n 2` and `-n 3` must print the same report; with a malformed trace
 # in the folder every run must fail (exit 2) with the file's name and print
 # no report. -DCLI=... -DMPIRUN=... -DSOURCE_DIR=... -DWORK_DIR=...
-foreach(var CLI MPIRUN SOURCE_DIR WORK_DIR)
-  if(NOT DEFINED ${var})
-    message(FATAL_ERROR "mpi_replay_dir.cmake needs -D${var}=...")
-  endif()
-endforeach()
-set(ENV{OMPI_ALLOW_RUN_AS_ROOT} 1)
-set(ENV{OMPI_ALLOW_RUN_AS_ROOT_CONFIRM} 1)
-set(ENV{OMPI_MCA_rmaps_base_oversubscribe} 1)
+include(${CMAKE_CURRENT_LIST_DIR}/mpi_script.cmake)
+mpi_script_setup(mpi_replay_dir.cmake CLI MPIRUN SOURCE_DIR WORK_DIR)
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR}/dir)
 foreach(i 1 2 3)
   configure_file(${SOURCE_DIR}/tests/data/traces/example.trace ${WORK_DIR}/dir/e${i}.trace COPYONLY)
 endforeach()
 configure_file(${SOURCE_DIR}/tests/data/traces/wide_8byte.trace ${WORK_DIR}/dir/w.trace COPYONLY)
-separate_arguments(MPIRUN)
 function(replay_dir out_var rc_var err_var)
   execute_process(COMMAND ${ARGN} ${CLI} replay --json ${WORK_DIR}/dir
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)

@@ -6,11 +6,13 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <exception>
 #include <string>
 #include <vector>
 
 #include "sim/trace/trace_binary.hpp"
+#include "sim/trace/trace_file.hpp"
 #include "tests/scratch.hpp"
 #include "tests/sim/trace/trace_io_support.hpp"
 
@@ -106,5 +108,32 @@ inline ReadResult read_all(const std::string& bytes, std::size_t buffer_bytes = 
 
 /// A path in this test process's scratch directory.
 inline std::string temp_path(const char* name) { return scratch(name); }
+
+/// `text` as a text trace, copied to a binary trace (`address_bytes` per
+/// address) and back to text by the library's readers and writers: the text
+/// that comes back. Each copy must carry `records` instructions, and the
+/// binary file must start with the format's magic.
+inline std::string text_binary_text(const std::string& text, const std::string& stem, unsigned address_bytes,
+                                    std::uint64_t records) {
+  const auto txt = scratch(stem + "_in.trace"), bin = scratch(stem + ".bktrace"), back = scratch(stem + "_out.trace");
+  {
+    std::FILE* f = std::fopen(txt.c_str(), "wb");
+    REQUIRE(f != nullptr);
+    std::fwrite(text.data(), 1, text.size(), f);
+    std::fclose(f);
+  }
+  {
+    auto src = open_trace(txt);
+    auto dst = create_trace(bin, TraceFormat::binary, address_bytes);
+    CHECK(copy_trace(*src, *dst) == records);
+  }
+  CHECK(slurp(bin).substr(0, 8) == std::string("BKTRACE\x1a", 8));
+  {
+    auto src = open_trace(bin);  // told binary by its magic
+    auto dst = create_trace(back, TraceFormat::text);
+    CHECK(copy_trace(*src, *dst) == records);
+  }
+  return slurp(back);
+}
 
 }  // namespace bankcheck::test

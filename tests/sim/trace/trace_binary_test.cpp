@@ -252,24 +252,5 @@ TEST_CASE("round trip text -> bin -> text is lossless") {
       "@merge.read ld 16 0 16 32 18446744073709551600\n"
       "@probe st 1 1 2 3 -\n"
       "ld 2 - - - -\n";
-  const auto txt = temp_path("bankcheck_rt_in.trace"), bin = temp_path("bankcheck_rt.bktrace"),
-             back = temp_path("bankcheck_rt_out.trace");
-  {
-    std::FILE* f = std::fopen(txt.c_str(), "wb");
-    std::fwrite(text.data(), 1, text.size(), f);
-    std::fclose(f);
-  }
-  {
-    auto src = open_trace(txt);
-    auto dst = create_trace(bin, TraceFormat::binary);
-    CHECK(copy_trace(*src, *dst) == 5);
-  }
-  CHECK(slurp(bin).substr(0, 8) == std::string("BKTRACE\x1a", 8));
-  {
-    auto src = open_trace(bin);  // told binary by its magic
-    auto dst = create_trace(back, TraceFormat::text);
-    CHECK(copy_trace(*src, *dst) == 5);
-  }
-  CHECK(slurp(back) == text);
-  for (const auto& p : {txt, bin, back}) std::remove(p.c_str());
+  CHECK(bankcheck::test::text_binary_text(text, "bankcheck_rt", 8, 5) == text);
 }

@@ -107,23 +107,5 @@ TEST_CASE("text <-> binary round trip keeps new ops, locations and the expected 
       "@k+0x30 cpasync 16 16 32\n"
       "@k+0x40 ld 12 4 16\n"
       "expect 4\n";
-  const auto txt = temp_path("bankcheck_rt2_in.trace"), bin = temp_path("bankcheck_rt2.bktrace"),
-             back = temp_path("bankcheck_rt2_out.trace");
-  {
-    std::FILE* f = std::fopen(txt.c_str(), "wb");
-    std::fwrite(text.data(), 1, text.size(), f);
-    std::fclose(f);
-  }
-  {
-    auto src = open_trace(txt);
-    auto dst = create_trace(bin, TraceFormat::binary, 4);
-    CHECK(copy_trace(*src, *dst) == 4);
-  }
-  {
-    auto src = open_trace(bin);
-    auto dst = create_trace(back, TraceFormat::text);
-    CHECK(copy_trace(*src, *dst) == 4);
-  }
-  CHECK(slurp(back) == text);
-  for (const auto& p : {txt, bin, back}) std::remove(p.c_str());
+  CHECK(bankcheck::test::text_binary_text(text, "bankcheck_rt2", 4, 4) == text);
 }

@@ -27,15 +27,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(call)                                                              \
-  do {                                                                           \
-    cudaError_t err_ = (call);                                                   \
-    if (err_ != cudaSuccess) {                                                   \
-      std::fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(err_), \
-                   __FILE__, __LINE__);                                          \
-      std::exit(1);                                                              \
-    }                                                                            \
-  } while (0)
+#include "../../cuda_check.cuh"  // CHECK(call)
 
 struct S12 {
   int a, b, c;

@@ -45,15 +45,7 @@
 
 constexpr size_t kGlobalBytes = 1 << 20;
 
-#define CHECK(call)                                                              \
-  do {                                                                           \
-    cudaError_t err_ = (call);                                                   \
-    if (err_ != cudaSuccess) {                                                   \
-      std::fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(err_), \
-                   __FILE__, __LINE__);                                          \
-      std::exit(1);                                                              \
-    }                                                                            \
-  } while (0)
+#include "../../cuda_check.cuh"  // CHECK(call)
 
 // The kernels, one header per access kind (included by file name: the GPU
 // script compiles this file with nvcc alone, without include paths).
