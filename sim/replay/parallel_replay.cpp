@@ -1,5 +1,12 @@
 #include "sim/replay/parallel_replay.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <thread>
+
+#include "sim/trace/trace_binary.hpp"
+
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -77,12 +84,121 @@ void cost_batch(const Batch& b, unsigned warp, const BankModel& model, ReplayAcc
   }
 }
 
+/// A mapped binary trace cut into chunks that the threads decode in place:
+/// this thread skims the file (record heads only) and bookmarks every
+/// `chunk` instructions while the other threads replay whole chunks from
+/// their bookmarks, each with its own reader of the file, so no record is
+/// copied between threads; the skimming thread joins them at the end. Any
+/// error sends the file through one serial reader, which reports the first
+/// error in file order exactly as replay() does.
+class ChunkedReplay {
+ public:
+  ChunkedReplay(BinaryTraceReader& source, const BankModel& model, unsigned threads)
+      : source_(source), model_(model), partial_(threads) {
+    const unsigned warp = source.warp();
+    const std::uint64_t record_bytes = 8 * (1 + (source.address_bytes() == 8 ? warp : (warp + 1) / 2));
+    const std::uint64_t estimate = std::filesystem::file_size(source.file_name()) / record_bytes;
+    chunk_ = std::max<std::uint64_t>(kReplayBatchRecords * 4, estimate / (std::uint64_t{threads} * 16));
+  }
+
+  ReplaySummary run(const ReplayProgress& progress) {
+    {
+      std::vector<std::jthread> pool;
+      for (std::size_t t = 1; t < partial_.size(); ++t) pool.emplace_back([this, t] { work(t); });
+      skim();
+      work(0);
+    }
+    if (progress) progress(done_.load());
+    if (failed_) {
+      BinaryTraceReader serial{InputFile(source_.file_name())};
+      return replay(serial, model_);  // the first error in file order (a thread may have met a later one first)
+    }
+    for (std::size_t t = 1; t < partial_.size(); ++t) partial_[0].merge(partial_[t]);
+    return partial_[0].summary(source_.sites(), model_, source_.warp());
+  }
+
+ private:
+  void skim() {
+    try {
+      publish(source_.bookmark());
+      while (source_.skip())
+        if (source_.instructions() % chunk_ == 0) publish(source_.bookmark());
+    } catch (...) {
+      failed_ = true;
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    skimmed_ = true;
+    end_ = failed_ ? 0 : source_.end_record_offset();
+    changed_.notify_all();
+  }
+
+  void publish(const BinaryTraceReader::Bookmark& mark) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    marks_.push_back(mark);
+    changed_.notify_all();
+  }
+
+  /// Chunk k's bookmark and where it stops, once the skim knows; false when there is no chunk k.
+  bool chunk(std::size_t k, BinaryTraceReader::Bookmark& mark, std::uint64_t& stop) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return marks_.size() > k + 1 || skimmed_; });
+    if (k >= marks_.size() || failed_) return false;
+    mark = marks_[k];
+    stop = k + 1 < marks_.size() ? marks_[k + 1].offset : end_;
+    // The skim's sites are complete up to its own position, past every record of chunk k.
+    sites_ = &source_.sites();
+    return mark.offset < stop;
+  }
+
+  void work(std::size_t t) {
+    BinaryTraceReader::Bookmark mark;
+    std::uint64_t stop = 0;
+    for (std::size_t k; !failed_ && chunk(k = next_.fetch_add(1), mark, stop);) {
+      try {
+        BinaryTraceReader reader{InputFile(source_.file_name())};
+        std::vector<std::string> names;
+        {
+          std::lock_guard<std::mutex> lock(mutex_);  // the skim may be adding sites
+          for (std::size_t id = 0; id < mark.sites; ++id) names.push_back(sites_->name(static_cast<std::uint32_t>(id)));
+        }
+        SiteTable defined;
+        for (const auto& name : names) defined.intern(name);
+        reader.resume(mark, defined, stop);
+        TraceRecord record;
+        std::uint64_t index = mark.instructions;
+        while (reader.next(record))
+          partial_[t].add(model_, index++, record.site, record.request, active_lanes(record.request),
+                          [&reader] { return reader.position(); });
+        done_ += index - mark.instructions;
+      } catch (...) {
+        failed_ = true;
+      }
+    }
+  }
+
+  BinaryTraceReader& source_;
+  const BankModel& model_;
+  std::vector<ReplayAccumulator> partial_;
+  std::uint64_t chunk_ = 0;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<BinaryTraceReader::Bookmark> marks_;
+  const SiteTable* sites_ = nullptr;
+  bool skimmed_ = false;
+  std::uint64_t end_ = 0;
+  std::atomic<std::size_t> next_{0};
+  std::atomic<std::uint64_t> done_{0};
+  std::atomic<bool> failed_{false};
+};
+
 }  // namespace
 
 ReplaySummary replay_parallel(TraceSource& source, const BankModel& model, unsigned threads,
                               const ReplayProgress& progress) {
   if (threads <= 1) return replay(source, model);
   check_warps(source, model);
+  if (auto* binary = dynamic_cast<BinaryTraceReader*>(&source); binary && binary->mapped() && binary->bookmark().records == 0)
+    return ChunkedReplay(*binary, model, threads).run(progress);
   const unsigned warp = source.warp();
   BatchQueue queue(2 * std::size_t{threads});
   std::vector<ReplayAccumulator> partial(threads);

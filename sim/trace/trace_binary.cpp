@@ -157,10 +157,36 @@ std::uint32_t BinaryTraceReader::widen(const std::uint64_t* words, std::uint32_t
   return widen_addresses(narrow, warp_, wide_.data(), mask);
 }
 
-bool BinaryTraceReader::next(TraceRecord& out) {
+bool BinaryTraceReader::next(TraceRecord& out) { return read_record(&out); }
+bool BinaryTraceReader::skip() { return read_record(nullptr); }
+
+BinaryTraceReader::Bookmark BinaryTraceReader::bookmark() const {
+  Bookmark m{buffer_offset_ + pos_ * 8, records_, instructions_, sites_.size(), std::nullopt};
+  if (has_location_) m.location = location_;
+  return m;
+}
+
+void BinaryTraceReader::resume(const Bookmark& mark, const SiteTable& all_sites, std::uint64_t stop) {
+  if (!mapping_ || records_ != 0) throw std::logic_error("resume() needs a mapped reader that has read nothing");
+  for (std::size_t id = 0; id < mark.sites; ++id) sites_.intern(all_sites.name(static_cast<std::uint32_t>(id)));
+  has_location_ = mark.location.has_value();
+  if (has_location_) location_ = *mark.location;
+  records_ = mark.records;
+  instructions_ = mark.instructions;
+  buffer_offset_ = record_offset_ = mark.offset;
+  pos_ = end_ = tail_bytes_ = 0;
+  eof_ = false;
+  stop_ = stop;
+}
+
+bool BinaryTraceReader::read_record(TraceRecord* out_ptr) {
   if (done_) return false;
   for (;;) {
     record_offset_ = buffer_offset_ + pos_ * 8;
+    if (record_offset_ == stop_) {
+      done_ = true;
+      return false;
+    }
     if (pos_ == end_ && !fill(1)) {
       if (end_ == pos_ && tail_bytes_ == 0)
         fail("truncated file: it ends without an end record (after " + std::to_string(instructions_) +
@@ -187,6 +213,13 @@ bool BinaryTraceReader::next(TraceRecord& out) {
                " sites defined so far)");
         const std::size_t addr_words = address_bytes_ == 8 ? warp_ : (std::size_t{warp_} + 1) / 2;
         if (end_ - pos_ <= addr_words && !fill(1 + addr_words)) fail_truncated(1 + addr_words);
+        if (out_ptr == nullptr) {  // skip(): the addresses are the resuming reader's to check
+          pos_ += 1 + addr_words;
+          ++records_;
+          ++instructions_;
+          return true;
+        }
+        TraceRecord& out = *out_ptr;
         const std::uint64_t* addr = words_ + pos_ + 1;
         const std::uint32_t mask = access_alignment(width) - 1;
         std::uint64_t misaligned = 0;
@@ -240,6 +273,7 @@ bool BinaryTraceReader::next(TraceRecord& out) {
         if (expected_ && *expected_ != instructions_)
           fail("expected " + std::to_string(*expected_) + " records (the producer's count), read " +
                std::to_string(instructions_) + ": the trace is incomplete");
+        end_record_offset_ = record_offset_;
         pos_ += 2;
         ++records_;
         record_offset_ = buffer_offset_ + pos_ * 8;

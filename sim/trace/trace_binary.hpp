@@ -81,10 +81,37 @@ class BinaryTraceReader final : public TraceSource {
   unsigned version() const { return version_; }
   /// Bytes per address in this file: 8 or 4.
   unsigned address_bytes() const { return address_bytes_; }
+  /// The file's name as it was opened (a path for a mapped file).
+  const std::string& file_name() const { return file_.name(); }
   /// True when the file is mapped rather than read.
   bool mapped() const { return mapping_.has_value(); }
 
+  /// Where a reader stands between two records: what another reader of the
+  /// same mapped file needs to read on from there (a chunk of a parallel
+  /// replay, sim/replay/parallel_replay.hpp).
+  struct Bookmark {
+    std::uint64_t offset = kBinaryTraceHeaderBytes;  ///< file offset of the next record
+    std::uint64_t records = 0, instructions = 0;     ///< records (all kinds) and instructions before it
+    std::size_t sites = 0;                           ///< sites defined before it
+    std::optional<TraceLocation> location;           ///< the location in force there
+  };
+  /// The bookmark after the last record read or skipped.
+  Bookmark bookmark() const;
+  /// As next(), but an instruction record is stepped over after its head is
+  /// checked: its addresses are neither widened nor checked (the reader that
+  /// resumes there does that). Returns false after the end record, checked.
+  bool skip();
+  /// File offset of the end record (after skip() or next() returned false).
+  std::uint64_t end_record_offset() const { return end_record_offset_; }
+  /// Read on from `mark`, taken by another reader of the same file, whose
+  /// site table is `all_sites` (its first mark.sites names are defined here),
+  /// until the record at byte `stop`: next() then returns false.
+  /// @pre mapped(), and nothing read yet.
+  void resume(const Bookmark& mark, const SiteTable& all_sites, std::uint64_t stop);
+
  private:
+  /// next() (out set) or skip() (out null).
+  bool read_record(TraceRecord* out);
   /// Make at least `words` u64 words available at pos_; false if the file ends first.
   bool fill(std::size_t words);
   bool fill_buffer(std::size_t words);
@@ -119,6 +146,8 @@ class BinaryTraceReader final : public TraceSource {
   TraceLocation location_;
   bool has_location_ = false;
   std::optional<std::uint64_t> expected_;
+  std::uint64_t stop_ = ~std::uint64_t{0};  // resume(): the offset that ends this reader's chunk
+  std::uint64_t end_record_offset_ = 0;
 };
 
 /// Writes the binary format; defines each site the first time it is used.

@@ -1,15 +1,23 @@
 // The parallel replay equals the sequential one, field by field, for every
 // thread count: on a trace with many sites, conflicts of every degree,
 // repeated worst degrees (the lowest index must win), kinds the model does
-// not cost, and more records than one batch.
+// not cost, and more records than one batch; and a mapped binary trace cut
+// into chunks (8- and 4-byte addresses): the same summary, the same byte
+// positions, and the same first error whichever reader meets it.
 #include "sim/replay/parallel_replay.hpp"
 
 #include <doctest/doctest.h>
 
+#include <cstdio>
+#include <filesystem>
 #include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "sim/trace/trace_binary.hpp"
+#include "sim/trace/trace_file.hpp"
+#include "tests/scratch.hpp"
 
 using namespace bankcheck;
 
@@ -80,4 +88,104 @@ TEST_CASE("a warp mismatch is refused before any thread starts") {
   b.begin(4);
   BufferSource src(b);
   CHECK_THROWS_AS(replay_parallel(src, make_preset("sm90"), 4), std::invalid_argument);
+}
+
+namespace {
+
+/// `trace` written as a binary file with `address_bytes` per address.
+std::string binary_file(const TraceBuffer& trace, const std::string& name, unsigned address_bytes) {
+  const std::string path = bankcheck::test::scratch(name);
+  BufferSource source(trace);
+  auto sink = create_trace(path, TraceFormat::binary, address_bytes);
+  copy_trace(source, *sink);
+  return path;
+}
+
+/// The message replay() of the file throws ("" if none).
+template <class Replay>
+std::string error_of(const Replay& run) {
+  try {
+    run();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("a mapped binary trace is cut into chunks that the threads decode: replay()'s summary and positions") {
+  const BankModel sm90 = make_preset("sm90");
+  const std::size_t records = 3 * 4 * kReplayBatchRecords + 5;  // four chunks at the smallest chunk size
+  const TraceBuffer trace = mixed_trace(5, records);
+  for (unsigned address_bytes : {8u, 4u}) {
+    CAPTURE(address_bytes);
+    const std::string path = binary_file(trace, "chunks" + std::to_string(address_bytes) + ".bktrace", address_bytes);
+    auto one = open_trace(path);
+    const ReplaySummary want = replay(*one, sm90);
+    for (unsigned threads : {2u, 3u, 8u}) {
+      CAPTURE(threads);
+      auto source = open_trace(path);
+      REQUIRE(dynamic_cast<BinaryTraceReader*>(source.get())->mapped());
+      std::uint64_t seen = 0;
+      const ReplaySummary got = replay_parallel(*source, sm90, threads, [&](std::uint64_t n) { seen = n; });
+      check_equal(got, want);
+      CHECK(got.worst.position.value == want.worst.position.value);  // byte offsets from the chunk readers
+      for (std::size_t i = 0; i < got.sites.size(); ++i)
+        CHECK(got.sites[i].worst.position.value == want.sites[i].worst.position.value);
+      CHECK(seen == records);
+      CHECK(source->sites().size() == one->sites().size());
+    }
+  }
+}
+
+TEST_CASE("a chunked replay reports the first error in file order, as replay() does") {
+  const BankModel sm90 = make_preset("sm90");
+  const std::size_t records = 3 * 4 * kReplayBatchRecords;
+  const TraceBuffer trace = mixed_trace(9, records);
+  const std::string good = binary_file(trace, "chunk-errors.bktrace", 8);
+  // Byte offsets of two late instructions, in different chunks.
+  std::vector<std::uint64_t> offset(records);
+  {
+    BinaryTraceReader reader{InputFile(good)};
+    TraceRecord r;
+    for (std::size_t i = 0; reader.next(r); ++i) offset[i] = reader.position().value;
+  }
+  const std::uint64_t early = offset[records / 2], late = offset[records - 3];
+  struct Case {
+    const char* what;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> words;  // (byte offset, new word)
+  };
+  const std::vector<Case> cases = {
+      {"a misaligned address (seen only by a chunk reader)", {{early + 8, 6}}},
+      {"an unknown record kind (seen by the skim)", {{late, 9}}},
+      {"both: the misaligned address comes first", {{early + 8, 6}, {late, 9}}},
+      {"a wrong end count", {{std::filesystem::file_size(good) - 8, records + 1}}},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.what);
+    const std::string bad = bankcheck::test::scratch("chunk-bad.bktrace");
+    std::filesystem::copy_file(good, bad, std::filesystem::copy_options::overwrite_existing);
+    {
+      std::FILE* f = std::fopen(bad.c_str(), "r+b");
+      REQUIRE(f != nullptr);
+      for (const auto& [at, word] : c.words) {
+        std::fseek(f, static_cast<long>(at), SEEK_SET);
+        std::fwrite(&word, 8, 1, f);
+      }
+      std::fclose(f);
+    }
+    const std::string want = error_of([&] {
+      auto s = open_trace(bad);
+      replay(*s, sm90);
+    });
+    REQUIRE(!want.empty());
+    for (unsigned threads : {2u, 4u}) {
+      CAPTURE(threads);
+      CHECK(error_of([&] {
+              auto s = open_trace(bad);
+              replay_parallel(*s, sm90, threads);
+            }) == want);
+    }
+  }
 }

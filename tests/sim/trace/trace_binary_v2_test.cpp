@@ -109,3 +109,69 @@ TEST_CASE("text <-> binary round trip keeps new ops, locations and the expected 
       "expect 4\n";
   CHECK(bankcheck::test::text_binary_text(text, "bankcheck_rt2", 4, 4) == text);
 }
+
+TEST_CASE("bookmarks: a skimming reader's bookmarks let other readers read on, each to its stop") {
+  // Locations and sites between the instructions, 4-byte addresses: every state a bookmark carries.
+  const auto bytes = Bytes{}
+                         .header(2, 2, 4)
+                         .location(1, 0, 0, 0, 0)
+                         .site("a")
+                         .instr32(0, 0, 4, {0, 4})
+                         .site("b")
+                         .instr32(1, 1, 4, {8, X})
+                         .location(1, 2, 0, 0, 1)
+                         .instr32(0, 0, 8, {16, 24})
+                         .site("c")
+                         .instr32(2, 0, 4, {4, 12})
+                         .end(4);
+  const std::string path = temp_path("bankcheck_bookmarks.bktrace");
+  {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    REQUIRE(f != nullptr);
+    std::fwrite(bytes.s.data(), 1, bytes.s.size(), f);
+    std::fclose(f);
+  }
+  // One reader: every record with its site name, location block x and byte position.
+  struct Seen {
+    std::string site;
+    std::uint64_t first_address, position;
+    std::uint32_t block_x;
+    bool operator==(const Seen&) const = default;
+  };
+  auto read_on = [](BinaryTraceReader& reader, std::vector<Seen>& out) {
+    TraceRecord r;
+    while (reader.next(r))
+      out.push_back({reader.sites().name(r.site), r.request.addr[0], reader.position().value, r.location->block[0]});
+  };
+  std::vector<Seen> whole;
+  {
+    BinaryTraceReader one{InputFile(path)};
+    read_on(one, whole);
+  }
+  REQUIRE(whole.size() == 4);
+  BinaryTraceReader skimmer{InputFile(path)};
+  REQUIRE(skimmer.mapped());
+  std::vector<BinaryTraceReader::Bookmark> marks{skimmer.bookmark()};
+  while (skimmer.skip()) marks.push_back(skimmer.bookmark());
+  CHECK(skimmer.instructions() == 4);
+  CHECK(skimmer.sites().size() == 3);
+  CHECK(skimmer.end_record_offset() == bytes.s.size() - 16);
+  marks.pop_back();  // after the last instruction: only the end record follows
+  // Every cut of the file into chunks at the bookmarks reads the same records.
+  for (std::size_t cut = 1; cut < marks.size(); ++cut) {
+    CAPTURE(cut);
+    std::vector<Seen> pieces;
+    for (const auto& [from, stop] : {std::pair{marks[0], marks[cut].offset},
+                                     std::pair{marks[cut], skimmer.end_record_offset()}}) {
+      BinaryTraceReader reader{InputFile(path)};
+      reader.resume(from, skimmer.sites(), stop);
+      read_on(reader, pieces);
+    }
+    CHECK(pieces == whole);
+  }
+  // resume() wants a mapped reader that has read nothing.
+  BinaryTraceReader used{InputFile(path)};
+  TraceRecord r;
+  REQUIRE(used.next(r));
+  CHECK_THROWS_AS(used.resume(marks[1], skimmer.sites(), skimmer.end_record_offset()), std::logic_error);
+}
