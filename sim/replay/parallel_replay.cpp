@@ -132,37 +132,36 @@ class ChunkedReplay {
     changed_.notify_all();
   }
 
+  /// On the skimming thread, the only one that touches source_: the mark and
+  /// the names of the sites defined before it, copied for the other threads.
   void publish(const BinaryTraceReader::Bookmark& mark) {
     std::lock_guard<std::mutex> lock(mutex_);
+    for (std::size_t id = names_.size(); id < mark.sites; ++id)
+      names_.push_back(source_.sites().name(static_cast<std::uint32_t>(id)));
     marks_.push_back(mark);
     changed_.notify_all();
   }
 
-  /// Chunk k's bookmark and where it stops, once the skim knows; false when there is no chunk k.
-  bool chunk(std::size_t k, BinaryTraceReader::Bookmark& mark, std::uint64_t& stop) {
+  /// Chunk k's bookmark, where it stops and the sites defined before it,
+  /// once the skim knows; false when there is no chunk k.
+  bool chunk(std::size_t k, BinaryTraceReader::Bookmark& mark, std::uint64_t& stop, SiteTable& sites) {
     std::unique_lock<std::mutex> lock(mutex_);
     changed_.wait(lock, [&] { return marks_.size() > k + 1 || skimmed_; });
     if (k >= marks_.size() || failed_) return false;
     mark = marks_[k];
     stop = k + 1 < marks_.size() ? marks_[k + 1].offset : end_;
-    // The skim's sites are complete up to its own position, past every record of chunk k.
-    sites_ = &source_.sites();
+    sites = SiteTable{};
+    for (std::size_t id = 0; id < mark.sites; ++id) sites.intern(names_[id]);
     return mark.offset < stop;
   }
 
   void work(std::size_t t) {
     BinaryTraceReader::Bookmark mark;
     std::uint64_t stop = 0;
-    for (std::size_t k; !failed_ && chunk(k = next_.fetch_add(1), mark, stop);) {
+    SiteTable defined;
+    for (std::size_t k; !failed_ && chunk(k = next_.fetch_add(1), mark, stop, defined);) {
       try {
         BinaryTraceReader reader{InputFile(source_.file_name())};
-        std::vector<std::string> names;
-        {
-          std::lock_guard<std::mutex> lock(mutex_);  // the skim may be adding sites
-          for (std::size_t id = 0; id < mark.sites; ++id) names.push_back(sites_->name(static_cast<std::uint32_t>(id)));
-        }
-        SiteTable defined;
-        for (const auto& name : names) defined.intern(name);
         reader.resume(mark, defined, stop);
         TraceRecord record;
         std::uint64_t index = mark.instructions;
@@ -183,7 +182,7 @@ class ChunkedReplay {
   std::mutex mutex_;
   std::condition_variable changed_;
   std::vector<BinaryTraceReader::Bookmark> marks_;
-  const SiteTable* sites_ = nullptr;
+  std::vector<std::string> names_;  // the sites of the published marks, in id order
   bool skimmed_ = false;
   std::uint64_t end_ = 0;
   std::atomic<std::size_t> next_{0};
