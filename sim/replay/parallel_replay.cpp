@@ -150,8 +150,8 @@ class ChunkedReplay {
     if (k >= marks_.size() || failed_) return false;
     mark = marks_[k];
     stop = k + 1 < marks_.size() ? marks_[k + 1].offset : end_;
-    sites = SiteTable{};
-    for (std::size_t id = 0; id < mark.sites; ++id) sites.intern(names_[id]);
+    // A thread takes its chunks in file order, so its table only grows.
+    for (std::size_t id = sites.size(); id < mark.sites; ++id) sites.intern(names_[id]);
     return mark.offset < stop;
   }
 
