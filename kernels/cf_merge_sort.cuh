@@ -54,22 +54,24 @@ struct Policy {
   static constexpr int kMinBlocks = kMinBlocks_;
 };
 
-/// The default policy per key and value size (docs/cf-merge.md, "Tuning").
-/// E a power of two: the gathered keys merge with Batcher's bitonic merger
-/// directly (no rotation), and gcd(w, E) > 1 takes the circular-shift layout
-/// (Section 3.2). E = 16 for 4-byte keys (CUB: 17), 8 for 8-byte keys (CUB:
-/// 8). The register bound (minimum blocks per SM) is the largest at which
-/// ptxas reports no spill in the full-tile kernels; the H100 run's tune mode
-/// (kernels/cf_sort_bench.cu) is what confirms or replaces these choices.
+/// The default policy per key and value size (docs/cf-merge.md, "Tuning"),
+/// chosen by the H100 tune run of 2026-11-23 (kernels/cf_sort_bench_tune.cuh):
+/// 128 bytes of keys per thread for keys only (E = 32 for 4-byte keys, 16 for
+/// 8-byte keys) and E = 16 for pairs, u = 256. Larger tiles amortize the
+/// per-tile work (merge-path search, barriers, the block-level rounds) over more
+/// items; the gather stays conflict free at every E (gcd(w, E) > 1 takes the
+/// circular-shift layout, Section 3.2). The register bound (minimum blocks per
+/// SM) is 4 up to 32 words of keys and values per thread and 2 above, the
+/// largest at which ptxas reports no spill in the full-tile kernels.
 template <class Key, class Value = CfNoValue>
 struct DefaultPolicy {
   static constexpr bool kPairs = !std::is_same_v<Value, CfNoValue>;
   static constexpr int kKeyBytes = static_cast<int>(sizeof(Key));
   static constexpr int kValueBytes = kPairs ? static_cast<int>(sizeof(Value)) : 0;
-  static constexpr int kItems = kKeyBytes >= 8 ? 8 : 16;
-  /// keys (and values) of E items in registers: 16 (32) words at E = 16 / 4-byte keys
+  static constexpr int kItems = kPairs ? 16 : (kKeyBytes >= 4 ? 128 / kKeyBytes : 32);
+  /// keys (and values) of E items in registers: 32 words for 4-byte keys at E = 32
   static constexpr int kWords = kItems * (kKeyBytes + kValueBytes) / 4;
-  static constexpr int kMinBlocks = kWords <= 16 ? 8 : kWords <= 24 ? 5 : kWords <= 32 && kKeyBytes <= 4 ? 5 : 4;
+  static constexpr int kMinBlocks = kWords <= 32 ? 4 : 2;
   using type = Policy<256, kItems, cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::BLOCK_STORE_WARP_TRANSPOSE, kMinBlocks>;
 };
 

@@ -171,12 +171,17 @@ void time_key_size(Csv& csv, const Options& o) {
   std::vector<Algo> algos = {Algo::cub_merge, Algo::cf_merge};
   if (o.radix) algos.push_back(Algo::cub_radix);
   using Cub = CubTiling<Key>;
-  using Cf = CfDefault<Key, false>;
-  static_assert(CfDefault<Key, false>::kTile == CfDefault<Key, true>::kTile,
-                "the worst-cf series assumes one tiling for keys and pairs");
   time_series<Key>(csv, o, Cub::kThreads, Cub::kItems, "worst-cub", algos);
-  if (Cf::kThreads != Cub::kThreads || Cf::kItems != Cub::kItems)
-    time_series<Key>(csv, o, Cf::kThreads, Cf::kItems, "worst-cf", algos);
+  // Our own worst case, per tiling: keys only and pairs may tile differently.
+  auto worst_cf = [&](auto policy, const char* pairs) {
+    using Cf = decltype(policy);
+    if (o.pairs == pairs || (Cf::kThreads == Cub::kThreads && Cf::kItems == Cub::kItems)) return;
+    Options only = o;
+    only.pairs = pairs[0] == '1' ? "0" : "1";
+    time_series<Key>(csv, only, Cf::kThreads, Cf::kItems, "worst-cf", algos);
+  };
+  worst_cf(CfDefault<Key, false>{}, "1");  // keys only, unless --pairs 1
+  worst_cf(CfDefault<Key, true>{}, "0");   // pairs, unless --pairs 0
 }
 
 /// The headline ratios (n >= 2^22 E of the series).

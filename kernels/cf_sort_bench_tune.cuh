@@ -36,14 +36,16 @@ void tune(Csv& csv, const Options& o) {
   const std::uint64_t n4 = std::uint64_t{1} << 26, n8 = std::uint64_t{1} << 25;
   if (k4 && keys)
     tune_candidates<std::int32_t, false, Cand<256, 16, 8>, Cand<256, 16, 6>, Cand<256, 16, 4>, Cand<256, 16, 8, VEC>,
-                    Cand<512, 16, 4>, Cand<128, 16, 16>, Cand<256, 32, 4>, Cand<256, 15, 6>, Cand<256, 17, 6>>(csv, o,
+                    Cand<512, 16, 4>, Cand<128, 16, 16>, Cand<256, 32, 4>, Cand<256, 32, 2>, Cand<128, 32, 8>, Cand<256, 24, 4>,
+                    Cand<256, 15, 6>, Cand<256, 17, 6>>(csv, o,
                                                                                                             n4);
   if (k4 && pairs)
-    tune_candidates<std::int32_t, true, Cand<256, 16, 5>, Cand<256, 16, 4>, Cand<512, 16, 2>, Cand<256, 8, 8>>(csv, o,
+    tune_candidates<std::int32_t, true, Cand<256, 16, 5>, Cand<256, 16, 4>, Cand<512, 16, 2>, Cand<256, 8, 8>,
+                    Cand<256, 32, 2>>(csv, o,
                                                                                                              n4);
   if (k8 && keys)
     tune_candidates<std::int64_t, false, Cand<256, 8, 8>, Cand<256, 8, 6>, Cand<512, 8, 4>, Cand<256, 16, 4>,
-                    Cand<256, 8, 8, VEC>>(csv, o, n8);
+                    Cand<256, 8, 8, VEC>, Cand<256, 32, 2>>(csv, o, n8);
   if (k8 && pairs)
     tune_candidates<std::int64_t, true, Cand<256, 8, 4>, Cand<256, 8, 3>, Cand<512, 8, 2>, Cand<256, 16, 2>>(csv, o, n8);
 }

@@ -15,6 +15,8 @@
 #   ncu       SourceCounters of our block-sort and first merge-pass kernels
 #             (random and worst-cf input) and of CUB's on worst-cub, n = 2^18 E,
 #             mapped per site by ncu_sites.py (the gather's loads: no excess wavefronts)
+#   stalls    every kernel's duration in one sort and the first merge pass's ncu
+#             sections (stall reasons, instruction mix, throughput), ours and CUB's
 #   sanitize  compute-sanitizer memcheck and racecheck on `--mode check --quick`
 #   time B    4-byte keys only, i = 25..26 (the largest sizes, for the headline)
 # Everything goes into $OUT/cf_merge.tar.gz (packed after every step, so a run cut
@@ -201,6 +203,33 @@ if command -v ncu > /dev/null && (($(left) > 70)); then
   pack
 else
   log "ncu: skipped (no ncu, or $(left) s left)"
+fi
+
+# ---- stalls -------------------------------------------------------------------
+# Why a merge sort is as fast as it is (docs/cf-merge.md, "Where the time goes"):
+# every kernel's duration in one sort of 4-byte keys, n = 2^22 E (one pass,
+# --clock-control none, so the clocks are the ones the timing runs see), and the
+# first merge pass with the sections that explain it: throughput against the
+# H100's peaks, warp stall reasons, the instruction mix, occupancy.
+if command -v ncu > /dev/null && (($(left) > 60)); then
+  for algo in cf cub; do
+    log "stalls $algo: start"
+    timeout "$(limit 40)" ncu --clock-control none --metrics gpu__time_duration.sum --csv --page raw \
+      "$bin" --mode profile --keys 4 --algo "$algo" --input random --log 22 > "$res/kernels_$algo.csv" 2> "$res/kernels_$algo.err"
+    [[ $algo == cf ]] && k='regex:^merge_kernel$' || k='regex:DeviceMergeSortMergeKernel'
+    timeout "$(limit 60)" ncu --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis \
+      --section WarpStateStats --section SchedulerStats --section InstructionStats --section Occupancy \
+      --section LaunchStats --section ComputeWorkloadAnalysis -k "$k" --launch-skip 2 --launch-count 1 -f -o "$work/stall_$algo" \
+      "$bin" --mode profile --keys 4 --algo "$algo" --input random --log 22 > "$res/stall_$algo.log" 2>&1
+    if [[ -f "$work/stall_$algo.ncu-rep" ]]; then
+      ncu -i "$work/stall_$algo.ncu-rep" --page details --csv > "$res/stall_$algo.details.csv" 2>> "$res/ncu.err"
+      ncu -i "$work/stall_$algo.ncu-rep" --page raw --csv > "$res/stall_$algo.raw.csv" 2>> "$res/ncu.err"
+    fi
+    log "stalls $algo: $(grep -c . "$res/kernels_$algo.csv") kernel rows, details $(grep -c . "$res/stall_$algo.details.csv" 2> /dev/null) lines"
+  done
+  pack
+else
+  log "stalls: skipped ($(left) s left)"
 fi
 
 # ---- sanitize ------------------------------------------------------------------

@@ -4,6 +4,9 @@
 # Run on the GPU machine from the repository root, after
 # validate/capture/gpu_smoke.sh has built the capture pieces into $B:
 #   OUT=DIR B=DIR/build bash validate/programs/run_compare.sh GROUP...
+# With BANKCHECK=path/to/bankcheck, the CLI captures and compares
+# (`bankcheck capture --library $B/...`, `bankcheck compare --ncu`);
+# without it, the minimal smoke driver that gpu_smoke.sh built does.
 # GROUP: cub-device cub-block triton torch (each a list of programs below).
 # Per program: capture (at most $LAUNCHES launches matching its kernel
 # pattern), the same launches under `ncu --section SourceCounters`, exported
@@ -38,20 +41,31 @@ build() {  # build NAME SOURCE: unless a binary was carried in PROGRAM_BIN
   run "build.$1" 240 "$NVCC" -arch=sm_90 -O2 -std=c++17 -o "$BIN/$1" "$2"
 }
 
-program() {  # program NAME KERNEL_REGEX CMD...
+program() {  # program NAME KERNEL_REGEX CMD...   (ONLY=REGEX: only the programs whose NAME matches)
   local name=$1 regex=$2
   shift 2
+  [[ -n ${ONLY:-} && ! $name =~ $ONLY ]] && return 0
   local cap="$P/cap-$name"
   rm -rf "$cap"
-  SMOKE_KERNEL="$regex" SMOKE_LAUNCH_COUNT="$LAUNCHES" \
-    run "capture.$name" 120 "$B/smoke_driver" capture "$cap" "$B/libbankcheck_capture.so" \
-    "$B/bankcheck_capture_patches.fatbin" 65536 -- "$@"
+  if [ -n "${BANKCHECK:-}" ]; then
+    run "capture.$name" 120 "$BANKCHECK" capture --library "$B/libbankcheck_capture.so" \
+      --patches "$B/bankcheck_capture_patches.fatbin" --kernel "$regex" --launch-count "$LAUNCHES" -o "$cap" -- "$@"
+  else
+    SMOKE_KERNEL="$regex" SMOKE_LAUNCH_COUNT="$LAUNCHES" \
+      run "capture.$name" 120 "$B/smoke_driver" capture "$cap" "$B/libbankcheck_capture.so" \
+      "$B/bankcheck_capture_patches.fatbin" 65536 -- "$@"
+  fi
   run "ncu.$name" 240 "$NCU" --section SourceCounters -k "regex:$regex" -c "$LAUNCHES" -f -o "$P/$name" "$@"
   run "export.$name" 120 "$NCU" -i "$P/$name.ncu-rep" --page source --print-source sass --csv
   cp "$P/export.$name.log" "$P/$name.sass.csv"
   local traces=("$cap"/launch-*.bktrace)
   if [ -e "${traces[0]}" ]; then
-    run "compare.$name" 120 "$B/smoke_driver" compare "$P/$name.sass.csv" "$P/$name.compare.csv" "${traces[@]}"
+    if [ -n "${BANKCHECK:-}" ]; then
+      run "compare.$name" 120 "$BANKCHECK" compare --ncu "$P/$name.sass.csv" "${traces[@]}"
+      "$BANKCHECK" compare --ncu "$P/$name.sass.csv" --csv "${traces[@]}" >"$P/$name.compare.csv" 2>/dev/null
+    else
+      run "compare.$name" 120 "$B/smoke_driver" compare "$P/$name.sass.csv" "$P/$name.compare.csv" "${traces[@]}"
+    fi
     log "$(printf '%-24s %s' "$name" "$(grep -E 'instructions equal' "$P/compare.$name.log" | tail -n 1)")"
   else
     log "$(printf '%-24s %s' "$name" "no trace captured: $(tail -n 3 "$P/capture.$name.log" | tr '\n' ' ')")"
@@ -72,15 +86,19 @@ for group in "$@"; do
       for a in exchange radix_sort scan_raking scan_warp_scans histogram merge_sort load_transpose load_warp_transpose; do
         program "block.$a" "." "$BIN/cub_block" "$a"
       done ;;
+    triton | torch)
+      # PyTorch registers thousands of kernels: load (and patch) only the modules used.
+      export CUDA_MODULE_LOADING=${CUDA_MODULE_LOADING:-LAZY} ;;&
     triton)
       for k in transpose softmax matmul; do
         program "triton.$k" "${k}_kernel" python3 validate/programs/triton_kernels.py "$k"
       done ;;
     torch)
       program torch.sum "reduce" python3 validate/programs/torch_ops.py sum
-      program torch.softmax "softmax" python3 validate/programs/torch_ops.py softmax
+      program torch.softmax "[Ss]oft[Mm]ax" python3 validate/programs/torch_ops.py softmax
       program torch.layer_norm "layer_norm" python3 validate/programs/torch_ops.py layer_norm
-      program torch.sort "sort|radix|Sort|Radix" python3 validate/programs/torch_ops.py sort ;;
+      program torch.sort "sort|radix|Sort|Radix" python3 validate/programs/torch_ops.py sort
+      program torch.cumsum "scan|Scan|cumsum" python3 validate/programs/torch_ops.py cumsum ;;
     *) log "unknown group $group" ;;
   esac
 done
