@@ -44,15 +44,20 @@ void run(const CompareOptions& o) {
   std::ostringstream out;
   if (o.json) {
     nlohmann::json rows = nlohmann::json::array();
-    for (const auto& r : result.rows)
-      rows.push_back({{"launch", r.launch}, {"kernel", r.kernel}, {"offset", r.offset}, {"sass", r.sass},
-                      {"executions", r.measured_executed}, {"model_executions", r.model_executed},
-                      {"model_wavefronts", r.model_wavefronts}, {"measured_wavefronts", r.measured_wavefronts},
-                      {"modelled", r.modelled}, {"equal", r.equal()}});
-      if (r.global)
-        rows.back().update({{"global", true}, {"model_sectors", r.model_sectors}, {"measured_sectors", r.measured_sectors},
-                            {"model_ideal_sectors", r.model_ideal_sectors},
-                            {"measured_ideal_sectors", r.measured_ideal_sectors}});
+    for (const auto& r : result.rows) {
+      nlohmann::json row = {{"launch", r.launch}, {"kernel", r.kernel}, {"offset", r.offset}, {"sass", r.sass},
+                            {"executions", r.measured_executed}, {"model_executions", r.model_executed},
+                            {"model_wavefronts", r.model_wavefronts}, {"measured_wavefronts", r.measured_wavefronts},
+                            {"modelled", r.modelled}, {"equal", r.equal()}};
+      if (r.global) {
+        row["global"] = true;
+        row["model_sectors"] = r.model_sectors;
+        row["measured_sectors"] = r.measured_sectors;
+        row["model_ideal_sectors"] = r.model_ideal_sectors;
+        row["measured_ideal_sectors"] = r.measured_ideal_sectors;
+      }
+      rows.push_back(row);
+    }
     out << nlohmann::json{{"ncu", o.ncu}, {"model", model.name()}, {"all_equal", result.all_equal()},
                           {"ncu_blocks_printed_twice", ncu.deduplicated}, {"rows", rows}, {"notes", result.notes}}
                .dump(2)

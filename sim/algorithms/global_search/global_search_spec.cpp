@@ -24,14 +24,25 @@ using Answers = RecordingGlobal<long>;
 /// Device addresses of the run's arrays: keys, tree, queries, answers.
 constexpr std::uint64_t base_of(unsigned array) { return kGlobalBase + array * kGlobalArrayStride; }
 
-/// Keys 1, 3, 5, ..., 2K-1 and random queries in 0..2K+1 (before, on and between keys), as pbs's.
+/// The worst case of both searches' global sectors (kWorst below).
+constexpr const char* kWorst =
+    "spread queries: lane l of a warp searches a key in the l-th of w equal parts of K, so the lanes' search paths "
+    "split at every probe and probe i touches min(2^(i-1), w) sectors, the most any input can (every lane's first "
+    "probe is the same key)";
+
+/// Keys 1, 3, 5, ..., 2K-1; random queries in 0..2K+1 (before, on and between keys), as pbs's, or the
+/// spread queries of kWorst: query i (lane l = i mod w) is key l*K/w + (i / w) mod (K/w).
 struct SearchInput {
   std::vector<Key> keys, queries;
   std::vector<long> answers;
-  SearchInput(long K, long Q, std::uint64_t seed) : keys(K), queries(Q), answers(Q, -2) {
+  SearchInput(long K, long Q, const InputChoice& in, unsigned w) : keys(K), queries(Q), answers(Q, -2) {
     for (long i = 0; i < K; ++i) keys[i] = static_cast<Key>(2 * i + 1);
-    inputs::Random random(seed);
-    for (Key& q : queries) q = static_cast<Key>(random.below(static_cast<std::uint64_t>(2 * K + 2)));
+    inputs::Random random(in.seed);
+    const long part = std::max(1L, K / static_cast<long>(w));
+    for (long i = 0; i < Q; ++i)
+      queries[i] = in.kind == InputChoice::Kind::worst
+                       ? keys[std::min(K - 1, (i % w) * K / w + (i / w) % part)]
+                       : static_cast<Key>(random.below(static_cast<std::uint64_t>(2 * K + 2)));
   }
   /// The outcome, every answer checked against std::upper_bound.
   AlgorithmOutcome outcome(unsigned blocks) const {
@@ -58,7 +69,7 @@ void common_params(AlgorithmSpec& s) {
               {"u", 256, "threads per block, 1..1024"},
               {"q", 1, "queries per thread, 1..64"},
               {"blocks", 2, "blocks, 1..4096"}};
-  s.worst_case.clear();
+  s.worst_case = kWorst;
 }
 
 void check_common(const Params& p) {
@@ -81,7 +92,7 @@ AlgorithmSpec gms_spec() {
     no_file(in, "gms");
     const unsigned w = u32(p, "w"), u = u32(p, "u"), q = u32(p, "q"), blocks = u32(p, "blocks");
     const long K = param(p, "K"), per_block = static_cast<long>(u) * q;
-    SearchInput data(K, per_block * blocks, in.seed);
+    SearchInput data(K, per_block * blocks, in, w);
     for (unsigned b = 0; b < blocks; ++b) {
       BlockRecorder recorder(0);
       const long first = b * per_block;
@@ -120,7 +131,7 @@ AlgorithmSpec btree_spec() {
     no_file(in, "btree");
     const unsigned w = u32(p, "w"), u = u32(p, "u"), q = u32(p, "q"), blocks = u32(p, "blocks");
     const long K = param(p, "K"), per_block = static_cast<long>(u) * q;
-    SearchInput data(K, per_block * blocks, in.seed);
+    SearchInput data(K, per_block * blocks, in, w);
     BtreeSearch<Key, Keys, Keys, Keys, Answers> algo;
     std::vector<Key> tree;
     algo.K = K;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/global_access.hpp"
+#include "sim/algorithms/algorithm_registry.hpp"
 #include "sim/algorithms/block_recorder.hpp"
 #include "sim/inputs/random.hpp"
 
@@ -87,4 +88,21 @@ TEST_CASE("gms: lanes searching one query touch one sector per probe") {
   const Sectors s = run(K, queries, answers, keys);
   CHECK(s.sectors[Gms::probe] == s.instructions[Gms::probe]);
   CHECK(answers[5] == 1234);
+}
+
+TEST_CASE("gms worst case (spread queries): probe i touches min(2^(i-1), w) sectors, more than random queries") {
+  // The registry's entry (global_search_spec.cpp): one warp of 32 lanes, K = 65536: 16 probes.
+  auto probe_sectors = [](const char* input) {
+    const AlgorithmReport r = run_algorithm("gms", {{"w", 32}, {"K", 65536}, {"u", 32}, {"q", 1}, {"blocks", 1}},
+                                            InputChoice::parse(input, 5), make_preset("sm90"));
+    CHECK(r.outcome.output_ok);
+    for (const auto& s : r.sites)
+      if (s.site == "gms.probe") return s.global.sectors;
+    return std::uint64_t{0};
+  };
+  std::uint64_t bound = 0;
+  for (int i = 1; i <= 16; ++i) bound += std::min<std::uint64_t>(std::uint64_t{1} << (i - 1), 32);
+  CHECK(bound == 383);
+  CHECK(probe_sectors("worst") == bound);
+  CHECK(probe_sectors("random") < bound);
 }
