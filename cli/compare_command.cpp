@@ -27,6 +27,7 @@ struct CompareOptions {
 };
 
 std::string verdict(const capture::CompareRow& r) {
+  if (r.global) return r.equal() ? "yes (sectors)" : "no (sectors)";
   if (!r.modelled) return "not modelled";
   return r.equal() ? "yes" : "no";
 }
@@ -43,11 +44,20 @@ void run(const CompareOptions& o) {
   std::ostringstream out;
   if (o.json) {
     nlohmann::json rows = nlohmann::json::array();
-    for (const auto& r : result.rows)
-      rows.push_back({{"launch", r.launch}, {"kernel", r.kernel}, {"offset", r.offset}, {"sass", r.sass},
-                      {"executions", r.measured_executed}, {"model_executions", r.model_executed},
-                      {"model_wavefronts", r.model_wavefronts}, {"measured_wavefronts", r.measured_wavefronts},
-                      {"modelled", r.modelled}, {"equal", r.equal()}});
+    for (const auto& r : result.rows) {
+      nlohmann::json row = {{"launch", r.launch}, {"kernel", r.kernel}, {"offset", r.offset}, {"sass", r.sass},
+                            {"executions", r.measured_executed}, {"model_executions", r.model_executed},
+                            {"model_wavefronts", r.model_wavefronts}, {"measured_wavefronts", r.measured_wavefronts},
+                            {"modelled", r.modelled}, {"equal", r.equal()}};
+      if (r.global) {
+        row["global"] = true;
+        row["model_sectors"] = r.model_sectors;
+        row["measured_sectors"] = r.measured_sectors;
+        row["model_ideal_sectors"] = r.model_ideal_sectors;
+        row["measured_ideal_sectors"] = r.measured_ideal_sectors;
+      }
+      rows.push_back(row);
+    }
     out << nlohmann::json{{"ncu", o.ncu}, {"model", model.name()}, {"all_equal", result.all_equal()},
                           {"ncu_blocks_printed_twice", ncu.deduplicated}, {"rows", rows}, {"notes", result.notes}}
                .dump(2)
@@ -57,7 +67,8 @@ void run(const CompareOptions& o) {
     for (const auto& r : result.rows)
       out << capture::csv_line({std::to_string(r.launch), r.kernel, std::to_string(r.offset), r.sass,
                                 std::to_string(r.measured_executed), std::to_string(r.model_executed),
-                                std::to_string(r.model_wavefronts), std::to_string(r.measured_wavefronts), verdict(r)});
+                                std::to_string(r.global ? r.model_sectors : r.model_wavefronts),
+                                std::to_string(r.global ? r.measured_sectors : r.measured_wavefronts), verdict(r)});
   } else {
     out << std::setw(6) << "launch" << "  " << std::setw(8) << "offset" << "  " << std::left << std::setw(40) << "sass"
         << std::right << "  " << std::setw(10) << "executions" << "  " << std::setw(10) << "model_wf" << "  "
@@ -67,7 +78,8 @@ void run(const CompareOptions& o) {
       off << "0x" << std::hex << r.offset;
       out << std::setw(6) << r.launch << "  " << std::setw(8) << off.str() << "  " << std::left << std::setw(40)
           << r.sass.substr(0, 40) << std::right << "  " << std::setw(10) << r.measured_executed << "  " << std::setw(10)
-          << r.model_wavefronts << "  " << std::setw(10) << r.measured_wavefronts << "  " << verdict(r) << "\n";
+          << (r.global ? r.model_sectors : r.model_wavefronts) << "  " << std::setw(10)
+          << (r.global ? r.measured_sectors : r.measured_wavefronts) << "  " << verdict(r) << "\n";
     }
     std::size_t equal = 0;
     for (const auto& r : result.rows) equal += r.equal();

@@ -46,6 +46,7 @@ report::Results results_of(const AlgorithmReport& r, const BankModel& model, con
   out.model_description = model.describe();
   out.timing = shared_timing(model.name());
   out.warp = model.geometry().warp;
+  out.page_elements = out.warp;
   out.selected_sites = o.gate.sites;
   out.fail_on_conflicts = o.gate.fail_on_conflicts;
   nlohmann::ordered_json input = {{"kind", "algorithm"}, {"algorithm", r.algorithm}, {"params", r.params},
@@ -66,6 +67,11 @@ report::Results results_of(const AlgorithmReport& r, const BankModel& model, con
   std::string worst_location;
   for (const auto& s : r.sites) {
     if (!site_selected(o.gate.sites, s.site)) continue;
+    if (s.global.instructions > 0) {
+      out.global += s.global;
+      out.global_sites.push_back({s.site, s.global});
+    }
+    if (s.cost.instructions == 0) continue;  // a site of global instructions only
     out.totals += s.cost;
     out.sites.push_back({s.site, s.cost, {}});
     if (worst.worse(s.worst)) {

@@ -22,8 +22,9 @@ bool CompareResult::all_equal() const {
 namespace {
 
 struct SiteCost {
-  std::uint64_t executed = 0, wavefronts = 0;
+  std::uint64_t executed = 0, wavefronts = 0, sectors = 0, ideal_sectors = 0;
   bool modelled = true;
+  bool global = false;
 };
 
 /// ncu launch index per capture launch id: in launch order, each capture
@@ -67,6 +68,7 @@ CompareResult compare_with_ncu(const NcuSourceTable& ncu, const std::vector<std:
 
     std::map<std::uint64_t, SiteCost> by_offset;
     std::uint64_t elsewhere = 0;
+    bool any_global = false;
     auto source = open_trace(trace);
     const SiteTable* sites = &source->sites();
     replay(*source, model, [&](const InstructionCost& i) {
@@ -77,6 +79,12 @@ CompareResult compare_with_ncu(const NcuSourceTable& ncu, const std::vector<std:
       }
       SiteCost& c = by_offset[ref->offset];
       ++c.executed;
+      if (is_global(i.request.op)) {
+        any_global = c.global = true;
+        c.sectors += i.global.sectors;
+        c.ideal_sectors += i.global.ideal_sectors;
+        return;
+      }
       c.wavefronts += i.cost.wavefronts;
       c.modelled = c.modelled && i.cost.modelled;
     });
@@ -85,7 +93,8 @@ CompareResult compare_with_ncu(const NcuSourceTable& ncu, const std::vector<std:
                              " instructions in functions other than the kernel are not compared");
     for (const NcuInstruction& ins : measured.instructions) {
       auto site = by_offset.find(ins.offset);
-      if (ins.wavefronts == 0 && site == by_offset.end()) continue;
+      // Global rows only where the trace holds global accesses (a capture without --global has none).
+      if (ins.wavefronts == 0 && !(any_global && ins.sectors > 0) && site == by_offset.end()) continue;
       CompareRow r;
       r.launch = row->id;
       r.kernel = row->demangled;
@@ -93,17 +102,28 @@ CompareResult compare_with_ncu(const NcuSourceTable& ncu, const std::vector<std:
       r.sass = ins.sass;
       r.measured_executed = ins.executed;
       r.measured_wavefronts = ins.wavefronts;
+      r.measured_sectors = ins.sectors;
+      r.measured_ideal_sectors = ins.ideal_sectors;
+      r.global = ins.wavefronts == 0 && ins.sectors > 0;
       if (site != by_offset.end()) {
         r.model_executed = site->second.executed;
         r.model_wavefronts = site->second.wavefronts;
         r.modelled = site->second.modelled;
+        r.global = site->second.global;
+        r.model_sectors = site->second.sectors;
+        r.model_ideal_sectors = site->second.ideal_sectors;
         by_offset.erase(site);
       }
       result.rows.push_back(std::move(r));
     }
-    for (const auto& [offset, cost] : by_offset)
-      result.rows.push_back({row->id, row->demangled, offset, "(no such instruction in the ncu report)", 0, 0,
-                             cost.executed, cost.wavefronts, cost.modelled});
+    for (const auto& [offset, cost] : by_offset) {
+      CompareRow r{row->id, row->demangled, offset, "(no such instruction in the ncu report)", 0, 0,
+                   cost.executed, cost.wavefronts, cost.modelled};
+      r.global = cost.global;
+      r.model_sectors = cost.sectors;
+      r.model_ideal_sectors = cost.ideal_sectors;
+      result.rows.push_back(std::move(r));
+    }
   }
   return result;
 }

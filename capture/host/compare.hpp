@@ -6,7 +6,8 @@
 // `FUNCTION+0xOFFSET` meets ncu's row at the same offset from the kernel's
 // first address; launches meet by kernel name (ncu's demangled name and
 // ours differ in spelling, so by base name) in launch order, against the
-// capture's launches.csv.
+// capture's launches.csv. Global loads and stores (gld/gst, `capture
+// --global`) are joined with ncu's per-instruction global sector columns.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,7 +27,14 @@ struct CompareRow {
   std::uint64_t model_executed = 0;    ///< instructions of the trace at this site
   std::uint64_t model_wavefronts = 0;
   bool modelled = true;                ///< false if any of the site's instructions is not modelled
-  bool equal() const { return modelled && model_wavefronts == measured_wavefronts; }
+  /// A global load or store (the trace's gld/gst, captured with --global): compared in sectors with
+  /// ncu's "L2 Theoretical Sectors Global" (and its Ideal), not in wavefronts.
+  bool global = false;
+  std::uint64_t measured_sectors = 0, measured_ideal_sectors = 0;
+  std::uint64_t model_sectors = 0, model_ideal_sectors = 0;
+  bool equal() const {
+    return global ? model_sectors == measured_sectors : modelled && model_wavefronts == measured_wavefronts;
+  }
 };
 
 struct CompareResult {

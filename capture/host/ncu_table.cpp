@@ -43,7 +43,7 @@ bool same(const NcuLaunch& a, const NcuLaunch& b) {
   for (std::size_t i = 0; i < a.instructions.size(); ++i) {
     const auto &x = a.instructions[i], &y = b.instructions[i];
     if (x.offset != y.offset || x.sass != y.sass || x.executed != y.executed || x.wavefronts != y.wavefronts ||
-        x.ideal != y.ideal)
+        x.ideal != y.ideal || x.sectors != y.sectors || x.ideal_sectors != y.ideal_sectors)
       return false;
   }
   return true;
@@ -54,7 +54,7 @@ bool same(const NcuLaunch& a, const NcuLaunch& b) {
 NcuSourceTable parse_ncu_source(std::string_view text, const std::string& name) {
   NcuSourceTable table;
   struct Columns {
-    int address = -1, source = -1, executed = -1, wavefronts = -1, ideal = -1;
+    int address = -1, source = -1, executed = -1, wavefronts = -1, ideal = -1, sectors = -1, ideal_sectors = -1;
   } col;
   bool have_header = false;
   std::uint64_t first_pc = 0;
@@ -84,7 +84,12 @@ NcuSourceTable parse_ncu_source(std::string_view text, const std::string& name) 
           else if (f[i] == "Instructions Executed") col.executed = i;
           else if (f[i] == "L1 Wavefronts Shared") col.wavefronts = i;
           else if (f[i] == "L1 Wavefronts Shared Ideal") col.ideal = i;
+          else if (f[i] == "L2 Theoretical Sectors Global") col.sectors = i;
+          else if (f[i] == "L2 Theoretical Sectors Global Ideal") col.ideal_sectors = i;
         }
+        if ((col.sectors < 0) != (col.ideal_sectors < 0))
+          throw std::invalid_argument("the header has one of \"L2 Theoretical Sectors Global\" and its \"Ideal\" "
+                                      "but not the other");
         // ncu leaves the shared-memory columns out of a kernel that has no
         // shared-memory instruction (CUB's merge-path partition kernel, for
         // one): there every instruction's shared wavefronts are 0.
@@ -100,7 +105,8 @@ NcuSourceTable parse_ncu_source(std::string_view text, const std::string& name) 
         continue;
       }
       if (!have_header) throw std::invalid_argument("an instruction row before the \"Address\" header line");
-      const int need = std::max({col.address, col.source, col.executed, col.wavefronts, col.ideal});
+      const int need =
+          std::max({col.address, col.source, col.executed, col.wavefronts, col.ideal, col.sectors, col.ideal_sectors});
       if (static_cast<int>(f.size()) <= need)
         throw std::invalid_argument("a row with " + std::to_string(f.size()) + " fields, the header has more");
       NcuLaunch& launch = table.launches.back();
@@ -110,7 +116,11 @@ NcuSourceTable parse_ncu_source(std::string_view text, const std::string& name) 
       const bool shared = col.wavefronts >= 0;
       launch.instructions.push_back({pc - first_pc, trim(f[col.source]), number(f[col.executed], "Instructions Executed"),
                                      shared ? number(f[col.wavefronts], "L1 Wavefronts Shared") : 0,
-                                     shared ? number(f[col.ideal], "L1 Wavefronts Shared Ideal") : 0});
+                                     shared ? number(f[col.ideal], "L1 Wavefronts Shared Ideal") : 0,
+                                     col.sectors >= 0 ? number(f[col.sectors], "L2 Theoretical Sectors Global") : 0,
+                                     col.ideal_sectors >= 0
+                                         ? number(f[col.ideal_sectors], "L2 Theoretical Sectors Global Ideal")
+                                         : 0});
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(name + ":" + std::to_string(line_no) + ": " + e.what());
     }

@@ -21,6 +21,8 @@ struct NcuInstruction {
   std::uint64_t executed = 0;      ///< "Instructions Executed" (warp-level)
   std::uint64_t wavefronts = 0;    ///< "L1 Wavefronts Shared"
   std::uint64_t ideal = 0;         ///< "L1 Wavefronts Shared Ideal"
+  std::uint64_t sectors = 0;       ///< "L2 Theoretical Sectors Global" (0 where ncu leaves the column out)
+  std::uint64_t ideal_sectors = 0; ///< "L2 Theoretical Sectors Global Ideal"
 };
 
 struct NcuLaunch {

@@ -101,14 +101,22 @@ class CostListener final : public InstructionListener {
   CostListener(const BankModel& model, TraceSink* also) : model_(model), also_(also) {}
 
   void instruction(const InstructionInfo& info, const WarpRequest& request) override {
-    const RequestCost c = model_.cost(request);
-    total.add(info.active, c);
     if (info.site >= sites.size()) sites.resize(info.site + 1);
     auto& site = sites[info.site];
     if (site.site.empty()) {
       site.site = std::string(info.name);
       order.push_back(info.site);
     }
+    if (is_global(request.op)) {  // sectors, not banks (issue 18)
+      const GlobalCost g = global_cost(replay_global_geometry(static_cast<unsigned>(request.addr.size())), request);
+      global.add(request.op == Op::gld, info.active, g);
+      site.global.add(request.op == Op::gld, info.active, g);
+      ++index;
+      if (also_) also_->record(info.name, request);
+      return;
+    }
+    const RequestCost c = model_.cost(request);
+    total.add(info.active, c);
     site.cost.add(info.active, c);
     if (c.degree >= 2 && c.degree > site.worst.cost.degree) {  // rare: copy only on a new maximum
       site.worst = WorstInstruction{true, index, {}, site.site, request.op, request.width,
@@ -128,6 +136,7 @@ class CostListener final : public InstructionListener {
   }
 
   CostTotals total;
+  GlobalTotals global;
   std::vector<SiteCost> sites;  // by site id
   std::vector<unsigned> order;  // site ids in first-issue order
   std::vector<std::vector<std::vector<CostTotals>>> rounds;  // [phase][site][k]
@@ -225,6 +234,7 @@ AlgorithmReport run_algorithm(std::string_view name, const Params& params, const
   report.outcome = spec.drive(report.params, input, listener);
   if (also) also->end();
   report.total = listener.total;
+  report.global = listener.global;
   for (unsigned id : listener.order) report.sites.push_back(listener.sites[id]);
   for (std::size_t phase = 0; phase < listener.rounds.size(); ++phase)
     for (std::size_t site = 0; site < listener.rounds[phase].size(); ++site) {

@@ -126,6 +126,7 @@ struct SiteCost {
   CostTotals cost;
   WorstInstruction worst;      ///< index counts the run's instructions in issue order
   std::string worst_location;  ///< "block B warp W phase P round K" of `worst`
+  GlobalTotals global;         ///< the site's gld/gst instructions (model/global_access.hpp), in no field above
 };
 
 /// One round: the k-th execution of a site within a phase, over all warps.
@@ -143,6 +144,7 @@ struct AlgorithmReport {
   std::string worst_case;  ///< spec.worst_case when the input is `worst`
   std::string model;
   CostTotals total;
+  GlobalTotals global;            ///< gld/gst instructions: sectors, lines, Karsin pages of w elements
   std::vector<SiteCost> sites;    ///< in first-issue order
   std::vector<RoundCost> rounds;  ///< by phase, then site, then k
   AlgorithmOutcome outcome;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "sim/algorithms/block_algorithm.hpp"
+#include "sim/algorithms/global_accessor.hpp"
 #include "sim/algorithms/instruction_listener.hpp"
 #include "sim/algorithms/shared_accessor.hpp"
 #include "sim/algorithms/warp_grouping.hpp"
@@ -33,6 +34,13 @@ class BlockRecorder {
   /// The block's shared memory as the CPU sees it (inspect or preload).
   std::span<unsigned char> shared() { return state_.bytes; }
   std::span<const unsigned char> shared() const { return state_.bytes; }
+  /// A global array whose accesses this recorder logs as gld/gst at `base +
+  /// index * sizeof(T)` (sim/algorithms/global_accessor.hpp); valid while the recorder lives.
+  template <class T>
+  RecordingGlobal<T> global(T* data, std::size_t size, std::uint64_t base) {
+    return RecordingGlobal<T>(&state_, data, size, base);
+  }
+
   /// Zero the shared memory (between blocks, if an algorithm relies on it).
   void clear() { std::fill(state_.bytes.begin(), state_.bytes.end(), 0); }
 

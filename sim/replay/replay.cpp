@@ -20,7 +20,15 @@ unsigned active_lanes(const WarpRequest& request) {
   return static_cast<unsigned>(n);
 }
 
+void ReplayAccumulator::add_global(std::uint32_t site, const WarpRequest& request, unsigned active) {
+  last_global_ = global_cost(replay_global_geometry(static_cast<unsigned>(request.addr.size())), request);
+  if (site >= global_by_site_.size()) global_by_site_.resize(std::size_t{site} + 1);
+  global_by_site_[site].add(request.op == Op::gld, active, last_global_);
+}
+
 void ReplayAccumulator::merge(const ReplayAccumulator& other) {
+  global_by_site_.resize(std::max(global_by_site_.size(), other.global_by_site_.size()));
+  for (std::size_t s = 0; s < other.global_by_site_.size(); ++s) global_by_site_[s] += other.global_by_site_[s];
   const std::size_t n = std::max(by_site_.size(), other.by_site_.size());
   by_site_.resize(n);
   worst_of_site_.resize(n);
@@ -43,17 +51,19 @@ ReplaySummary ReplayAccumulator::summary(const SiteTable& sites, const BankModel
   ReplaySummary summary;
   summary.model = model.name();
   summary.warp = warp;
-  const std::size_t n = std::max(by_site_.size(), unmodelled_by_site_.size());
+  const std::size_t n = std::max({by_site_.size(), unmodelled_by_site_.size(), global_by_site_.size()});
   for (std::uint32_t id = 0; id < n; ++id) {
     const CostTotals totals = id < by_site_.size() ? by_site_[id] : CostTotals{};
     const std::uint64_t unmodelled = id < unmodelled_by_site_.size() ? unmodelled_by_site_[id] : 0;
-    if (totals.instructions == 0 && unmodelled == 0) continue;
+    const GlobalTotals global = id < global_by_site_.size() ? global_by_site_[id] : GlobalTotals{};
+    if (totals.instructions == 0 && unmodelled == 0 && global.instructions == 0) continue;
     // The grand total is the checked sum of the sites', so each instruction is added once.
     summary.totals += totals;
+    summary.global += global;
     WorstInstruction worst = id < worst_of_site_.size() ? worst_of_site_[id] : WorstInstruction{};
     if (worst.present) worst.site = sites.name(id);
     if (summary.worst.worse(worst)) summary.worst = worst;
-    summary.sites.push_back({sites.name(id), totals, std::move(worst), unmodelled});
+    summary.sites.push_back({sites.name(id), totals, std::move(worst), unmodelled, global});
   }
   for (const UnmodelledKind& kind : unmodelled_)
     if (kind.instructions > 0) summary.unmodelled.push_back(kind);
@@ -75,7 +85,9 @@ ReplaySummary replay(TraceSource& source, const BankModel& model, const Instruct
     const unsigned active = active_lanes(record.request);
     const RequestCost cost =
         acc.add(model, index, record.site, record.request, active, [&source] { return source.position(); });
-    if (observer) observer(InstructionCost{index, record.site, record.request, active, cost, record.location});
+    if (observer)
+      observer(InstructionCost{index, record.site, record.request, active, cost,
+                               is_global(record.request.op) ? acc.last_global() : GlobalCost{}, record.location});
     ++index;
   }
   return acc.summary(source.sites(), model, source.warp());

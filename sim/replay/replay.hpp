@@ -9,6 +9,7 @@
 
 #include "model/bank_model.hpp"
 #include "sim/replay/cost_totals.hpp"
+#include "sim/replay/global_totals.hpp"
 #include "sim/trace/trace.hpp"
 
 namespace bankcheck {
@@ -37,6 +38,7 @@ struct SiteTotals {
   CostTotals totals;             ///< the modelled instructions only
   WorstInstruction worst;        ///< the site's worst instruction
   std::uint64_t unmodelled = 0;  ///< instructions the model has no rule for
+  GlobalTotals global;           ///< the site's global-memory instructions (gld, gst)
 };
 
 /// Instructions of one kind (op, width) that the model has no rule for
@@ -57,6 +59,8 @@ struct ReplaySummary {
   WorstInstruction worst;         ///< the worst of the sites' worst instructions
   /// Unmodelled instructions per kind, in (op, width) order; empty when the model costed everything.
   std::vector<UnmodelledKind> unmodelled;
+  /// The gld/gst instructions, costed by model/global_access.hpp (replay_global_geometry) and in no field above.
+  GlobalTotals global;
   std::uint64_t unmodelled_instructions() const;
 };
 
@@ -67,6 +71,7 @@ struct InstructionCost {
   const WarpRequest& request;
   unsigned active = 0;      ///< active lanes
   RequestCost cost;         ///< cost.modelled false: not costed (all counts zero)
+  GlobalCost global;        ///< for gld/gst (is_global(request.op)): their sectors; else zero
   const TraceLocation* location = nullptr;  ///< where it ran, for captured traces
 };
 

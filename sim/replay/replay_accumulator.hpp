@@ -17,6 +17,8 @@ class ReplayAccumulator {
   /// Cost one record; `position()` says where it is in the file, asked only
   /// for a site's new worst instruction (rare), so the hot path pays nothing.
   /// @pre index increases over the records this accumulator sees.
+  /// A gld/gst record goes to the global-access model instead of the banks;
+  /// its cost is then last_global() and the returned cost is not modelled.
   /// @return the cost, for an observer.
   template <class Position>
   RequestCost add(const BankModel& model, std::uint64_t index, std::uint32_t site, const WarpRequest& request,
@@ -25,8 +27,13 @@ class ReplayAccumulator {
   void merge(const ReplayAccumulator& other);
   /// The summary, naming sites from `sites`.
   ReplaySummary summary(const SiteTable& sites, const BankModel& model, unsigned warp) const;
+  /// The global cost of the last record added, if it was gld/gst.
+  const GlobalCost& last_global() const { return last_global_; }
 
  private:
+  void add_global(std::uint32_t site, const WarpRequest& request, unsigned active);
+  std::vector<GlobalTotals> global_by_site_;
+  GlobalCost last_global_;
   static constexpr unsigned kWidths = 17;  // widths 0..16 index the unmodelled kinds directly
   std::vector<CostTotals> by_site_;
   std::vector<std::uint64_t> unmodelled_by_site_;
@@ -40,6 +47,10 @@ void check_warps(const TraceSource& source, const BankModel& model);
 template <class Position>
 RequestCost ReplayAccumulator::add(const BankModel& model, std::uint64_t index, std::uint32_t site,
                                    const WarpRequest& request, unsigned active, Position&& position) {
+  if (is_global(request.op)) [[unlikely]] {
+    add_global(site, request, active);
+    return RequestCost{0, 0, 0, 0, false};
+  }
   const RequestCost cost = model.cost(request);
   if (!cost.modelled) [[unlikely]] {
     UnmodelledKind& kind = unmodelled_[static_cast<unsigned>(request.op) * kWidths +

@@ -47,7 +47,8 @@ Results replay_report(TraceSource& source, const BankModel& model, const ReplayR
       row.width = i.request.width;
       row.active = i.active;
       row.cost = i.cost;
-      if (o.bank_words) row.bank_words = model.bank_words(i.request);
+      if (is_global(i.request.op)) row.global = i.global;
+      else if (o.bank_words) row.bank_words = model.bank_words(i.request);
       if (o.sass_of) row.sass = o.sass_of(row.site);
       writer.instruction(row);
     };
@@ -64,6 +65,7 @@ Results replay_report(TraceSource& source, const BankModel& model, const ReplayR
   r.model_description = model.describe();
   r.timing = shared_timing(model.name());
   r.warp = summary.warp;
+  r.page_elements = summary.warp;
   r.inputs.push_back({{"kind", "trace"}, {"path", o.trace_name}});
   r.selected_sites = o.sites;
   r.fail_on_conflicts = o.fail_on_conflicts;
@@ -72,6 +74,11 @@ Results replay_report(TraceSource& source, const BankModel& model, const ReplayR
   WorstInstruction worst;
   for (const auto& s : summary.sites) {
     if (!selected(s.site)) continue;
+    if (s.global.instructions > 0) {
+      r.global += s.global;
+      r.global_sites.push_back({s.site, s.global});
+    }
+    if (s.totals.instructions == 0 && s.unmodelled == 0) continue;  // a site of global instructions only
     r.totals += s.totals;
     Unmodelled site_unmodelled;
     if (s.unmodelled > 0) site_unmodelled["(all kinds)"] = {s.unmodelled, 0};

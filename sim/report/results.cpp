@@ -13,6 +13,7 @@ const char* verdict_name(Verdict v) {
     case Verdict::conflicts: return "conflicts";
     case Verdict::no_accesses: return "no-accesses";
     case Verdict::not_all_modelled: return "not-all-modelled";
+    case Verdict::global_only: return "global-only";
   }
   return "?";
 }
@@ -25,6 +26,8 @@ std::uint64_t unmodelled_instructions(const Results& r) {
 
 Verdict verdict_of(const Results& r) {
   const Verdict v = verdict_of(r.totals);
+  if (v == Verdict::no_accesses && r.global.lane_accesses > 0 && unmodelled_instructions(r) == 0)
+    return Verdict::global_only;
   return v == Verdict::conflict_free && unmodelled_instructions(r) > 0 ? Verdict::not_all_modelled : v;
 }
 
@@ -34,12 +37,12 @@ bool gate_passes(const Results& r) {
 }
 
 int exit_code_of(const Results& r) {
-  if (verdict_of(r.totals) == Verdict::no_accesses) return 2;
+  if (verdict_of(r) == Verdict::no_accesses) return 2;
   return gate_passes(r) ? 0 : 1;
 }
 
 std::string exit_reason(const Results& r) {
-  if (verdict_of(r.totals) == Verdict::no_accesses) {
+  if (verdict_of(r) == Verdict::no_accesses) {
     if (const std::uint64_t n = unmodelled_instructions(r); n > 0)
       return "none of the " + std::to_string(n) +
              " instructions is of a kind the model costs; nothing was checked, so this is not a proof of "

@@ -15,6 +15,7 @@
 #include "model/bank_model.hpp"
 #include "model/shared_timing.hpp"
 #include "sim/replay/cost_totals.hpp"
+#include "sim/replay/global_totals.hpp"
 #include "sim/replay/replay.hpp"
 
 namespace bankcheck::report {
@@ -54,6 +55,13 @@ struct InstructionRow {
   RequestCost cost;
   std::vector<std::uint32_t> bank_words;  ///< words each bank served (BankModel::bank_words); empty unless asked
   std::string sass;          ///< the instruction's SASS text where known
+  std::optional<GlobalCost> global;  ///< set for gld/gst: their sectors (then `cost` means nothing)
+};
+
+/// One site's global-memory instructions (gld, gst).
+struct GlobalSiteRow {
+  std::string site;
+  GlobalTotals totals;
 };
 
 /// The worst conflict: the first instruction of the highest degree, and the bank where it happens.
@@ -74,6 +82,7 @@ enum class Verdict : std::uint8_t {
   conflicts,      ///< at least one bank conflict
   no_accesses,    ///< nothing was costed (empty trace, no active lane, or a site with no instruction): no proof of anything
   not_all_modelled,  ///< no conflict among the costed instructions, but some were of kinds the model does not cost
+  global_only,    ///< no shared-memory access, but global ones (gld, gst), costed in sectors
 };
 
 struct Results {
@@ -87,6 +96,9 @@ struct Results {
   Unmodelled unmodelled;
   std::vector<SiteRow> sites;
   std::vector<RoundRow> rounds;   ///< run --per-round
+  GlobalTotals global;            ///< gld/gst instructions (model/global_access.hpp); in no field above
+  unsigned page_elements = 0;     ///< Karsin's page size in elements (the warp) the pages were counted in
+  std::vector<GlobalSiteRow> global_sites;  ///< sites with global instructions
   std::optional<WorstRow> worst;
   std::optional<std::uint64_t> fail_on_conflicts;  ///< the CI gate's threshold, when set
   /// Text lines printed before the totals (what was costed, the model).
@@ -106,7 +118,7 @@ Verdict verdict_of(const CostTotals& totals);
 Verdict verdict_of(const Results& r);
 /// Instructions of kinds the model does not cost, over every kind.
 std::uint64_t unmodelled_instructions(const Results& r);
-/// "conflict-free", "conflicts", "no-accesses", "not-all-modelled" (the JSON value).
+/// "conflict-free", "conflicts", "no-accesses", "not-all-modelled", "global-only" (the JSON value).
 const char* verdict_name(Verdict v);
 
 /// Whether the CI gate passes: conflicts <= threshold and nothing left unmodelled.

@@ -4,6 +4,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include "sim/report/global_section.hpp"
+
 namespace bankcheck::report {
 namespace {
 
@@ -108,6 +110,7 @@ std::string verdict_line(const Results& r) {
     case Verdict::not_all_modelled:
       return "no conflict in the " + std::to_string(t.instructions) + " modelled instructions, but " +
              std::to_string(unmodelled_instructions(r)) + " are of kinds not modelled: not shown conflict-free";
+    case Verdict::global_only: return global_only_line(r);
     case Verdict::conflicts: break;
   }
   return std::to_string(t.conflicts) + " of " + std::to_string(t.wavefronts) + " wavefronts are bank conflicts (" +
@@ -135,6 +138,15 @@ void ResultsWriter::start() {
 
 void ResultsWriter::instruction(const InstructionRow& r) {
   start();
+  if (r.global) {  // gld/gst: sectors, not wavefronts
+    switch (format_) {
+      case Format::csv: write_global_instruction_csv(out_, r); break;
+      case Format::json: out_ << (rows_ ? ",\n    " : "\n    ") << global_instruction_json(r).dump(); break;
+      case Format::text: write_global_instruction_text(out_, r); break;
+    }
+    ++rows_;
+    return;
+  }
   switch (format_) {
     case Format::csv:
       out_ << "instruction," << csv_field(r.site) << ',' << r.index << ',' << csv_field(r.location) << ',' << r.op
@@ -187,6 +199,7 @@ void ResultsWriter::finish_text(const Results& r) {
     rows.emplace_back(std::move(name), x.totals);
   }
   text_totals_table(out_, "by round (phase, site, k)", "round", rows);
+  write_global_text(out_, r);
   if (!r.notes.empty()) out_ << "\n";
   for (const auto& line : r.notes) out_ << line << "\n";
   out_ << "\nverdict: " << verdict_line(r) << "\n";
@@ -219,6 +232,7 @@ void ResultsWriter::finish_csv(const Results& r) {
     out_ << "round," << csv_field(x.site) << ",,,,," << x.phase << ',' << x.k << ',' << csv_costs(x.totals) << ",,\n";
   for (const auto& [kind, c] : r.unmodelled)
     out_ << "unmodelled," << csv_field(kind) << ",,,,,,," << c.instructions << ',' << c.lane_accesses << ",,,,,,\n";
+  write_global_csv(out_, r);
   if (r.worst)
     out_ << "worst," << csv_field(r.worst->site) << ',' << r.worst->index << ',' << csv_field(r.worst->location) << ','
          << r.worst->op << ',' << r.worst->width << ",,,1,,,,," << r.worst->degree << ",,\n";
@@ -248,6 +262,7 @@ void ResultsWriter::finish_json(const Results& r) {
     time["sites"] = sites;
     doc["time"] = time;
   }
+  if (r.global.instructions > 0) doc["global"] = global_json(r);
   doc["verdict"] = verdict_name(verdict_of(r));
   doc["sites"] = nlohmann::ordered_json::array();
   for (const auto& s : r.sites) doc["sites"].push_back({{"site", s.site}, {"totals", totals_json(s.totals, s.unmodelled)}});

@@ -128,7 +128,7 @@ TEST_CASE("every registered algorithm accepts --input worst (or says why not)") 
       {"scan", "oblivious"},      {"scan-padded", "oblivious"}, {"bitonic", "oblivious"},
       {"split", "paper"},         {"split-thread-major", "paper"}, {"css", "paper"},
       {"css-padded", "paper"},    {"aho-sm1", "oblivious"},    {"aho-sm2", "oblivious"},
-      {"aho-skewed", "oblivious"},  {"merge-sort", "searched"}};
+      {"aho-skewed", "oblivious"},  {"merge-sort", "searched"}, {"gms", "paper"}, {"btree", "paper"}};
   // Small instances where the defaults are large.
   const std::map<std::string, std::string> small = {
       {"pbs", " K=256 queries=64 u=32"}, {"pbs-cf", " K=256 queries=64 u=32"}, {"pbs-cl", " K=256 queries=64 u=32"},

@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <memory>
 
 using namespace bankcheck::capture;
@@ -76,4 +77,27 @@ TEST_CASE("kernel base names match across demanglers") {
         "phased_kernel");
   CHECK(kernel_base_name("transpose(float*)") == "transpose");
   CHECK(kernel_base_name("_Z1kv") == "_Z1kv");
+}
+
+TEST_CASE("ncu source tables: the global sector columns, on a genuine H100 report (PBS kernel, 2026-11-22)") {
+  std::ifstream in(std::string(BANKCHECK_SOURCE_DIR) + "/validate/results/h100-2026-11-22/investigate/source-K14.csv");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto table = parse_ncu_source(text, "source-K14.csv");
+  REQUIRE_FALSE(table.launches.empty());
+  std::size_t global_rows = 0;
+  for (const auto& ins : table.launches[0].instructions) {
+    if (ins.sectors == 0) continue;
+    ++global_rows;
+    CHECK(ins.wavefronts == 0);
+    CHECK(ins.ideal_sectors == ins.sectors);  // PBS's query loads and answer stores are coalesced
+    // 32 lanes x 4 bytes = 4 sectors per warp; x 8 bytes (STG.E.64) = 8.
+    if (ins.sass == "STG.E.64 desc[UR10][R8.64], R6") CHECK(ins.sectors == 8 * ins.executed);
+    if (ins.sass == "LDG.E R7, desc[UR10][R6.64]") CHECK(ins.sectors == 4 * ins.executed);
+  }
+  CHECK(global_rows == 7);
+  // One of the two sector columns without the other is refused, naming the line.
+  const std::string half = "\"Kernel Name\",\"k\"\n\"Address\",\"Source\",\"Instructions Executed\","
+                           "\"L2 Theoretical Sectors Global\"\n";
+  CHECK_THROWS_WITH_AS(parse_ncu_source(half, "h.csv"), doctest::Contains("h.csv:2: the header has one of"),
+                       std::invalid_argument);
 }

@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include "model/global_access.hpp"
+
 #include <string>
 #include <vector>
 
@@ -48,6 +50,32 @@ TEST_CASE("Karsin's k-way conflict: k lanes on k cells of one bank cost k, on on
       CHECK(r.cases == 6);
       CHECK_FALSE(r.counterexample);
     }
+}
+
+TEST_CASE("Karsin's pages (4.2.1): p pages cost p accesses; a misaligned contiguous warp two, an aligned one one") {
+  const std::vector<Claim> claims = karsin_claims();
+  REQUIRE(claims.size() == 3);
+  const Claim& paged = claims[1];
+  const Claim& misaligned = claims[2];
+  CHECK(paged.id == "karsin.paged_access");
+  CHECK(misaligned.id == "karsin.misaligned");
+  for (std::uint64_t w : {1u, 2u, 7u, 32u})
+    for (std::uint64_t e = 1; e <= w; ++e) {
+      CAPTURE(w);
+      CAPTURE(e);
+      const PointResult p = at(paged, w, e);
+      CHECK(p.cases == 15);
+      CHECK_FALSE(p.counterexample);
+      const PointResult m = at(misaligned, w, e);
+      CHECK(m.cases == 10);
+      CHECK_FALSE(m.counterexample);
+    }
+  // The claim can fail: with 16-byte pages a shifted 4-byte warp of 32 lanes is not two pages but nine.
+  std::vector<std::uint64_t> shifted(32);
+  for (std::uint64_t l = 0; l < 32; ++l) shifted[l] = 4 + 4 * l;
+  const bankcheck::GlobalCost wrong =
+      bankcheck::global_cost(bankcheck::GlobalGeometry{32, 128, 4}, bankcheck::WarpRequest{bankcheck::Op::gld, 4, shifted});
+  CHECK(wrong.pages == 9);
 }
 
 TEST_CASE("every fast path gives the oracle's cases and first counterexample, point by point") {

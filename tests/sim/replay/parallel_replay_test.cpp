@@ -33,8 +33,8 @@ TraceBuffer mixed_trace(std::uint64_t seed, std::size_t records) {
     const std::uint64_t base = 4 * (rng() % 1024);
     for (unsigned l = 0; l < 32; ++l) addr[l] = rng() % 7 == 0 ? kInactive : base + 4ull * stride * l;
     const unsigned pick = static_cast<unsigned>(rng() % 10);
-    // ldsm is not modelled on the DMM: counted apart, in its own sites
-    const Op op = pick == 0 ? Op::ldsm : pick < 4 ? Op::store : Op::load;
+    // ldsm is not modelled on the DMM: counted apart, in its own sites; gld goes to the global model
+    const Op op = pick == 0 ? Op::ldsm : pick == 9 ? Op::gld : pick < 4 ? Op::store : Op::load;
     const unsigned width = op == Op::ldsm ? 16 : 4;
     if (op == Op::ldsm)
       for (auto& a : addr)
@@ -47,12 +47,14 @@ TraceBuffer mixed_trace(std::uint64_t seed, std::size_t records) {
 void check_equal(const ReplaySummary& a, const ReplaySummary& b) {
   CHECK(a.totals == b.totals);
   CHECK(a.unmodelled == b.unmodelled);
+  CHECK(a.global == b.global);
   REQUIRE(a.sites.size() == b.sites.size());
   for (std::size_t i = 0; i < a.sites.size(); ++i) {
     CAPTURE(a.sites[i].site);
     CHECK(a.sites[i].site == b.sites[i].site);
     CHECK(a.sites[i].totals == b.sites[i].totals);
     CHECK(a.sites[i].unmodelled == b.sites[i].unmodelled);
+    CHECK(a.sites[i].global == b.sites[i].global);
     CHECK(a.sites[i].worst.present == b.sites[i].worst.present);
     CHECK(a.sites[i].worst.index == b.sites[i].worst.index);
     CHECK(a.sites[i].worst.addr == b.sites[i].worst.addr);

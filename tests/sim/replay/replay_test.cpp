@@ -192,3 +192,44 @@ TEST_CASE("replay counts unmodelled instructions per kind, apart from the totals
   CHECK(s.sites[1].totals.instructions == 0);  // a site of unmodelled instructions only is still listed
   CHECK(s.sites[1].unmodelled == 2);
 }
+
+TEST_CASE("replay: gld/gst go to the global-access model, by site, and nowhere in the bank totals") {
+  TraceBuffer t;
+  t.begin(4);
+  const std::vector<std::uint64_t> row = {0, 4, 8, 12};
+  // Counted by hand: 4 words from 0x1000 are 16 bytes of sector 0x80, line 0x20, page 0x100 (16-byte pages).
+  const std::vector<std::uint64_t> aligned = {0x1000, 0x1004, 0x1008, 0x100c};
+  // 0x101c..0x102b crosses the sector (and page) boundary at 0x1020: 2 sectors, 1 line, 2 pages, 16 bytes.
+  const std::vector<std::uint64_t> crossing = {0x101c, 0x1020, 0x1024, 0x1028};
+  // 8-byte stores 256 bytes apart: 3 sectors, 3 lines, 3 pages (32-byte pages), 24 bytes = 1 ideal sector.
+  const std::vector<std::uint64_t> scatter = {0, 256, 512, kInactive};
+  t.record("s", WarpRequest{Op::load, 4, row});
+  t.record("g", WarpRequest{Op::gld, 4, aligned});
+  t.record("g", WarpRequest{Op::gld, 4, crossing});
+  t.record("w", WarpRequest{Op::gst, 8, scatter});
+  BufferSource source(t);
+  std::vector<GlobalCost> seen;
+  const ReplaySummary s = replay(source, make_preset("dmm", 4), [&](const InstructionCost& i) {
+    if (is_global(i.request.op)) {
+      CHECK_FALSE(i.cost.modelled);
+      seen.push_back(i.global);
+    }
+  });
+  CHECK(s.totals.instructions == 1);
+  CHECK(s.unmodelled.empty());
+  CHECK(s.global.instructions == 3);
+  CHECK(s.global.loads == 2);
+  CHECK(s.global.lane_accesses == 11);
+  CHECK(s.global.sectors == 1 + 2 + 3);
+  CHECK(s.global.ideal_sectors == 1 + 1 + 1);
+  CHECK(s.global.lines == 1 + 1 + 3);
+  CHECK(s.global.pages == 1 + 2 + 3);
+  REQUIRE(seen.size() == 3);
+  CHECK(seen[1].sectors == 2);
+  CHECK(seen[1].pages == 2);
+  REQUIRE(s.sites.size() == 3);
+  CHECK(s.sites[1].site == "g");
+  CHECK(s.sites[1].totals.instructions == 0);
+  CHECK(s.sites[1].global.sectors == 3);
+  CHECK(s.sites[2].global.lines == 3);
+}

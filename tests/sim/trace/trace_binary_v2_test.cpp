@@ -175,3 +175,25 @@ TEST_CASE("bookmarks: a skimming reader's bookmarks let other readers read on, e
   REQUIRE(used.next(r));
   CHECK_THROWS_AS(used.resume(marks[1], skimmer.sites(), skimmer.end_record_offset()), std::logic_error);
 }
+
+TEST_CASE("global ops: gld is op 9 and gst op 10 in a record, with 64-bit addresses, and round-trip through text") {
+  const std::uint64_t high = std::uint64_t{1} << 47;  // a typical device pointer: above 4-byte addresses
+  const auto bytes =
+      Bytes{}.header(2).site("g").instr(0, 9, 16, {high, high + 16}).instr(0, 10, 1, {X, high + 3}).end(2);
+  TempStream stream(bytes.s);
+  BinaryTraceReader reader(stream.input("t.bktrace"));
+  TraceRecord r;
+  REQUIRE(reader.next(r));
+  CHECK(r.request.op == Op::gld);
+  CHECK(r.request.width == 16);
+  CHECK(r.request.addr[1] == high + 16);
+  REQUIRE(reader.next(r));
+  CHECK(r.request.op == Op::gst);
+  CHECK(r.request.addr[0] == X);
+  CHECK_FALSE(reader.next(r));
+  // Widths of gld are those of a plain access without 12; op 11 is no op.
+  CHECK_THROWS_AS(read_all(Bytes{}.header(2).site("g").instr(0, 9, 12, {0, 12}).end(1).s), TraceError);
+  CHECK_THROWS_AS(read_all(Bytes{}.header(2).site("g").instr(0, 11, 4, {0, 4}).end(1).s), TraceError);
+  const std::string text = "warp 2\n@g gld 16 140737488355328 140737488355344\n@h gst 1 - 140737488355331\n";
+  CHECK(bankcheck::test::text_binary_text(text, "bankcheck_rt_global", 8, 2) == text);
+}
