@@ -7,7 +7,7 @@
 //
 //   struct Algo {
 //     static constexpr const char* kName = "toy";                // sites are reported as "toy.<site>"
-//     static constexpr const char* kSiteNames[] = {"a", "b"};    // site ids index this, 1..65535 of them
+//     static constexpr const char* kSiteNames[2] = {"a", "b"};    // site ids index this, 1..65535 of them
 //     static constexpr int kPhases = 2;                          // or: BANKCHECK_HD int phases() const
 //     BANKCHECK_HD unsigned threads() const;                     // or a data member `threads`
 //     BANKCHECK_HD std::size_t shared_bytes() const;             // the block's shared memory
@@ -52,7 +52,9 @@ concept ThreadCountMember = requires(const A& a) {
 
 /// The single-source block protocol above. Site ids are stored in 16 bits
 /// (AccessTag, kernels/capture_trace.cuh's CaptureRecord), hence at most
-/// 65535 sites.
+/// 65535 sites. kSiteNames carries its bound (kSiteNames[N]): in a class
+/// template, GCC 13 does not deduce `[]` from the initializer when the
+/// constraint is checked (seen with nvcc 13.0's host compiler).
 template <class A>
 concept BlockAlgorithm =
     requires(const A& a, int k, int tid, RecordingArray& host_smem, SharedArray& device_smem) {
@@ -64,7 +66,8 @@ concept BlockAlgorithm =
     } &&
     (detail::PhaseCountFunction<A> || detail::PhaseCountConstant<A>) &&
     (detail::ThreadCountFunction<A> || detail::ThreadCountMember<A>) &&
-    std::size(A::kSiteNames) >= 1 && std::size(A::kSiteNames) <= 65535;
+    std::size(A::kSiteNames) >= 1 && std::size(A::kSiteNames) <= 65535 &&
+    A::kSiteNames[std::size(A::kSiteNames) - 1] != nullptr;  // a bound larger than the names leaves nullptr
 
 /// Number of phases (barrier-separated steps) of a.
 template <BlockAlgorithm A>

@@ -116,7 +116,7 @@ inline AcAutomaton build_aho_corasick(const std::vector<std::string>& patterns) 
 struct AhoCorasick {
   static constexpr const char* kName = "aho";
   enum Site : int { kStage, kScan };
-  static constexpr const char* kSiteNames[] = {"stage", "scan"};
+  static constexpr const char* kSiteNames[2] = {"stage", "scan"};
   static constexpr int kPhases = 2;
 
   unsigned threads = 32;

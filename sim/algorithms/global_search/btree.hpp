@@ -34,7 +34,7 @@ template <class Key, class Keys, class Tree, class Queries, class Answers>
 struct BtreeSearch {
   static constexpr const char* kName = "btree";
   enum Site : int { cache_load, cache_store, load_query, node_cached, node_global, leaf, leaf_check, store_answer };
-  static constexpr const char* kSiteNames[] = {"cache_load", "cache_store", "load_query", "node_cached",
+  static constexpr const char* kSiteNames[8] = {"cache_load", "cache_store", "load_query", "node_cached",
                                                "node_global", "leaf", "leaf_check", "store_answer"};
 
   long K = 0;          ///< keys, a multiple of B, > B

@@ -22,7 +22,7 @@ template <class Key, class Keys, class Queries, class Answers>
 struct GmsSearch {
   static constexpr const char* kName = "gms";
   enum Site : int { load_query, probe, final_check, store_answer };
-  static constexpr const char* kSiteNames[] = {"load_query", "probe", "final_check", "store_answer"};
+  static constexpr const char* kSiteNames[4] = {"load_query", "probe", "final_check", "store_answer"};
 
   long K = 0;          ///< sorted keys in global memory, >= 1
   int threads = 0;     ///< threads per block

@@ -100,7 +100,7 @@ template <class Key>
 struct CfMerge {
   static constexpr const char* kName = "cf-merge";
   enum Site : int { store_tile, path_a, path_b, gather, scatter_store };
-  static constexpr const char* kSiteNames[] = {"store_tile", "path_a", "path_b", "gather", "scatter"};
+  static constexpr const char* kSiteNames[5] = {"store_tile", "path_a", "path_b", "gather", "scatter"};
 
   CfLayout layout;
   bool scatter = false;

@@ -39,7 +39,7 @@ BANKCHECK_HD constexpr int cf_banks_in_keys(int bytes) { return bytes == 8 ? 16 
 /// Site ids of the CF sort's shared-memory accesses (the replay's names).
 struct CfSortSites {
   enum Site : int { stage_key, stage_value, path_a, path_b, split_store, split_load, gather_key, gather_value };
-  static constexpr const char* kSiteNames[] = {"stage_key",   "stage_value", "path_a",     "path_b",
+  static constexpr const char* kSiteNames[8] = {"stage_key",   "stage_value", "path_a",     "path_b",
                                                "split_store", "split_load",  "gather_key", "gather_value"};
 };
 

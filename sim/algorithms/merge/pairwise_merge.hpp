@@ -49,7 +49,7 @@ template <class Key>
 struct PairwiseMerge {
   static constexpr const char* kName = "merge";
   enum Site : int { store_tile, path_a, path_b, init_a, init_b, merge_read };
-  static constexpr const char* kSiteNames[] = {"store_tile", "path_a", "path_b", "init_a", "init_b", "merge_read"};
+  static constexpr const char* kSiteNames[6] = {"store_tile", "path_a", "path_b", "init_a", "init_b", "merge_read"};
   static constexpr int kPhases = 2;
 
   int E = 1;                 ///< items per thread

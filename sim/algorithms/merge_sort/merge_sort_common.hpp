@@ -56,7 +56,7 @@ struct MergeSortSites {
     merged_store,  ///< the E merged keys into the next round's layout (or blocked)
     out_read,      ///< warp-striped read of the sorted tile for the global store
   };
-  static constexpr const char* kSiteNames[] = {"stage",       "load_blocked", "sorted_store", "path_a", "path_b",
+  static constexpr const char* kSiteNames[13] = {"stage",       "load_blocked", "sorted_store", "path_a", "path_b",
                                                "init_a",      "init_b",       "merge_read",   "split_store",
                                                "split_load",  "gather",       "merged_store", "out_read"};
 };

@@ -59,7 +59,7 @@ template <class Key, PbsVariant V>
 struct PbsSearch {
   static constexpr const char* kName = V == PbsVariant::pbs ? "pbs" : pbs_is_cl(V) ? "pbs-cl" : "pbs-cf";
   enum Site : int { store_keys, probe, final_check, window_check, scan, binary };
-  static constexpr const char* kSiteNames[] = {"store_keys", "probe", "final_check", "window_check", "scan",
+  static constexpr const char* kSiteNames[6] = {"store_keys", "probe", "final_check", "window_check", "scan",
                                                "binary"};
 
   int w = 32;                ///< warp size = banks (DMM)

@@ -18,7 +18,7 @@ template <class T = int>
 struct BitonicSort {
   static constexpr const char* kName = "bitonic";
   enum Site : int { kLoadA, kLoadB, kReadLo, kReadHi, kWriteLo, kWriteHi, kOutA, kOutB };
-  static constexpr const char* kSiteNames[] = {"load_a", "load_b", "read_lo", "read_hi",
+  static constexpr const char* kSiteNames[8] = {"load_a", "load_b", "read_lo", "read_hi",
                                                "write_lo", "write_hi", "out_a", "out_b"};
 
   unsigned n = 64;  ///< keys, a power of two in [2, 2^16]

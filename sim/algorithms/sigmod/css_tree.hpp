@@ -29,7 +29,7 @@ template <class T = int>
 struct CssTreeSearch {
   static constexpr const char* kName = "css";
   enum Site : int { kCopy, kProbe };
-  static constexpr const char* kSiteNames[] = {"copy", "probe"};
+  static constexpr const char* kSiteNames[2] = {"copy", "probe"};
   static constexpr int kPhases = 2;
 
   unsigned keys_per_node = 8;  ///< m

@@ -20,7 +20,7 @@ template <class T = int>
 struct PrefixScan {
   static constexpr const char* kName = "scan";
   enum Site : int { kLoadA, kLoadB, kUpA, kUpB, kUpWrite, kClear, kDownA, kDownB, kDownWriteA, kDownWriteB, kOutA, kOutB };
-  static constexpr const char* kSiteNames[] = {"load_a", "load_b", "up_read_a", "up_read_b", "up_write", "clear",
+  static constexpr const char* kSiteNames[12] = {"load_a", "load_b", "up_read_a", "up_read_b", "up_write", "clear",
                                                "down_read_a", "down_read_b", "down_write_a", "down_write_b",
                                                "out_read_a", "out_read_b"};
 

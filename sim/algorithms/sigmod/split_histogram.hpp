@@ -29,7 +29,7 @@ inline HistogramLayout parse_histogram_layout(std::string_view name) {
 struct SplitHistogram {
   static constexpr const char* kName = "split";
   enum Site : int { kZero, kCountRead, kCountWrite, kOut };
-  static constexpr const char* kSiteNames[] = {"zero", "count_read", "count_write", "out"};
+  static constexpr const char* kSiteNames[4] = {"zero", "count_read", "count_write", "out"};
   static constexpr int kPhases = 3;
 
   unsigned threads = 32;

@@ -14,7 +14,7 @@ namespace bankcheck {
 struct StridedAccess {
   static constexpr const char* kName = "strided";
   enum Site : int { kRead };
-  static constexpr const char* kSiteNames[] = {"read"};
+  static constexpr const char* kSiteNames[1] = {"read"};
   static constexpr int kPhases = 1;
 
   unsigned threads = 32;

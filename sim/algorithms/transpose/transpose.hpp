@@ -29,7 +29,7 @@ template <class T = int>
 struct Transpose {
   static constexpr const char* kName = "transpose";
   enum Site : int { kWriteTile, kReadColumn };
-  static constexpr const char* kSiteNames[] = {"write_tile", "read_column"};
+  static constexpr const char* kSiteNames[2] = {"write_tile", "read_column"};
   static constexpr int kPhases = 2;
 
   unsigned tile = 32;
