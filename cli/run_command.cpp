@@ -67,7 +67,7 @@ report::Results results_of(const AlgorithmReport& r, const BankModel& model, con
   for (const auto& s : r.sites) {
     if (!site_selected(o.gate.sites, s.site)) continue;
     out.totals += s.cost;
-    out.sites.push_back({s.site, s.cost, {}});
+    out.sites.push_back({s.site, s.cost, {}, {}, 0, {}});
     if (worst.worse(s.worst)) {
       worst = s.worst;
       worst_location = s.worst_location;
