@@ -6,12 +6,20 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "capture/host/capture_options.hpp"
 #include "capture/host/capture_run.hpp"
+#include "capture/host/instruction_summary.hpp"
+#include "capture/host/sass_table.hpp"
+#include "capture/host/summary_results.hpp"
+#include "model/bank_model.hpp"
+#include "sim/report/results_writer.hpp"
 #include "capture/host/launch_filter.hpp"
 #include "capture/host/process.hpp"
 #include "cli/commands.hpp"
@@ -26,6 +34,8 @@ struct CaptureCommandOptions {
   std::optional<std::string> skip, count;
   std::uint64_t ring_slots = 0;
   bool no_generic = false;
+  bool summary = false;
+  std::optional<std::uint64_t> summary_slots;
   std::vector<std::string> argv;
 };
 
@@ -33,6 +43,23 @@ fs::path executable_dir() {
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
   return ec ? fs::current_path() : self.parent_path();
+}
+
+/// `--summary`: OUT/summary.csv as the results schema, printed and written to OUT/summary.json.
+void print_summary(const fs::path& out) {
+  std::optional<capture::SassTable> sass;
+  if (fs::exists(out / "sass.csv")) sass = capture::SassTable::read((out / "sass.csv").string());
+  const auto sass_of = [&sass](const std::string& site) {
+    const std::string* text = sass ? sass->find(site) : nullptr;
+    return text ? *text : std::string();
+  };
+  const auto rows = capture::read_summary_table((out / "summary.csv").string());
+  const report::Results results = capture::summary_results(rows, make_preset("sm90"), sass_of, out.string());
+  {
+    std::ofstream json(out / "summary.json");
+    report::ResultsWriter(json, report::Format::json, false).finish(results);
+  }
+  report::ResultsWriter(std::cout, report::Format::text, false).finish(results);
 }
 
 void run(const CaptureCommandOptions& o) {
@@ -47,6 +74,10 @@ void run(const CaptureCommandOptions& o) {
   if (!o.blocks.empty()) r.filter.blocks = capture::parse_block_list(o.blocks);
   r.ring_slots = o.ring_slots;
   r.generic = !o.no_generic;
+  if (o.summary) r.summary_slots = o.summary_slots.value_or(capture::kDefaultSummarySlots);
+  if (o.summary_slots && *o.summary_slots == 0)
+    throw std::invalid_argument("--summary-slots must be a power of two in 1.." +
+                                std::to_string(capture::kMaxSummarySlots) + " (got 0)");
   const std::string nvcc = capture::find_executable({"nvcc"}, {"/usr/local/cuda/bin"});
   if (!nvcc.empty()) r.tool_dirs.push_back(fs::path(nvcc).parent_path().string());
   r.tool_dirs.push_back("/usr/local/cuda/bin");
@@ -67,6 +98,7 @@ void run(const CaptureCommandOptions& o) {
                 << row.status << "\n";
   for (const auto& note : report.notes) std::cerr << "bankcheck capture: note: " << note << "\n";
   for (const auto& reason : report.reasons) std::cerr << "bankcheck capture: incomplete: " << reason << "\n";
+  if (r.summary_slots != 0) print_summary(report.out);
   exit_code() = report.exit_code();
 }
 
@@ -89,6 +121,13 @@ void add_capture_command(CLI::App& app) {
   cmd->add_option("--ring-slots", o->ring_slots, "Records in the ring buffer, a power of two (default 65536)");
   cmd->add_flag("--no-generic", o->no_generic,
                 "Do not patch generic (non-.shared) accesses; faster, but misses shared accesses through generic pointers");
+  cmd->add_flag("--summary", o->summary,
+                "Cost every warp request on the GPU with the sm90 rules and keep per-instruction totals and the worst "
+                "record (OUT/summary.csv, OUT/summary.json, printed) instead of writing traces: for whole applications");
+  cmd->add_option("--summary-slots", o->summary_slots,
+                  "With --summary: instructions per shard of the device table, a power of two in 1..1048576 "
+                  "(default 1024; a launch that needs more is reported incomplete)")
+      ->needs("--summary");
   cmd->add_option("program", o->argv, "-- PROGRAM [ARGS...]: the program to run, unmodified")->required();
   cmd->callback([o] {
     try {

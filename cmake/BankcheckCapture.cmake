@@ -44,6 +44,8 @@ else()
             -Xptxas --compile-as-tools-patch -I${PROJECT_SOURCE_DIR} -I${BANKCHECK_SANITIZER_INCLUDE_DIR}
             ${PROJECT_SOURCE_DIR}/capture/device/patches.cu -o ${_patches}
     DEPENDS ${PROJECT_SOURCE_DIR}/capture/device/patches.cu ${PROJECT_SOURCE_DIR}/capture/host/ring_layout.hpp
+            ${PROJECT_SOURCE_DIR}/capture/host/summary_table.hpp ${PROJECT_SOURCE_DIR}/capture/host/hd_atomic.hpp
+            ${PROJECT_SOURCE_DIR}/model/sm90_warp_cost.hpp ${PROJECT_SOURCE_DIR}/model/access_rule.hpp
     COMMENT "Building the capture patches (tools-patch fatbin)"
     VERBATIM)
   add_custom_target(bankcheck_capture_patches ALL DEPENDS ${_patches})

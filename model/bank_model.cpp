@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "model/phase_rules.hpp"
+#include "model/sm90_warp_cost.hpp"
 
 namespace bankcheck {
 
@@ -15,6 +16,10 @@ BankModel::BankModel(std::string name, BankGeometry geometry, PhaseRule rule)
   if (geometry_.bank_bytes != 0 && !is_valid_width(geometry_.bank_bytes))
     throw std::invalid_argument("bank bytes must be 1, 2, 4, 8 or 16");
   if (geometry_.rows_per_word == 0) throw std::invalid_argument("rows per word must be >= 1");
+  // The sm90 rules (model/sm90_warp_cost.hpp) are written for the H100's geometry alone.
+  if (rule_ == PhaseRule::sm90 && (geometry_.banks != sm90::kBanks || geometry_.bank_bytes != sm90::kWordBytes ||
+                                   geometry_.warp != sm90::kLanes || geometry_.rows_per_word != 1))
+    throw std::invalid_argument("the sm90 phase rule needs 32 banks of 4 bytes, 32-lane warps and one row per word");
   for (unsigned k = 0; k < plans_.size(); ++k) plans_[k] = single_phase_plan(geometry_, rule_, 1u << k);
 }
 
@@ -25,51 +30,48 @@ AccessRule BankModel::rule(Op op, unsigned width) const {
   // presets they are reported as not modelled rather than costed as
   // something they are not. A 12-byte access is the 16-byte instruction
   // that carries it (cost_as_quad).
+  if (rule_ == PhaseRule::sm90) return sm90::rule(op, width);
   if (width == kTripleWordWidth) return rule(op, 16) == AccessRule::unmodelled ? AccessRule::unmodelled : AccessRule::as_quad;
   if (!is_valid_width(width)) return AccessRule::unmodelled;
-  if (op == Op::load || op == Op::store) return AccessRule::phases;
-  if (rule_ != PhaseRule::sm90) return AccessRule::unmodelled;
-  switch (op) {
-    case Op::atom: return AccessRule::atomic_lanes;
-    case Op::atom_cas: return AccessRule::atomic_lanes2;
-    case Op::atom_popc:
-    case Op::ldsm:
-    case Op::stsm:
-    case Op::cpasync: return AccessRule::as_store;
-    case Op::cpasync_cg: return AccessRule::bypass_copy;
-    default: return AccessRule::unmodelled;
-  }
+  return op == Op::load || op == Op::store ? AccessRule::phases : AccessRule::unmodelled;
 }
+
+namespace {
+
+/// The sm90 rules of model/sm90_warp_cost.hpp on a request of the trace's shape.
+RequestCost sm90_cost(const WarpRequest& r, Counter counter) {
+  std::uint32_t active = 0;
+  for (unsigned l = 0; l < sm90::kLanes; ++l) active |= r.addr[l] != kInactive ? sm90::lane_bit(l) : 0u;
+  const sm90::WarpCost c = sm90::warp_cost(r.op, r.width, r.addr.data(), active, counter);
+  return RequestCost{c.wavefronts, c.ideal, std::uint64_t{c.wavefronts} - c.ideal, c.degree, c.modelled};
+}
+
+}  // namespace
 
 RequestCost BankModel::cost(const WarpRequest& request) const {
   const unsigned w = request.width;
-  // Plain loads and stores (the hot path) test their op alongside the width
-  // check the SIMD shortcut needed anyway; every other kind goes to rule().
+  // Plain loads and stores of one phase (the hot path) try the SIMD
+  // shortcut first; everything else of sm90 is the shared host/device code,
+  // and the other presets' kinds go to rule().
   const bool plain = request.op <= Op::store && std::has_single_bit(w) && w <= 16;
-  if (!plain) [[unlikely]] {
-    switch (rule(request.op, w)) {
-      case AccessRule::unmodelled: return RequestCost{0, 0, 0, 0, false};
-      case AccessRule::phases: return phase_cost(geometry_, rule_, request);
-      case AccessRule::as_store: return phase_cost(geometry_, rule_, {Op::store, w, request.addr});
-      case AccessRule::atomic_lanes: return lane_pass_cost(geometry_, rule_, request, LanePasses::atomic, 1);
-      case AccessRule::atomic_lanes2: return lane_pass_cost(geometry_, rule_, request, LanePasses::atomic, 2);
-      case AccessRule::as_quad: return cost_as_quad(request);
-      case AccessRule::bypass_copy: return lane_pass_cost(geometry_, rule_, request, LanePasses::when_conflicting, 1);
-    }
-  }
-  if (request.addr.size() == 32) {
+  if (plain && request.addr.size() == 32) {
     const SinglePhasePlan& plan = plans_[std::countr_zero(w)];
     if (plan.kernel != nullptr) {
       const std::uint32_t d = plan.kernel(request.addr.data(), plan.map);
       if (d != kNoSimdDegree) return cost_of_degree(d);
     }
   }
-  return phase_cost(geometry_, rule_, request);
+  if (rule_ == PhaseRule::sm90) return sm90_cost(request, Counter::instruction);
+  if (plain) return phase_cost(geometry_, rule_, request);
+  switch (rule(request.op, w)) {
+    case AccessRule::phases: return phase_cost(geometry_, rule_, request);
+    case AccessRule::as_quad: return cost_as_quad(request);
+    default: return RequestCost{0, 0, 0, 0, false};
+  }
 }
 
 RequestCost BankModel::kernel_counter_cost(const WarpRequest& request) const {
-  if (request.op == Op::load && request.width == 8 && rule(request.op, 8) == AccessRule::phases)
-    return phase_cost(geometry_, rule_, request, Counter::kernel);
+  if (rule_ == PhaseRule::sm90) return sm90_cost(request, Counter::kernel);
   return cost(request);
 }
 

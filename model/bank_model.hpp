@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/access_rule.hpp"
 #include "model/simd_degree.hpp"
 #include "model/warp_request.hpp"
 
@@ -52,27 +53,6 @@ struct RequestCost {
   /// requests apart (replay's "not modelled" lines), never as conflict-free.
   bool modelled = true;
 };
-
-/// How a model costs one (op, width): the single place where a rule is
-/// chosen per preset (BankModel::rule). Adding a measured access kind means
-/// a new value here, its case in rule() and its cost in BankModel::cost
-/// (docs/extending-access-kinds.md).
-enum class AccessRule : std::uint8_t {
-  unmodelled,     ///< no rule known: the request is reported, not costed
-  phases,         ///< the preset's phase rule of plain loads and stores (PhaseRule)
-  as_store,       ///< phases and degree of a store of the same width (ldsm, stsm, cpasync, atom.popc)
-  atomic_lanes,   ///< store phases; each active lane is its own pass of its banks (atom)
-  atomic_lanes2,  ///< as atomic_lanes, twice: a read and a write pass (atom.cas)
-  bypass_copy,    ///< store phases; a conflicting phase serves one lane at a time (cpasync.cg)
-  as_quad,        ///< a 12-byte access: the 16-byte instruction that carries it (BankModel::cost_as_quad)
-};
-
-/// Which of the H100's counters a cost reproduces. They differ for one kind
-/// of request only: a paired 8-byte load with a conflict (docs/bank-model.md,
-/// rule 3). Per instruction (Nsight Compute's SourceCounters, what `compare`
-/// judges) is the model's answer; the kernel-level counters
-/// (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum) count less there.
-enum class Counter : std::uint8_t { instruction, kernel };
 
 /// Where the worst conflict of a request is: for reports and pictures.
 struct ConflictCulprit {

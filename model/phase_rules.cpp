@@ -1,6 +1,7 @@
 #include "model/phase_rules.hpp"
 
 #include "model/simd_degree.hpp"
+#include "model/sm90_warp_cost.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -40,19 +41,6 @@ struct Phase {
   unsigned first = 0, count = 0;
 };
 
-/// sm90 loads wider than a bank word: the hardware serves two phases' worth
-/// of lanes at once when every lane can be paired with a partner that reads
-/// the same address, partners being l^1 for all lanes or l^2 for all lanes
-/// (inactive partners pair with anything). Measured: docs/bank-model.md.
-bool lanes_pair_up(const WarpRequest& r, unsigned partner) {
-  const auto n = static_cast<unsigned>(r.addr.size());
-  for (unsigned l = 0; l < n; ++l) {
-    const unsigned m = l ^ partner;
-    if (m < n && r.addr[l] != kInactive && r.addr[m] != kInactive && r.addr[l] != r.addr[m]) return false;
-  }
-  return true;
-}
-
 /// Lanes per phase before sm90 pairs wide loads: a wavefront carries
 /// banks*bank_bytes bytes of lane data (times rows_per_word where a bank
 /// word spans several rows).
@@ -65,11 +53,10 @@ unsigned unpaired_phase_lanes(const BankGeometry& g, PhaseRule rule, unsigned wi
 
 /// Lanes per phase of a request.
 unsigned phase_lanes(const BankGeometry& g, PhaseRule rule, const WarpRequest& r) {
-  unsigned lanes = unpaired_phase_lanes(g, rule, r.width);
-  if (rule == PhaseRule::sm90 && r.op == Op::load && r.width > g.bank_bytes && lanes < g.warp &&
-      (lanes_pair_up(r, 1) || lanes_pair_up(r, 2)))
-    lanes = std::min(g.warp, lanes * 2);
-  return lanes;
+  if (rule != PhaseRule::sm90) return unpaired_phase_lanes(g, rule, r.width);
+  std::uint32_t active = 0;  // sm90's geometry is fixed: 32 lanes (BankModel's constructor)
+  for (unsigned l = 0; l < sm90::kLanes; ++l) active |= r.addr[l] != kInactive ? sm90::lane_bit(l) : 0u;
+  return sm90::phase_lanes(r.op, r.width, r.addr.data(), active);
 }
 
 /// Scratch space reused across calls so the hot path never allocates.
@@ -198,26 +185,6 @@ std::uint32_t phase_degree(const BankGeometry& g, const WarpRequest& r, Phase p)
   return degree_by_sorting(g, r, p);
 }
 
-/// Wavefronts of the one merged phase of a paired sm90 8-byte load whose
-/// merged degree is `merged`, as each counter of the H100 reports them
-/// (docs/bank-model.md, rule 3): the per-instruction counter counts the
-/// merged phase at its degree only when it is conflict-free, and otherwise
-/// the two half warps' degrees added (ld8mix and ld8cap, 263 loads); the
-/// kernel-level counter counts the merged degree (the 3428 older cases).
-/// Either way it is one phase: ideal 1.
-std::uint32_t merged_load8_wavefronts(const BankGeometry& g, const WarpRequest& r, std::uint32_t merged,
-                                      Counter counter) {
-  if (merged <= 1 || counter == Counter::kernel) return merged;
-  const auto half = static_cast<unsigned>(r.addr.size() / 2);
-  return degree_by_sorting(g, r, Phase{0, half}) + degree_by_sorting(g, r, Phase{half, half});
-}
-
-/// Whether `p` is the merged phase of a paired sm90 8-byte load.
-bool is_merged_load8(const BankGeometry& g, PhaseRule rule, const WarpRequest& r, Phase p) {
-  return rule == PhaseRule::sm90 && r.op == Op::load && r.width == 2 * g.bank_bytes &&
-         p.count > unpaired_phase_lanes(g, rule, r.width) && p.count == r.addr.size() && r.addr.size() % 2 == 0;
-}
-
 template <class F>
 void for_each_phase(const BankGeometry& g, PhaseRule rule, const WarpRequest& r, F&& f) {
   const unsigned n = phase_lanes(g, rule, r);
@@ -236,48 +203,15 @@ SinglePhasePlan single_phase_plan(const BankGeometry& g, PhaseRule rule, unsigne
   return SinglePhasePlan{simd_degree_kernel(*map, best_simd_path()), *map};  // not kSimdPath: models may be built during static initialisation
 }
 
-RequestCost phase_cost(const BankGeometry& g, PhaseRule rule, const WarpRequest& r, Counter counter) {
+RequestCost phase_cost(const BankGeometry& g, PhaseRule rule, const WarpRequest& r) {
   RequestCost cost;
   const auto warp = static_cast<unsigned>(r.addr.size());
   if (g.banks <= 64 && r.width <= cell_bytes(g, r.width) && phase_lanes(g, rule, r) >= warp)
     return cost_of_degree(single_cell_degree(g, r, Phase{0, warp}));  // one phase: no phase loop
   for_each_phase(g, rule, r, [&](Phase p) {
-    std::uint32_t d = phase_degree(g, r, p);
-    if (is_merged_load8(g, rule, r, p)) d = merged_load8_wavefronts(g, r, d, counter);
+    const std::uint32_t d = phase_degree(g, r, p);
     cost.wavefronts += d;
     cost.ideal += d > 0 ? 1 : 0;
-    cost.degree = std::max(cost.degree, d);
-  });
-  cost.conflicts = cost.wavefronts - cost.ideal;
-  return cost;
-}
-
-RequestCost lane_pass_cost(const BankGeometry& g, PhaseRule rule, const WarpRequest& r, LanePasses passes,
-                           unsigned repeat) {
-  RequestCost cost;
-  const WarpRequest as_store{Op::store, r.width, r.addr};
-  for_each_phase(g, rule, as_store, [&](Phase p) {
-    std::uint32_t d = 0;
-    if (passes == LanePasses::atomic) {
-      // Lanes per bank, each lane once per bank it touches.
-      std::vector<std::uint32_t> lanes(g.banks, 0);
-      for (unsigned l = p.first; l < p.first + p.count; ++l) {
-        if (r.addr[l] == kInactive) continue;
-        std::uint64_t last_bank = ~std::uint64_t{0};
-        for_each_cell(g, r.width, r.addr[l], [&](const Cell& c) {
-          if (c.bank != last_bank) d = std::max(d, ++lanes[c.bank]);
-          last_bank = c.bank;
-        });
-      }
-    } else {
-      d = phase_degree(g, as_store, p);
-      if (d > 1) {
-        d = 0;
-        for (unsigned l = p.first; l < p.first + p.count; ++l) d += r.addr[l] != kInactive;
-      }
-    }
-    cost.wavefronts += std::uint64_t{repeat} * d;
-    cost.ideal += d > 0 ? repeat : 0;
     cost.degree = std::max(cost.degree, d);
   });
   cost.conflicts = cost.wavefronts - cost.ideal;

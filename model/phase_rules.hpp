@@ -1,7 +1,8 @@
 #pragma once
 // The phase machinery behind BankModel: splitting a warp request into
-// phases, costing each phase by its conflict degree, and (sm90) merging the
-// phases of wide loads. Internal to model/; users call BankModel.
+// phases and costing each phase by its conflict degree, for every preset;
+// sm90's own rules (merged phases of wide loads, atomics, copies) are in
+// model/sm90_warp_cost.hpp. Internal to model/; users call BankModel.
 #include <cstdint>
 #include <vector>
 
@@ -23,23 +24,10 @@ constexpr RequestCost cost_of_degree(std::uint32_t d) {
   return RequestCost{d, d > 0 ? 1u : 0u, d > 0 ? d - 1u : 0u, d};
 }
 
-RequestCost phase_cost(const BankGeometry& g, PhaseRule rule, const WarpRequest& request,
-                       Counter counter = Counter::instruction);
+/// The cost of a plain load or store under the phase rules of the presets
+/// other than sm90 (sm90 requests go to model/sm90_warp_cost.hpp).
+RequestCost phase_cost(const BankGeometry& g, PhaseRule rule, const WarpRequest& request);
 
-/// How the lanes of a phase are served one pass at a time.
-enum class LanePasses : std::uint8_t {
-  atomic,            ///< always: each active lane is one pass of every bank it touches (no multicast)
-  when_conflicting,  ///< only in a phase with a conflict; a conflict-free phase costs 1
-};
-
-/// Cost of a request served in a store's phases where lanes take passes of
-/// their own (docs/bank-model.md, rules 4 and 6): per phase, the most active
-/// lanes touching one bank (LanePasses::atomic), or the active lanes when the
-/// phase has a conflict (LanePasses::when_conflicting); `repeat` passes of
-/// each (a compare-and-swap reads, then writes).
-/// @post wavefronts == repeat * sum of the phases' costs; ideal == repeat * phases with an active lane.
-RequestCost lane_pass_cost(const BankGeometry& g, PhaseRule rule, const WarpRequest& request, LanePasses passes,
-                           unsigned repeat);
 std::vector<std::uint32_t> phase_bank_words(const BankGeometry& g, PhaseRule rule, const WarpRequest& request);
 ConflictCulprit phase_culprit(const BankGeometry& g, PhaseRule rule, const WarpRequest& request);
 

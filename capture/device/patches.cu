@@ -9,13 +9,16 @@
 // execute the same instruction (same pc) are grouped with
 // __match_any_sync(__activemask(), pc); the group's lowest lane reserves a
 // slot of the ring (capture/host/ring_layout.hpp), every lane writes its
-// own offset into it (one coalesced write), and the leader commits it.
+// own offset into it (one coalesced write), and the leader commits it. In
+// summary mode (`capture --summary`) the leader costs the request instead
+// and adds it to a per-instruction table in device memory.
 #include <sanitizer_patching.h>
 
 #include <cstdint>
 #include <type_traits>
 
 #include "capture/host/ring_layout.hpp"
+#include "capture/host/summary_table.hpp"
 
 using bankcheck::capture::CaptureDescriptor;
 using bankcheck::capture::CaptureSlot;
@@ -47,6 +50,37 @@ __device__ __forceinline__ bool block_selected(const CaptureDescriptor* d) {
   return false;
 }
 
+__device__ __forceinline__ unsigned sm_id() {
+  unsigned id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+}
+
+/// `capture --summary`: the leader gathers the group's offsets, costs the
+/// request with the sm90 rules (model/sm90_warp_cost.hpp, the CPU's code)
+/// and adds it to its SM's shard of the table (capture/host/summary_table.hpp).
+__device__ __forceinline__ void summarize_warp(CaptureDescriptor* d, std::uint64_t pc, std::uint32_t offset,
+                                               std::uint32_t width, SlotOp op, unsigned group, unsigned mask,
+                                               unsigned lane, unsigned leader) {
+  bankcheck::capture::SummaryRequest r;
+  for (unsigned l = 0; l < kCaptureWarp; ++l) {
+    const std::uint32_t a = __shfl_sync(group, offset, l);  // lanes outside `group` give garbage, masked out below
+    r.addr[l] = (mask >> l) & 1u ? a : 0u;
+  }
+  if (lane != leader) return;
+  r.pc = pc;
+  r.op = static_cast<bankcheck::Op>(op);
+  r.width = width;
+  r.mask = mask;
+  r.block[0] = blockIdx.x;
+  r.block[1] = blockIdx.y;
+  r.block[2] = blockIdx.z;
+  r.warp = (threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y) / kCaptureWarp;
+  const bankcheck::capture::SummaryTableView table{d->summary_slots, d->summary_capacity, d->summary_shards,
+                                                   &d->summary_overflow, &d->summary_kind_mismatch};
+  bankcheck::capture::summarize(table, sm_id() % d->summary_shards, r);
+}
+
 /// Write one warp record for the lanes of this warp at `pc`.
 /// `lane_limit`: lanes at or above it take part in the instruction but
 /// give no address (ldmatrix .x1/.x2 read row addresses from lanes 0-7 or 0-15 only).
@@ -58,6 +92,7 @@ __device__ __forceinline__ void emit(CaptureDescriptor* d, std::uint64_t pc, std
   const unsigned leader = __ffs(group) - 1;
   const unsigned limit_mask = lane_limit >= kCaptureWarp ? 0xFFFFFFFFu : ((1u << lane_limit) - 1u);
   const unsigned mask = group & limit_mask;
+  if (d->summary_slots != nullptr) return summarize_warp(d, pc, offset, width, op, group, mask, lane, leader);
 
   std::uint64_t ticket = 0;
   bool write = true;

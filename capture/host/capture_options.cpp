@@ -20,6 +20,7 @@ std::string block_list_text(const std::vector<BlockRange>& blocks) {
 std::vector<std::pair<std::string, std::string>> CaptureOptions::to_environment() const {
   std::vector<std::pair<std::string, std::string>> env = {
       {kEnvDir, dir}, {kEnvPatches, patches}, {kEnvRingSlots, std::to_string(ring_slots)}, {kEnvGeneric, generic ? "1" : "0"}};
+  if (summary_slots != 0) env.emplace_back(kEnvSummarySlots, std::to_string(summary_slots));
   if (!filter.kernel_regex.empty()) env.emplace_back(kEnvKernel, filter.kernel_regex);
   if (filter.skip != 0) env.emplace_back(kEnvSkip, std::to_string(filter.skip));
   if (filter.count) env.emplace_back(kEnvCount, std::to_string(*filter.count));
@@ -52,6 +53,12 @@ CaptureOptions CaptureOptions::from_environment(const std::function<std::optiona
     if (o.ring_slots == 0 || (o.ring_slots & (o.ring_slots - 1)) != 0 || o.ring_slots > kMaxRingSlots)
       throw std::invalid_argument(std::string(kEnvRingSlots) + " must be a power of two in 1.." +
                                   std::to_string(kMaxRingSlots) + " (got " + *v + ")");
+  }
+  if (auto v = get(kEnvSummarySlots)) {
+    o.summary_slots = count(kEnvSummarySlots, *v);
+    if (!is_valid_summary_slots(o.summary_slots))
+      throw std::invalid_argument(std::string(kEnvSummarySlots) + " must be a power of two in 1.." +
+                                  std::to_string(kMaxSummarySlots) + " (got " + *v + ")");
   }
   if (auto v = get(kEnvGeneric)) {
     if (*v != "0" && *v != "1") throw std::invalid_argument(std::string(kEnvGeneric) + " must be 0 or 1 (got " + *v + ")");

@@ -22,10 +22,19 @@ inline constexpr const char* kEnvCount = "BANKCHECK_CAPTURE_LAUNCH_COUNT"; ///< 
 inline constexpr const char* kEnvBlocks = "BANKCHECK_CAPTURE_BLOCKS";      ///< --blocks LIST
 inline constexpr const char* kEnvRingSlots = "BANKCHECK_CAPTURE_RING_SLOTS";  ///< slots per ring (power of two)
 inline constexpr const char* kEnvGeneric = "BANKCHECK_CAPTURE_GENERIC";    ///< 1: also patch generic accesses
+inline constexpr const char* kEnvSummarySlots = "BANKCHECK_CAPTURE_SUMMARY_SLOTS";  ///< --summary: slots per shard
 
 /// Default ring: 2^16 slots of 168 bytes (11 MiB of pinned memory).
 inline constexpr std::uint64_t kDefaultRingSlots = std::uint64_t{1} << 16;
 inline constexpr std::uint64_t kMaxRingSlots = std::uint64_t{1} << 24;
+/// `--summary`: slots per shard of the device table (capture/host/summary_table.hpp),
+/// and its shards: 8 x 1024 slots of 280 bytes (2.2 MiB of device memory).
+inline constexpr std::uint64_t kDefaultSummarySlots = 1024;
+inline constexpr std::uint64_t kMaxSummarySlots = std::uint64_t{1} << 20;
+inline constexpr std::uint32_t kSummaryShards = 8;
+
+/// Whether n is a valid count of summary slots: a power of two in 1..kMaxSummarySlots.
+constexpr bool is_valid_summary_slots(std::uint64_t n) { return n != 0 && (n & (n - 1)) == 0 && n <= kMaxSummarySlots; }
 
 struct CaptureOptions {
   std::string dir;
@@ -33,6 +42,7 @@ struct CaptureOptions {
   LaunchFilterSpec filter;
   std::uint64_t ring_slots = kDefaultRingSlots;
   bool generic = true;
+  std::uint64_t summary_slots = 0;  ///< nonzero: summary mode, this many slots per shard
 
   /// The variables that carry these options (for the program's environment).
   std::vector<std::pair<std::string, std::string>> to_environment() const;

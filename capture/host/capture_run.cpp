@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "capture/host/capture_options.hpp"
+#include "capture/host/instruction_summary.hpp"
 #include "capture/host/sass_table.hpp"
 
 namespace bankcheck::capture {
@@ -98,7 +99,18 @@ void write_sass(const fs::path& staging, const CaptureRequest& request, CaptureR
   write_text_atomically(staging / "sass.csv", sass_table_text(lines));
 }
 
-/// Rewrite each trace with the ops its SASS refines (capture/host/op_refinement.hpp).
+/// Rewrite summary.csv with the ops its SASS refines (capture/host/instruction_summary.hpp).
+void refine_summary_ops(const fs::path& staging, const SassTable& sass) {
+  auto rows = read_summary_table((staging / "summary.csv").string());
+  std::string text = summary_table_header();
+  for (auto& row : rows) {
+    refine_summary(row, sass);
+    text += summary_row_line(row);
+  }
+  write_text_atomically(staging / "summary.csv", text);
+}
+
+/// Rewrite each trace (and summary.csv) with the ops its SASS refines (capture/host/op_refinement.hpp).
 void refine_ops(const fs::path& staging, CaptureReport& report) {
   std::error_code ec;
   if (!fs::exists(staging / "sass.csv", ec)) {
@@ -110,6 +122,7 @@ void refine_ops(const fs::path& staging, CaptureReport& report) {
     const SassTable sass = SassTable::read((staging / "sass.csv").string());
     for (const LaunchRow& row : report.launches)
       if (!row.trace.empty() && fs::exists(staging / row.trace, ec)) refine_trace_ops(staging / row.trace, sass);
+    if (fs::exists(staging / "summary.csv", ec)) refine_summary_ops(staging, sass);
   } catch (const std::exception& e) {
     report.reasons.push_back(std::string("refining the traces' ops from their SASS failed: ") + e.what());
   }
@@ -165,6 +178,9 @@ void check_capture_request(const CaptureRequest& r) {
   if (r.ring_slots != 0 && (r.ring_slots & (r.ring_slots - 1)) != 0)
     throw std::invalid_argument("--ring-slots must be a power of two in 1.." + std::to_string(kMaxRingSlots) +
                                 " (got " + std::to_string(r.ring_slots) + ")");
+  if (r.summary_slots != 0 && !is_valid_summary_slots(r.summary_slots))
+    throw std::invalid_argument("--summary-slots must be a power of two in 1.." + std::to_string(kMaxSummarySlots) +
+                                " (got " + std::to_string(r.summary_slots) + ")");
   if (r.ring_slots > kMaxRingSlots)
     throw std::invalid_argument("--ring-slots must be a power of two in 1.." + std::to_string(kMaxRingSlots) +
                                 " (got " + std::to_string(r.ring_slots) + ")");
@@ -197,6 +213,7 @@ CaptureReport run_capture(const CaptureRequest& request) {
   options.filter = request.filter;
   if (request.ring_slots != 0) options.ring_slots = request.ring_slots;
   options.generic = request.generic;
+  options.summary_slots = request.summary_slots;
   auto env = options.to_environment();
   env.emplace_back("CUDA_INJECTION64_PATH", fs::absolute(request.library).string());
   // Load every function with its module, so the library can name the
@@ -222,8 +239,10 @@ CaptureReport run_capture(const CaptureRequest& request) {
   } else {
     write_text_atomically(staging / "launches.csv", launch_table_header());
   }
+  if (request.summary_slots != 0 && !fs::exists(staging / "summary.csv", ec))
+    write_text_atomically(staging / "summary.csv", summary_table_header());
   for (const LaunchRow& row : report.launches) {
-    if (!row.trace.empty()) ++report.captured;
+    if (!row.trace.empty() || (request.summary_slots != 0 && row.status != kStatusSkipped)) ++report.captured;
     if (!row.complete()) report.reasons.push_back("launch " + std::to_string(row.id) + " (" + row.demangled + "): " + row.status);
     if (!row.untraced.empty())
       report.notes.push_back("launch " + std::to_string(row.id) + " has shared-memory operations that are not traced: " +
@@ -278,6 +297,7 @@ std::string capture_json(const CaptureRequest& request, const CaptureReport& rep
   j << "  \"signal\": " << report.program.signal << ",\n";
   j << "  \"complete\": " << (report.complete ? "true" : "false") << ",\n";
   j << "  \"status\": " << json_string(report.complete ? "complete" : "partial") << ",\n";
+  j << "  \"mode\": " << json_string(request.summary_slots != 0 ? "summary" : "trace") << ",\n";
   j << "  \"capture_library_loaded\": " << (report.injected ? "true" : "false") << ",\n";
   j << "  \"launches\": " << report.launches.size() << ",\n";
   j << "  \"captured_launches\": " << report.captured << ",\n  \"reasons\": ";

@@ -33,6 +33,7 @@ struct CaptureRequest {
   LaunchFilterSpec filter;
   std::uint64_t ring_slots = 0;           ///< 0: the library's default
   bool generic = true;                    ///< also patch generic accesses that land in shared memory
+  std::uint64_t summary_slots = 0;        ///< nonzero: `--summary`, per-instruction totals costed on the GPU
   std::vector<std::string> tool_dirs;     ///< where to look for nvdisasm/cuobjdump besides PATH
 };
 
@@ -43,7 +44,7 @@ struct CaptureReport {
   std::vector<std::string> reasons;       ///< why it is not complete
   std::vector<std::string> notes;         ///< what the user should know anyway
   std::vector<LaunchRow> launches;
-  std::uint64_t captured = 0;             ///< launches with a trace
+  std::uint64_t captured = 0;             ///< launches with a trace (summary mode: launches summarized)
   std::filesystem::path out;
 
   /// The program's code if it failed; else kExitIncomplete if the capture is incomplete; else 0.

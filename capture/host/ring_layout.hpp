@@ -75,7 +75,11 @@ struct BlockRange {
   std::uint64_t first = 0, last = 0;
 };
 
-/// The patches' callback data (device memory).
+struct SummarySlot;  // capture/host/summary_table.hpp
+
+/// The patches' callback data (device memory). With `summary_slots` set
+/// (`capture --summary`) the patches cost each warp request on the device
+/// and add it to that table instead of writing a ring slot.
 struct alignas(8) CaptureDescriptor {
   std::uint64_t reserved;                       ///< device: tickets handed out (the device-side record count)
   std::uint64_t abandoned;                      ///< device: records not written because the host aborted
@@ -87,6 +91,11 @@ struct alignas(8) CaptureDescriptor {
   std::uint32_t block_ranges;                   ///< 0 = all blocks
   std::uint32_t reserved_padding;
   BlockRange blocks[kMaxBlockRanges];
+  SummarySlot* summary_slots;                   ///< device memory, summary_shards * summary_capacity; null: trace mode
+  std::uint32_t summary_capacity;               ///< slots per shard, a power of two
+  std::uint32_t summary_shards;
+  std::uint64_t summary_overflow;               ///< device: requests no slot could take (a full shard)
+  std::uint64_t summary_kind_mismatch;          ///< device: requests whose pc was seen with another kind
 };
 
 /// The host-side words next to the slots (pinned host memory). The host

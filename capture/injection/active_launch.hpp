@@ -16,6 +16,7 @@
 #include "capture/host/launch_table.hpp"
 #include "capture/host/record_converter.hpp"
 #include "capture/host/ring_drain.hpp"
+#include "capture/host/summary_table.hpp"
 #include "sim/trace/trace.hpp"
 
 namespace {
@@ -37,6 +38,8 @@ struct Ring {
   RingControl* control = nullptr;
   CaptureDescriptor* device = nullptr;
   std::uint64_t capacity = 0;
+  SummarySlot* summary = nullptr;  ///< device memory: the `--summary` table (summary mode only)
+  std::uint64_t summary_slots = 0; ///< slots in all shards
 };
 
 /// A captured launch between its begin and end callbacks.

@@ -47,6 +47,10 @@ class Capture {
   void on_driver_launch(Sanitizer_CallbackId cbid, const Sanitizer_CallbackData& data);
   Ring* ring_for(CUcontext context);
   void write_row(const LaunchRow& row);
+  void finish_launch(ActiveLaunch& a, const std::vector<std::string>& problems);
+  bool begin_summary(ActiveLaunch& a, CaptureDescriptor& d, Sanitizer_StreamHandle stream);
+  void end_summary(ActiveLaunch& a, const CaptureDescriptor& d, Sanitizer_StreamHandle stream,
+                   std::vector<std::string>& problems);
   void register_function(CUmodule module, const char* name);
 
   // Callbacks may come from several program threads, and nest on one: the
@@ -59,6 +63,7 @@ class Capture {
   bool child_ = false;  // a process the program started, not the program itself
   std::filesystem::path dir_;
   std::ofstream table_;
+  std::ofstream summary_;  // summary.csv, in summary mode
   std::ofstream status_;
   FunctionMap functions_;
   std::set<CUcontext> patched_contexts_;

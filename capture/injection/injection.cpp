@@ -32,6 +32,7 @@
 #include "capture/injection/capture.hpp"
 #include "capture/injection/launch_callbacks.hpp"
 #include "capture/injection/patch_points.hpp"
+#include "capture/injection/summary_callbacks.hpp"
 
 namespace {
 
@@ -94,6 +95,14 @@ bool Capture::start() {
   if (!table_) {
     error("cannot write " + (dir_ / "launches.csv").string());
     return false;
+  }
+  if (options_.summary_slots != 0) {
+    summary_.open(dir_ / "summary.csv");
+    summary_ << summary_table_header() << std::flush;
+    if (!summary_) {
+      error("cannot write " + (dir_ / "summary.csv").string());
+      return false;
+    }
   }
   return true;
 }

@@ -39,12 +39,22 @@ std::string demangle(const char* name) {
   return status == 0 && out ? std::string(out.get()) : std::string(name);
 }
 
+/// "kind=count;..." of the operations the device counted as not traced.
+std::string untraced_text(const CaptureDescriptor& d) {
+  std::string untraced;
+  for (unsigned k = 0; k < kUntracedKinds; ++k)
+    if (d.untraced[k] > 0)
+      untraced += (untraced.empty() ? "" : ";") + std::string(untraced_kind_name(static_cast<UntracedKind>(k))) + "=" +
+                  std::to_string(d.untraced[k]);
+  return untraced;
+}
+
 Ring* Capture::ring_for(CUcontext context) {
   for (auto& r : rings_)
     if (r->context == context) return r.get();
   auto ring = std::make_unique<Ring>();
   ring->context = context;
-  ring->capacity = options_.ring_slots;
+  ring->capacity = options_.summary_slots != 0 ? 1 : options_.ring_slots;  // summary mode writes no slot
   void* slots = nullptr;
   void* control = nullptr;
   void* device = nullptr;
@@ -52,6 +62,14 @@ Ring* Capture::ring_for(CUcontext context) {
       !check(sanitizerAllocHost(context, &control, sizeof(RingControl)), "sanitizerAllocHost", "ring control") ||
       !check(sanitizerAlloc(context, &device, sizeof(CaptureDescriptor)), "sanitizerAlloc", "descriptor"))
     return nullptr;
+  if (options_.summary_slots != 0) {
+    ring->summary_slots = options_.summary_slots * kSummaryShards;
+    void* table = nullptr;
+    if (!check(sanitizerAlloc(context, &table, sizeof(SummarySlot) * ring->summary_slots), "sanitizerAlloc",
+               "summary table"))
+      return nullptr;
+    ring->summary = static_cast<SummarySlot*>(table);
+  }
   ring->slots = static_cast<CaptureSlot*>(slots);
   ring->control = static_cast<RingControl*>(control);
   ring->device = static_cast<CaptureDescriptor*>(device);
@@ -126,6 +144,8 @@ void Capture::on_launch_begin(const Sanitizer_LaunchData& launch) {
   d.capacity = ring.capacity;
   d.block_ranges = static_cast<std::uint32_t>(options_.filter.blocks.size());
   for (std::size_t i = 0; i < options_.filter.blocks.size(); ++i) d.blocks[i] = options_.filter.blocks[i];
+  if (options_.summary_slots != 0 && !begin_summary(*a, d, launch.hStream))
+    return fail("the summary table could not be cleared");
   if (!check(sanitizerMemcpyHostToDeviceAsync(ring.device, &d, sizeof d, launch.hStream),
              "sanitizerMemcpyHostToDeviceAsync", "descriptor") ||
       !check(sanitizerStreamSynchronize(launch.hStream), "sanitizerStreamSynchronize", "descriptor"))
@@ -133,6 +153,10 @@ void Capture::on_launch_begin(const Sanitizer_LaunchData& launch) {
   if (!check(sanitizerSetLaunchCallbackData(launch.hLaunch, launch.function, launch.hStream, ring.device),
              "sanitizerSetLaunchCallbackData"))
     return fail("the patches did not get the ring");
+  if (options_.summary_slots != 0) {  // no trace and no drain: the table is read when the launch ends
+    active_ = std::move(a);
+    return;
+  }
   const std::string name = "launch-" + std::to_string(row.id) + ".bktrace";
   a->final_path = (dir_ / name).string();
   a->temp_path = a->final_path + ".tmp";
@@ -170,6 +194,11 @@ void Capture::on_launch_end(const Sanitizer_LaunchData& launch) {
   CaptureDescriptor d{};
   const bool counted = ran && check(sanitizerMemcpyDeviceToHost(&d, a->ring->device, sizeof d, launch.hStream),
                                     "sanitizerMemcpyDeviceToHost", "descriptor");
+  if (options_.summary_slots != 0) {
+    if (counted) end_summary(*a, d, launch.hStream, problems);
+    else problems.push_back("the device's counts could not be read, so the summary is missing");
+    return finish_launch(*a, problems);
+  }
   a->stop.store(true, std::memory_order_release);
   a->drainer.join();
   const SlotHandler handle = [&](const CaptureSlot& s) { a->converter->add(s); };
@@ -180,12 +209,7 @@ void Capture::on_launch_end(const Sanitizer_LaunchData& launch) {
       problems.push_back(std::to_string(d.reserved - a->drain->consumed()) + " of " + std::to_string(d.reserved) +
                          " records were reserved but never written");
     if (d.abandoned > 0) problems.push_back(std::to_string(d.abandoned) + " records abandoned");
-    std::string untraced;
-    for (unsigned k = 0; k < kUntracedKinds; ++k)
-      if (d.untraced[k] > 0)
-        untraced += (untraced.empty() ? "" : ";") + std::string(untraced_kind_name(static_cast<UntracedKind>(k))) +
-                    "=" + std::to_string(d.untraced[k]);
-    a->row.untraced = untraced;
+    a->row.untraced = untraced_text(d);
   } else {
     a->drain->drain_ready(handle);  // whatever was committed before the failure
     problems.push_back("the device's record count could not be read, so completeness cannot be checked");
@@ -201,6 +225,11 @@ void Capture::on_launch_end(const Sanitizer_LaunchData& launch) {
     problems.push_back(std::string("the trace could not be written: ") + e.what());
     a->row.trace.clear();
   }
+  finish_launch(*a, problems);
+}
+
+void Capture::finish_launch(ActiveLaunch& launch, const std::vector<std::string>& problems) {
+  ActiveLaunch* a = &launch;
   if (problems.empty()) {
     a->row.status = kStatusCaptured;
   } else {

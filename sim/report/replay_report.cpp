@@ -82,7 +82,7 @@ Results replay_report(TraceSource& source, const BankModel& model, const ReplayR
     r.totals += s.totals;
     Unmodelled site_unmodelled;
     if (s.unmodelled > 0) site_unmodelled["(all kinds)"] = {s.unmodelled, 0};
-    r.sites.push_back({s.site, s.totals, site_unmodelled});
+    r.sites.push_back({s.site, s.totals, site_unmodelled, {}, 0, {}});
     if (worst.worse(s.worst)) worst = s.worst;
   }
   // Kinds the model has no rule for: counted apart, never as conflict-free

@@ -34,6 +34,10 @@ struct SiteRow {
   std::string site;  ///< "" for instructions without a site
   CostTotals totals;
   Unmodelled unmodelled;
+  /// Where a site is one instruction (`capture --summary`): its kind and SASS; empty otherwise.
+  std::string op;
+  unsigned width = 0;
+  std::string sass;
 };
 
 /// One round of an algorithm: the k-th execution of a site in a phase, over all warps.

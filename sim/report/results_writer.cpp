@@ -50,17 +50,22 @@ std::string csv_costs(const CostTotals& t) {
 }
 
 void text_totals_table(std::ostream& out, const std::string& title, const std::string& first_column,
-                       const std::vector<std::pair<std::string, CostTotals>>& rows) {
+                       const std::vector<std::pair<std::string, CostTotals>>& rows,
+                       const std::vector<std::string>& suffixes = {}) {
   if (rows.empty()) return;
   std::size_t width = first_column.size();
   for (const auto& [name, t] : rows) width = std::max(width, name.size());
   const int w = static_cast<int>(width);
   out << "\n" << title << "\n  " << std::left << std::setw(w) << first_column << std::right
-      << "  instructions  lane_accesses    wavefronts         ideal     conflicts  worst_degree\n";
-  for (const auto& [name, x] : rows)
+      << "  instructions  lane_accesses    wavefronts         ideal     conflicts  worst_degree"
+      << (suffixes.empty() ? "" : "  kind  sass") << "\n";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& [name, x] = rows[i];
     out << "  " << std::left << std::setw(w) << name << std::right << "  " << std::setw(12) << x.instructions << "  "
         << std::setw(13) << x.lane_accesses << "  " << std::setw(12) << x.wavefronts << "  " << std::setw(12)
-        << x.ideal << "  " << std::setw(12) << x.conflicts << "  " << std::setw(12) << x.worst_degree << "\n";
+        << x.ideal << "  " << std::setw(12) << x.conflicts << "  " << std::setw(12) << x.worst_degree
+        << (suffixes.empty() ? std::string() : suffixes[i]) << "\n";
+  }
 }
 
 }  // namespace
@@ -190,8 +195,14 @@ void ResultsWriter::finish_text(const Results& r) {
        << "  conflicts      " << t.conflicts << "\n"
        << "  worst degree   " << t.worst_degree << "\n";
   std::vector<std::pair<std::string, CostTotals>> rows;
-  for (const auto& s : r.sites) rows.emplace_back(display_site(s.site), s.totals);
-  text_totals_table(out_, "by site", "site", rows);
+  std::vector<std::string> kinds;  // sites that are single instructions: their kind and SASS after the costs
+  for (const auto& s : r.sites) {
+    rows.emplace_back(display_site(s.site), s.totals);
+    if (!s.op.empty()) kinds.push_back("  " + s.op + " " + std::to_string(s.width) + (s.sass.empty() ? "" : "  " + s.sass));
+  }
+  if (kinds.size() != rows.size()) kinds.clear();
+  text_totals_table(out_, kinds.empty() ? "by site" : "by instruction", kinds.empty() ? "site" : "instruction", rows,
+                    kinds);
   rows.clear();
   for (const auto& x : r.rounds) {
     std::string name = "p";
@@ -227,7 +238,9 @@ void ResultsWriter::finish_text(const Results& r) {
 
 void ResultsWriter::finish_csv(const Results& r) {
   out_ << "total,,,,,,,," << csv_costs(r.totals) << ",,\n";
-  for (const auto& s : r.sites) out_ << "site," << csv_field(s.site) << ",,,,,,," << csv_costs(s.totals) << ",,\n";
+  for (const auto& s : r.sites)
+    out_ << "site," << csv_field(s.site) << ",,," << s.op << ',' << (s.op.empty() ? "" : std::to_string(s.width)) << ",,,"
+         << csv_costs(s.totals) << ",," << csv_field(s.sass) << "\n";
   for (const auto& x : r.rounds)
     out_ << "round," << csv_field(x.site) << ",,,,," << x.phase << ',' << x.k << ',' << csv_costs(x.totals) << ",,\n";
   for (const auto& [kind, c] : r.unmodelled)
@@ -265,7 +278,12 @@ void ResultsWriter::finish_json(const Results& r) {
   if (r.global.instructions > 0) doc["global"] = global_json(r);
   doc["verdict"] = verdict_name(verdict_of(r));
   doc["sites"] = nlohmann::ordered_json::array();
-  for (const auto& s : r.sites) doc["sites"].push_back({{"site", s.site}, {"totals", totals_json(s.totals, s.unmodelled)}});
+  for (const auto& s : r.sites) {
+    nlohmann::ordered_json site = {{"site", s.site}, {"totals", totals_json(s.totals, s.unmodelled)}};
+    if (!s.op.empty()) site["op"] = s.op, site["width"] = s.width;
+    if (!s.sass.empty()) site["sass"] = s.sass;
+    doc["sites"].push_back(site);
+  }
   if (!r.rounds.empty()) {
     doc["rounds"] = nlohmann::ordered_json::array();
     for (const auto& x : r.rounds)

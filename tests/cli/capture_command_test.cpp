@@ -119,3 +119,40 @@ TEST_CASE("capture: a program that tries CUDA where there is no driver gets a cl
   CHECK(slurp(out / "capture.json").find("\"complete\": false") != std::string::npos);
   fs::remove_all(out);
 }
+
+TEST_CASE("capture --summary: bad values exit 2 with the allowed range") {
+  const std::string o = "capture " + library_options() + "-o " + temp("bankcheck_capture_summary_bad").string();
+  auto r = run_cli(o + " --summary --summary-slots 1000 -- true");
+  CHECK(r.code == 2);
+  CHECK(r.out.find("--summary-slots must be a power of two in 1..1048576 (got 1000)") != std::string::npos);
+  r = run_cli(o + " --summary --summary-slots 0 -- true");
+  CHECK(r.code == 2);
+  CHECK(r.out.find("--summary-slots must be a power of two in 1..1048576 (got 0)") != std::string::npos);
+  r = run_cli(o + " --summary --summary-slots 2097152 -- true");
+  CHECK(r.code == 2);
+  CHECK(r.out.find("(got 2097152)") != std::string::npos);
+  r = run_cli(o + " --summary --summary-slots many -- true");
+  CHECK(r.code == 2);
+  CHECK(r.out.find("--summary-slots") != std::string::npos);
+  r = run_cli(o + " --summary-slots 64 -- true");  // the table size means nothing without --summary
+  CHECK(r.code == 2);
+  CHECK(r.out.find("--summary-slots requires --summary") != std::string::npos);
+  r = run_cli(o + " --summary=maybe -- true");  // a flag: true/false/yes/no, nothing else
+  CHECK(r.code == 2);
+}
+
+TEST_CASE("capture --summary: a program without CUDA gives an empty summary in the results schema") {
+  const fs::path out = temp("bankcheck_capture_summary_true");
+  fs::remove_all(out);
+  const auto r = run_cli("capture " + library_options() + "--summary --summary-slots 64 -o " + out.string() + " -- true");
+  CHECK(r.code == 0);
+  CHECK(r.out.find("summary of 0 launches, costed on the GPU per instruction") != std::string::npos);
+  CHECK(r.out.find("verdict: no accesses") != std::string::npos);
+  CHECK(slurp(out / "summary.csv").rfind("launch,site,op,width,executions", 0) == 0);
+  const std::string json = slurp(out / "summary.json");
+  CHECK(json.find("\"schema_version\": 1") != std::string::npos);
+  CHECK(json.find("\"command\": \"capture\"") != std::string::npos);
+  CHECK(json.find("\"mode\": \"summary\"") != std::string::npos);
+  CHECK(slurp(out / "capture.json").find("\"mode\": \"summary\"") != std::string::npos);
+  fs::remove_all(out);
+}

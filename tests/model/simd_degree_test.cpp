@@ -1,7 +1,8 @@
 // Tests of model/simd_degree.hpp: every SIMD path this CPU can run must give
 // the conflict degree that a brute-force count gives (distinct bank words per
 // bank, by definition, with std::set), on random, strided, multicast, partial
-// and Kepler-style (two rows per bank word) requests; and must decline,
+// and Kepler-style (two rows per bank word) requests, and sm90's shared
+// scalar rules (model/sm90_warp_cost.hpp) where the geometry is sm90's; and must decline,
 // rather than guess, where its assumptions do not hold.
 #include "model/simd_degree.hpp"
 
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "model/sm90_warp_cost.hpp"
 #include "model/warp_request.hpp"
 
 using namespace bankcheck;
@@ -73,7 +75,7 @@ std::vector<std::vector<std::uint64_t>> requests(unsigned lanes, unsigned cell_s
 
 TEST_CASE("every available SIMD path equals the brute-force degree where it applies") {
   std::mt19937_64 rng(20261122);
-  unsigned compared = 0;
+  unsigned compared = 0, compared_with_sm90 = 0;
   std::string paths;
   for (SimdPath path : available_simd_paths()) {
     if (path == SimdPath::none) continue;
@@ -97,12 +99,20 @@ TEST_CASE("every available SIMD path equals the brute-force degree where it appl
               }
               REQUIRE(got != kNoSimdDegree);  // in its domain a path must answer, not decline
               REQUIRE(got == brute_force_degree(addr, map));
+              if (cell_shift == 2 && bank_bits == 5 && row_bits == 0 && lanes == 32) {
+                // sm90's geometry: the shortcut must agree with the rules the GPU runs too.
+                std::uint32_t active = 0;
+                for (unsigned l = 0; l < 32; ++l) active |= addr[l] != kInactive ? 1u << l : 0u;
+                REQUIRE(got == sm90::phase_degree(addr.data(), active, 4));
+                ++compared_with_sm90;
+              }
               ++compared;
             }
           }
   }
   MESSAGE("SIMD paths tested on this CPU: " << (paths.empty() ? "none (no AVX2)" : paths) << "; " << compared
-                                            << " requests compared with brute force");
+                                            << " requests compared with brute force, " << compared_with_sm90
+                                            << " of them with model/sm90_warp_cost.hpp");
   if (!simd_path_available(SimdPath::avx512)) MESSAGE("AVX-512 path not run: this CPU lacks AVX-512");
 }
 

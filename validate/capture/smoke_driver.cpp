@@ -8,8 +8,12 @@
 //   smoke_driver replay TRACE                    (sm90 totals, unmodelled kinds)
 //   smoke_driver compare NCU.csv OUT.csv TRACE...  (per instruction against
 //       ncu's SourceCounters table; OUT.csv gets every row; exit 0 iff all equal)
-// capture honours SMOKE_KERNEL (regex), SMOKE_LAUNCH_SKIP and
-// SMOKE_LAUNCH_COUNT, the `bankcheck capture` options of the same meaning.
+//   smoke_driver summary-check SUMMARY.csv TRACE...  (a `--summary` capture's
+//       per-(launch, instruction) rows against the CPU replay of full traces of
+//       the same launches, and each worst record re-costed on the CPU; exit 0 iff all equal)
+// capture honours SMOKE_KERNEL (regex), SMOKE_LAUNCH_SKIP,
+// SMOKE_LAUNCH_COUNT and SMOKE_SUMMARY_SLOTS (--summary with that many
+// slots), the `bankcheck capture` options of the same meaning.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -23,6 +27,7 @@
 
 #include "capture/host/capture_run.hpp"
 #include "capture/host/compare.hpp"
+#include "capture/host/instruction_summary.hpp"
 #include "capture/host/launch_filter.hpp"
 #include "capture/host/ncu_table.hpp"
 #include "model/bank_model.hpp"
@@ -138,6 +143,71 @@ int compare_traces(const std::string& ncu_csv, const std::string& out_csv, const
   return result.all_equal() ? 0 : 1;
 }
 
+/// What the CPU replay of full traces says about one (launch, instruction).
+struct Replayed {
+  std::uint64_t executions = 0, lanes = 0, unmodelled = 0, wavefronts = 0, ideal = 0, worst_excess = 0;
+  std::uint32_t degree = 0;
+};
+
+int summary_check(const std::string& summary_csv, const std::vector<std::string>& traces) {
+  const BankModel model = make_preset("sm90");
+  std::map<std::pair<std::uint64_t, std::string>, Replayed> replayed;
+  for (const std::string& trace : traces) {
+    auto source = open_trace(trace);
+    TraceRecord r;
+    while (source->next(r)) {
+      Replayed& x = replayed[{r.location ? r.location->launch : 0, source->sites().name(r.site)}];
+      const RequestCost c = model.cost(r.request);
+      ++x.executions;
+      x.lanes += active_lanes(r.request);
+      if (!c.modelled) ++x.unmodelled;
+      x.wavefronts += c.wavefronts;
+      x.ideal += c.ideal;
+      x.degree = std::max(x.degree, c.degree);
+      x.worst_excess = std::max(x.worst_excess, c.conflicts);
+    }
+  }
+  const auto rows = capture::read_summary_table(summary_csv);
+  std::uint64_t equal = 0, bad = 0, executions = 0;
+  std::map<std::uint64_t, bool> launches_in_traces;
+  for (const auto& [key, x] : replayed) launches_in_traces[key.first] = true;
+  for (const auto& row : rows) {
+    if (!launches_in_traces.count(row.launch)) continue;  // a launch the full capture did not take
+    executions += row.executions;
+    const auto it = replayed.find({row.launch, row.site});
+    const Replayed x = it == replayed.end() ? Replayed{} : it->second;
+    std::uint64_t worst_cpu = 0;
+    if (row.worst) {
+      std::vector<std::uint64_t> addr(32, kInactive);
+      for (unsigned l = 0; l < 32; ++l)
+        if ((row.worst->mask >> l) & 1u) addr[l] = row.worst->addr[l];
+      worst_cpu = model.cost(WarpRequest{row.op, row.width, addr}).conflicts;
+    }
+    const bool same = x.executions == row.executions && x.lanes == row.lanes && x.unmodelled == row.costs.unmodelled &&
+                      x.wavefronts == row.costs.wavefronts && x.ideal == row.costs.ideal &&
+                      x.degree == row.costs.degree && (!row.worst || (worst_cpu == row.worst->excess &&
+                                                                       worst_cpu == x.worst_excess));
+    if (same) ++equal;
+    else if (bad++ < 10)
+      std::cout << "  differs: launch " << row.launch << " " << row.site << " " << op_name(row.op) << " " << row.width
+                << ": summary " << row.executions << " executions, " << row.costs.wavefronts << " wavefronts, "
+                << row.costs.ideal << " ideal, degree " << row.costs.degree << ", worst excess "
+                << (row.worst ? std::to_string(row.worst->excess) + " (CPU " + std::to_string(worst_cpu) + ")" : "-")
+                << "; trace " << x.executions << ", " << x.wavefronts << ", " << x.ideal << ", degree " << x.degree
+                << ", worst excess " << x.worst_excess << "\n";
+    if (it != replayed.end()) replayed.erase(it);
+  }
+  for (const auto& [key, x] : replayed)
+    if (bad++ < 20) std::cout << "  in the trace only: launch " << key.first << " " << key.second << " (" << x.executions << " executions)\n";
+  if (equal + bad == 0) {  // nothing captured on either side proves nothing
+    std::cout << "MISMATCH: no instruction to compare (did the program launch kernels?)\n";
+    return 1;
+  }
+  std::cout << (bad == 0 ? "MATCH " : "MISMATCH ") << "instructions equal " << equal << "/" << equal + bad << ", "
+            << executions << " warp executions\n";
+  return bad == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -145,6 +215,7 @@ int main(int argc, char** argv) {
     const std::string cmd = argc > 1 ? argv[1] : "";
     if (cmd == "check" && argc == 4) return check(argv[2], argv[3]);
     if (cmd == "replay" && argc == 3) return replay_trace(argv[2]);
+    if (cmd == "summary-check" && argc >= 4) return summary_check(argv[2], {argv + 3, argv + argc});
     if (cmd == "compare" && argc >= 5) return compare_traces(argv[2], argv[3], {argv + 4, argv + argc});
     if (cmd == "capture" && argc > 7 && std::strcmp(argv[6], "--") == 0) {
       capture::CaptureRequest r;
@@ -157,6 +228,7 @@ int main(int argc, char** argv) {
       if (const char* k = std::getenv("SMOKE_KERNEL")) r.filter.kernel_regex = k;
       if (const char* s = std::getenv("SMOKE_LAUNCH_SKIP")) r.filter.skip = capture::parse_count(s, "SMOKE_LAUNCH_SKIP");
       if (const char* c = std::getenv("SMOKE_LAUNCH_COUNT")) r.filter.count = capture::parse_count(c, "SMOKE_LAUNCH_COUNT");
+      if (const char* n = std::getenv("SMOKE_SUMMARY_SLOTS")) r.summary_slots = capture::parse_count(n, "SMOKE_SUMMARY_SLOTS");
       const auto report = capture::run_capture(r);
       std::cout << "  " << report.launches.size() << " launches, " << report.captured << " captured, "
                 << (report.complete ? "complete" : "PARTIAL") << ", program exit " << report.program.exit_code << "\n";

@@ -51,7 +51,7 @@ Results sample() {
   r.warp = 32;
   r.inputs.push_back({{"kind", "trace"}, {"path", "t.trace"}});
   r.totals = totals(3, 34, 3, 32);
-  r.sites = {{"a,b", totals(2, 2, 2, 1), {}}, {"col", totals(1, 32, 1, 32), {}}};
+  r.sites = {{"a,b", totals(2, 2, 2, 1), {}, {}, 0, {}}, {"col", totals(1, 32, 1, 32), {}, {}, 0, {}}};
   r.rounds = {{1, 0, "col", totals(1, 32, 1, 32)}};
   r.unmodelled["atom"] = UnmodelledCount{4, 128};
   WorstRow w;
@@ -170,4 +170,26 @@ TEST_CASE("csv_field quotes only what needs it") {
   CHECK(csv_field("plain") == "plain");
   CHECK(csv_field("a,b") == "\"a,b\"");
   CHECK(csv_field("say \"x\"") == "\"say \"\"x\"\"\"");
+}
+
+TEST_CASE("sites that are single instructions (capture --summary) carry their kind and SASS in every format") {
+  Results r = sample();
+  r.sites = {{"k+0x10", totals(2, 64, 2, 32), {}, "ld", 4, "LDS R0, [R1]"},
+             {"k+0x20", totals(1, 32, 1, 1), {}, "st", 8, ""}};
+  std::ostringstream text, csv, json;
+  ResultsWriter(text, Format::text, false).finish(r);
+  CHECK(text.str().find("by instruction\n  instruction  instructions") != std::string::npos);
+  CHECK(text.str().find("  kind  sass\n") != std::string::npos);
+  CHECK(text.str().find("32  ld 4  LDS R0, [R1]\n") != std::string::npos);
+  CHECK(text.str().find("  st 8\n") != std::string::npos);
+  ResultsWriter(csv, Format::csv, false).finish(r);
+  CHECK(csv.str().find("site,k+0x10,,,ld,4,,,2,64,64,2,62,32,,LDS R0, [R1]") == std::string::npos);  // quoted: it has a comma
+  CHECK(csv.str().find("site,k+0x10,,,ld,4,,,2,64,64,2,62,32,,\"LDS R0, [R1]\"\n") != std::string::npos);
+  ResultsWriter(json, Format::json, false).finish(r);
+  const auto doc = nlohmann::json::parse(json.str());
+  CHECK(doc["sites"][0]["op"] == "ld");
+  CHECK(doc["sites"][0]["width"] == 4);
+  CHECK(doc["sites"][0]["sass"] == "LDS R0, [R1]");
+  CHECK_FALSE(doc["sites"][1].contains("sass"));
+  CHECK_FALSE(sample().sites[0].op.size());  // plain sites keep the site table
 }

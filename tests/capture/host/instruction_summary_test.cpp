@@ -1,0 +1,98 @@
+// Tests of capture/host/instruction_summary.hpp: summary.csv rows survive
+// a write and a read, malformed rows name their file and line, and the SASS
+// refines a row's kind as it refines a trace's (a CAS costs twice an atom,
+// ATOMS.POPC.INC and LDGSTS.BYPASS take the column costed as them).
+#include "capture/host/instruction_summary.hpp"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <stdexcept>
+
+#include "tests/scratch.hpp"
+
+using namespace bankcheck;
+using namespace bankcheck::capture;
+
+namespace {
+
+InstructionSummary atom_row() {
+  InstructionSummary r;
+  r.launch = 2;
+  r.site = "_Z6kernelPi+0x1a0";
+  r.op = Op::atom;
+  r.width = 4;
+  r.executions = 10;
+  r.lanes = 320;
+  r.costs = CostColumn{0, 0, 40, 10, 4};
+  r.alt = CostColumn{0, 0, 12, 10, 2};
+  WorstRecord w;
+  w.block = {1, 2, 3};
+  w.warp = 5;
+  w.mask = 0xF;
+  for (unsigned l = 0; l < 4; ++l) w.addr[l] = 1024;  // four lanes adding to one word: 4 passes, excess 3
+  w.wavefronts = 4;
+  w.excess = 3;
+  r.worst = w;
+  return r;
+}
+
+std::string write(const std::string& name, const std::string& text) {
+  const std::string path = bankcheck::test::scratch(name);
+  std::ofstream(path) << text;
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("summary.csv rows read back as written") {
+  InstructionSummary plain = atom_row();
+  plain.op = Op::load;
+  plain.alt.reset();
+  plain.worst.reset();
+  const std::string path =
+      write("summary_roundtrip.csv", summary_table_header() + summary_row_line(atom_row()) + summary_row_line(plain));
+  const auto rows = read_summary_table(path);
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0] == atom_row());
+  CHECK(rows[1] == plain);
+}
+
+TEST_CASE("a malformed summary.csv names the file and line") {
+  const std::string header = summary_table_header();
+  const std::string path = write("summary_bad.csv", header + "1,site,ld,4,x\n");
+  CHECK_THROWS_WITH_AS(read_summary_table(path), doctest::Contains((path + ":2: 5 fields, expected 22").c_str()),
+                       std::invalid_argument);
+  std::string line = summary_row_line(atom_row());
+  line.replace(line.find(",atom,"), 6, ",swap,");
+  const std::string bad_op = write("summary_bad_op.csv", header + line);
+  CHECK_THROWS_WITH_AS(read_summary_table(bad_op), doctest::Contains(":2: unknown op 'swap'"), std::invalid_argument);
+  CHECK_THROWS_AS(read_summary_table("/nonexistent/summary.csv"), std::invalid_argument);
+}
+
+TEST_CASE("the SASS refines a row's kind: CAS doubles, POPC.INC and BYPASS take their column") {
+  SassTable sass;
+  sass.add({"_Z6kernelPi", 0x1a0, "ATOMS.CAS R0, [R2], R4, R5"});
+  InstructionSummary cas = atom_row();
+  refine_summary(cas, sass);
+  CHECK(cas.op == Op::atom_cas);
+  CHECK(cas.costs.wavefronts == 80);
+  CHECK(cas.costs.ideal == 20);
+  CHECK_FALSE(cas.alt);
+  CHECK(cas.worst->excess == 6);  // 8 passes against an ideal of 2
+
+  SassTable popc;
+  popc.add({"_Z6kernelPi", 0x1a0, "ATOMS.POPC.INC.32 RZ, [R2+URZ]"});
+  InstructionSummary inc = atom_row();
+  refine_summary(inc, popc);
+  CHECK(inc.op == Op::atom_popc);
+  CHECK(inc.costs == CostColumn{0, 0, 12, 10, 2});
+  CHECK(inc.worst->excess == 0);  // one word, combined: one pass
+  CHECK(inc.worst->wavefronts == 1);
+
+  InstructionSummary plain_atom = atom_row();
+  refine_summary(plain_atom, SassTable{});  // no SASS: the reported kind stays, its extra column goes
+  CHECK(plain_atom.op == Op::atom);
+  CHECK(plain_atom.costs.wavefronts == 40);
+  CHECK_FALSE(plain_atom.alt);
+}

@@ -1,0 +1,187 @@
+// Tests of model/sm90_warp_cost.hpp, the sm90 rules the CPU and the GPU
+// share: on enumerated and random requests of every op and width, it must
+// equal a brute-force reading of docs/bank-model.md's rules 1-7 (sets of
+// bank words per bank, written here independently), and BankModel::cost,
+// SIMD shortcut included, must equal it.
+#include "model/sm90_warp_cost.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "model/bank_model.hpp"
+
+using namespace bankcheck;
+
+namespace {
+
+using Lanes = std::vector<std::uint64_t>;  // 32 addresses, kInactive for idle lanes
+
+std::set<std::uint64_t> words_of(std::uint64_t addr, unsigned width) {
+  std::set<std::uint64_t> w;
+  for (std::uint64_t b = addr; b < addr + width; ++b) w.insert(b / 4);
+  return w;
+}
+
+/// Rules 1-3: the most distinct words one bank serves among lanes [first, last).
+std::uint64_t words_degree(const Lanes& a, unsigned width, unsigned first, unsigned last) {
+  std::map<std::uint64_t, std::set<std::uint64_t>> by_bank;
+  for (unsigned l = first; l < last; ++l)
+    if (a[l] != kInactive)
+      for (std::uint64_t w : words_of(a[l], width)) by_bank[w % 32].insert(w);
+  std::size_t d = 0;
+  for (const auto& [bank, words] : by_bank) d = std::max(d, words.size());
+  return d;
+}
+
+/// Rule 4: the most active lanes that touch one bank among lanes [first, last).
+std::uint64_t lanes_degree(const Lanes& a, unsigned width, unsigned first, unsigned last) {
+  std::map<std::uint64_t, std::set<unsigned>> by_bank;
+  for (unsigned l = first; l < last; ++l)
+    if (a[l] != kInactive)
+      for (std::uint64_t w : words_of(a[l], width)) by_bank[w % 32].insert(l);
+  std::size_t d = 0;
+  for (const auto& [bank, lanes] : by_bank) d = std::max(d, lanes.size());
+  return d;
+}
+
+bool pairs_with(const Lanes& a, unsigned partner) {
+  for (unsigned l = 0; l < 32; ++l)
+    if (a[l] != kInactive && a[l ^ partner] != kInactive && a[l] != a[l ^ partner]) return false;
+  return true;
+}
+
+struct Expected {
+  std::uint64_t wavefronts = 0, ideal = 0;
+  bool modelled = true;
+};
+
+/// docs/bank-model.md, read literally.
+Expected brute_force(Op op, unsigned width, const Lanes& a, Counter counter) {
+  Expected e;
+  if (width == 12) {
+    for (std::uint64_t x : a)
+      if (x != kInactive && x % 16 != 0) return {0, 0, false};
+    width = 16;
+  }
+  const bool as_store = op != Op::load;
+  unsigned group = width <= 4 ? 32 : 128 / width;  // rule 2: 128 bytes of lane data per phase
+  if (!as_store && width >= 8 && (pairs_with(a, 1) || pairs_with(a, 2))) group *= 2;  // rule 3
+  for (unsigned first = 0; first < 32; first += group) {
+    const unsigned last = first + group;
+    std::uint64_t d = 0, repeat = 1;
+    switch (op) {
+      case Op::atom_cas: repeat = 2; [[fallthrough]];
+      case Op::atom: d = lanes_degree(a, width, first, last); break;
+      case Op::cpasync_cg: {
+        d = words_degree(a, width, first, last);
+        if (d > 1) d = static_cast<std::uint64_t>(std::count_if(a.begin() + first, a.begin() + last,
+                                                                [](std::uint64_t x) { return x != kInactive; }));
+        break;
+      }
+      default:
+        d = words_degree(a, width, first, last);
+        if (op == Op::load && width == 8 && group == 32 && d > 1 && counter == Counter::instruction)
+          d = words_degree(a, width, 0, 16) + words_degree(a, width, 16, 32);
+    }
+    e.wavefronts += repeat * d;
+    e.ideal += d > 0 ? repeat : 0;
+  }
+  return e;
+}
+
+std::uint32_t active_mask(const Lanes& a) {
+  std::uint32_t m = 0;
+  for (unsigned l = 0; l < 32; ++l) m |= a[l] != kInactive ? 1u << l : 0u;
+  return m;
+}
+
+/// Requests of every shape: random windows, strides, broadcasts, pairs, partial warps.
+std::vector<Lanes> requests(unsigned width, std::mt19937_64& rng) {
+  const unsigned align = access_alignment(width);
+  std::vector<Lanes> out;
+  auto make = [&](auto&& addr_of) {
+    Lanes a(32);
+    for (unsigned l = 0; l < 32; ++l) a[l] = addr_of(l);
+    out.push_back(a);
+  };
+  for (std::uint64_t window : {1u, 4u, 33u, 300u, 12288u})
+    for (int rep = 0; rep < 30; ++rep) make([&](unsigned) { return 1024 + (rng() % window) * align; });
+  for (std::uint64_t stride = 0; stride <= 40; ++stride) make([&](unsigned l) { return 4096 + l * stride * align; });
+  for (unsigned partner : {1u, 2u, 3u, 16u})
+    for (int rep = 0; rep < 20; ++rep) {
+      Lanes a(32);
+      for (unsigned l = 0; l < 32; ++l) a[l] = (rng() % (rep % 2 ? 64 : 4096)) * align;
+      for (unsigned l = 0; l < 32; ++l) a[l ^ partner] = a[l];
+      out.push_back(a);
+    }
+  for (int rep = 0; rep < 60; ++rep) {
+    const std::uint64_t mask = rng();
+    make([&](unsigned l) { return (mask >> l) & 1 ? (rng() % (rep % 2 ? 16 : 4096)) * align : kInactive; });
+  }
+  make([&](unsigned) { return kInactive; });
+  make([&](unsigned l) { return l % 2 ? 12 * std::uint64_t{align} : kInactive; });
+  if (width == 12) make([&](unsigned l) { return 16 * std::uint64_t{l}; });  // aligned: the 16-byte instruction
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("sm90 rules equal the brute-force reading of docs/bank-model.md for every op and width") {
+  std::mt19937_64 rng(20261124);
+  const BankModel model = make_preset("sm90");
+  unsigned compared = 0;
+  for (unsigned op_number = 0; op_number < kOpCount; ++op_number) {
+    const Op op = static_cast<Op>(op_number);
+    for (unsigned width : {1u, 2u, 4u, 8u, 12u, 16u}) {
+      if (!is_valid_access(op, width)) continue;
+      CAPTURE(op_name(op));
+      CAPTURE(width);
+      for (const Lanes& a : requests(width, rng)) {
+        for (Counter counter : {Counter::instruction, Counter::kernel}) {
+          const Expected want = brute_force(op, width, a, counter);
+          const sm90::WarpCost got = sm90::warp_cost(op, width, a.data(), active_mask(a), counter);
+          REQUIRE(got.modelled == want.modelled);
+          REQUIRE(got.wavefronts == want.wavefronts);
+          REQUIRE(got.ideal == want.ideal);
+          // The CPU model, with its SIMD shortcut, gives the shared code's answer.
+          const WarpRequest r{op, width, a};
+          const RequestCost cpu = counter == Counter::instruction ? model.cost(r) : model.kernel_counter_cost(r);
+          REQUIRE(cpu.modelled == got.modelled);
+          REQUIRE(cpu.wavefronts == got.wavefronts);
+          REQUIRE(cpu.ideal == got.ideal);
+          REQUIRE(cpu.degree == got.degree);
+          ++compared;
+        }
+      }
+    }
+  }
+  MESSAGE(compared << " requests compared");
+}
+
+TEST_CASE("sm90 rules by hand: the worked examples of docs/bank-model.md") {
+  Lanes column(32), broadcast(32, 64), pairs(32), half_conflict(32, kInactive);
+  for (unsigned l = 0; l < 32; ++l) column[l] = 128 * l;             // every lane in bank 0: 32-way
+  for (unsigned l = 0; l < 32; ++l) pairs[l] = 8 * (l / 2);          // lanes 2k, 2k+1 share an 8-byte value
+  for (unsigned l = 0; l < 16; ++l) half_conflict[l] = 256 * (l % 2);  // two words of bank 0 in lanes 0-15
+  const std::uint32_t all = ~0u;
+  CHECK(sm90::warp_cost(Op::load, 4, column.data(), all).wavefronts == 32);
+  CHECK(sm90::warp_cost(Op::store, 8, broadcast.data(), all).wavefronts == 2);  // half warps, even broadcast
+  CHECK(sm90::warp_cost(Op::load, 8, broadcast.data(), all).wavefronts == 1);   // pairs up: one phase
+  CHECK(sm90::warp_cost(Op::load, 16, broadcast.data(), all).wavefronts == 2);
+  CHECK(sm90::warp_cost(Op::load, 8, pairs.data(), all).wavefronts == 1);
+  CHECK(sm90::warp_cost(Op::atom, 4, broadcast.data(), all).wavefronts == 32);  // no multicast for atomics
+  CHECK(sm90::warp_cost(Op::atom_cas, 4, broadcast.data(), all).wavefronts == 64);
+  CHECK(sm90::warp_cost(Op::atom_popc, 4, broadcast.data(), all).wavefronts == 1);
+  CHECK(sm90::warp_cost(Op::store, 4, half_conflict.data(), 0xFFFFu).wavefronts == 2);
+  CHECK(sm90::warp_cost(Op::cpasync_cg, 16, column.data(), all).wavefronts == 32);  // one lane at a time
+  CHECK_FALSE(sm90::warp_cost(Op::load, 12, pairs.data(), all).modelled);          // 8-byte aligned only
+  CHECK(sm90::warp_cost(Op::load, 4, column.data(), 0u).wavefronts == 0);
+  CHECK(sm90::rule(Op::ldsm, 16) == AccessRule::as_store);
+  CHECK(sm90::rule(Op::load, 3) == AccessRule::unmodelled);
+}
