@@ -84,6 +84,9 @@ void run(const CompareOptions& o) {
     std::size_t equal = 0;
     for (const auto& r : result.rows) equal += r.equal();
     out << "\n" << equal << " of " << result.rows.size() << " instructions equal (model " << model.name() << ")\n";
+    if (result.rows.empty())
+      out << "nothing compared: no instruction of these launches touched shared (or traced global) memory; "
+             "exit 1, never a vacuous match\n";
     for (const auto& n : result.notes) out << "note: " << n << "\n";
   }
   if (o.out.empty()) {

@@ -55,9 +55,11 @@ struct Policy {
 };
 
 /// The default policy per key and value size (docs/cf-merge.md, "Tuning"),
-/// chosen by the H100 tune run of 2026-11-23 (kernels/cf_sort_bench_tune.cuh):
-/// 128 bytes of keys per thread for keys only (E = 32 for 4-byte keys, 16 for
-/// 8-byte keys) and E = 16 for pairs, u = 256. Larger tiles amortize the
+/// chosen by the H100 tune run of 2026-11-23 (kernels/cf_sort_bench_tune.cuh)
+/// and measured at full size in the second run: 128 bytes of keys per thread
+/// for keys only (E = 32 for 4-byte keys, 16 for 8-byte keys), E = 16 for
+/// pairs, u = 256 (the second run's tune also favours E = 32 for 4-byte pairs,
+/// not yet timed at full size; docs/cf-merge.md). Larger tiles amortize the
 /// per-tile work (merge-path search, barriers, the block-level rounds) over more
 /// items; the gather stays conflict free at every E (gcd(w, E) > 1 takes the
 /// circular-shift layout, Section 3.2). The register bound (minimum blocks per

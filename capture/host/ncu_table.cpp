@@ -145,6 +145,12 @@ std::string kernel_base_name(std::string_view d) {
     if (d[i] == '<') ++depth;
     else if (d[i] == '>') --depth;
     else if (d[i] == '(' && depth == 0 && i > 0) {
+      // c++filt's scope "(anonymous namespace)::" (ncu prints "<unnamed>::") is part of the name.
+      constexpr std::string_view kAnonymous = "(anonymous namespace)";
+      if (d.substr(i, kAnonymous.size()) == kAnonymous) {
+        i += kAnonymous.size() - 1;
+        continue;
+      }
       end = i;
       break;
     }

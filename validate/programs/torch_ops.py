@@ -15,7 +15,10 @@ def main(which):
     x = torch.randn(256, 4096, device="cuda")
     ref = x.double().cpu()
     if which == "sum":
-        ok = torch.allclose(x.sum(dim=1).double().cpu(), ref.sum(dim=1), atol=1e-3)
+        # across rows and over everything: reductions that combine warps through shared memory
+        # (a row sum, dim=1, stays within warps: no shared-memory access on the H100)
+        ok = torch.allclose(x.sum(dim=0).double().cpu(), ref.sum(dim=0), atol=1e-3)
+        ok = ok and abs(float(x.sum()) - float(ref.sum())) < 1e-1
     elif which == "softmax":
         ok = torch.allclose(torch.softmax(x, dim=1).double().cpu(), torch.softmax(ref, dim=1), atol=1e-6)
     elif which == "layer_norm":
