@@ -262,7 +262,7 @@ fi
   echo "CF-Merge device merge sort on $(head -2 "$res/environment.txt" | tail -1)"
   echo "steps:"; cat "$res/steps.log"
   echo; echo "registers / spills, default policies (all kernels: registers.txt):"
-  grep -E "Policy<256, 16, WT, WT, (8|5)>|Policy<256, 8, WT, WT, (8|4)>" "$res/registers.txt" | grep -v Greater
+  grep -E "Policy<256, (32|16), WT, WT, (4|2)>" "$res/registers.txt" | grep -v Greater
   echo; echo "CUB's kernels:"; grep "DeviceMergeSort" "$res/registers.txt" | grep -v Greater | head -8
   echo; for t in memcheck racecheck; do [[ -f "$res/sanitize_$t.log" ]] && echo "$t: $(grep -m1 'SUMMARY' "$res/sanitize_$t.log")"; done
   echo; tail -1 "$res/sass_summary.txt"

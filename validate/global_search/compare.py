@@ -9,8 +9,9 @@ The model's side is `bankcheck run gms|btree ... --json` of the same case
 (same keys, queries and 256-aligned layout). Each site of a search is one
 gld/gst instruction in the source; the SASS rows with global sectors are
 joined with the sites by their execution count (ncu's "Instructions
-Executed" = the model's instructions at the site) and kind (LDG for a
-load site, STG for a store site), in the sites' first-issue order, and then
+Executed" = the model's instructions at the site) and kind (LDG or a
+generic LD for a load site, STG or ST for a store site; ncu gives a generic
+access its global sectors), in the sites' first-issue order, and then
 compared in sectors ("L2 Theoretical Sectors Global" and its "Ideal"). A
 site the compiler split into several SASS instructions stays unmatched (its
 rows are listed), and the kernel's total sectors are compared as well.
@@ -72,8 +73,9 @@ def main():
         print(f"  {'site':22} {'instr':>6} {'model':>8} {'ncu':>8} {'ideal m/n':>13}  equal  sass")
         for site, t in sites.items():
             store = t["stores"] > 0
+            kinds = ("STG", "ST.") if store else ("LDG", "LD.")  # generic LD/ST rows carry global sectors too
             match = [next((r for r in left if r[1] == t["instructions"] and r[0].lstrip("@!P0123456789 ").startswith(
-                "STG" if store else "LDG")), None)]
+                kinds)), None)]
             match = [r for r in match if r is not None]
             for r in match:
                 left.remove(r)

@@ -132,7 +132,7 @@ class SiteTable:
             start = text.count("\n", 0, m.start()) + 1
             rest = text[m.end():]
             enum = re.search(r"enum\s+Site\s*:\s*\w+\s*\{([^}]*)\}", rest)
-            names = re.search(r"kSiteNames\[\]\s*=\s*\{([^}]*)\}", rest)
+            names = re.search(r"kSiteNames\[\d*\]\s*=\s*\{([^}]*)\}", rest)
             if not enum or not names:
                 continue
             enumerators = [e.split("=")[0].strip() for e in enum.group(1).split(",") if e.strip()]
