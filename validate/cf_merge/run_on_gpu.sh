@@ -20,7 +20,8 @@
 #   sanitize  compute-sanitizer memcheck and racecheck on `--mode check --quick`
 #   time B    4-byte keys only, i = 25..26 (the largest sizes, for the headline)
 # Everything goes into $OUT/cf_merge.tar.gz (packed after every step, so a run cut
-# short still returns what it did) and $OUT/summary.txt.
+# short still returns what it did), $OUT/summary.txt and $OUT/throughput.png
+# (validate/cf_merge/plot.py, where matplotlib is installed).
 # Expected on an H100: build 60-100 s (none with PREBUILT), check ~15 s, time A
 # ~40 s, tune ~15 s, ncu ~40 s, sanitize ~40 s, time B ~30 s.
 set -uo pipefail
@@ -272,6 +273,11 @@ fi
   echo; echo "ncu per site (gather = the dual subsequence gather's loads):"
   for r in cf_random cf_worst cub_worst; do [[ -f "$res/$r.sites.txt" ]] && { echo "== $r"; cat "$res/$r.sites.txt"; }; done
 } > "$OUT/summary.txt" 2>&1
+# The throughput plot (needs matplotlib, which the GPU machine's Python has).
+if [[ -f $res/time.csv ]] && python3 -c "import matplotlib" 2> /dev/null; then
+  python3 validate/cf_merge/plot.py "$res/time.csv" "$OUT/throughput.png" > "$res/plot.log" 2>&1
+  log "plot: rc=$? ($OUT/throughput.png)"
+fi
 pack
 log "done"
 cat "$OUT/summary.txt" | tail -60
