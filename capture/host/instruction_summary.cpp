@@ -24,15 +24,21 @@ void add_column(CostColumn& into, const CostColumn& c) {
   into.degree = std::max(into.degree, c.degree);
 }
 
-WorstRecord worst_of(const SummarySlot& s) {
+std::optional<WorstRecord> worst_of(const SummaryWorst& s) {
+  if (s.key == 0) return std::nullopt;
   WorstRecord w;
-  for (unsigned k = 0; k < 3; ++k) w.block[k] = s.worst_block[k];
-  w.warp = s.worst_warp;
-  w.mask = s.worst_mask;
-  w.wavefronts = s.worst_wavefronts;
-  w.excess = static_cast<std::uint32_t>(s.worst_key - 1);
-  for (unsigned l = 0; l < 32; ++l) w.addr[l] = s.worst_addr[l];
+  for (unsigned k = 0; k < 3; ++k) w.block[k] = s.block[k];
+  w.warp = s.warp;
+  w.mask = s.mask;
+  w.wavefronts = s.wavefronts;
+  w.excess = static_cast<std::uint32_t>(s.key - 1);
+  for (unsigned l = 0; l < 32; ++l) w.addr[l] = s.addr[l];
   return w;
+}
+
+/// The worse of the kept record and a shard's (the first of equals stays).
+void keep_worse(std::optional<WorstRecord>& kept, const SummaryWorst& shard) {
+  if (shard.key != 0 && (!kept || shard.key - 1 > kept->excess)) kept = worst_of(shard);
 }
 
 std::string join_numbers(const std::uint32_t* v, std::size_t n) {
@@ -80,7 +86,20 @@ std::optional<CostColumn> parse_column(const std::vector<std::string>& f, std::s
                     number(f[at + 3], "ideal"), static_cast<std::uint32_t>(number(f[at + 4], "worst_degree"))};
 }
 
-constexpr std::size_t kColumns = 22;
+/// The six fields of a worst record from `at`; none when they are empty.
+std::optional<WorstRecord> parse_worst(const std::vector<std::string>& f, std::size_t at) {
+  if (f[at].empty()) return std::nullopt;
+  WorstRecord w;
+  w.block = numbers<3>(f[at], "worst_block");
+  w.warp = static_cast<std::uint32_t>(number(f[at + 1], "worst_warp"));
+  w.mask = static_cast<std::uint32_t>(number(f[at + 2], "worst_mask"));
+  w.wavefronts = static_cast<std::uint32_t>(number(f[at + 3], "worst_wavefronts"));
+  w.excess = static_cast<std::uint32_t>(number(f[at + 4], "worst_excess"));
+  w.addr = numbers<32>(f[at + 5], "worst_addr");
+  return w;
+}
+
+constexpr std::size_t kColumns = 28;
 
 }  // namespace
 
@@ -106,7 +125,8 @@ std::vector<InstructionSummary> collect_summary(const SummarySlot* slots, std::u
     row.lanes += s.lanes;
     add_column(row.costs, column_of(s.costs));
     if (row.alt) add_column(*row.alt, column_of(s.alt));
-    if (s.worst_key != 0 && (!row.worst || s.worst_key - 1 > row.worst->excess)) row.worst = worst_of(s);
+    keep_worse(row.worst, s.worst);
+    if (row.alt) keep_worse(row.alt_worst, s.alt_worst);
   }
   std::vector<InstructionSummary> rows;
   for (auto& [pc, row] : by_pc) rows.push_back(std::move(row));
@@ -122,10 +142,12 @@ void refine_summary(InstructionSummary& row, const SassTable& sass) {
     row.costs.ideal *= 2;
   } else if (refined != row.op && row.alt && refined == alternative_op(row.op, row.width)) {
     row.costs = *row.alt;
+    row.worst = row.alt_worst;  // the alternative column's own worst execution
   } else if (refined != row.op) {
     return;  // a refinement the device did not prepare for: keep the reported kind
   }
   row.alt.reset();
+  row.alt_worst.reset();
   if (refined != row.op && row.worst) {  // the worst record, costed as what it is
     const sm90::WarpCost c = sm90::warp_cost(refined, row.width, row.worst->addr.data(), row.worst->mask);
     row.worst->wavefronts = c.wavefronts;
@@ -137,7 +159,8 @@ void refine_summary(InstructionSummary& row, const SassTable& sass) {
 std::string summary_table_header() {
   return "launch,site,op,width,executions,lanes,unmodelled,unmodelled_lanes,wavefronts,ideal,worst_degree,"
          "alt_unmodelled,alt_unmodelled_lanes,alt_wavefronts,alt_ideal,alt_worst_degree,worst_block,worst_warp,"
-         "worst_mask,worst_wavefronts,worst_excess,worst_addr\n";
+         "worst_mask,worst_wavefronts,worst_excess,worst_addr,alt_worst_block,alt_worst_warp,alt_worst_mask,"
+         "alt_worst_wavefronts,alt_worst_excess,alt_worst_addr\n";
 }
 
 std::string summary_row_line(const InstructionSummary& r) {
@@ -145,15 +168,17 @@ std::string summary_row_line(const InstructionSummary& r) {
                                 std::to_string(r.executions), std::to_string(r.lanes)};
   for (auto& x : column_fields(r.costs)) f.push_back(x);
   for (auto& x : column_fields(r.alt)) f.push_back(x);
-  if (r.worst) {
-    f.push_back(join_numbers(r.worst->block.data(), 3));
-    f.push_back(std::to_string(r.worst->warp));
-    f.push_back(std::to_string(r.worst->mask));
-    f.push_back(std::to_string(r.worst->wavefronts));
-    f.push_back(std::to_string(r.worst->excess));
-    f.push_back(join_numbers(r.worst->addr.data(), 32));
-  } else {
-    f.insert(f.end(), {"", "", "", "", "", ""});
+  for (const auto* w : {&r.worst, &r.alt_worst}) {
+    if (*w) {
+      f.push_back(join_numbers((*w)->block.data(), 3));
+      f.push_back(std::to_string((*w)->warp));
+      f.push_back(std::to_string((*w)->mask));
+      f.push_back(std::to_string((*w)->wavefronts));
+      f.push_back(std::to_string((*w)->excess));
+      f.push_back(join_numbers((*w)->addr.data(), 32));
+    } else {
+      f.insert(f.end(), {"", "", "", "", "", ""});
+    }
   }
   return csv_line(f);
 }
@@ -180,16 +205,8 @@ std::vector<InstructionSummary> read_summary_table(const std::string& path) {
       r.lanes = number(f[5], "lanes");
       r.costs = *parse_column(f, 6);
       r.alt = parse_column(f, 11);
-      if (!f[16].empty()) {
-        WorstRecord w;
-        w.block = numbers<3>(f[16], "worst_block");
-        w.warp = static_cast<std::uint32_t>(number(f[17], "worst_warp"));
-        w.mask = static_cast<std::uint32_t>(number(f[18], "worst_mask"));
-        w.wavefronts = static_cast<std::uint32_t>(number(f[19], "worst_wavefronts"));
-        w.excess = static_cast<std::uint32_t>(number(f[20], "worst_excess"));
-        w.addr = numbers<32>(f[21], "worst_addr");
-        r.worst = w;
-      }
+      r.worst = parse_worst(f, 16);
+      r.alt_worst = parse_worst(f, 22);
       rows.push_back(std::move(r));
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(path + ":" + std::to_string(number_of_line) + ": " + e.what());

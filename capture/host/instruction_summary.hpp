@@ -49,6 +49,7 @@ struct InstructionSummary {
   CostColumn costs;
   std::optional<CostColumn> alt;  ///< the cost as alternative_op(op), until refined
   std::optional<WorstRecord> worst;
+  std::optional<WorstRecord> alt_worst;  ///< the worst execution under `alt`, until refined
   bool operator==(const InstructionSummary&) const = default;
 };
 

@@ -17,7 +17,8 @@
 // Kinds the SASS refines after the run (docs/capture.md: ATOMS.POPC.INC,
 // ATOMS.CAS, LDGSTS.BYPASS) cannot be told apart here, so an atom or a
 // 16-byte cp.async is also costed as its alternative kind (atom.popc,
-// cpasync.cg) in `alt`; a CAS is twice an atom, so it needs no column.
+// cpasync.cg) in `alt`, with its own worst record; a CAS is twice an atom,
+// so it needs no column.
 #include <cstdint>
 
 #include "capture/host/hd_atomic.hpp"
@@ -35,6 +36,18 @@ struct SummaryCosts {
   std::uint64_t degree;            ///< the largest degree of one execution
 };
 
+/// One kept warp record: the execution with the most excess wavefronts
+/// under one cost column.
+struct SummaryWorst {
+  std::uint64_t key;   ///< excess wavefronts + 1; 0: none yet
+  std::uint64_t lock;  ///< spin lock over the record (hd_atomic::lock)
+  std::uint32_t block[3];
+  std::uint32_t warp;
+  std::uint32_t mask;
+  std::uint32_t wavefronts;
+  std::uint32_t addr[sm90::kLanes];  ///< offsets (lanes outside mask: ignore)
+};
+
 /// One instruction's aggregates in one shard. Zero-filled = free.
 struct alignas(8) SummarySlot {
   std::uint64_t key;         ///< pc + 1; 0: free
@@ -43,15 +56,10 @@ struct alignas(8) SummarySlot {
   std::uint64_t lanes;       ///< active lanes summed over the executions
   SummaryCosts costs;        ///< as the sanitizer reported the kind
   SummaryCosts alt;          ///< as the kind's alternative (alternative_op), where it has one
-  std::uint64_t worst_key;   ///< excess wavefronts of the worst record + 1; 0: none yet
-  std::uint64_t worst_lock;  ///< spin lock over the worst record (hd_atomic::lock)
-  std::uint32_t worst_block[3];
-  std::uint32_t worst_warp;
-  std::uint32_t worst_mask;
-  std::uint32_t worst_wavefronts;
-  std::uint32_t worst_addr[sm90::kLanes];  ///< the worst record's offsets (lanes outside worst_mask: ignore)
+  SummaryWorst worst;        ///< the worst execution under `costs`
+  SummaryWorst alt_worst;    ///< the worst under `alt`: the SASS may make it the one that counts
 };
-static_assert(sizeof(SummarySlot) == 280, "SummarySlot layout is shared with the device code");
+static_assert(sizeof(SummarySlot) == 448, "SummarySlot layout is shared with the device code");
 
 /// What the patch knows about one warp request.
 struct SummaryRequest {
@@ -127,21 +135,21 @@ BANKCHECK_HD_INLINE void add_costs(SummaryCosts& sums, const sm90::WarpCost& c, 
   if (c.degree > hd_atomic::load(&sums.degree)) hd_atomic::max(&sums.degree, c.degree);
 }
 
-/// Keep the request as the slot's worst record if it has more excess
-/// wavefronts than the one kept (the first of equals stays).
-BANKCHECK_HD_INLINE void keep_if_worse(SummarySlot& s, const SummaryRequest& r, const sm90::WarpCost& c) {
+/// Keep the request as `w` if it has more excess wavefronts than the one
+/// kept (the first of equals stays).
+BANKCHECK_HD_INLINE void keep_if_worse(SummaryWorst& w, const SummaryRequest& r, const sm90::WarpCost& c) {
   const std::uint64_t key = std::uint64_t{c.wavefronts - c.ideal} + 1;
-  if (key <= hd_atomic::load(&s.worst_key)) return;  // most executions stop here, without the lock
-  hd_atomic::lock(&s.worst_lock);
-  if (key > hd_atomic::load(&s.worst_key)) {
-    for (unsigned k = 0; k < 3; ++k) s.worst_block[k] = r.block[k];
-    s.worst_warp = r.warp;
-    s.worst_mask = r.mask;
-    s.worst_wavefronts = c.wavefronts;
-    for (unsigned l = 0; l < sm90::kLanes; ++l) s.worst_addr[l] = r.addr[l];
-    hd_atomic::store(&s.worst_key, key);
+  if (key <= hd_atomic::load(&w.key)) return;  // most executions stop here, without the lock
+  hd_atomic::lock(&w.lock);
+  if (key > hd_atomic::load(&w.key)) {
+    for (unsigned k = 0; k < 3; ++k) w.block[k] = r.block[k];
+    w.warp = r.warp;
+    w.mask = r.mask;
+    w.wavefronts = c.wavefronts;
+    for (unsigned l = 0; l < sm90::kLanes; ++l) w.addr[l] = r.addr[l];
+    hd_atomic::store(&w.key, key);
   }
-  hd_atomic::unlock(&s.worst_lock);
+  hd_atomic::unlock(&w.lock);
 }
 
 BANKCHECK_HD_INLINE unsigned lane_count(std::uint32_t mask) {
@@ -159,9 +167,12 @@ BANKCHECK_HD_INLINE void summarize(const SummaryTableView& t, unsigned shard, co
   hd_atomic::add(&s->executions, 1);
   hd_atomic::add(&s->lanes, lanes);
   add_costs(s->costs, c, lanes);
+  if (c.modelled) keep_if_worse(s->worst, r, c);
   const Op alt = alternative_op(r.op, r.width);
-  if (alt != r.op) add_costs(s->alt, sm90::warp_cost(alt, r.width, r.addr, r.mask), lanes);
-  if (c.modelled) keep_if_worse(*s, r, c);
+  if (alt == r.op) return;
+  const sm90::WarpCost a = sm90::warp_cost(alt, r.width, r.addr, r.mask);
+  add_costs(s->alt, a, lanes);
+  if (a.modelled) keep_if_worse(s->alt_worst, r, a);
 }
 
 }  // namespace bankcheck::capture

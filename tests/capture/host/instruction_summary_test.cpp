@@ -34,6 +34,10 @@ InstructionSummary atom_row() {
   w.wavefronts = 4;
   w.excess = 3;
   r.worst = w;
+  WorstRecord a = w;  // the popc column's worst: four lanes on four words of one bank, excess 3
+  a.warp = 6;
+  for (unsigned l = 0; l < 4; ++l) a.addr[l] = 1024 + 128 * l;
+  r.alt_worst = a;
   return r;
 }
 
@@ -61,7 +65,7 @@ TEST_CASE("summary.csv rows read back as written") {
 TEST_CASE("a malformed summary.csv names the file and line") {
   const std::string header = summary_table_header();
   const std::string path = write("summary_bad.csv", header + "1,site,ld,4,x\n");
-  CHECK_THROWS_WITH_AS(read_summary_table(path), doctest::Contains((path + ":2: 5 fields, expected 22").c_str()),
+  CHECK_THROWS_WITH_AS(read_summary_table(path), doctest::Contains((path + ":2: 5 fields, expected 28").c_str()),
                        std::invalid_argument);
   std::string line = summary_row_line(atom_row());
   line.replace(line.find(",atom,"), 6, ",swap,");
@@ -87,12 +91,16 @@ TEST_CASE("the SASS refines a row's kind: CAS doubles, POPC.INC and BYPASS take 
   refine_summary(inc, popc);
   CHECK(inc.op == Op::atom_popc);
   CHECK(inc.costs == CostColumn{0, 0, 12, 10, 2});
-  CHECK(inc.worst->excess == 0);  // one word, combined: one pass
-  CHECK(inc.worst->wavefronts == 1);
+  CHECK(inc.worst->warp == 6);  // the popc column's own worst record, not the atom column's
+  CHECK(inc.worst->excess == 3);  // four words of one bank: four passes
+  CHECK(inc.worst->wavefronts == 4);
+  CHECK_FALSE(inc.alt_worst);
 
   InstructionSummary plain_atom = atom_row();
   refine_summary(plain_atom, SassTable{});  // no SASS: the reported kind stays, its extra column goes
   CHECK(plain_atom.op == Op::atom);
   CHECK(plain_atom.costs.wavefronts == 40);
   CHECK_FALSE(plain_atom.alt);
+  CHECK(plain_atom.worst->warp == 5);
+  CHECK_FALSE(plain_atom.alt_worst);
 }
