@@ -173,15 +173,17 @@ void time_key_size(Csv& csv, const Options& o) {
   using Cub = CubTiling<Key>;
   time_series<Key>(csv, o, Cub::kThreads, Cub::kItems, "worst-cub", algos);
   // Our own worst case, per tiling: keys only and pairs may tile differently.
-  auto worst_cf = [&](auto policy, const char* pairs) {
+  auto worst_cf = [&](auto policy, bool pairs) {
     using Cf = decltype(policy);
-    if (o.pairs == pairs || (Cf::kThreads == Cub::kThreads && Cf::kItems == Cub::kItems)) return;
+    const char* which = pairs ? "1" : "0";
+    if (o.pairs == (pairs ? "0" : "1")) return;  // --pairs left this one out (time_series' reading)
+    if (Cf::kThreads == Cub::kThreads && Cf::kItems == Cub::kItems) return;  // the worst-cub series is it
     Options only = o;
-    only.pairs = pairs[0] == '1' ? "0" : "1";
+    only.pairs = which;
     time_series<Key>(csv, only, Cf::kThreads, Cf::kItems, "worst-cf", algos);
   };
-  worst_cf(CfDefault<Key, false>{}, "1");  // keys only, unless --pairs 1
-  worst_cf(CfDefault<Key, true>{}, "0");   // pairs, unless --pairs 0
+  worst_cf(CfDefault<Key, false>{}, false);
+  worst_cf(CfDefault<Key, true>{}, true);
 }
 
 /// The headline ratios (n >= 2^22 E of the series).

@@ -72,6 +72,13 @@ void common_params(AlgorithmSpec& s) {
   s.worst_case = kWorst;
 }
 
+/// Binds block b's queries and answers (per_block of each) in global memory.
+template <class Search>
+void bind_block(Search& algo, BlockRecorder& recorder, SearchInput& data, long first, long per_block) {
+  algo.queries = recorder.global(data.queries.data() + first, per_block, base_of(2) + first * sizeof(Key));
+  algo.answers = recorder.global(data.answers.data() + first, per_block, base_of(3) + first * sizeof(long));
+}
+
 void check_common(const Params& p) {
   using namespace spec_support;
   require_range(p, "w", 1, 1024);
@@ -102,8 +109,7 @@ AlgorithmSpec gms_spec() {
       algo.per_thread = static_cast<int>(q);
       algo.valid = per_block;
       algo.keys = recorder.global(data.keys.data(), data.keys.size(), base_of(0));
-      algo.queries = recorder.global(data.queries.data() + first, per_block, base_of(2) + first * sizeof(Key));
-      algo.answers = recorder.global(data.answers.data() + first, per_block, base_of(3) + first * sizeof(long));
+      bind_block(algo, recorder, data, first, per_block);
       recorder.run(algo, u, w, out, b);
     }
     return data.outcome(blocks);
@@ -146,8 +152,7 @@ AlgorithmSpec btree_spec() {
       const long first = b * per_block;
       algo.keys = recorder.global(data.keys.data(), data.keys.size(), base_of(0));
       algo.tree = recorder.global(tree.data(), tree.size(), base_of(1));
-      algo.queries = recorder.global(data.queries.data() + first, per_block, base_of(2) + first * sizeof(Key));
-      algo.answers = recorder.global(data.answers.data() + first, per_block, base_of(3) + first * sizeof(long));
+      bind_block(algo, recorder, data, first, per_block);
       recorder.run(algo, u, w, out, b);
     }
     return data.outcome(blocks);
