@@ -14,10 +14,12 @@ namespace bankcheck {
 enum class AccessRule : std::uint8_t {
   unmodelled,     ///< no rule known: the request is reported, not costed
   phases,         ///< the preset's phase rule of plain loads and stores (PhaseRule)
-  as_store,       ///< phases and degree of a store of the same width (ldsm, stsm, cpasync, atom.popc)
+  as_store,       ///< phases and degree of a store of the same width (ldsm, stsm, cpasync, atom.popc);
+                  ///< a cpasync with its sources: read and write stages through the banks
   atomic_lanes,   ///< store phases; each active lane is its own pass of its banks (atom)
   atomic_lanes2,  ///< as atomic_lanes, twice: a read and a write pass (atom.cas)
-  bypass_copy,    ///< store phases; a conflicting phase serves one lane at a time (cpasync.cg)
+  bypass_copy,    ///< store phases; a conflicting phase serves one lane at a time (cpasync.cg);
+                  ///< with its sources: one wavefront per (source line, shared row) pair
   as_quad,        ///< a 12-byte access: the 16-byte instruction that carries it (BankModel::cost_as_quad)
 };
 

@@ -42,7 +42,8 @@ namespace {
 RequestCost sm90_cost(const WarpRequest& r, Counter counter) {
   std::uint32_t active = 0;
   for (unsigned l = 0; l < sm90::kLanes; ++l) active |= r.addr[l] != kInactive ? sm90::lane_bit(l) : 0u;
-  const sm90::WarpCost c = sm90::warp_cost(r.op, r.width, r.addr.data(), active, counter);
+  const std::uint64_t* source = has_source(r.op) && r.source.size() == sm90::kLanes ? r.source.data() : nullptr;
+  const sm90::WarpCost c = sm90::warp_cost(r.op, r.width, r.addr.data(), active, counter, source);
   return RequestCost{c.wavefronts, c.ideal, std::uint64_t{c.wavefronts} - c.ideal, c.degree, c.modelled};
 }
 

@@ -213,16 +213,127 @@ BANKCHECK_HD WarpCost bypass_copy_cost(unsigned width, const Address* addr, std:
   return cost;
 }
 
+/// Bank group of an aligned access of `width` (4, 8 or 16) bytes at `a`:
+/// its bank, bank pair or bank quad.
+template <class Address>
+BANKCHECK_HD unsigned bank_group(Address a, unsigned width) {
+  return static_cast<unsigned>(a / width % (kPhaseBytes / width));
+}
+
+/// cp.async through L1 (LDGSTS without .BYPASS) whose sources are known
+/// (rule 6): the lanes of one store phase pass two stages that share each
+/// cycle. The read stage takes, for every source bank group, the lowest lane
+/// not yet read (no multicast: lanes of one source word are read one per
+/// cycle) into a buffer; the write stage writes the lowest buffered lanes,
+/// one address per destination bank group (lanes of one address together).
+/// The phase costs the cycles until every lane is written.
+/// @pre width is 4, 8 or 16; addresses are multiples of it.
+template <class Address>
+BANKCHECK_HD std::uint32_t staged_copy_cycles(unsigned width, const Address* dst, const std::uint64_t* src,
+                                              std::uint32_t lanes) {
+  std::uint32_t unread = lanes, buffered = 0, cycles = 0;
+  while ((unread | buffered) != 0) {
+    ++cycles;
+    std::uint32_t read_groups = 0;
+    for (unsigned l = 0; l < kLanes; ++l) {
+      if (!(unread & lane_bit(l))) continue;
+      const std::uint32_t g = lane_bit(bank_group(src[l], width));
+      if (read_groups & g) continue;
+      read_groups |= g;
+      unread &= ~lane_bit(l);
+      buffered |= lane_bit(l);
+    }
+    std::uint32_t write_groups = 0;
+    Address group_address[kBanks] = {};
+    for (unsigned l = 0; l < kLanes; ++l) {
+      if (!(buffered & lane_bit(l))) continue;
+      const unsigned g = bank_group(dst[l], width);
+      if (write_groups & lane_bit(g)) {
+        if (group_address[g] != dst[l]) continue;
+      } else {
+        write_groups |= lane_bit(g);
+        group_address[g] = dst[l];
+      }
+      buffered &= ~lane_bit(l);
+    }
+  }
+  return cycles;
+}
+
+/// cp.async (.ca) with known sources: store phases, each costing its staged cycles.
+template <class Address>
+BANKCHECK_HD WarpCost staged_copy_cost(unsigned width, const Address* dst, const std::uint64_t* src,
+                                       std::uint32_t active) {
+  WarpCost cost;
+  const unsigned n = unpaired_phase_lanes(width);
+  for (unsigned first = 0; first < kLanes; first += n)
+    add_phase(cost, staged_copy_cycles(width, dst, src, active & lane_range(first, n)));
+  return cost;
+}
+
+/// Whether the lanes in `lanes` that read one 32-byte source sector all write
+/// one 32-byte unit of shared memory.
+template <class Address>
+BANKCHECK_HD bool sectors_stay_whole(const Address* dst, const std::uint64_t* src, std::uint32_t lanes) {
+  constexpr unsigned kSector = 32;
+  for (unsigned l = 0; l < kLanes; ++l)
+    for (unsigned m = l + 1; m < kLanes; ++m)
+      if ((lanes & lane_bit(l)) && (lanes & lane_bit(m)) && src[l] / kSector == src[m] / kSector &&
+          dst[l] / kSector != dst[m] / kSector)
+        return false;
+  return true;
+}
+
+/// Distinct (128-byte source line, 128-byte shared row) pairs among `lanes`.
+template <class Address>
+BANKCHECK_HD std::uint32_t line_row_pairs(const Address* dst, const std::uint64_t* src, std::uint32_t lanes) {
+  std::uint32_t pairs = 0;
+  for (unsigned l = 0; l < kLanes; ++l) {
+    if (!(lanes & lane_bit(l))) continue;
+    bool seen = false;
+    for (unsigned m = 0; m < l && !seen; ++m)
+      seen = (lanes & lane_bit(m)) && src[m] / kPhaseBytes == src[l] / kPhaseBytes &&
+             dst[m] / kPhaseBytes == dst[l] / kPhaseBytes;
+    pairs += seen ? 0u : 1u;
+  }
+  return pairs;
+}
+
+/// cp.async.cg (LDGSTS.E.BYPASS.128) with known sources (rule 6): when every
+/// source sector's lanes write one 32-byte unit of shared memory, one
+/// wavefront per (source line, shared row) pair, whatever the bank conflicts
+/// of the destinations; otherwise not modelled (measured: up to one
+/// wavefront per lane, with no rule found that fits every case).
+template <class Address>
+BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* dst, const std::uint64_t* src,
+                                               std::uint32_t active) {
+  if (!sectors_stay_whole(dst, src, active)) return WarpCost{0, 0, 0, false};
+  WarpCost cost;
+  const unsigned n = unpaired_phase_lanes(width);
+  for (unsigned first = 0; first < kLanes; first += n) {
+    const std::uint32_t d = line_row_pairs(dst, src, active & lane_range(first, n));
+    cost.ideal += d > 0 ? 1u : 0u;
+    if (d > cost.degree) cost.degree = d;
+  }
+  cost.wavefronts = line_row_pairs(dst, src, active);
+  return cost;
+}
+
 /// The cost of a request of a power-of-two width under `rule`.
+/// `source`: the copies' global source addresses, or null where unknown.
 template <class Address>
 BANKCHECK_HD WarpCost cost_by_rule(AccessRule rule, Op op, unsigned width, const Address* addr, std::uint32_t active,
-                                   Counter counter) {
+                                   Counter counter, const std::uint64_t* source) {
   switch (rule) {
     case AccessRule::phases: return phase_cost(op, width, addr, active, counter);
-    case AccessRule::as_store: return phase_cost(Op::store, width, addr, active, counter);
+    case AccessRule::as_store:
+      if (op == Op::cpasync && source != nullptr) return staged_copy_cost(width, addr, source, active);
+      return phase_cost(Op::store, width, addr, active, counter);
     case AccessRule::atomic_lanes: return atomic_cost(width, addr, active, 1);
     case AccessRule::atomic_lanes2: return atomic_cost(width, addr, active, 2);
-    case AccessRule::bypass_copy: return bypass_copy_cost(width, addr, active);
+    case AccessRule::bypass_copy:
+      if (source != nullptr) return sourced_bypass_copy_cost(width, addr, source, active);
+      return bypass_copy_cost(width, addr, active);
     case AccessRule::as_quad:
     case AccessRule::unmodelled: break;
   }
@@ -232,15 +343,17 @@ BANKCHECK_HD WarpCost cost_by_rule(AccessRule rule, Op op, unsigned width, const
 /// The cost of one warp request on the H100: `addr[l]` is lane l's byte
 /// address (ignored where `active` has no bit l). A 12-byte access is the
 /// 16-byte instruction that carries it when every active address is 16-byte
-/// aligned (rule 7), else not modelled.
+/// aligned (rule 7), else not modelled. `source`: a copy's (cpasync,
+/// cpasync.cg) global source address per lane, or null where unknown; the
+/// rules without it assume lane l reads element l of an aligned block.
 template <class Address>
 BANKCHECK_HD WarpCost warp_cost(Op op, unsigned width, const Address* addr, std::uint32_t active,
-                                Counter counter = Counter::instruction) {
+                                Counter counter = Counter::instruction, const std::uint64_t* source = nullptr) {
   const AccessRule r = rule(op, width);
-  if (r != AccessRule::as_quad) return cost_by_rule(r, op, width, addr, active, counter);
+  if (r != AccessRule::as_quad) return cost_by_rule(r, op, width, addr, active, counter, source);
   for (unsigned l = 0; l < kLanes; ++l)
     if ((active & lane_bit(l)) && addr[l] % 16 != 0) return WarpCost{0, 0, 0, false};
-  return cost_by_rule(power_width_rule(op, 16), op, 16, addr, active, counter);
+  return cost_by_rule(power_width_rule(op, 16), op, 16, addr, active, counter, source);
 }
 
 }  // namespace bankcheck::sm90

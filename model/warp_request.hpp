@@ -115,6 +115,13 @@ struct WarpRequest {
   Op op = Op::load;
   unsigned width = 4;                   ///< bytes per lane (is_valid_access(op, width))
   std::span<const std::uint64_t> addr;  ///< one byte address per lane, kInactive if idle
+  /// cpasync / cpasync.cg only: each lane's global source address (kInactive
+  /// where addr is), or empty where the trace does not say. The copy's
+  /// shared-side cost depends on it (docs/bank-model.md, rule 6).
+  std::span<const std::uint64_t> source = {};
 };
+
+/// Whether requests of `op` may carry global source addresses (the copies).
+constexpr bool has_source(Op op) { return op == Op::cpasync || op == Op::cpasync_cg; }
 
 }  // namespace bankcheck

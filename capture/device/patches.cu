@@ -62,6 +62,7 @@ __device__ __forceinline__ unsigned sm_id() {
 __device__ __forceinline__ void summarize_warp(CaptureDescriptor* d, std::uint64_t pc, std::uint32_t offset,
                                                std::uint32_t width, SlotOp op, unsigned group, unsigned mask,
                                                unsigned lane, unsigned leader) {
+  if (d->summary_stage == 1) return;
   bankcheck::capture::SummaryRequest r;
   for (unsigned l = 0; l < kCaptureWarp; ++l) {
     const std::uint32_t a = __shfl_sync(group, offset, l);  // lanes outside `group` give garbage, masked out below
@@ -78,6 +79,11 @@ __device__ __forceinline__ void summarize_warp(CaptureDescriptor* d, std::uint64
   r.warp = (threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y) / kCaptureWarp;
   const bankcheck::capture::SummaryTableView table{d->summary_slots, d->summary_capacity, d->summary_shards,
                                                    &d->summary_overflow, &d->summary_kind_mismatch};
+  if (d->summary_stage == 2) {
+    const auto c = bankcheck::sm90::warp_cost(r.op, r.width, r.addr, r.mask);
+    if (c.wavefronts == 0xFFFFFFFFu) d->summary_overflow = 0;  // keeps the cost from being optimised away
+    return;
+  }
   bankcheck::capture::summarize(table, sm_id() % d->summary_shards, r);
 }
 

@@ -21,6 +21,7 @@ std::vector<std::pair<std::string, std::string>> CaptureOptions::to_environment(
   std::vector<std::pair<std::string, std::string>> env = {
       {kEnvDir, dir}, {kEnvPatches, patches}, {kEnvRingSlots, std::to_string(ring_slots)}, {kEnvGeneric, generic ? "1" : "0"}};
   if (summary_slots != 0) env.emplace_back(kEnvSummarySlots, std::to_string(summary_slots));
+  if (summary_stage != 0) env.emplace_back(kEnvSummaryStage, std::to_string(summary_stage));
   if (!filter.kernel_regex.empty()) env.emplace_back(kEnvKernel, filter.kernel_regex);
   if (filter.skip != 0) env.emplace_back(kEnvSkip, std::to_string(filter.skip));
   if (filter.count) env.emplace_back(kEnvCount, std::to_string(*filter.count));
@@ -59,6 +60,11 @@ CaptureOptions CaptureOptions::from_environment(const std::function<std::optiona
     if (!is_valid_summary_slots(o.summary_slots))
       throw std::invalid_argument(std::string(kEnvSummarySlots) + " must be a power of two in 1.." +
                                   std::to_string(kMaxSummarySlots) + " (got " + *v + ")");
+  }
+  if (auto v = get(kEnvSummaryStage)) {
+    if (*v != "0" && *v != "1" && *v != "2")
+      throw std::invalid_argument(std::string(kEnvSummaryStage) + " must be 0, 1 or 2 (got " + *v + ")");
+    o.summary_stage = static_cast<std::uint32_t>((*v)[0] - '0');
   }
   if (auto v = get(kEnvGeneric)) {
     if (*v != "0" && *v != "1") throw std::invalid_argument(std::string(kEnvGeneric) + " must be 0 or 1 (got " + *v + ")");

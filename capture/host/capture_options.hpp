@@ -23,6 +23,10 @@ inline constexpr const char* kEnvBlocks = "BANKCHECK_CAPTURE_BLOCKS";      ///< 
 inline constexpr const char* kEnvRingSlots = "BANKCHECK_CAPTURE_RING_SLOTS";  ///< slots per ring (power of two)
 inline constexpr const char* kEnvGeneric = "BANKCHECK_CAPTURE_GENERIC";    ///< 1: also patch generic accesses
 inline constexpr const char* kEnvSummarySlots = "BANKCHECK_CAPTURE_SUMMARY_SLOTS";  ///< --summary: slots per shard
+/// Diagnostic for overhead measurements (docs/capture.md): how far the
+/// summary patch goes, 0 all (the default), 1 group the lanes and stop,
+/// 2 cost the request but add nothing to the table. 1 and 2 give no summary.
+inline constexpr const char* kEnvSummaryStage = "BANKCHECK_CAPTURE_SUMMARY_STAGE";
 
 /// Default ring: 2^16 slots of 168 bytes (11 MiB of pinned memory).
 inline constexpr std::uint64_t kDefaultRingSlots = std::uint64_t{1} << 16;
@@ -43,6 +47,7 @@ struct CaptureOptions {
   std::uint64_t ring_slots = kDefaultRingSlots;
   bool generic = true;
   std::uint64_t summary_slots = 0;  ///< nonzero: summary mode, this many slots per shard
+  std::uint32_t summary_stage = 0;  ///< kEnvSummaryStage
 
   /// The variables that carry these options (for the program's environment).
   std::vector<std::pair<std::string, std::string>> to_environment() const;

@@ -89,7 +89,7 @@ struct alignas(8) CaptureDescriptor {
   const volatile std::uint32_t* abort;          ///< pinned host memory: nonzero = stop waiting
   std::uint64_t capacity;                       ///< slots; a power of two
   std::uint32_t block_ranges;                   ///< 0 = all blocks
-  std::uint32_t reserved_padding;
+  std::uint32_t summary_stage;                  ///< diagnostic, --summary only: 0 all; 1 stop after grouping; 2 cost, no table
   BlockRange blocks[kMaxBlockRanges];
   SummarySlot* summary_slots;                   ///< device memory, summary_shards * summary_capacity; null: trace mode
   std::uint32_t summary_capacity;               ///< slots per shard, a power of two

@@ -24,6 +24,7 @@ bool Capture::begin_summary(ActiveLaunch& a, CaptureDescriptor& d, Sanitizer_Str
   d.summary_slots = ring.summary;
   d.summary_capacity = static_cast<std::uint32_t>(options_.summary_slots);
   d.summary_shards = kSummaryShards;
+  d.summary_stage = options_.summary_stage;
   return check(sanitizerMemset(ring.summary, 0, sizeof(SummarySlot) * ring.summary_slots, stream), "sanitizerMemset",
                "summary table");
 }

@@ -120,7 +120,8 @@ class CostListener final : public InstructionListener {
     site.cost.add(info.active, c);
     if (c.degree >= 2 && c.degree > site.worst.cost.degree) {  // rare: copy only on a new maximum
       site.worst = WorstInstruction{true, index, {}, site.site, request.op, request.width,
-                                    std::vector<std::uint64_t>(request.addr.begin(), request.addr.end()), c};
+                                    std::vector<std::uint64_t>(request.addr.begin(), request.addr.end()),
+                                    std::vector<std::uint64_t>(request.source.begin(), request.source.end()), c};
       site.worst_location = "block " + std::to_string(info.block) + " warp " + std::to_string(info.warp_index) +
                             " phase " + std::to_string(info.phase) + " round " + std::to_string(info.k);
     }

@@ -27,6 +27,9 @@ struct Batch {
   std::vector<Op> ops;
   std::vector<std::uint8_t> widths;
   std::vector<std::uint64_t> addr;  // warp entries per record
+  std::vector<std::uint64_t> sources;  // warp entries per record with sources (copies)
+  std::vector<std::size_t> source_at;  // per record: its first entry in sources, or kNoSource
+  static constexpr std::size_t kNoSource = ~std::size_t{0};
   std::vector<RecordPosition> positions;
   std::size_t size() const { return sites.size(); }
   void clear() {
@@ -34,6 +37,8 @@ struct Batch {
     ops.clear();
     widths.clear();
     addr.clear();
+    sources.clear();
+    source_at.clear();
     positions.clear();
   }
 };
@@ -79,7 +84,9 @@ class BatchQueue {
 
 void cost_batch(const Batch& b, unsigned warp, const BankModel& model, ReplayAccumulator& acc) {
   for (std::size_t i = 0; i < b.size(); ++i) {
-    const WarpRequest request{b.ops[i], b.widths[i], std::span<const std::uint64_t>(b.addr.data() + i * warp, warp)};
+    WarpRequest request{b.ops[i], b.widths[i], std::span<const std::uint64_t>(b.addr.data() + i * warp, warp)};
+    if (b.source_at[i] != Batch::kNoSource)
+      request.source = std::span<const std::uint64_t>(b.sources.data() + b.source_at[i], warp);
     acc.add(model, b.first_index + i, b.sites[i], request, active_lanes(request), [&] { return b.positions[i]; });
   }
 }
@@ -230,6 +237,8 @@ ReplaySummary replay_parallel(TraceSource& source, const BankModel& model, unsig
       batch->ops.push_back(record.request.op);
       batch->widths.push_back(static_cast<std::uint8_t>(record.request.width));
       batch->addr.insert(batch->addr.end(), record.request.addr.begin(), record.request.addr.end());
+      batch->source_at.push_back(record.request.source.empty() ? Batch::kNoSource : batch->sources.size());
+      batch->sources.insert(batch->sources.end(), record.request.source.begin(), record.request.source.end());
       batch->positions.push_back(source.position());
       if (++index % kReplayBatchRecords == 0) {
         queue.give_full(std::move(batch));

@@ -24,8 +24,9 @@ struct WorstInstruction {
   Op op = Op::load;
   unsigned width = 4;
   std::vector<std::uint64_t> addr;  ///< its addresses, kept so the culprit can be named
+  std::vector<std::uint64_t> source;  ///< a copy's source addresses (empty: none)
   RequestCost cost;
-  WarpRequest request() const { return WarpRequest{op, width, addr}; }
+  WarpRequest request() const { return WarpRequest{op, width, addr, source}; }
   /// Keep the first instruction of the highest degree: true if `other` is worse than this.
   bool worse(const WorstInstruction& other) const {
     return other.present && (!present || other.cost.degree > cost.degree ||

@@ -76,6 +76,7 @@ RequestCost ReplayAccumulator::add(const BankModel& model, std::uint64_t index, 
     w.op = request.op;
     w.width = request.width;
     w.addr.assign(request.addr.begin(), request.addr.end());
+    w.source.assign(request.source.begin(), request.source.end());
     w.cost = cost;
   }
   return cost;

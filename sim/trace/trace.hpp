@@ -42,6 +42,11 @@ struct TraceRecord {
 /// @throws std::invalid_argument naming the lane count or the allowed widths.
 void check_writable(const WarpRequest& request, unsigned warp);
 
+/// What is wrong with a request's source addresses (WarpRequest::source), or
+/// "" when nothing is: only copies carry them, one per lane, inactive
+/// exactly where the lane's address is, each a multiple of the width.
+std::string source_problem(const WarpRequest& request);
+
 /// Receives a trace as it is produced.
 class TraceSink {
  public:
@@ -107,6 +112,9 @@ class TraceBuffer final : public TraceSink {
   std::vector<Op> ops_;
   std::vector<std::uint8_t> widths_;
   std::vector<std::uint64_t> addrs_;  // warp_ entries per record
+  std::vector<std::uint64_t> sources_;        // warp_ entries per record with sources
+  std::vector<std::size_t> source_index_;     // per record: its first entry in sources_, or kNoSource
+  static constexpr std::size_t kNoSource = ~std::size_t{0};
 };
 
 /// A TraceSource over a TraceBuffer (for tests and in-process replay).

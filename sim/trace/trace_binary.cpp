@@ -202,7 +202,7 @@ bool BinaryTraceReader::read_record(TraceRecord* out_ptr) {
         if (op >= kOpCount || widths_by_op_[op] == 0) [[unlikely]]
           fail("bad op " + std::to_string(op) +
                (version_ == 1 ? " (version 1: 0 = ld, 1 = st)"
-                              : " (0 = ld, 1 = st, 2 = atom, 3 = ldsm, 4 = stsm, 5 = cpasync)"));
+                              : " (0 = ld, 1 = st, 2 = atom, 3 = ldsm, 4 = stsm, 5 = cpasync, ...)"));
         if (width > 16 || ((widths_by_op_[op] >> width) & 1u) == 0) [[unlikely]]
           fail("width " + std::to_string(width) + " is not one of " +
                (version_ == 1 ? std::string("1, 2, 4, 8, 16") : std::string(allowed_widths_text(static_cast<Op>(op)))) +
@@ -211,6 +211,11 @@ bool BinaryTraceReader::read_record(TraceRecord* out_ptr) {
         if (site >= sites_.size())
           fail("site id " + std::to_string(site) + " is not defined (" + std::to_string(sites_.size()) +
                " sites defined so far)");
+        if (pending_source_ && !has_source(static_cast<Op>(op)))
+          fail("a source record precedes an instruction of op " + std::string(op_name(static_cast<Op>(op))) +
+               " (only cpasync and cpasync.cg have sources)");
+        const bool sourced = pending_source_;
+        pending_source_ = false;
         const std::size_t addr_words = address_bytes_ == 8 ? warp_ : (std::size_t{warp_} + 1) / 2;
         if (end_ - pos_ <= addr_words && !fill(1 + addr_words)) fail_truncated(1 + addr_words);
         if (out_ptr == nullptr) {  // skip(): the addresses are the resuming reader's to check
@@ -239,6 +244,9 @@ bool BinaryTraceReader::read_record(TraceRecord* out_ptr) {
         out.request.op = static_cast<Op>(op);
         out.request.width = width;
         out.request.addr = std::span<const std::uint64_t>(addr, warp_);
+        out.request.source = sourced ? std::span<const std::uint64_t>(source_) : std::span<const std::uint64_t>{};
+        if (sourced)
+          if (const std::string p = source_problem(out.request); !p.empty()) fail(p);
         out.location = has_location_ ? &location_ : nullptr;
         pos_ += 1 + addr_words;
         ++records_;
@@ -257,14 +265,27 @@ bool BinaryTraceReader::read_record(TraceRecord* out_ptr) {
         for (std::size_t i = length; i < words * 8; ++i)
           if (name[i] != 0) fail("padding after a site name must be 0");
         const std::string_view text(reinterpret_cast<const char*>(name), length);
+        if (pending_source_) fail("a site record between a source record and its instruction");
         const std::size_t before = sites_.size();
         if (sites_.intern(text) != before) fail("site '" + std::string(text) + "' is defined twice");
         pos_ += 1 + words;
         ++records_;
         continue;
       }
+      case static_cast<std::uint64_t>(BinaryRecordKind::source): {
+        if (version_ < 3) break;
+        if ((head >> 8) != 0) fail("reserved bytes of a source record must be 0");
+        if (pending_source_) fail("two source records in a row (each precedes its instruction)");
+        if (!fill(1 + std::size_t{warp_})) fail_truncated(1 + std::size_t{warp_});
+        source_.assign(words_ + pos_ + 1, words_ + pos_ + 1 + warp_);
+        pending_source_ = true;
+        pos_ += 1 + warp_;
+        ++records_;
+        continue;
+      }
       case static_cast<std::uint64_t>(BinaryRecordKind::end): {
         if ((head >> 8) != 0) fail("reserved bytes of an end record must be 0");
+        if (pending_source_) fail("a source record with no instruction after it");
         if (!fill(2)) fail_truncated(2);
         const std::uint64_t count = words_[pos_ + 1];
         if (count != instructions_)
@@ -283,6 +304,7 @@ bool BinaryTraceReader::read_record(TraceRecord* out_ptr) {
       }
       case static_cast<std::uint64_t>(BinaryRecordKind::location): {
         if (version_ < 2) break;
+        if (pending_source_) fail("a location record between a source record and its instruction");
         if (((head >> 8) & 0xffffff) != 0) fail("reserved bytes of a location record must be 0");
         constexpr std::size_t words = 4;
         if (!fill(words)) fail_truncated(words);
@@ -299,6 +321,7 @@ bool BinaryTraceReader::read_record(TraceRecord* out_ptr) {
       }
       case static_cast<std::uint64_t>(BinaryRecordKind::expect): {
         if (version_ < 2) break;
+        if (pending_source_) fail("an expect record between a source record and its instruction");
         if ((head >> 8) != 0) fail("reserved bytes of an expect record must be 0");
         if (expected_) fail("a second expect record (at most one per trace)");
         if (!fill(2)) fail_truncated(2);
@@ -311,89 +334,9 @@ bool BinaryTraceReader::read_record(TraceRecord* out_ptr) {
     }
     fail("unknown record kind " + std::to_string(kind_of(head)) +
          (version_ == 1 ? " (version 1: 1 = site, 2 = instr, 3 = end)"
-                        : " (1 = site, 2 = instr, 3 = end, 4 = location, 5 = expect)"));
+                        : version_ == 2 ? " (1 = site, 2 = instr, 3 = end, 4 = location, 5 = expect)"
+                                        : " (1 = site, 2 = instr, 3 = end, 4 = location, 5 = expect, 6 = source)"));
   }
-}
-
-BinaryTraceWriter::BinaryTraceWriter(OutputFile file, unsigned address_bytes)
-    : file_(std::move(file)), address_bytes_(address_bytes) {
-  if (!is_valid_address_bytes(address_bytes))
-    throw std::invalid_argument("address bytes must be 4 or 8 (got " + std::to_string(address_bytes) + ")");
-}
-
-void BinaryTraceWriter::begin(unsigned warp) {
-  if (warp < 1 || warp > kMaxTraceWarp)
-    throw std::invalid_argument("warp size must be in 1.." + std::to_string(kMaxTraceWarp) + " (got " +
-                                std::to_string(warp) + ")");
-  warp_ = warp;
-  unsigned char header[kBinaryTraceHeaderBytes] = {};
-  std::memcpy(header, kBinaryTraceMagic, sizeof kBinaryTraceMagic);
-  const std::uint16_t version = kBinaryTraceVersion;
-  std::memcpy(header + 8, &version, 2);
-  header[10] = static_cast<unsigned char>(address_bytes_);
-  const std::uint32_t w = warp;
-  std::memcpy(header + 12, &w, 4);
-  file_.write(header, sizeof header);
-}
-
-void BinaryTraceWriter::record(std::string_view site, const WarpRequest& request) {
-  check_writable(request, warp_);
-  const unsigned alignment = access_alignment(request.width);
-  for (std::uint64_t a : request.addr) {
-    if (a == kInactive) continue;
-    if (a % alignment != 0)
-      throw std::invalid_argument("address " + std::to_string(a) + " is not a multiple of " +
-                                  std::to_string(alignment) + " (width " + std::to_string(request.width) + ")");
-    if (address_bytes_ == 4 && a > kMaxNarrowAddress)
-      throw std::invalid_argument("address " + std::to_string(a) + " does not fit a trace of 4-byte addresses (at most " +
-                                  std::to_string(kMaxNarrowAddress) + "); write 8-byte addresses");
-  }
-  const std::size_t known = sites_.size();
-  const std::uint32_t id = sites_.intern(site);
-  words_.clear();
-  if (id == known) {  // first use: define the site
-    if (site.size() > kMaxSiteNameBytes)
-      throw std::invalid_argument("site name longer than " + std::to_string(kMaxSiteNameBytes) + " bytes");
-    words_.push_back(static_cast<std::uint64_t>(BinaryRecordKind::site) | std::uint64_t{site.size()} << 32);
-    const std::size_t first = words_.size();
-    words_.resize(first + (site.size() + 7) / 8, 0);
-    if (!site.empty()) std::memcpy(words_.data() + first, site.data(), site.size());
-  }
-  const std::uint64_t head = static_cast<std::uint64_t>(BinaryRecordKind::instr) |
-                             std::uint64_t{static_cast<unsigned>(request.op)} << 8 |
-                             std::uint64_t{request.width} << 16 | std::uint64_t{id} << 32;
-  words_.push_back(head);
-  if (address_bytes_ == 8) {
-    words_.insert(words_.end(), request.addr.begin(), request.addr.end());
-  } else {
-    auto narrow = [](std::uint64_t a) -> std::uint64_t { return a == kInactive ? 0xFFFFFFFFu : a; };
-    for (std::size_t l = 0; l < warp_; l += 2)
-      words_.push_back(narrow(request.addr[l]) | (l + 1 < warp_ ? narrow(request.addr[l + 1]) << 32 : 0));
-  }
-  file_.write(words_.data(), words_.size() * 8);
-  ++instructions_;
-}
-
-void BinaryTraceWriter::location(const TraceLocation& where) {
-  if (last_location_ && *last_location_ == where) return;
-  const std::uint64_t words[4] = {
-      static_cast<std::uint64_t>(BinaryRecordKind::location) | std::uint64_t{where.warp} << 32, where.launch,
-      std::uint64_t{where.block[0]} | std::uint64_t{where.block[1]} << 32, std::uint64_t{where.block[2]}};
-  file_.write(words, sizeof words);
-  last_location_ = where;
-}
-
-void BinaryTraceWriter::expect(std::uint64_t records) {
-  if (expected_written_) throw std::logic_error("BinaryTraceWriter::expect called twice");
-  const std::uint64_t words[2] = {static_cast<std::uint64_t>(BinaryRecordKind::expect), records};
-  file_.write(words, sizeof words);
-  expected_written_ = true;
-}
-
-void BinaryTraceWriter::end() {
-  const std::uint64_t tail[2] = {static_cast<std::uint64_t>(BinaryRecordKind::end), instructions_};
-  file_.write(tail, sizeof tail);
-  file_.close();
 }
 
 }  // namespace bankcheck

@@ -20,6 +20,11 @@
 //                        producer counted (a capture's device-side count);
 //                        at most once, checked at the end record.
 //   and ops 2..5 (atom, ldsm, stsm, cpasync) and the 12-byte width.
+//   version 3 adds:
+//     source   (kind 6): head = 6; then `warp` u64 global source addresses
+//                        (all ones = inactive) of the instr record that
+//                        follows at once, which must be a copy (cpasync,
+//                        cpasync.cg). The writer writes version 3.
 //   All integers little-endian. A file without its end record is truncated.
 //
 // A regular file is mapped, a window at a time, and read in place; a pipe
@@ -41,7 +46,7 @@ namespace bankcheck {
 
 inline constexpr char kBinaryTraceMagic[8] = {'B', 'K', 'T', 'R', 'A', 'C', 'E', '\x1a'};
 /// The version the writer writes.
-inline constexpr std::uint16_t kBinaryTraceVersion = 2;
+inline constexpr std::uint16_t kBinaryTraceVersion = 3;
 /// The oldest version the reader reads (version 1: ld/st only, no location or expect records).
 inline constexpr std::uint16_t kOldestBinaryTraceVersion = 1;
 inline constexpr std::size_t kBinaryTraceHeaderBytes = 16;
@@ -52,7 +57,7 @@ inline constexpr std::uint64_t kMaxNarrowAddress = 0xFFFFFFFEu;
 /// Longest site name a binary trace may define.
 inline constexpr std::uint32_t kMaxSiteNameBytes = 4096;
 
-enum class BinaryRecordKind : std::uint8_t { site = 1, instr = 2, end = 3, location = 4, expect = 5 };
+enum class BinaryRecordKind : std::uint8_t { site = 1, instr = 2, end = 3, location = 4, expect = 5, source = 6 };
 
 /// How the reader gets at the bytes after the header.
 enum class BinaryReadMode : std::uint8_t {
@@ -77,7 +82,7 @@ class BinaryTraceReader final : public TraceSource {
 
   /// Instruction records returned so far.
   std::uint64_t instructions() const { return instructions_; }
-  /// The file's format version (1 or 2).
+  /// The file's format version (1, 2 or 3).
   unsigned version() const { return version_; }
   /// Bytes per address in this file: 8 or 4.
   unsigned address_bytes() const { return address_bytes_; }
@@ -132,6 +137,8 @@ class BinaryTraceReader final : public TraceSource {
   std::size_t tail_bytes_ = 0;     // bytes past end_ that do not make a whole word
   bool eof_ = false;
   bool done_ = false;
+  bool pending_source_ = false;        // a source record was read; its instruction comes next
+  std::vector<std::uint64_t> source_;  // that record's addresses (copied: the window may move)
   std::uint64_t buffer_offset_ = kBinaryTraceHeaderBytes;  // file offset of words_[0]
   std::uint64_t record_offset_ = kBinaryTraceHeaderBytes;  // file offset of the current record
   std::uint64_t records_ = 0;                              // records read (all kinds)

@@ -184,24 +184,41 @@ void TextTraceReader::parse_instruction(std::string_view line, TraceRecord& out)
   const unsigned alignment = access_alignment(out.request.width);
 
   std::uint64_t lanes = 0;
+  bool from = false;  // `from` seen: the copy's source addresses follow
   while (tokens.next(token)) {
+    if (token == "from") {
+      if (from) fail("a second 'from'");
+      if (!has_source(out.request.op))
+        fail("'from' (source addresses) is only for cpasync and cpasync.cg, not " +
+             std::string(op_name(out.request.op)));
+      if (lanes != warp_)
+        fail("wrong lane count: expected " + std::to_string(warp_) + " addresses (warp " + std::to_string(warp_) +
+             ") before 'from', got " + std::to_string(lanes));
+      from = true;
+      lanes = 0;
+      source_.assign(warp_, kInactive);
+      continue;
+    }
     std::uint64_t a = kInactive;
     if (token != "-") {
-      const std::string what = "the address of lane " + std::to_string(lanes);
+      const std::string what = (from ? "the source address of lane " : "the address of lane ") + std::to_string(lanes);
       a = parse_number(token, what);
       if (a == kInactive) fail(hex(a) + " for " + what + " is reserved (it marks an inactive lane; write '-')");
       if (a % alignment != 0)
         fail("misaligned address " + quoted(token) + " for " + what + ": not a multiple of " +
              std::to_string(alignment) + " (width " + std::to_string(width) + ")");
     }
-    if (lanes < warp_) addr_[lanes] = a;
+    if (lanes < warp_) (from ? source_ : addr_)[lanes] = a;
     ++lanes;
   }
   if (lanes != warp_)
-    fail("wrong lane count: expected " + std::to_string(warp_) + " addresses (warp " + std::to_string(warp_) +
-         "), got " + std::to_string(lanes));
+    fail("wrong lane count: expected " + std::to_string(warp_) + (from ? " source addresses" : " addresses") +
+         " (warp " + std::to_string(warp_) + "), got " + std::to_string(lanes));
   out.site = sites_.intern(site);
   out.request.addr = std::span<const std::uint64_t>(addr_.data(), warp_);
+  out.request.source = from ? std::span<const std::uint64_t>(source_.data(), warp_) : std::span<const std::uint64_t>{};
+  if (from)
+    if (const std::string p = source_problem(out.request); !p.empty()) fail(p);
   out.location = has_location_ ? &location_ : nullptr;
   ++instructions_;
 }
@@ -326,6 +343,18 @@ void TextTraceWriter::record(std::string_view site, const WarpRequest& request) 
                                   std::to_string(request.width) + ")");
     auto r = std::to_chars(buf, buf + sizeof buf, a);
     line_.append(buf, r.ptr);
+  }
+  if (!request.source.empty()) {
+    line_ += " from";
+    for (std::uint64_t a : request.source) {
+      line_ += ' ';
+      if (a == kInactive) {
+        line_ += '-';
+        continue;
+      }
+      auto r = std::to_chars(buf, buf + sizeof buf, a);
+      line_.append(buf, r.ptr);
+    }
   }
   line_ += '\n';
   file_.write(line_.data(), line_.size());

@@ -63,6 +63,7 @@ class TextTraceReader final : public TraceSource {
   unsigned warp_ = kDefaultTraceWarp;
   SiteTable sites_;
   std::vector<std::uint64_t> addr_;
+  std::vector<std::uint64_t> source_;  // a copy's `from` addresses
   std::uint64_t instructions_ = 0;
   TraceLocation location_;
   bool has_location_ = false;

@@ -29,8 +29,8 @@ step() {  # step NAME SECONDS COMMAND...: run with a timeout, log to $OUT/NAME.l
 
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 CUDA=$(dirname "$(dirname "$NVCC")")
-SAN=""
-for d in "$CUDA/compute-sanitizer" /usr/local/cuda*/compute-sanitizer /opt/nvidia/*/compute-sanitizer; do
+SAN=${SAN:-}
+[ -n "$SAN" ] || for d in "$CUDA/compute-sanitizer" /usr/local/cuda*/compute-sanitizer /opt/nvidia/*/compute-sanitizer; do
   if [ -f "$d/include/sanitizer_patching.h" ]; then SAN=$d; break; fi
 done
 log "nvcc: $NVCC ($("$NVCC" --version | tail -n 1))"
@@ -61,6 +61,9 @@ step build.driver_kernel 60 "$NVCC" -arch=sm_90 -cubin validate/capture/programs
 step build.driver_api 60 g++ -O2 -I"$CUDA/include" validate/capture/programs/driver_api.cpp -L"$CUDA/lib64/stubs" \
   -L"$CUDA/lib64" -lcuda -o "$B/driver_api"
 fi
+# BUILD_ONLY=1: stop after building (validate/capture/build_carry.sh builds
+# the pieces here, against the GPU machine's sanitizer version, with SAN=).
+[ -n "${BUILD_ONLY:-}" ] && exit 0
 
 capture() {  # capture NAME RING_SLOTS -- PROGRAM...
   local name=$1 ring=$2

@@ -29,6 +29,9 @@
 #   9. compute-sanitizer memcheck of the probe program, if time is left
 #  10. packs $OUT/probes.tar.gz and prints a summary table
 #
+# PROBE_GROUPS (comma-separated, default all) limits steps 4 and 7 to some of
+# latency, atom, matrix, cpasync, s12, cub12, ld8mix, ld8pred, global.
+#
 # Files in $OUT: probes.tar.gz (everything), summary.txt (per-case table),
 # run.log, sass_check.txt, latency.csv, latency_fit.txt, latency.png, and
 # ncu-reports.tar (the .ncu-rep files) when it fits in 15 MiB.
@@ -47,6 +50,8 @@ BIN=$WORK/bin
 CASES=$ROOT/validate/sm90/probes/cases/probes.csv
 LD8=$ROOT/validate/sm90/cases/ld8mix.trace
 NVFLAGS=(-arch=sm_90 -O2 -std=c++20 -lineinfo)
+GROUPS_WANTED=${PROBE_GROUPS:-latency,atom,matrix,cpasync,s12,cub12,ld8mix,ld8pred,global}
+want() { [[ ",$GROUPS_WANTED," == *",$1,"* ]]; }
 mkdir -p "$OUT" "$RES"/{ncu,sass,latency,cases,logs} "$BIN"
 LOG=$RES/run.log
 : > "$RES/steps.tsv"
@@ -96,10 +101,10 @@ cp "$CASES" "$ROOT"/validate/sm90/probes/cases/*.trace "$LD8" "$RES/cases/" 2>/d
 # ---------------------------------------------------------------- 2. compile
 declare -A SRC=(
   [probes]=validate/sm90/probes/probes.cu
-  [cub12]=validate/sm90/probes/cub12.cu
-  [microbench]=validate/sm90/microbench.cu
-  [shmem_latency]=validate/latency/shmem_latency.cu
+  [microbench]=validate/sm90/microbench.cu   # also the calibration's instrument
 )
+want cub12 && SRC[cub12]=validate/sm90/probes/cub12.cu
+want latency && SRC[shmem_latency]=validate/latency/shmem_latency.cu
 declare -A PID
 t0=$SECONDS
 for p in "${!SRC[@]}"; do
@@ -277,14 +282,14 @@ fi
 
 # ---------------------------------------------------------------- 7. profile
 CMD=()
-if have probes; then PROBE_KINDS=atom; profile atom "$(count_kinds atom)" probe_ probes_launch; fi
-if have probes; then PROBE_KINDS=ldsm,stsm; profile matrix "$(count_kinds ldsm,stsm)" probe_ probes_launch; fi
-if have probes; then PROBE_KINDS=cpasync; profile cpasync "$(count_kinds cpasync)" probe_ probes_launch; fi
-if have probes; then PROBE_KINDS=s12; profile s12 "$(count_kinds s12)" probe_ probes_launch; fi
-if have cub12; then profile cub12 15 cub12_ cub_launch; fi
-if have microbench; then profile ld8mix "$(grep -c '^@' "$LD8" 2>/dev/null)" one_instruction ld8_launch; fi
-if have probes; then PROBE_KINDS=ld8; profile ld8pred "$(count_kinds ld8)" probe_ probes_launch; fi
-if have probes; then PROBE_KINDS=gld,gst; profile global "$(count_kinds gld,gst)" probe_ probes_launch; fi
+if want atom && have probes; then PROBE_KINDS=atom; profile atom "$(count_kinds atom)" probe_ probes_launch; fi
+if want matrix && have probes; then PROBE_KINDS=ldsm,stsm; profile matrix "$(count_kinds ldsm,stsm)" probe_ probes_launch; fi
+if want cpasync && have probes; then PROBE_KINDS=cpasync; profile cpasync "$(count_kinds cpasync)" probe_ probes_launch; fi
+if want s12 && have probes; then PROBE_KINDS=s12; profile s12 "$(count_kinds s12)" probe_ probes_launch; fi
+if want cub12 && have cub12; then profile cub12 15 cub12_ cub_launch; fi
+if want ld8mix && have microbench; then profile ld8mix "$(grep -c '^@' "$LD8" 2>/dev/null)" one_instruction ld8_launch; fi
+if want ld8pred && have probes; then PROBE_KINDS=ld8; profile ld8pred "$(count_kinds ld8)" probe_ probes_launch; fi
+if want global && have probes; then PROBE_KINDS=gld,gst; profile global "$(count_kinds gld,gst)" probe_ probes_launch; fi
 
 # ---------------------------------------------------------------- 8. summary
 timeout -k 5 60 python3 validate/probes/summarize.py "$RES" > "$RES/summary-console.txt" 2>&1

@@ -28,7 +28,7 @@ struct Bytes {
   Bytes& u16(std::uint16_t v) { for (int i = 0; i < 2; ++i) u8(static_cast<std::uint8_t>(v >> (8 * i))); return *this; }
   Bytes& u32(std::uint32_t v) { for (int i = 0; i < 4; ++i) u8(static_cast<std::uint8_t>(v >> (8 * i))); return *this; }
   Bytes& u64(std::uint64_t v) { for (int i = 0; i < 8; ++i) u8(static_cast<std::uint8_t>(v >> (8 * i))); return *this; }
-  Bytes& header(std::uint32_t warp, std::uint16_t version = 2, std::uint8_t addr_bytes = 8) {
+  Bytes& header(std::uint32_t warp, std::uint16_t version = kBinaryTraceVersion, std::uint8_t addr_bytes = 8) {
     s.append("BKTRACE\x1a", 8);
     return u16(version).u8(addr_bytes).u8(0).u32(warp);
   }

@@ -28,7 +28,7 @@ using bankcheck::test::X;
 
 TEST_CASE("binary v2: every op, width 12, locations and the expect record, exactly as documented") {
   const auto bytes = Bytes{}
-                         .header(4, 2, 4)
+                         .header(4, kBinaryTraceVersion, 4)
                          .expect(5)
                          .location(7, 1, 2, 3, 5)
                          .site("k+0x10")
@@ -44,7 +44,7 @@ TEST_CASE("binary v2: every op, width 12, locations and the expect record, exact
   {
     TempStream stream(bytes.s);
     BinaryTraceReader reader(stream.input("t.bktrace"));
-    CHECK(reader.version() == 2);
+    CHECK(reader.version() == kBinaryTraceVersion);
     TraceRecord r;
     std::vector<Op> ops;
     std::vector<std::uint32_t> warps;
@@ -61,7 +61,7 @@ TEST_CASE("binary v2: every op, width 12, locations and the expect record, exact
   }
   // The writer writes the same bytes (the expect record where the writer puts it: before the end).
   const auto expected_bytes = Bytes{}
-                                  .header(4, 2, 4)
+                                  .header(4, kBinaryTraceVersion, 4)
                                   .location(7, 1, 2, 3, 5)
                                   .site("k+0x10")
                                   .instr32(0, 2, 12, {0, 12, X, 4})
@@ -196,4 +196,50 @@ TEST_CASE("global ops: gld is op 9 and gst op 10 in a record, with 64-bit addres
   CHECK_THROWS_AS(read_all(Bytes{}.header(2).site("g").instr(0, 11, 4, {0, 4}).end(1).s), TraceError);
   const std::string text = "warp 2\n@g gld 16 140737488355328 140737488355344\n@h gst 1 - 140737488355331\n";
   CHECK(bankcheck::test::text_binary_text(text, "bankcheck_rt_global", 8, 2) == text);
+}
+
+TEST_CASE("version 3: a copy's source addresses survive text and binary, and malformed ones are refused") {
+  const std::string text =
+      "warp 2\n"
+      "@k+0x10 cpasync 16 16 - from 4096 -\n"
+      "@k+0x20 cpasync.cg 16 0 16 from 8192 96\n"
+      "@k+0x30 cpasync 4 0 4\n"
+      "expect 3\n";
+  CHECK(bankcheck::test::text_binary_text(text, "bankcheck_rt3", 4, 3) == text);
+  auto source_record = [](Bytes& b, std::uint64_t a0, std::uint64_t a1) -> Bytes& {
+    return b.u64(static_cast<std::uint64_t>(BinaryRecordKind::source)).u64(a0).u64(a1);
+  };
+  struct Case {
+    const char* name;
+    std::string bytes;
+    const char* reason;
+  };
+  Bytes ok = Bytes{}.header(2).site("s");
+  source_record(ok, 32, 48).instr(0, 5, 16, {0, 16}).end(1);
+  CHECK(read_all(ok.s).addr.size() == 1);
+  Bytes on_load = Bytes{}.header(2).site("s");
+  source_record(on_load, 32, 48).instr(0, 0, 16, {0, 16}).end(1);
+  Bytes dangling = Bytes{}.header(2).site("s");
+  source_record(dangling, 32, 48).end(0);
+  Bytes misaligned = Bytes{}.header(2).site("s");
+  source_record(misaligned, 40, 48).instr(0, 5, 16, {0, 16}).end(1);
+  Bytes idle = Bytes{}.header(2).site("s");
+  source_record(idle, 32, 48).instr(0, 5, 16, {0, X}).end(1);
+  Bytes v2 = Bytes{}.header(2, 2).site("s");
+  source_record(v2, 32, 48).instr(0, 5, 16, {0, 16}).end(1);
+  for (const Case& c : {Case{"on a load", on_load.s, "only cpasync and cpasync.cg have sources"},
+                        Case{"no instruction after it", dangling.s, "a source record with no instruction after it"},
+                        Case{"misaligned", misaligned.s, "misaligned source address 40 of lane 0"},
+                        Case{"idle lane with a source", idle.s, "lane 1 is idle but has a source address"},
+                        Case{"in a version 2 file", v2.s, "unknown record kind 6"}}) {
+    CAPTURE(c.name);
+    bool thrown = false;
+    try {
+      read_all(c.bytes);
+    } catch (const TraceError& e) {
+      thrown = true;
+      CHECK(e.message().find(c.reason) != std::string::npos);
+    }
+    CHECK(thrown);
+  }
 }

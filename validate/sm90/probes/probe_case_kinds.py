@@ -183,6 +183,29 @@ def matrix_cases(c, rnd):
 
 
 # ---------------------------------------------------------------- cp.async
+def cpasync_sources(w, rnd):
+    """Global source patterns for a cp.async of width w: name -> the byte
+    offset lane l reads (into the 4096-byte-aligned probe buffer). Rows are
+    256 bytes apart, so a row of g lanes is g * w bytes of its own 128-byte
+    line; every other pattern says what it keeps fixed."""
+    p = {}
+    for g in (16, 8, 4, 2, 1):
+        if g * w <= 128:
+            p[f"rows{g}"] = [(l // g) * 256 + (l % g) * w for l in range(W)]
+    p["off16"] = [w * l + 16 for l in range(W)]          # contiguous, one sector late
+    p["off64"] = [w * l + 64 for l in range(W)]          # contiguous, half a line late
+    p["interleave4"] = [(l % 4) * 256 + (l // 4) * w for l in range(W)]  # quarter warps span 4 rows
+    p["bcast"] = [0] * W
+    p["pairs"] = [w * (l // 2) for l in range(W)]
+    perm = list(range(W))
+    rnd.shuffle(perm)
+    p["perm"] = [w * x for x in perm]                   # contiguous bytes, lanes permuted
+    p["rev"] = [w * (W - 1 - l) for l in range(W)]
+    p["rand4k"] = [rnd.randrange(0, 4096 // w) * w for _ in range(W)]
+    p["page"] = [4096 * l for l in range(W)]            # one 4 KiB page per lane
+    return p
+
+
 def cpasync_cases(c, rnd):
     for variant, w in (("ca.4", 4), ("ca.8", 8), ("ca.16", 16), ("cg.16", 16)):
         pats = {}
@@ -196,9 +219,25 @@ def cpasync_cases(c, rnd):
         pats["mask-lo16"] = ([w * l for l in range(W)], 0xFFFF)
         pats["mask-even"] = ([w * l for l in range(W)], 0x55555555)
         pats["mask-even-kway32"] = ([l * 128 for l in range(W)], 0x55555555)
+        contig = [w * l for l in range(W)]
         for pname, (addrs, mask) in pats.items():
             name = f"cpasync-{variant}-{pname}"
-            c.add("cpasync.trace", name, "cpasync", variant, w, masked(addrs, mask), comment=variant)
+            c.add("cpasync.trace", name, "cpasync", variant, w, masked(addrs, mask), src=masked(contig, mask),
+                  comment=variant)
+        # The same conflict-free (or conflicting) destinations fed from
+        # other global sources: does the copy's shared-side cost depend on
+        # the lines and sectors its source touches?
+        srcs = cpasync_sources(w, rnd)
+        plan = [("consecutive", s) for s in srcs]
+        g_small = min(g for g in (4, 8, 16) if f"rows{g}" in srcs)
+        for d in [k for k in ("kway4", "kway8", "kway32") if k in pats]:
+            plan += [(d, "rows1"), (d, f"rows{g_small}"), (d, "interleave4")]
+        plan += [("mask-even", f"rows{g_small}"), ("mask-lo16", "rows1")]
+        for dname, sname in plan:
+            addrs, mask = pats[dname]
+            name = f"cpasync-{variant}-{dname}-src-{sname}"
+            c.add("cpasync.trace", name, "cpasync", variant, w, masked(addrs, mask), src=masked(srcs[sname], mask),
+                  comment=f"{variant} source {sname}")
 
 
 # ------------------------------------------------------------ 12-byte

@@ -11,7 +11,8 @@ constexpr int kWarp = 32;
 constexpr int kSharedBytes = 48 * 1024;
 
 struct Lanes {
-  uint32_t a[kWarp];
+  uint32_t a[kWarp];  ///< the probed address of each lane (shared offset, or global offset for gld/gst)
+  uint32_t s[kWarp];  ///< cp.async only: each lane's global source offset
 };
 
 using u64 = unsigned long long;

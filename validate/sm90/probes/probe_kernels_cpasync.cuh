@@ -2,9 +2,10 @@
 // cp.async (LDGSTS) into shared memory, .ca 4/8/16 bytes and .cg 16 bytes.
 #include "probe_kernel_common.cuh"
 
-// Source: lane l copies the l-th element of a coalesced, aligned global
-// block, so only the shared destinations differ between cases. The wait is
-// outside the lane predicate (it moves no data).
+// Destination p.a[lane] (shared offset), source p.s[lane] (offset into the
+// 4096-byte-aligned global buffer), both from the manifest, so cases can vary
+// one with the other fixed. The wait is outside the lane predicate (it moves
+// no data).
 template <int Size, bool CG>
 __device__ __forceinline__ void cp_async(uint32_t dst, const void* src) {
   if constexpr (CG)
@@ -18,7 +19,7 @@ __device__ __forceinline__ void cp_async(uint32_t dst, const void* src) {
     __shared__ __align__(128) uint8_t smem[kSharedBytes];                         \
     const unsigned lane = threadIdx.x;                                            \
     (void)magic; (void)out;                                                       \
-    if ((active >> lane) & 1u) cp_async<SIZE, CG>(shared_base(smem) + p.a[lane], g + lane * SIZE); \
+    if ((active >> lane) & 1u) cp_async<SIZE, CG>(shared_base(smem) + p.a[lane], g + p.s[lane]); \
     asm volatile("cp.async.wait_all;" ::: "memory");                              \
   }
 CPASYNC_KERNEL(ca4, 4, false)

@@ -144,8 +144,9 @@ static std::vector<std::string> split_csv(const std::string& line) {
   return out;
 }
 
-// Manifest columns: name,kind,variant,width,used,mask,note,a0..a31 (see
-// make_probe_cases.py); only name, kind, variant, mask and a0..a31 matter here.
+// Manifest columns: name,kind,variant,width,used,mask,note,a0..a31[,s0..s31]
+// (see make_probe_cases.py); only name, kind, variant, mask, the addresses
+// a0..a31 and the cp.async sources s0..s31 (0 when absent) matter here.
 static std::vector<Case> read_manifest(const char* path) {
   std::ifstream in(path);
   if (!in) {
@@ -155,6 +156,7 @@ static std::vector<Case> read_manifest(const char* path) {
   std::vector<Case> out;
   std::string line;
   std::vector<std::string> header;
+  size_t col_a = 0, col_s = 0;  // index of a0 and of s0 (0: no such column)
   int lineno = 0;
   while (std::getline(in, line)) {
     ++lineno;
@@ -162,9 +164,17 @@ static std::vector<Case> read_manifest(const char* path) {
     auto f = split_csv(line);
     if (header.empty()) {
       header = f;
+      for (size_t i = 0; i < f.size(); ++i) {
+        if (f[i] == "a0") col_a = i;
+        if (f[i] == "s0") col_s = i;
+      }
+      if (col_a < 6 || col_a + kWarp > f.size() || (col_s != 0 && col_s + kWarp > f.size())) {
+        std::fprintf(stderr, "%s:%d: header needs name..note then a0..a31 (and s0..s31 if any)\n", path, lineno);
+        std::exit(2);
+      }
       continue;
     }
-    if (f.size() != header.size() || f.size() < 7 + kWarp) {
+    if (f.size() != header.size()) {
       std::fprintf(stderr, "%s:%d: expected %zu fields, got %zu\n", path, lineno, header.size(), f.size());
       std::exit(2);
     }
@@ -173,8 +183,10 @@ static std::vector<Case> read_manifest(const char* path) {
     c.kind = f[1];
     c.variant = f[2];
     c.mask = uint32_t(std::stoul(f[5], nullptr, 0));
-    const size_t first = f.size() - kWarp;
-    for (int l = 0; l < kWarp; ++l) c.lanes.a[l] = uint32_t(std::stoul(f[first + l], nullptr, 0));
+    for (int l = 0; l < kWarp; ++l) {
+      c.lanes.a[l] = uint32_t(std::stoul(f[col_a + l], nullptr, 0));
+      c.lanes.s[l] = col_s ? uint32_t(std::stoul(f[col_s + l], nullptr, 0)) : 0u;
+    }
     for (const auto& k : kKernels)
       if (c.kind == k.kind && c.variant == k.variant) c.kernel = &k;
     if (!c.kernel) {

@@ -1,0 +1,95 @@
+// The writer of the binary trace format (sim/trace/trace_binary.hpp,
+// docs/trace-format.md); the reader is in trace_binary.cpp.
+#include <cstring>
+#include <stdexcept>
+
+#include "sim/trace/trace_binary.hpp"
+
+namespace bankcheck {
+
+BinaryTraceWriter::BinaryTraceWriter(OutputFile file, unsigned address_bytes)
+    : file_(std::move(file)), address_bytes_(address_bytes) {
+  if (!is_valid_address_bytes(address_bytes))
+    throw std::invalid_argument("address bytes must be 4 or 8 (got " + std::to_string(address_bytes) + ")");
+}
+
+void BinaryTraceWriter::begin(unsigned warp) {
+  if (warp < 1 || warp > kMaxTraceWarp)
+    throw std::invalid_argument("warp size must be in 1.." + std::to_string(kMaxTraceWarp) + " (got " +
+                                std::to_string(warp) + ")");
+  warp_ = warp;
+  unsigned char header[kBinaryTraceHeaderBytes] = {};
+  std::memcpy(header, kBinaryTraceMagic, sizeof kBinaryTraceMagic);
+  const std::uint16_t version = kBinaryTraceVersion;
+  std::memcpy(header + 8, &version, 2);
+  header[10] = static_cast<unsigned char>(address_bytes_);
+  const std::uint32_t w = warp;
+  std::memcpy(header + 12, &w, 4);
+  file_.write(header, sizeof header);
+}
+
+void BinaryTraceWriter::record(std::string_view site, const WarpRequest& request) {
+  check_writable(request, warp_);
+  const unsigned alignment = access_alignment(request.width);
+  for (std::uint64_t a : request.addr) {
+    if (a == kInactive) continue;
+    if (a % alignment != 0)
+      throw std::invalid_argument("address " + std::to_string(a) + " is not a multiple of " +
+                                  std::to_string(alignment) + " (width " + std::to_string(request.width) + ")");
+    if (address_bytes_ == 4 && a > kMaxNarrowAddress)
+      throw std::invalid_argument("address " + std::to_string(a) + " does not fit a trace of 4-byte addresses (at most " +
+                                  std::to_string(kMaxNarrowAddress) + "); write 8-byte addresses");
+  }
+  const std::size_t known = sites_.size();
+  const std::uint32_t id = sites_.intern(site);
+  words_.clear();
+  if (id == known) {  // first use: define the site
+    if (site.size() > kMaxSiteNameBytes)
+      throw std::invalid_argument("site name longer than " + std::to_string(kMaxSiteNameBytes) + " bytes");
+    words_.push_back(static_cast<std::uint64_t>(BinaryRecordKind::site) | std::uint64_t{site.size()} << 32);
+    const std::size_t first = words_.size();
+    words_.resize(first + (site.size() + 7) / 8, 0);
+    if (!site.empty()) std::memcpy(words_.data() + first, site.data(), site.size());
+  }
+  if (!request.source.empty()) {
+    words_.push_back(static_cast<std::uint64_t>(BinaryRecordKind::source));
+    words_.insert(words_.end(), request.source.begin(), request.source.end());
+  }
+  const std::uint64_t head = static_cast<std::uint64_t>(BinaryRecordKind::instr) |
+                             std::uint64_t{static_cast<unsigned>(request.op)} << 8 |
+                             std::uint64_t{request.width} << 16 | std::uint64_t{id} << 32;
+  words_.push_back(head);
+  if (address_bytes_ == 8) {
+    words_.insert(words_.end(), request.addr.begin(), request.addr.end());
+  } else {
+    auto narrow = [](std::uint64_t a) -> std::uint64_t { return a == kInactive ? 0xFFFFFFFFu : a; };
+    for (std::size_t l = 0; l < warp_; l += 2)
+      words_.push_back(narrow(request.addr[l]) | (l + 1 < warp_ ? narrow(request.addr[l + 1]) << 32 : 0));
+  }
+  file_.write(words_.data(), words_.size() * 8);
+  ++instructions_;
+}
+
+void BinaryTraceWriter::location(const TraceLocation& where) {
+  if (last_location_ && *last_location_ == where) return;
+  const std::uint64_t words[4] = {
+      static_cast<std::uint64_t>(BinaryRecordKind::location) | std::uint64_t{where.warp} << 32, where.launch,
+      std::uint64_t{where.block[0]} | std::uint64_t{where.block[1]} << 32, std::uint64_t{where.block[2]}};
+  file_.write(words, sizeof words);
+  last_location_ = where;
+}
+
+void BinaryTraceWriter::expect(std::uint64_t records) {
+  if (expected_written_) throw std::logic_error("BinaryTraceWriter::expect called twice");
+  const std::uint64_t words[2] = {static_cast<std::uint64_t>(BinaryRecordKind::expect), records};
+  file_.write(words, sizeof words);
+  expected_written_ = true;
+}
+
+void BinaryTraceWriter::end() {
+  const std::uint64_t tail[2] = {static_cast<std::uint64_t>(BinaryRecordKind::end), instructions_};
+  file_.write(tail, sizeof tail);
+  file_.close();
+}
+
+}  // namespace bankcheck

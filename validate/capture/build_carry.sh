@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Builds on the development machine what the GPU scripts take prebuilt, into
+# the git-ignored build-gpu/ (carry it to the GPU machine with the run):
+#
+#   bash validate/capture/build_carry.sh [cli] [smoke]      (default: both)
+#
+#   build-gpu/cli    build/bankcheck and build/bench/bench.replay, with every
+#                    shared library they load except the C library's own, and
+#                    RPATH $ORIGIN/lib (on the GPU machine: cp -r build-gpu/cli/. build/)
+#   build-gpu/smoke  the capture pieces of validate/capture/gpu_smoke.sh, built
+#                    against the sanitizer in .deps/sanitizer (the wheel of the
+#                    GPU machine's CUDA version: scripts/setup.sh installs it);
+#                    the library's RPATH points at the GPU machine's toolkit.
+#                    Use: PREBUILT_B=build-gpu/smoke OUT=DIR bash validate/capture/gpu_smoke.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+what=("$@")
+[ ${#what[@]} -gt 0 ] || what=(cli smoke)
+command -v patchelf >/dev/null || { echo "build_carry: patchelf is needed (apt-get install patchelf)" >&2; exit 2; }
+
+for w in "${what[@]}"; do
+  case $w in
+  cli)
+    ninja -C build bankcheck bench.replay >/dev/null
+    rm -rf build-gpu/cli && mkdir -p build-gpu/cli/lib
+    cp build/bankcheck build/bench/bench.replay build-gpu/cli/
+    for exe in build-gpu/cli/bankcheck build-gpu/cli/bench.replay; do
+      ldd "$exe" | awk '/=> \// {print $3}' | grep -vE '/(libc|libm|libdl|libpthread|librt|ld-linux[^/]*)\.so' |
+        xargs -r -I{} cp -L -n {} build-gpu/cli/lib/
+      patchelf --remove-rpath "$exe"
+      patchelf --force-rpath --set-rpath '$ORIGIN/lib' "$exe"
+    done
+    echo "build-gpu/cli: $(ls build-gpu/cli | tr '\n' ' ')($(ls build-gpu/cli/lib | wc -l) libraries)"
+    ;;
+  smoke)
+    san=$(dirname "$(dirname "$(find .deps/sanitizer -name sanitizer_patching.h | head -n 1)")")
+    [ -d "$san/include" ] || { echo "build_carry: no sanitizer headers under .deps/sanitizer" >&2; exit 2; }
+    tmp=$(mktemp -d)
+    BUILD_ONLY=1 SKIP_PYTHON=1 SAN=$san OUT=$tmp bash validate/capture/gpu_smoke.sh
+    if grep -q 'rc=[1-9]' "$tmp/summary.txt"; then
+      echo "build_carry: a smoke build step failed (logs in $tmp)" >&2
+      exit 1
+    fi
+    rm -rf build-gpu/smoke && mkdir -p build-gpu && mv "$tmp/build" build-gpu/smoke
+    patchelf --set-rpath /usr/local/cuda/compute-sanitizer build-gpu/smoke/libbankcheck_capture.so
+    rm -rf "$tmp"
+    echo "build-gpu/smoke: $(ls build-gpu/smoke | tr '\n' ' ')"
+    ;;
+  *) echo "build_carry: unknown part '$w' (cli, smoke)" >&2; exit 2 ;;
+  esac
+done

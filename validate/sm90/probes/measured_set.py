@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""Turn one kind of a probe run into a measured set of validate/sm90:
+
+  python3 validate/sm90/probes/measured_set.py RESULTS KIND NAME "GPU, driver, CUDA, date" "command"
+
+RESULTS is the `results` folder of validate/probes/run_on_gpu.sh (inside its
+probes.tar.gz). Writes validate/sm90/cases/NAME.trace (the model's view of
+each case, from cases/KIND.trace, with the op refined from the SASS the probe
+compiled to: LDGSTS...BYPASS -> cpasync.cg) and validate/sm90/measured/NAME.csv
+(site, Nsight Compute's per-instruction "L1 Wavefronts Shared" of the probed
+instruction, its SASS). tests/model/phase_rules_test.cpp checks the model on
+the pair."""
+import csv
+import os
+import sys
+
+res, kind, name, gpu, command = sys.argv[1:6]
+root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+rows = {}
+for r in csv.DictReader(open(os.path.join(res, "summary", f"{kind}.instructions.csv"))):
+    if r["target"] == "1":
+        rows[r["name"]] = r
+out_trace, out_csv = [], []
+for line in open(os.path.join(res, "cases", f"{kind}.trace")):
+    if not line.startswith("@"):
+        continue
+    site = line.split()[0][1:]
+    r = rows[site]
+    sass = r["sass"].split(" ")[0]
+    if ".BYPASS" in sass:
+        line = line.replace(f"@{site} cpasync ", f"@{site} cpasync.cg ", 1)
+    out_trace.append(line.rstrip("\n"))
+    out_csv.append(f"{site},{r['wavefronts']},{sass}")
+with open(os.path.join(root, "cases", f"{name}.trace"), "w") as f:
+    f.write(f"# sm90 single-instruction {kind} cases of validate/sm90/probes (make_probe_cases.py), op refined from the SASS\n")
+    f.write("warp 32\n" + "\n".join(out_trace) + "\n")
+with open(os.path.join(root, "measured", f"{name}.csv"), "w") as f:
+    f.write(f"# Nsight Compute per-instruction \"L1 Wavefronts Shared\" of the probed instruction of each case of cases/{name}.trace\n")
+    f.write(f"# {gpu}\n# command: {command}\n")
+    f.write("site,wavefronts,sass\n" + "\n".join(out_csv) + "\n")
+print(f"{len(out_csv)} cases -> cases/{name}.trace, measured/{name}.csv")
