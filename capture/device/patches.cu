@@ -61,12 +61,20 @@ __device__ __forceinline__ unsigned sm_id() {
 /// and adds it to its SM's shard of the table (capture/host/summary_table.hpp).
 __device__ __forceinline__ void summarize_warp(CaptureDescriptor* d, std::uint64_t pc, std::uint32_t offset,
                                                std::uint32_t width, SlotOp op, unsigned group, unsigned mask,
-                                               unsigned lane, unsigned leader) {
+                                               unsigned lane, unsigned leader, const void* source) {
   if (d->summary_stage == 1) return;
   bankcheck::capture::SummaryRequest r;
   for (unsigned l = 0; l < kCaptureWarp; ++l) {
     const std::uint32_t a = __shfl_sync(group, offset, l);  // lanes outside `group` give garbage, masked out below
     r.addr[l] = (mask >> l) & 1u ? a : 0u;
+  }
+  if (op == SlotOp::cpasync) {  // the copy's cost depends on its sources (rule 6)
+    const std::uint64_t mine = reinterpret_cast<std::uintptr_t>(source);
+    for (unsigned l = 0; l < kCaptureWarp; ++l) {
+      const std::uint64_t s = __shfl_sync(group, mine, l);
+      r.source[l] = (mask >> l) & 1u ? s : 0u;
+    }
+    r.has_source = true;
   }
   if (lane != leader) return;
   r.pc = pc;
@@ -80,7 +88,8 @@ __device__ __forceinline__ void summarize_warp(CaptureDescriptor* d, std::uint64
   const bankcheck::capture::SummaryTableView table{d->summary_slots, d->summary_capacity, d->summary_shards,
                                                    &d->summary_overflow, &d->summary_kind_mismatch};
   if (d->summary_stage == 2) {
-    const auto c = bankcheck::sm90::warp_cost(r.op, r.width, r.addr, r.mask);
+    const auto c = bankcheck::sm90::warp_cost(r.op, r.width, r.addr, r.mask, bankcheck::Counter::instruction,
+                                              r.has_source ? r.source : nullptr);
     if (c.wavefronts == 0xFFFFFFFFu) d->summary_overflow = 0;  // keeps the cost from being optimised away
     return;
   }
@@ -90,22 +99,28 @@ __device__ __forceinline__ void summarize_warp(CaptureDescriptor* d, std::uint64
 /// Write one warp record for the lanes of this warp at `pc`.
 /// `lane_limit`: lanes at or above it take part in the instruction but
 /// give no address (ldmatrix .x1/.x2 read row addresses from lanes 0-7 or 0-15 only).
+/// `source` (cp.async only, else null): this lane's global source address,
+/// written into the two slots after the record.
 __device__ __forceinline__ void emit(CaptureDescriptor* d, std::uint64_t pc, std::uint32_t offset,
-                                     std::uint32_t width, SlotOp op, std::uint32_t flags, unsigned lane_limit) {
+                                     std::uint32_t width, SlotOp op, std::uint32_t flags, unsigned lane_limit,
+                                     const void* source = nullptr) {
   const unsigned active = __activemask();
   const unsigned group = __match_any_sync(active, pc);
   const unsigned lane = lane_id();
   const unsigned leader = __ffs(group) - 1;
   const unsigned limit_mask = lane_limit >= kCaptureWarp ? 0xFFFFFFFFu : ((1u << lane_limit) - 1u);
   const unsigned mask = group & limit_mask;
-  if (d->summary_slots != nullptr) return summarize_warp(d, pc, offset, width, op, group, mask, lane, leader);
+  if (d->summary_slots != nullptr)
+    return summarize_warp(d, pc, offset, width, op, group, mask, lane, leader, source);
 
+  const unsigned slots = op == SlotOp::cpasync ? bankcheck::capture::kCopySlots : 1u;
   std::uint64_t ticket = 0;
   bool write = true;
   if (lane == leader) {
-    ticket = atomicAdd(reinterpret_cast<unsigned long long*>(&d->reserved), 1ull);
-    // Full ring: wait for the host to consume the slot this ticket reuses.
-    while (ticket - *d->consumed >= d->capacity) {
+    ticket = atomicAdd(reinterpret_cast<unsigned long long*>(&d->reserved), static_cast<unsigned long long>(slots));
+    if (slots > 1) atomicAdd(reinterpret_cast<unsigned long long*>(&d->source_slots), slots - 1ull);
+    // Full ring: wait for the host to consume the slots these tickets reuse.
+    while (ticket + slots - 1 - *d->consumed >= d->capacity) {
       if (*d->abort != 0) {
         atomicAdd(reinterpret_cast<unsigned long long*>(&d->abandoned), 1ull);
         write = false;
@@ -120,22 +135,30 @@ __device__ __forceinline__ void emit(CaptureDescriptor* d, std::uint64_t pc, std
 
   CaptureSlot* slot = d->slots + (ticket & (d->capacity - 1));
   if ((mask >> lane) & 1u) slot->addr[lane] = offset;
+  const std::uint64_t from = reinterpret_cast<std::uintptr_t>(source);
+  for (unsigned k = 1; k < slots; ++k)
+    d->slots[(ticket + k) & (d->capacity - 1)].addr[lane] = static_cast<std::uint32_t>(k == 1 ? from : from >> 32);
   if (lane == leader) {
-    slot->pc = pc;
-    slot->block[0] = blockIdx.x;
-    slot->block[1] = blockIdx.y;
-    slot->block[2] = blockIdx.z;
     const unsigned thread = threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
-    slot->warp = thread / kCaptureWarp;
-    slot->mask = mask;
-    slot->op = static_cast<std::uint8_t>(op);
-    slot->width = static_cast<std::uint8_t>(width);
-    slot->flags = static_cast<std::uint16_t>(flags);
+    for (unsigned k = 0; k < slots; ++k) {
+      CaptureSlot* s = d->slots + ((ticket + k) & (d->capacity - 1));
+      s->pc = pc;
+      s->block[0] = blockIdx.x;
+      s->block[1] = blockIdx.y;
+      s->block[2] = blockIdx.z;
+      s->warp = thread / kCaptureWarp;
+      s->mask = mask;
+      s->op = static_cast<std::uint8_t>(k == 0 ? op : (k == 1 ? SlotOp::source_low : SlotOp::source_high));
+      s->width = static_cast<std::uint8_t>(width);
+      s->flags = static_cast<std::uint16_t>(flags);
+    }
   }
   // Every lane's write must be visible to the host before the commit.
   __threadfence_system();
   __syncwarp(group);
-  if (lane == leader) *reinterpret_cast<volatile std::uint64_t*>(&slot->ticket) = ticket + 1;
+  if (lane == leader)
+    for (unsigned k = 0; k < slots; ++k)
+      *reinterpret_cast<volatile std::uint64_t*>(&d->slots[(ticket + k) & (d->capacity - 1)].ticket) = ticket + k + 1;
 }
 
 /// Count an operation the ring cannot describe, once per warp instruction.
@@ -202,13 +225,13 @@ __device__ __noinline__ SanitizerPatchResult bankcheck_matrix_access(void* userd
 }
 
 /// SANITIZER_INSTRUCTION_MEMCPY_ASYNC (cp.async / LDGSTS): the shared-memory
-/// destination `dst` (an offset in the shared window).
+/// destination `dst` (an offset in the shared window) and the global source
+/// `src`, which the copy's cost depends on (docs/bank-model.md, rule 6).
 __device__ __noinline__ SanitizerPatchResult bankcheck_memcpy_async(void* userdata, uint64_t pc, void* src, uint32_t dst,
                                                                     uint32_t accessSize) {
-  (void)src;
   auto* d = static_cast<CaptureDescriptor*>(userdata);
   if (d == nullptr || !block_selected(d)) return SANITIZER_PATCH_SUCCESS;
-  emit(d, pc, dst, accessSize, SlotOp::cpasync, 0, kCaptureWarp);
+  emit(d, pc, dst, accessSize, SlotOp::cpasync, 0, kCaptureWarp, src);
   return SANITIZER_PATCH_SUCCESS;
 }
 

@@ -32,7 +32,7 @@ inline constexpr const char* kEnvSummaryStage = "BANKCHECK_CAPTURE_SUMMARY_STAGE
 inline constexpr std::uint64_t kDefaultRingSlots = std::uint64_t{1} << 16;
 inline constexpr std::uint64_t kMaxRingSlots = std::uint64_t{1} << 24;
 /// `--summary`: slots per shard of the device table (capture/host/summary_table.hpp),
-/// and its shards: 8 x 1024 slots of 280 bytes (2.2 MiB of device memory).
+/// and its shards: 8 x 1024 slots of 960 bytes (7.5 MiB of device memory).
 inline constexpr std::uint64_t kDefaultSummarySlots = 1024;
 inline constexpr std::uint64_t kMaxSummarySlots = std::uint64_t{1} << 20;
 inline constexpr std::uint32_t kSummaryShards = 8;

@@ -24,7 +24,7 @@ void add_column(CostColumn& into, const CostColumn& c) {
   into.degree = std::max(into.degree, c.degree);
 }
 
-std::optional<WorstRecord> worst_of(const SummaryWorst& s) {
+std::optional<WorstRecord> worst_of(const SummaryWorst& s, Op op) {
   if (s.key == 0) return std::nullopt;
   WorstRecord w;
   for (unsigned k = 0; k < 3; ++k) w.block[k] = s.block[k];
@@ -33,15 +33,20 @@ std::optional<WorstRecord> worst_of(const SummaryWorst& s) {
   w.wavefronts = s.wavefronts;
   w.excess = static_cast<std::uint32_t>(s.key - 1);
   for (unsigned l = 0; l < 32; ++l) w.addr[l] = s.addr[l];
+  if (has_source(op)) {
+    w.source.emplace();
+    for (unsigned l = 0; l < 32; ++l) (*w.source)[l] = s.source[l];
+  }
   return w;
 }
 
 /// The worse of the kept record and a shard's (the first of equals stays).
-void keep_worse(std::optional<WorstRecord>& kept, const SummaryWorst& shard) {
-  if (shard.key != 0 && (!kept || shard.key - 1 > kept->excess)) kept = worst_of(shard);
+void keep_worse(std::optional<WorstRecord>& kept, const SummaryWorst& shard, Op op) {
+  if (shard.key != 0 && (!kept || shard.key - 1 > kept->excess)) kept = worst_of(shard, op);
 }
 
-std::string join_numbers(const std::uint32_t* v, std::size_t n) {
+template <class Number>
+std::string join_numbers(const Number* v, std::size_t n) {
   std::string s;
   for (std::size_t i = 0; i < n; ++i) s += (i ? " " : "") + std::to_string(v[i]);
   return s;
@@ -55,13 +60,13 @@ std::uint64_t number(const std::string& field, const std::string& what) {
   return v;
 }
 
-template <std::size_t N>
-std::array<std::uint32_t, N> numbers(const std::string& field, const std::string& what) {
-  std::array<std::uint32_t, N> out{};
+template <std::size_t N, class Number = std::uint32_t>
+std::array<Number, N> numbers(const std::string& field, const std::string& what) {
+  std::array<Number, N> out{};
   std::size_t at = 0;
   for (std::size_t i = 0; i < N; ++i) {
     const std::size_t end = std::min(field.find(' ', at), field.size());
-    out[i] = static_cast<std::uint32_t>(number(field.substr(at, end - at), what));
+    out[i] = static_cast<Number>(number(field.substr(at, end - at), what));
     at = end + 1;
   }
   if (at != field.size() + 1) throw std::invalid_argument(what + " must have " + std::to_string(N) + " numbers");
@@ -86,7 +91,7 @@ std::optional<CostColumn> parse_column(const std::vector<std::string>& f, std::s
                     number(f[at + 3], "ideal"), static_cast<std::uint32_t>(number(f[at + 4], "worst_degree"))};
 }
 
-/// The six fields of a worst record from `at`; none when they are empty.
+/// The seven fields of a worst record from `at`; none when they are empty.
 std::optional<WorstRecord> parse_worst(const std::vector<std::string>& f, std::size_t at) {
   if (f[at].empty()) return std::nullopt;
   WorstRecord w;
@@ -96,10 +101,11 @@ std::optional<WorstRecord> parse_worst(const std::vector<std::string>& f, std::s
   w.wavefronts = static_cast<std::uint32_t>(number(f[at + 3], "worst_wavefronts"));
   w.excess = static_cast<std::uint32_t>(number(f[at + 4], "worst_excess"));
   w.addr = numbers<32>(f[at + 5], "worst_addr");
+  if (!f[at + 6].empty()) w.source = numbers<32, std::uint64_t>(f[at + 6], "worst_source");
   return w;
 }
 
-constexpr std::size_t kColumns = 28;
+constexpr std::size_t kColumns = 30;
 
 }  // namespace
 
@@ -125,8 +131,8 @@ std::vector<InstructionSummary> collect_summary(const SummarySlot* slots, std::u
     row.lanes += s.lanes;
     add_column(row.costs, column_of(s.costs));
     if (row.alt) add_column(*row.alt, column_of(s.alt));
-    keep_worse(row.worst, s.worst);
-    if (row.alt) keep_worse(row.alt_worst, s.alt_worst);
+    keep_worse(row.worst, s.worst, row.op);
+    if (row.alt) keep_worse(row.alt_worst, s.alt_worst, row.op);
   }
   std::vector<InstructionSummary> rows;
   for (auto& [pc, row] : by_pc) rows.push_back(std::move(row));
@@ -149,7 +155,8 @@ void refine_summary(InstructionSummary& row, const SassTable& sass) {
   row.alt.reset();
   row.alt_worst.reset();
   if (refined != row.op && row.worst) {  // the worst record, costed as what it is
-    const sm90::WarpCost c = sm90::warp_cost(refined, row.width, row.worst->addr.data(), row.worst->mask);
+    const sm90::WarpCost c = sm90::warp_cost(refined, row.width, row.worst->addr.data(), row.worst->mask,
+                                             Counter::instruction, row.worst->source ? row.worst->source->data() : nullptr);
     row.worst->wavefronts = c.wavefronts;
     row.worst->excess = c.wavefronts - c.ideal;
   }
@@ -159,8 +166,8 @@ void refine_summary(InstructionSummary& row, const SassTable& sass) {
 std::string summary_table_header() {
   return "launch,site,op,width,executions,lanes,unmodelled,unmodelled_lanes,wavefronts,ideal,worst_degree,"
          "alt_unmodelled,alt_unmodelled_lanes,alt_wavefronts,alt_ideal,alt_worst_degree,worst_block,worst_warp,"
-         "worst_mask,worst_wavefronts,worst_excess,worst_addr,alt_worst_block,alt_worst_warp,alt_worst_mask,"
-         "alt_worst_wavefronts,alt_worst_excess,alt_worst_addr\n";
+         "worst_mask,worst_wavefronts,worst_excess,worst_addr,worst_source,alt_worst_block,alt_worst_warp,"
+         "alt_worst_mask,alt_worst_wavefronts,alt_worst_excess,alt_worst_addr,alt_worst_source\n";
 }
 
 std::string summary_row_line(const InstructionSummary& r) {
@@ -176,8 +183,9 @@ std::string summary_row_line(const InstructionSummary& r) {
       f.push_back(std::to_string((*w)->wavefronts));
       f.push_back(std::to_string((*w)->excess));
       f.push_back(join_numbers((*w)->addr.data(), 32));
+      f.push_back((*w)->source ? join_numbers((*w)->source->data(), 32) : "");
     } else {
-      f.insert(f.end(), {"", "", "", "", "", ""});
+      f.insert(f.end(), {"", "", "", "", "", "", ""});
     }
   }
   return csv_line(f);
@@ -206,7 +214,7 @@ std::vector<InstructionSummary> read_summary_table(const std::string& path) {
       r.costs = *parse_column(f, 6);
       r.alt = parse_column(f, 11);
       r.worst = parse_worst(f, 16);
-      r.alt_worst = parse_worst(f, 22);
+      r.alt_worst = parse_worst(f, 23);
       rows.push_back(std::move(r));
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(path + ":" + std::to_string(number_of_line) + ": " + e.what());

@@ -36,6 +36,7 @@ struct WorstRecord {
   std::uint32_t wavefronts = 0;  ///< as the device costed it
   std::uint32_t excess = 0;      ///< wavefronts - ideal, as the device costed it
   std::array<std::uint32_t, 32> addr{};
+  std::optional<std::array<std::uint64_t, 32>> source;  ///< a copy's global sources
   bool operator==(const WorstRecord&) const = default;
 };
 

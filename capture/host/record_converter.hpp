@@ -6,10 +6,12 @@
 // hold (an op or width it does not know, a misaligned offset) is not
 // written and not forgotten either: it is counted by reason, and since the
 // trace's expect record carries the device's count, the trace then reads
-// as incomplete.
+// as incomplete. A cp.async record arrives with its sources in the two
+// slots that follow it (ring_layout.hpp): the three make one instruction.
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -27,7 +29,8 @@ class RecordConverter {
   /// Convert and write one record (or count why it cannot be written).
   void add(const CaptureSlot& slot);
 
-  /// Write the expect record (when the device count is known) and end the trace.
+  /// Write the expect record (when the device count is known: instruction
+  /// records, source slots not included) and end the trace.
   void finish(std::optional<std::uint64_t> device_records);
 
   std::uint64_t written() const { return written_; }
@@ -39,7 +42,13 @@ class RecordConverter {
   TraceSink& sink_;
   FunctionMap& functions_;
   std::uint64_t launch_;
+  void write(const CaptureSlot& slot, std::span<const std::uint64_t> source);
+  void drop_pending(const char* why);
+
   std::vector<std::uint64_t> addr_;
+  std::vector<std::uint64_t> source_;
+  std::optional<CaptureSlot> pending_;  // a cp.async record waiting for its source slots
+  unsigned sources_seen_ = 0;           // of them
   std::uint64_t written_ = 0;
   std::map<std::string, std::uint64_t> rejected_;
 };

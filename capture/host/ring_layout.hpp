@@ -6,6 +6,7 @@
 //
 // Protocol (docs/capture.md, "The ring buffer"):
 //  * A warp's leader lane reserves ticket t = atomicAdd(&descriptor.reserved, 1)
+//    (kCopySlots consecutive tickets for a cp.async: its record, then its sources)
 //    (device memory: atomics on mapped host memory are not atomic over PCIe).
 //  * It waits while t - *consumed >= capacity (the ring is full): it sleeps
 //    with __nanosleep and rereads `consumed`, which the host advances. It
@@ -28,7 +29,20 @@ inline constexpr unsigned kCaptureWarp = 32;
 
 /// Kinds of a slot, as the patches classify the sanitizer's callbacks
 /// (numbered as model/warp_request.hpp's Op).
-enum class SlotOp : std::uint8_t { load = 0, store = 1, atom = 2, ldsm = 3, stsm = 4, cpasync = 5 };
+enum class SlotOp : std::uint8_t {
+  load = 0,
+  store = 1,
+  atom = 2,
+  ldsm = 3,
+  stsm = 4,
+  cpasync = 5,
+  /// A cp.async record is followed, in the next two tickets, by its lanes'
+  /// global source addresses: the low halves, then the high halves.
+  source_low = 0xF0,
+  source_high = 0xF1,
+};
+/// Slots a cp.async takes: its record and its two source slots.
+inline constexpr unsigned kCopySlots = 3;
 
 /// Shared-memory operations the sanitizer reports that a per-lane record
 /// cannot describe (bulk copies, distributed shared memory, async stores):
@@ -83,6 +97,7 @@ struct SummarySlot;  // capture/host/summary_table.hpp
 struct alignas(8) CaptureDescriptor {
   std::uint64_t reserved;                       ///< device: tickets handed out (the device-side record count)
   std::uint64_t abandoned;                      ///< device: records not written because the host aborted
+  std::uint64_t source_slots;                   ///< device: tickets that carry sources (not records of their own)
   std::uint64_t untraced[kUntracedKinds];       ///< device: untraced operations per kind
   CaptureSlot* slots;                           ///< pinned host memory, `capacity` slots
   const volatile std::uint64_t* consumed;       ///< pinned host memory, advanced by the host

@@ -46,6 +46,7 @@ struct SummaryWorst {
   std::uint32_t mask;
   std::uint32_t wavefronts;
   std::uint32_t addr[sm90::kLanes];  ///< offsets (lanes outside mask: ignore)
+  std::uint64_t source[sm90::kLanes];  ///< a copy's global sources (else zero)
 };
 
 /// One instruction's aggregates in one shard. Zero-filled = free.
@@ -59,7 +60,7 @@ struct alignas(8) SummarySlot {
   SummaryWorst worst;        ///< the worst execution under `costs`
   SummaryWorst alt_worst;    ///< the worst under `alt`: the SASS may make it the one that counts
 };
-static_assert(sizeof(SummarySlot) == 448, "SummarySlot layout is shared with the device code");
+static_assert(sizeof(SummarySlot) == 960, "SummarySlot layout is shared with the device code");
 
 /// What the patch knows about one warp request.
 struct SummaryRequest {
@@ -68,6 +69,8 @@ struct SummaryRequest {
   unsigned width = 4;
   std::uint32_t mask = 0;  ///< lanes that took part
   std::uint32_t addr[sm90::kLanes] = {};
+  std::uint64_t source[sm90::kLanes] = {};  ///< a copy's global sources (has_source)
+  bool has_source = false;
   std::uint32_t block[3] = {};
   std::uint32_t warp = 0;
 };
@@ -147,6 +150,7 @@ BANKCHECK_HD_INLINE void keep_if_worse(SummaryWorst& w, const SummaryRequest& r,
     w.mask = r.mask;
     w.wavefronts = c.wavefronts;
     for (unsigned l = 0; l < sm90::kLanes; ++l) w.addr[l] = r.addr[l];
+    for (unsigned l = 0; l < sm90::kLanes; ++l) w.source[l] = r.has_source ? r.source[l] : 0u;
     hd_atomic::store(&w.key, key);
   }
   hd_atomic::unlock(&w.lock);
@@ -163,14 +167,15 @@ BANKCHECK_HD_INLINE void summarize(const SummaryTableView& t, unsigned shard, co
   SummarySlot* s = find_or_claim(t, shard, r.pc, summary_kind(r.op, r.width));
   if (s == nullptr) return;  // counted by find_or_claim
   const unsigned lanes = lane_count(r.mask);
-  const sm90::WarpCost c = sm90::warp_cost(r.op, r.width, r.addr, r.mask);
+  const std::uint64_t* source = r.has_source ? r.source : nullptr;
+  const sm90::WarpCost c = sm90::warp_cost(r.op, r.width, r.addr, r.mask, Counter::instruction, source);
   hd_atomic::add(&s->executions, 1);
   hd_atomic::add(&s->lanes, lanes);
   add_costs(s->costs, c, lanes);
   if (c.modelled) keep_if_worse(s->worst, r, c);
   const Op alt = alternative_op(r.op, r.width);
   if (alt == r.op) return;
-  const sm90::WarpCost a = sm90::warp_cost(alt, r.width, r.addr, r.mask);
+  const sm90::WarpCost a = sm90::warp_cost(alt, r.width, r.addr, r.mask, Counter::instruction, source);
   add_costs(s->alt, a, lanes);
   if (a.modelled) keep_if_worse(s->alt_worst, r, a);
 }

@@ -204,7 +204,7 @@ void Capture::on_launch_end(const Sanitizer_LaunchData& launch) {
   const SlotHandler handle = [&](const CaptureSlot& s) { a->converter->add(s); };
   std::optional<std::uint64_t> device_records;
   if (counted) {
-    device_records = d.reserved;
+    device_records = d.reserved - d.source_slots;  // instructions: a copy's source slots are part of its record
     if (!a->drain->drain_until(d.reserved, kFinalDrainPatience, handle))
       problems.push_back(std::to_string(d.reserved - a->drain->consumed()) + " of " + std::to_string(d.reserved) +
                          " records were reserved but never written");

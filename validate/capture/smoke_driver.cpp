@@ -182,7 +182,10 @@ int summary_check(const std::string& summary_csv, const std::vector<std::string>
       std::vector<std::uint64_t> addr(32, kInactive);
       for (unsigned l = 0; l < 32; ++l)
         if ((row.worst->mask >> l) & 1u) addr[l] = row.worst->addr[l];
-      worst_cpu = model.cost(WarpRequest{row.op, row.width, addr}).conflicts;
+      std::vector<std::uint64_t> source;
+      if (row.worst->source)
+        for (unsigned l = 0; l < 32; ++l) source.push_back((row.worst->mask >> l) & 1u ? (*row.worst->source)[l] : kInactive);
+      worst_cpu = model.cost(WarpRequest{row.op, row.width, addr, source}).conflicts;
     }
     const bool same = x.executions == row.executions && x.lanes == row.lanes && x.unmodelled == row.costs.unmodelled &&
                       x.wavefronts == row.costs.wavefronts && x.ideal == row.costs.ideal &&

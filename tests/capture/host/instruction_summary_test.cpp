@@ -60,12 +60,22 @@ TEST_CASE("summary.csv rows read back as written") {
   REQUIRE(rows.size() == 2);
   CHECK(rows[0] == atom_row());
   CHECK(rows[1] == plain);
+  InstructionSummary copy = atom_row();  // a copy's worst record keeps its global sources
+  copy.op = Op::cpasync;
+  copy.width = 16;
+  copy.alt_worst.reset();
+  copy.worst->source.emplace();
+  for (unsigned l = 0; l < 32; ++l) (*copy.worst->source)[l] = 0x7f0000000000ull + 16 * l;
+  const std::string copy_path = write("summary_copy.csv", summary_table_header() + summary_row_line(copy));
+  const auto copies = read_summary_table(copy_path);
+  REQUIRE(copies.size() == 1);
+  CHECK(copies[0] == copy);
 }
 
 TEST_CASE("a malformed summary.csv names the file and line") {
   const std::string header = summary_table_header();
   const std::string path = write("summary_bad.csv", header + "1,site,ld,4,x\n");
-  CHECK_THROWS_WITH_AS(read_summary_table(path), doctest::Contains((path + ":2: 5 fields, expected 28").c_str()),
+  CHECK_THROWS_WITH_AS(read_summary_table(path), doctest::Contains((path + ":2: 5 fields, expected 30").c_str()),
                        std::invalid_argument);
   std::string line = summary_row_line(atom_row());
   line.replace(line.find(",atom,"), 6, ",swap,");

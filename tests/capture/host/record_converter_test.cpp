@@ -77,3 +77,33 @@ TEST_CASE("records the format cannot hold are counted, and the trace then fails 
   }
   std::remove(path.c_str());
 }
+
+TEST_CASE("a cp.async record and its two source slots make one instruction with its sources") {
+  FunctionMap functions;
+  functions.add("_Z4copyv", 0x1000, 0x200);
+  TraceBuffer buffer;
+  RecordConverter c(buffer, functions, 0);
+  CaptureSlot low = slot(0x1040, SlotOp::source_low, 16, 0x0000FFFF, 16);
+  CaptureSlot high = slot(0x1040, SlotOp::source_high, 16, 0x0000FFFF, 0);
+  for (unsigned l = 0; l < kCaptureWarp; ++l) {
+    low.addr[l] = 0x80000000u + 16 * l;  // sources 0x7f'8000'0000 + 16 l: the halves join
+    high.addr[l] = 0x7f;
+  }
+  c.add(slot(0x1040, SlotOp::cpasync, 16, 0x0000FFFF, 16));
+  c.add(low);
+  c.add(high);
+  c.add(slot(0x1050, SlotOp::cpasync, 16, 0x1, 16));  // its source slots never come
+  c.add(slot(0x1060, SlotOp::load, 4, 0x1, 4));
+  c.add(low);  // a source slot with no copy before it
+  c.finish(3);
+  REQUIRE(buffer.size() == 2);
+  const TraceRecord copy = buffer.at(0);
+  CHECK(copy.request.op == Op::cpasync);
+  REQUIRE(copy.request.source.size() == 32);
+  CHECK(copy.request.source[3] == 0x7f80000030ull);
+  CHECK(copy.request.source[16] == kInactive);  // lane 16 is idle
+  CHECK(buffer.at(1).request.op == Op::load);
+  CHECK(c.written() == 2);
+  CHECK(c.rejected().at("cp.async without its source slots") == 1);
+  CHECK(c.rejected().at("a source slot with no cp.async before it") == 1);
+}
