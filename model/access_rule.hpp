@@ -19,7 +19,7 @@ enum class AccessRule : std::uint8_t {
   atomic_lanes,   ///< store phases; each active lane is its own pass of its banks (atom)
   atomic_lanes2,  ///< as atomic_lanes, twice: a read and a write pass (atom.cas)
   bypass_copy,    ///< store phases; a conflicting phase serves one lane at a time (cpasync.cg);
-                  ///< with its sources: one wavefront per (source line, shared row) pair
+                  ///< with sources, only those it was measured with (else unmodelled)
   as_quad,        ///< a 12-byte access: the 16-byte instruction that carries it (BankModel::cost_as_quad)
 };
 

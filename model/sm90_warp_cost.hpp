@@ -271,52 +271,36 @@ BANKCHECK_HD WarpCost staged_copy_cost(unsigned width, const Address* dst, const
   return cost;
 }
 
-/// Whether the lanes in `lanes` that read one 32-byte source sector all write
-/// one 32-byte unit of shared memory.
-template <class Address>
-BANKCHECK_HD bool sectors_stay_whole(const Address* dst, const std::uint64_t* src, std::uint32_t lanes) {
-  constexpr unsigned kSector = 32;
-  for (unsigned l = 0; l < kLanes; ++l)
-    for (unsigned m = l + 1; m < kLanes; ++m)
-      if ((lanes & lane_bit(l)) && (lanes & lane_bit(m)) && src[l] / kSector == src[m] / kSector &&
-          dst[l] / kSector != dst[m] / kSector)
-        return false;
+/// Whether each store phase of `active` reads one aligned 128-byte source
+/// line in lane order (lane l at byte 16 * (l % 8) of its phase's line): the
+/// sources under which rule 6's .cg form was measured.
+BANKCHECK_HD_INLINE bool reads_lines_in_lane_order(unsigned width, const std::uint64_t* src, std::uint32_t active) {
+  const unsigned n = unpaired_phase_lanes(width);
+  for (unsigned first = 0; first < kLanes; first += n) {
+    bool any = false;
+    std::uint64_t line = 0;
+    for (unsigned l = first; l < first + n; ++l) {
+      if (!(active & lane_bit(l))) continue;
+      if (src[l] % kPhaseBytes != std::uint64_t{width} * (l - first)) return false;
+      if (any && src[l] / kPhaseBytes != line) return false;
+      any = true;
+      line = src[l] / kPhaseBytes;
+    }
+  }
   return true;
 }
 
-/// Distinct (128-byte source line, 128-byte shared row) pairs among `lanes`.
-template <class Address>
-BANKCHECK_HD std::uint32_t line_row_pairs(const Address* dst, const std::uint64_t* src, std::uint32_t lanes) {
-  std::uint32_t pairs = 0;
-  for (unsigned l = 0; l < kLanes; ++l) {
-    if (!(lanes & lane_bit(l))) continue;
-    bool seen = false;
-    for (unsigned m = 0; m < l && !seen; ++m)
-      seen = (lanes & lane_bit(m)) && src[m] / kPhaseBytes == src[l] / kPhaseBytes &&
-             dst[m] / kPhaseBytes == dst[l] / kPhaseBytes;
-    pairs += seen ? 0u : 1u;
-  }
-  return pairs;
-}
-
-/// cp.async.cg (LDGSTS.E.BYPASS.128) with known sources (rule 6): when every
-/// source sector's lanes write one 32-byte unit of shared memory, one
-/// wavefront per (source line, shared row) pair, whatever the bank conflicts
-/// of the destinations; otherwise not modelled (measured: up to one
-/// wavefront per lane, with no rule found that fits every case).
+/// cp.async.cg (LDGSTS.E.BYPASS.128) with known sources (rule 6): the
+/// destination rule when each phase reads its source line in lane order;
+/// otherwise not modelled. Other sources change the count both ways (probes:
+/// 4 to 32 wavefronts for conflict-free destinations; Triton's matmul: the
+/// same lane pattern costs 4 or 8 by the source's offset in its line), and
+/// no rule found fits them all.
 template <class Address>
 BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* dst, const std::uint64_t* src,
                                                std::uint32_t active) {
-  if (!sectors_stay_whole(dst, src, active)) return WarpCost{0, 0, 0, false};
-  WarpCost cost;
-  const unsigned n = unpaired_phase_lanes(width);
-  for (unsigned first = 0; first < kLanes; first += n) {
-    const std::uint32_t d = line_row_pairs(dst, src, active & lane_range(first, n));
-    cost.ideal += d > 0 ? 1u : 0u;
-    if (d > cost.degree) cost.degree = d;
-  }
-  cost.wavefronts = line_row_pairs(dst, src, active);
-  return cost;
+  if (!reads_lines_in_lane_order(width, src, active)) return WarpCost{0, 0, 0, false};
+  return bypass_copy_cost(width, dst, active);
 }
 
 /// The cost of a request of a power-of-two width under `rule`.

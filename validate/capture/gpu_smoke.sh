@@ -49,7 +49,7 @@ if [ -n "${PREBUILT_B:-}" ]; then
   cp -r "$PREBUILT_B"/. "$B"/
   log "prebuilt: $(ls "$B" | tr '\n' ' ')"
 else
-step build.patches 120 "$NVCC" -std=c++20 -arch=sm_90 --fatbin --keep-device-functions -Xptxas --compile-as-tools-patch \
+step build.patches 400 "$NVCC" -std=c++20 -arch=sm_90 --fatbin --keep-device-functions -Xptxas --compile-as-tools-patch \
   -I. -I"$SAN/include" capture/device/patches.cu -o "$B/bankcheck_capture_patches.fatbin"
 step build.library 180 g++ -std=c++20 -O2 -fPIC -shared -I. -I"$CUDA/include" -I"$SAN/include" \
   capture/injection/injection.cpp "${HOST_SOURCES[@]}" "${MODEL_SOURCES[@]}" -L"$SANLIB" -lsanitizer-public \
