@@ -25,6 +25,22 @@ std::vector<std::uint64_t> lanes(std::uint64_t base, std::uint64_t stride, unsig
   return a;
 }
 
+/// A measured set of validate/sm90/measured: site -> per-instruction wavefronts.
+std::map<std::string, std::uint64_t> measured_wavefronts(const std::string& path) {
+  std::map<std::string, std::uint64_t> measured;
+  std::ifstream in(path);
+  REQUIRE_MESSAGE(in.good(), "cannot open " << path);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#' || line.rfind("site,", 0) == 0) continue;
+    std::stringstream ss(line);
+    std::string site, wf;
+    std::getline(ss, site, ',');
+    std::getline(ss, wf, ',');
+    measured[site] = std::stoull(wf);
+  }
+  return measured;
+}
+
 std::uint64_t wavefronts(Op op, unsigned width, const std::vector<std::uint64_t>& a) {
   const BankModel sm90 = make_preset("sm90");
   const RequestCost c = sm90.cost(WarpRequest{op, width, a});
@@ -79,17 +95,7 @@ TEST_CASE("cp.async: a store of its width; the 16-byte .cg serves a conflicting 
 
 TEST_CASE("sm90 equals the H100's per-instruction wavefronts on every single-instruction kind case") {
   const std::string root = BANKCHECK_SOURCE_DIR "/validate/sm90/";
-  std::map<std::string, std::uint64_t> measured;
-  std::ifstream in(root + "measured/kinds.csv");
-  REQUIRE(in.good());
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#' || line.rfind("site,", 0) == 0) continue;
-    std::stringstream ss(line);
-    std::string site, wf;
-    std::getline(ss, site, ',');
-    std::getline(ss, wf, ',');
-    measured[site] = std::stoull(wf);
-  }
+  std::map<std::string, std::uint64_t> measured = measured_wavefronts(root + "measured/kinds.csv");
   const BankModel sm90 = make_preset("sm90");
   TextTraceReader trace(InputFile(root + "cases/kinds.trace"));
   TraceRecord rec;
@@ -119,17 +125,7 @@ TEST_CASE("cp.async with its sources equals the H100 on every measured case, or 
   // quarter warp reads one source line in lane order, and otherwise
   // reported as not modelled.
   const std::string root = BANKCHECK_SOURCE_DIR "/validate/sm90/";
-  std::map<std::string, std::uint64_t> measured;
-  std::ifstream in(root + "measured/cpasrc.csv");
-  REQUIRE(in.good());
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#' || line.rfind("site,", 0) == 0) continue;
-    std::stringstream ss(line);
-    std::string site, wf;
-    std::getline(ss, site, ',');
-    std::getline(ss, wf, ',');
-    measured[site] = std::stoull(wf);
-  }
+  std::map<std::string, std::uint64_t> measured = measured_wavefronts(root + "measured/cpasrc.csv");
   const BankModel sm90 = make_preset("sm90");
   TextTraceReader trace(InputFile(root + "cases/cpasrc.trace"));
   TraceRecord rec;
