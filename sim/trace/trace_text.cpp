@@ -330,31 +330,27 @@ void TextTraceWriter::record(std::string_view site, const WarpRequest& request) 
   line_ += op_name(request.op);
   line_ += ' ';
   line_ += std::to_string(request.width);
-  char buf[24];
-  for (std::uint64_t a : request.addr) {
-    line_ += ' ';
-    if (a == kInactive) {
-      line_ += '-';
-      continue;
-    }
-    if (a % access_alignment(request.width) != 0)
-      throw std::invalid_argument("address " + std::to_string(a) + " is not a multiple of " +
-                                  std::to_string(access_alignment(request.width)) + " (width " +
-                                  std::to_string(request.width) + ")");
-    auto r = std::to_chars(buf, buf + sizeof buf, a);
-    line_.append(buf, r.ptr);
-  }
-  if (!request.source.empty()) {
-    line_ += " from";
-    for (std::uint64_t a : request.source) {
+  // One token per lane, `-` for an idle one: the addresses, then a copy's sources.
+  auto append_lanes = [&](std::span<const std::uint64_t> lanes) {
+    char buf[24];
+    for (std::uint64_t a : lanes) {
       line_ += ' ';
       if (a == kInactive) {
         line_ += '-';
         continue;
       }
+      if (a % access_alignment(request.width) != 0)
+        throw std::invalid_argument("address " + std::to_string(a) + " is not a multiple of " +
+                                    std::to_string(access_alignment(request.width)) + " (width " +
+                                    std::to_string(request.width) + ")");
       auto r = std::to_chars(buf, buf + sizeof buf, a);
       line_.append(buf, r.ptr);
     }
+  };
+  append_lanes(request.addr);
+  if (!request.source.empty()) {
+    line_ += " from";
+    append_lanes(request.source);
   }
   line_ += '\n';
   file_.write(line_.data(), line_.size());
