@@ -25,6 +25,8 @@ TEST_CASE("capture options round trip through the environment") {
   o.filter = {"gemm|scan", 3, 2, {{0, 3}, {7, 7}}};
   o.ring_slots = 1024;
   o.generic = false;
+  o.summary_slots = 512;
+  o.summary_stage = 2;
   std::map<std::string, std::string> env;
   for (const auto& [k, v] : o.to_environment()) env[k] = v;
   const CaptureOptions back = through_environment(env);
@@ -37,6 +39,8 @@ TEST_CASE("capture options round trip through the environment") {
   CHECK(back.filter.blocks[1].first == 7);
   CHECK(back.ring_slots == 1024);
   CHECK_FALSE(back.generic);
+  CHECK(back.summary_slots == 512);
+  CHECK(back.summary_stage == 2);
 }
 
 TEST_CASE("capture options: bad environment values") {
@@ -49,6 +53,11 @@ TEST_CASE("capture options: bad environment values") {
   env[kEnvGeneric] = "yes";
   CHECK_THROWS_WITH_AS(through_environment(env), doctest::Contains("must be 0 or 1"), std::invalid_argument);
   env.erase(kEnvGeneric);
+  env[kEnvSummaryStage] = "3";
+  CHECK_THROWS_WITH_AS(through_environment(env), doctest::Contains("must be 0, 1 or 2 (got 3)"), std::invalid_argument);
+  env[kEnvSummaryStage] = "12";
+  CHECK_THROWS_WITH_AS(through_environment(env), doctest::Contains("must be 0, 1 or 2 (got 12)"), std::invalid_argument);
+  env.erase(kEnvSummaryStage);
   env[kEnvSkip] = "x";
   CHECK_THROWS_WITH_AS(through_environment(env), doctest::Contains("BANKCHECK_CAPTURE_LAUNCH_SKIP must be an integer"),
                        std::invalid_argument);
