@@ -34,6 +34,7 @@ struct CaptureCommandOptions {
   std::optional<std::string> skip, count;
   std::uint64_t ring_slots = 0;
   bool no_generic = false;
+  bool global = false;
   bool summary = false;
   std::optional<std::uint64_t> summary_slots;
   std::vector<std::string> argv;
@@ -74,6 +75,7 @@ void run(const CaptureCommandOptions& o) {
   if (!o.blocks.empty()) r.filter.blocks = capture::parse_block_list(o.blocks);
   r.ring_slots = o.ring_slots;
   r.generic = !o.no_generic;
+  r.global = o.global;
   if (o.summary) r.summary_slots = o.summary_slots.value_or(capture::kDefaultSummarySlots);
   if (o.summary_slots && *o.summary_slots == 0)
     throw std::invalid_argument("--summary-slots must be a power of two in 1.." +
@@ -121,13 +123,18 @@ void add_capture_command(CLI::App& app) {
   cmd->add_option("--ring-slots", o->ring_slots, "Records in the ring buffer, a power of two (default 65536)");
   cmd->add_flag("--no-generic", o->no_generic,
                 "Do not patch generic (non-.shared) accesses; faster, but misses shared accesses through generic pointers");
-  cmd->add_flag("--summary", o->summary,
+  auto* global = cmd->add_flag("--global", o->global,
+                               "Also record global loads and stores (gld/gst, 64-bit addresses) into the traces: replay "
+                               "and compare cost them in 32-byte sectors, lines and pages (docs/global-memory.md); "
+                               "global atomics are counted as not traced");
+  auto* summary = cmd->add_flag("--summary", o->summary,
                 "Cost every warp request on the GPU with the sm90 rules and keep per-instruction totals and the worst "
                 "record (OUT/summary.csv, OUT/summary.json, printed) instead of writing traces: for whole applications");
   cmd->add_option("--summary-slots", o->summary_slots,
                   "With --summary: instructions per shard of the device table, a power of two in 1..1048576 "
                   "(default 1024; a launch that needs more is reported incomplete)")
       ->needs("--summary");
+  global->excludes(summary);
   cmd->add_option("program", o->argv, "-- PROGRAM [ARGS...]: the program to run, unmodified")->required();
   cmd->callback([o] {
     try {

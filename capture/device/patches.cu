@@ -96,14 +96,26 @@ __device__ __forceinline__ void summarize_warp(CaptureDescriptor* d, std::uint64
   bankcheck::capture::summarize(table, sm_id() % d->summary_shards, r);
 }
 
+/// The word a lane writes into the continuation slot of kind `kind`
+/// (ring_layout.hpp): half of its copy source or of its global address.
+__device__ __forceinline__ std::uint32_t continuation_word(SlotOp kind, std::uint64_t address, const void* source) {
+  const std::uint64_t from = reinterpret_cast<std::uintptr_t>(source);
+  if (kind == SlotOp::source_low) return static_cast<std::uint32_t>(from);
+  if (kind == SlotOp::source_high) return static_cast<std::uint32_t>(from >> 32);
+  return static_cast<std::uint32_t>(address >> 32);
+}
+
 /// Write one warp record for the lanes of this warp at `pc`.
+/// `address`: the lane's shared-memory offset, or its global address for gld/gst.
 /// `lane_limit`: lanes at or above it take part in the instruction but
 /// give no address (ldmatrix .x1/.x2 read row addresses from lanes 0-7 or 0-15 only).
-/// `source` (cp.async only, else null): this lane's global source address,
-/// written into the two slots after the record.
-__device__ __forceinline__ void emit(CaptureDescriptor* d, std::uint64_t pc, std::uint32_t offset,
+/// `source` (cp.async only, else null): this lane's global source address.
+/// A record of a kind with continuation slots (ring_layout.hpp) takes
+/// consecutive tickets: the record, then its continuations.
+__device__ __forceinline__ void emit(CaptureDescriptor* d, std::uint64_t pc, std::uint64_t address,
                                      std::uint32_t width, SlotOp op, std::uint32_t flags, unsigned lane_limit,
                                      const void* source = nullptr) {
+  if (d->summary_stage == 3) return;  // diagnostic: the patch's entry and exit only
   const unsigned active = __activemask();
   const unsigned group = __match_any_sync(active, pc);
   const unsigned lane = lane_id();
@@ -111,14 +123,15 @@ __device__ __forceinline__ void emit(CaptureDescriptor* d, std::uint64_t pc, std
   const unsigned limit_mask = lane_limit >= kCaptureWarp ? 0xFFFFFFFFu : ((1u << lane_limit) - 1u);
   const unsigned mask = group & limit_mask;
   if (d->summary_slots != nullptr)
-    return summarize_warp(d, pc, offset, width, op, group, mask, lane, leader, source);
+    return summarize_warp(d, pc, static_cast<std::uint32_t>(address), width, op, group, mask, lane, leader, source);
 
-  const unsigned slots = op == SlotOp::cpasync ? bankcheck::capture::kCopySlots : 1u;
+  const unsigned extra = bankcheck::capture::continuation_slots(op);
+  const unsigned slots = 1 + extra;
   std::uint64_t ticket = 0;
   bool write = true;
   if (lane == leader) {
     ticket = atomicAdd(reinterpret_cast<unsigned long long*>(&d->reserved), static_cast<unsigned long long>(slots));
-    if (slots > 1) atomicAdd(reinterpret_cast<unsigned long long*>(&d->source_slots), slots - 1ull);
+    if (extra > 0) atomicAdd(reinterpret_cast<unsigned long long*>(&d->continuation_slots), static_cast<unsigned long long>(extra));
     // Full ring: wait for the host to consume the slots these tickets reuse.
     while (ticket + slots - 1 - *d->consumed >= d->capacity) {
       if (*d->abort != 0) {
@@ -134,10 +147,10 @@ __device__ __forceinline__ void emit(CaptureDescriptor* d, std::uint64_t pc, std
   if (!write) return;
 
   CaptureSlot* slot = d->slots + (ticket & (d->capacity - 1));
-  if ((mask >> lane) & 1u) slot->addr[lane] = offset;
-  const std::uint64_t from = reinterpret_cast<std::uintptr_t>(source);
-  for (unsigned k = 1; k < slots; ++k)
-    d->slots[(ticket + k) & (d->capacity - 1)].addr[lane] = static_cast<std::uint32_t>(k == 1 ? from : from >> 32);
+  if ((mask >> lane) & 1u) slot->addr[lane] = static_cast<std::uint32_t>(address);
+  for (unsigned k = 0; k < extra; ++k)
+    d->slots[(ticket + 1 + k) & (d->capacity - 1)].addr[lane] =
+        continuation_word(bankcheck::capture::continuation(op, k), address, source);
   if (lane == leader) {
     const unsigned thread = threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
     for (unsigned k = 0; k < slots; ++k) {
@@ -148,7 +161,7 @@ __device__ __forceinline__ void emit(CaptureDescriptor* d, std::uint64_t pc, std
       s->block[2] = blockIdx.z;
       s->warp = thread / kCaptureWarp;
       s->mask = mask;
-      s->op = static_cast<std::uint8_t>(k == 0 ? op : (k == 1 ? SlotOp::source_low : SlotOp::source_high));
+      s->op = static_cast<std::uint8_t>(k == 0 ? op : bankcheck::capture::continuation(op, k - 1));
       s->width = static_cast<std::uint8_t>(width);
       s->flags = static_cast<std::uint16_t>(flags);
     }
@@ -196,17 +209,29 @@ __device__ __noinline__ SanitizerPatchResult bankcheck_shared_access(void* userd
   return SANITIZER_PATCH_SUCCESS;
 }
 
-/// SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS: generic accesses; those that
-/// land in the shared window are shared-memory accesses (the banks serve
-/// them), recorded with their shared offset. Others return at once.
+/// SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS: global and generic accesses.
+/// Those that land in the shared window are shared-memory accesses (the
+/// banks serve them), recorded with their shared offset; with `capture
+/// --global` the global ones are recorded too, with their 64-bit address
+/// (global atomics and reductions are counted, not costed). Others return at once.
 __device__ __noinline__ SanitizerPatchResult bankcheck_generic_access(void* userdata, uint64_t pc, void* ptr,
                                                                       uint32_t accessSize, uint32_t flags,
                                                                       const void* pData) {
-  if (!__isShared(ptr)) return SANITIZER_PATCH_SUCCESS;
   auto* d = static_cast<CaptureDescriptor*>(userdata);
-  if (d == nullptr || !block_selected(d)) return SANITIZER_PATCH_SUCCESS;
-  emit(d, pc, static_cast<std::uint32_t>(__cvta_generic_to_shared(ptr)), accessSize, access_op(flags, pData), flags,
-       kCaptureWarp);
+  if (d == nullptr) return SANITIZER_PATCH_SUCCESS;
+  if (__isShared(ptr)) {
+    if (d->record_generic_shared == 0 || !block_selected(d)) return SANITIZER_PATCH_SUCCESS;
+    emit(d, pc, __cvta_generic_to_shared(ptr), accessSize, access_op(flags, pData), flags, kCaptureWarp);
+    return SANITIZER_PATCH_SUCCESS;
+  }
+  if (d->record_global == 0 || !__isGlobal(ptr) || !block_selected(d)) return SANITIZER_PATCH_SUCCESS;
+  const SlotOp op = access_op(flags, pData);
+  if (op == SlotOp::atom) {
+    count_untraced(userdata, pc, UntracedKind::global_atomic);
+    return SANITIZER_PATCH_SUCCESS;
+  }
+  emit(d, pc, reinterpret_cast<std::uintptr_t>(ptr), accessSize, op == SlotOp::store ? SlotOp::gst : SlotOp::gld,
+       flags, kCaptureWarp);
   return SANITIZER_PATCH_SUCCESS;
 }
 

@@ -20,6 +20,7 @@ std::string block_list_text(const std::vector<BlockRange>& blocks) {
 std::vector<std::pair<std::string, std::string>> CaptureOptions::to_environment() const {
   std::vector<std::pair<std::string, std::string>> env = {
       {kEnvDir, dir}, {kEnvPatches, patches}, {kEnvRingSlots, std::to_string(ring_slots)}, {kEnvGeneric, generic ? "1" : "0"}};
+  if (global) env.emplace_back(kEnvGlobal, "1");
   if (summary_slots != 0) env.emplace_back(kEnvSummarySlots, std::to_string(summary_slots));
   if (summary_stage != 0) env.emplace_back(kEnvSummaryStage, std::to_string(summary_stage));
   if (!filter.kernel_regex.empty()) env.emplace_back(kEnvKernel, filter.kernel_regex);
@@ -62,14 +63,21 @@ CaptureOptions CaptureOptions::from_environment(const std::function<std::optiona
                                   std::to_string(kMaxSummarySlots) + " (got " + *v + ")");
   }
   if (auto v = get(kEnvSummaryStage)) {
-    if (*v != "0" && *v != "1" && *v != "2")
-      throw std::invalid_argument(std::string(kEnvSummaryStage) + " must be 0, 1 or 2 (got " + *v + ")");
+    if (v->size() != 1 || (*v)[0] < '0' || (*v)[0] > '3')
+      throw std::invalid_argument(std::string(kEnvSummaryStage) + " must be 0, 1, 2 or 3 (got " + *v + ")");
     o.summary_stage = static_cast<std::uint32_t>((*v)[0] - '0');
   }
-  if (auto v = get(kEnvGeneric)) {
-    if (*v != "0" && *v != "1") throw std::invalid_argument(std::string(kEnvGeneric) + " must be 0 or 1 (got " + *v + ")");
-    o.generic = *v == "1";
-  }
+  auto flag = [&](const char* name, bool& value) {
+    auto v = get(name);
+    if (!v) return;
+    if (*v != "0" && *v != "1") throw std::invalid_argument(std::string(name) + " must be 0 or 1 (got " + *v + ")");
+    value = *v == "1";
+  };
+  flag(kEnvGeneric, o.generic);
+  flag(kEnvGlobal, o.global);
+  if (o.global && o.summary_slots != 0)
+    throw std::invalid_argument(std::string(kEnvGlobal) + "=1 records global accesses into traces; it cannot be combined with " +
+                                kEnvSummarySlots + " (the summary costs shared-memory accesses only)");
   return o;
 }
 

@@ -22,10 +22,12 @@ inline constexpr const char* kEnvCount = "BANKCHECK_CAPTURE_LAUNCH_COUNT"; ///< 
 inline constexpr const char* kEnvBlocks = "BANKCHECK_CAPTURE_BLOCKS";      ///< --blocks LIST
 inline constexpr const char* kEnvRingSlots = "BANKCHECK_CAPTURE_RING_SLOTS";  ///< slots per ring (power of two)
 inline constexpr const char* kEnvGeneric = "BANKCHECK_CAPTURE_GENERIC";    ///< 1: also patch generic accesses
+inline constexpr const char* kEnvGlobal = "BANKCHECK_CAPTURE_GLOBAL";      ///< 1: also record global loads and stores
 inline constexpr const char* kEnvSummarySlots = "BANKCHECK_CAPTURE_SUMMARY_SLOTS";  ///< --summary: slots per shard
 /// Diagnostic for overhead measurements (docs/capture.md): how far the
 /// summary patch goes, 0 all (the default), 1 group the lanes and stop,
-/// 2 cost the request but add nothing to the table. 1 and 2 give no summary.
+/// 2 cost the request but add nothing to the table, 3 return at once (what
+/// the sanitizer's patching costs by itself). 1, 2 and 3 give no summary.
 inline constexpr const char* kEnvSummaryStage = "BANKCHECK_CAPTURE_SUMMARY_STAGE";
 
 /// Default ring: 2^16 slots of 168 bytes (11 MiB of pinned memory).
@@ -46,6 +48,7 @@ struct CaptureOptions {
   LaunchFilterSpec filter;
   std::uint64_t ring_slots = kDefaultRingSlots;
   bool generic = true;
+  bool global = false;              ///< `--global`: record global loads and stores (gld/gst, 64-bit addresses)
   std::uint64_t summary_slots = 0;  ///< nonzero: summary mode, this many slots per shard
   std::uint32_t summary_stage = 0;  ///< kEnvSummaryStage
 

@@ -213,6 +213,7 @@ CaptureReport run_capture(const CaptureRequest& request) {
   options.filter = request.filter;
   if (request.ring_slots != 0) options.ring_slots = request.ring_slots;
   options.generic = request.generic;
+  options.global = request.global;
   options.summary_slots = request.summary_slots;
   auto env = options.to_environment();
   env.emplace_back("CUDA_INJECTION64_PATH", fs::absolute(request.library).string());

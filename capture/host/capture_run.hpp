@@ -33,6 +33,7 @@ struct CaptureRequest {
   LaunchFilterSpec filter;
   std::uint64_t ring_slots = 0;           ///< 0: the library's default
   bool generic = true;                    ///< also patch generic accesses that land in shared memory
+  bool global = false;                    ///< `--global`: also record global loads and stores
   std::uint64_t summary_slots = 0;        ///< nonzero: `--summary`, per-instruction totals costed on the GPU
   std::vector<std::string> tool_dirs;     ///< where to look for nvdisasm/cuobjdump besides PATH
 };

@@ -39,19 +39,22 @@ Op refine_op(Op reported, std::string_view sass) {
 std::uint64_t refine_trace_ops(const std::filesystem::path& path, const SassTable& sass) {
   // First pass: does any record change? Most traces have no such op, and are left alone.
   std::uint64_t changed = 0;
+  bool global = false;
   {
     auto source = open_trace(path.string());
     TraceRecord r;
-    while (source->next(r))
+    while (source->next(r)) {
+      global = global || is_global(r.request.op);
       if (const std::string* text = sass.find(source->sites().name(r.site)))
         changed += refine_op(r.request.op, *text) != r.request.op;
+    }
   }
   if (changed == 0) return 0;
   auto source = open_trace(path.string());
   const std::filesystem::path temporary = path.string() + ".refined";
   {
-    // Shared-memory offsets fit 4-byte addresses (docs/trace-format.md).
-    auto sink = create_trace(temporary.string(), TraceFormat::binary, 4);
+    // Shared-memory offsets fit 4-byte addresses (docs/trace-format.md); global ones need 8.
+    auto sink = create_trace(temporary.string(), TraceFormat::binary, global ? 8 : 4);
     sink->begin(source->warp());
     TraceRecord r;
     const TraceLocation* last = nullptr;

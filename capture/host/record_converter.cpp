@@ -3,7 +3,7 @@
 namespace bankcheck::capture {
 
 RecordConverter::RecordConverter(TraceSink& sink, FunctionMap& functions, std::uint64_t launch)
-    : sink_(sink), functions_(functions), launch_(launch), addr_(kCaptureWarp, kInactive), source_(kCaptureWarp) {
+    : sink_(sink), functions_(functions), launch_(launch), addr_(kCaptureWarp, kInactive), source_(kCaptureWarp), high_(kCaptureWarp) {
   sink_.begin(kCaptureWarp);
 }
 
@@ -13,39 +13,54 @@ void RecordConverter::drop_pending(const char* why) {
   pending_.reset();
 }
 
+namespace {
+bool is_continuation(std::uint8_t op) {
+  return op == static_cast<std::uint8_t>(SlotOp::source_low) || op == static_cast<std::uint8_t>(SlotOp::source_high) ||
+         op == static_cast<std::uint8_t>(SlotOp::address_high);
+}
+}  // namespace
+
 void RecordConverter::add(const CaptureSlot& slot) {
-  const bool source_slot =
-      slot.op == static_cast<std::uint8_t>(SlotOp::source_low) || slot.op == static_cast<std::uint8_t>(SlotOp::source_high);
-  if (source_slot) {
-    const bool expected = pending_ && pending_->pc == slot.pc &&
-                          sources_seen_ == (slot.op == static_cast<std::uint8_t>(SlotOp::source_low) ? 0u : 1u);
+  if (is_continuation(slot.op)) {
+    const auto kind = pending_ ? static_cast<SlotOp>(pending_->op) : SlotOp::load;
+    const bool expected = pending_ && pending_->pc == slot.pc && seen_ < continuation_slots(kind) &&
+                          slot.op == static_cast<std::uint8_t>(continuation(kind, seen_));
     if (!expected) {
-      if (pending_) drop_pending("cp.async whose source slots came out of order");
-      else ++rejected_["a source slot with no cp.async before it"];
+      if (pending_) drop_pending("a record whose continuation slots came out of order");
+      else ++rejected_["a continuation slot with no record before it"];
       return;
     }
     for (unsigned l = 0; l < kCaptureWarp; ++l) {
-      const std::uint64_t half = slot.addr[l];
-      source_[l] = sources_seen_ == 0 ? half : (source_[l] | half << 32);
+      const std::uint64_t word = slot.addr[l];
+      switch (static_cast<SlotOp>(slot.op)) {
+        case SlotOp::source_low: source_[l] = word; break;
+        case SlotOp::source_high: source_[l] |= word << 32; break;
+        default: high_[l] = word; break;  // address_high
+      }
     }
-    if (++sources_seen_ < kCopySlots - 1) return;
-    for (unsigned l = 0; l < kCaptureWarp; ++l)
-      if (((pending_->mask >> l) & 1u) == 0) source_[l] = kInactive;
-    const CaptureSlot copy = *pending_;
+    if (++seen_ < continuation_slots(kind)) return;
+    const CaptureSlot record = *pending_;
     pending_.reset();
-    write(copy, source_);
+    if (kind == SlotOp::cpasync) {
+      for (unsigned l = 0; l < kCaptureWarp; ++l)
+        if (((record.mask >> l) & 1u) == 0) source_[l] = kInactive;
+      write(record, source_, {});
+    } else {
+      write(record, {}, high_);
+    }
     return;
   }
-  drop_pending("cp.async without its source slots");
-  if (slot.op == static_cast<std::uint8_t>(SlotOp::cpasync)) {
+  drop_pending("a record without its continuation slots");
+  if (slot.op < 0xF0 && continuation_slots(static_cast<SlotOp>(slot.op)) > 0) {
     pending_ = slot;
-    sources_seen_ = 0;
+    seen_ = 0;
     return;
   }
-  write(slot, {});
+  write(slot, {}, {});
 }
 
-void RecordConverter::write(const CaptureSlot& slot, std::span<const std::uint64_t> source) {
+void RecordConverter::write(const CaptureSlot& slot, std::span<const std::uint64_t> source,
+                            std::span<const std::uint64_t> high) {
   if (!is_valid_op(slot.op)) {
     ++rejected_["unknown op " + std::to_string(slot.op)];
     return;
@@ -61,12 +76,13 @@ void RecordConverter::write(const CaptureSlot& slot, std::span<const std::uint64
       addr_[l] = kInactive;
       continue;
     }
-    if (slot.addr[l] % alignment != 0) {
+    const std::uint64_t address = high.empty() ? slot.addr[l] : (std::uint64_t{slot.addr[l]} | high[l] << 32);
+    if (address % alignment != 0) {
       ++rejected_["offset not a multiple of " + std::to_string(alignment) + " (" + std::string(op_name(op)) + " " +
                   std::to_string(slot.width) + ")"];
       return;
     }
-    addr_[l] = slot.addr[l];
+    addr_[l] = address;
   }
   TraceLocation where;
   where.launch = launch_;
@@ -83,7 +99,7 @@ void RecordConverter::write(const CaptureSlot& slot, std::span<const std::uint64
 }
 
 void RecordConverter::finish(std::optional<std::uint64_t> device_records) {
-  drop_pending("cp.async without its source slots");
+  drop_pending("a record without its continuation slots");
   if (device_records) sink_.expect(*device_records);
   sink_.end();
 }

@@ -7,7 +7,9 @@
 // written and not forgotten either: it is counted by reason, and since the
 // trace's expect record carries the device's count, the trace then reads
 // as incomplete. A cp.async record arrives with its sources in the two
-// slots that follow it (ring_layout.hpp): the three make one instruction.
+// slots that follow it, a global load or store (`capture --global`) with
+// the high halves of its addresses in the next slot (ring_layout.hpp,
+// continuation slots): together they make one instruction.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -42,13 +44,15 @@ class RecordConverter {
   TraceSink& sink_;
   FunctionMap& functions_;
   std::uint64_t launch_;
-  void write(const CaptureSlot& slot, std::span<const std::uint64_t> source);
+  /// `source`: a copy's sources, else empty; `high`: the high halves of a global access's addresses, else empty.
+  void write(const CaptureSlot& slot, std::span<const std::uint64_t> source, std::span<const std::uint64_t> high);
   void drop_pending(const char* why);
 
   std::vector<std::uint64_t> addr_;
   std::vector<std::uint64_t> source_;
-  std::optional<CaptureSlot> pending_;  // a cp.async record waiting for its source slots
-  unsigned sources_seen_ = 0;           // of them
+  std::vector<std::uint64_t> high_;
+  std::optional<CaptureSlot> pending_;  // a record waiting for its continuation slots
+  unsigned seen_ = 0;                   // of them
   std::uint64_t written_ = 0;
   std::map<std::string, std::uint64_t> rejected_;
 };

@@ -6,7 +6,9 @@
 //
 // Protocol (docs/capture.md, "The ring buffer"):
 //  * A warp's leader lane reserves ticket t = atomicAdd(&descriptor.reserved, 1)
-//    (kCopySlots consecutive tickets for a cp.async: its record, then its sources)
+//    (a record with continuation slots takes 1 + continuation_slots(op)
+//    consecutive tickets: a cp.async its sources, a global access the high
+//    halves of its addresses)
 //    (device memory: atomics on mapped host memory are not atomic over PCIe).
 //  * It waits while t - *consumed >= capacity (the ring is full): it sleeps
 //    with __nanosleep and rereads `consumed`, which the host advances. It
@@ -20,8 +22,10 @@
 // < consumed + capacity), so as long as the host drains, no warp waits
 // forever; the host never waits on the kernel to drain.
 //
-// Plain C++ (no CUDA): the device code and the host tests include it.
+// Plain C++ (no CUDA beyond model/hd.hpp's macro): the device code and the host tests include it.
 #include <cstdint>
+
+#include "model/hd.hpp"
 
 namespace bankcheck::capture {
 
@@ -36,13 +40,25 @@ enum class SlotOp : std::uint8_t {
   ldsm = 3,
   stsm = 4,
   cpasync = 5,
+  gld = 9,   ///< `capture --global`: a global load; addr[] holds the low halves of the addresses
+  gst = 10,  ///< a global store, likewise
   /// A cp.async record is followed, in the next two tickets, by its lanes'
   /// global source addresses: the low halves, then the high halves.
   source_low = 0xF0,
   source_high = 0xF1,
+  /// A gld/gst record is followed, in the next ticket, by the high halves of its addresses.
+  address_high = 0xF2,
 };
-/// Slots a cp.async takes: its record and its two source slots.
-inline constexpr unsigned kCopySlots = 3;
+
+/// Slots that follow a record of kind `op` and complete it, in order:
+/// `continuation(op, 0)`, `continuation(op, 1)`, ...
+BANKCHECK_HD constexpr unsigned continuation_slots(SlotOp op) {
+  return op == SlotOp::cpasync ? 2u : (op == SlotOp::gld || op == SlotOp::gst) ? 1u : 0u;
+}
+/// The kind of the k-th slot that follows a record of kind `op`. @pre k < continuation_slots(op)
+BANKCHECK_HD constexpr SlotOp continuation(SlotOp op, unsigned k) {
+  return op == SlotOp::cpasync ? (k == 0 ? SlotOp::source_low : SlotOp::source_high) : SlotOp::address_high;
+}
 
 /// Shared-memory operations the sanitizer reports that a per-lane record
 /// cannot describe (bulk copies, distributed shared memory, async stores):
@@ -57,6 +73,7 @@ enum class UntracedKind : std::uint8_t {
   bulk_reduction,
   memset_shared,        ///< st.bulk
   wgmma_operand,        ///< wgmma.mma_async reading shared-memory operands
+  global_atomic,        ///< `capture --global`: a global atomic or reduction (RED/ATOM), not costed
   count
 };
 inline constexpr unsigned kUntracedKinds = static_cast<unsigned>(UntracedKind::count);
@@ -64,7 +81,8 @@ inline constexpr unsigned kUntracedKinds = static_cast<unsigned>(UntracedKind::c
 inline const char* untraced_kind_name(UntracedKind kind) {
   constexpr const char* names[kUntracedKinds] = {
       "remote shared (DSMEM)", "st.async", "red.async", "bulk copy global->shared", "bulk copy shared->global",
-      "bulk copy shared->shared", "bulk reduction", "st.bulk (memset shared)", "wgmma shared operands"};
+      "bulk copy shared->shared", "bulk reduction", "st.bulk (memset shared)", "wgmma shared operands",
+      "global atomic"};
   return names[static_cast<unsigned>(kind)];
 }
 
@@ -97,20 +115,22 @@ struct SummarySlot;  // capture/host/summary_table.hpp
 struct alignas(8) CaptureDescriptor {
   std::uint64_t reserved;                       ///< device: tickets handed out (the device-side record count)
   std::uint64_t abandoned;                      ///< device: records not written because the host aborted
-  std::uint64_t source_slots;                   ///< device: tickets that carry sources (not records of their own)
+  std::uint64_t continuation_slots;             ///< device: tickets that complete a record (not records of their own)
   std::uint64_t untraced[kUntracedKinds];       ///< device: untraced operations per kind
   CaptureSlot* slots;                           ///< pinned host memory, `capacity` slots
   const volatile std::uint64_t* consumed;       ///< pinned host memory, advanced by the host
   const volatile std::uint32_t* abort;          ///< pinned host memory: nonzero = stop waiting
   std::uint64_t capacity;                       ///< slots; a power of two
   std::uint32_t block_ranges;                   ///< 0 = all blocks
-  std::uint32_t summary_stage;                  ///< diagnostic, --summary only: 0 all; 1 stop after grouping; 2 cost, no table
+  std::uint32_t summary_stage;                  ///< diagnostic, --summary only: 0 all; 1 stop after grouping; 2 cost, no table; 3 return at once
   BlockRange blocks[kMaxBlockRanges];
   SummarySlot* summary_slots;                   ///< device memory, summary_shards * summary_capacity; null: trace mode
   std::uint32_t summary_capacity;               ///< slots per shard, a power of two
   std::uint32_t summary_shards;
   std::uint64_t summary_overflow;               ///< device: requests no slot could take (a full shard)
   std::uint64_t summary_kind_mismatch;          ///< device: requests whose pc was seen with another kind
+  std::uint32_t record_generic_shared;          ///< nonzero: generic accesses that land in shared memory are recorded
+  std::uint32_t record_global;                  ///< nonzero (`capture --global`): global loads and stores are recorded
 };
 
 /// The host-side words next to the slots (pinned host memory). The host

@@ -139,7 +139,7 @@ void Capture::on_module(const Sanitizer_ResourceModuleData& m) {
   bool ok = patched_contexts_.count(m.context) > 0;
   for (const PatchPoint& p : kPatchPoints) {
     if (!ok) break;
-    if (p.generic_only && !options_.generic) continue;
+    if (p.generic_only && !options_.generic && !options_.global) continue;
     ok = check(sanitizerPatchInstructions(p.id, m.module, p.callback), "sanitizerPatchInstructions", p.callback);
   }
   if (ok) ok = check(sanitizerPatchModule(m.module), "sanitizerPatchModule", "module " + std::to_string(index));

@@ -142,6 +142,8 @@ void Capture::on_launch_begin(const Sanitizer_LaunchData& launch) {
   d.consumed = &ring.control->consumed;
   d.abort = &ring.control->abort;
   d.capacity = ring.capacity;
+  d.record_generic_shared = options_.generic ? 1 : 0;
+  d.record_global = options_.global ? 1 : 0;
   d.block_ranges = static_cast<std::uint32_t>(options_.filter.blocks.size());
   for (std::size_t i = 0; i < options_.filter.blocks.size(); ++i) d.blocks[i] = options_.filter.blocks[i];
   if (options_.summary_slots != 0 && !begin_summary(*a, d, launch.hStream))
@@ -162,7 +164,7 @@ void Capture::on_launch_begin(const Sanitizer_LaunchData& launch) {
   a->temp_path = a->final_path + ".tmp";
   a->row.trace = name;
   try {
-    a->writer = std::make_unique<BinaryTraceWriter>(OutputFile(a->temp_path), 4);
+    a->writer = std::make_unique<BinaryTraceWriter>(OutputFile(a->temp_path), options_.global ? 8 : 4);  // shared offsets fit 4 bytes
     a->converter = std::make_unique<RecordConverter>(*a->writer, functions_, row.id);
     a->drain = std::make_unique<RingDrain>(RingView{ring.slots, ring.capacity, ring.control});
   } catch (const std::exception& e) {
@@ -204,7 +206,7 @@ void Capture::on_launch_end(const Sanitizer_LaunchData& launch) {
   const SlotHandler handle = [&](const CaptureSlot& s) { a->converter->add(s); };
   std::optional<std::uint64_t> device_records;
   if (counted) {
-    device_records = d.reserved - d.source_slots;  // instructions: a copy's source slots are part of its record
+    device_records = d.reserved - d.continuation_slots;  // instructions: continuation slots are part of their record
     if (!a->drain->drain_until(d.reserved, kFinalDrainPatience, handle))
       problems.push_back(std::to_string(d.reserved - a->drain->consumed()) + " of " + std::to_string(d.reserved) +
                          " records were reserved but never written");

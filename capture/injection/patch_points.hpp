@@ -10,7 +10,7 @@ namespace {
 struct PatchPoint {
   Sanitizer_InstructionId id;
   const char* callback;
-  bool generic_only;  ///< only with BANKCHECK_CAPTURE_GENERIC=1
+  bool generic_only;  ///< only with BANKCHECK_CAPTURE_GENERIC=1 or BANKCHECK_CAPTURE_GLOBAL=1
 };
 constexpr PatchPoint kPatchPoints[] = {
     {SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS, "bankcheck_shared_access", false},

@@ -139,6 +139,9 @@ TEST_CASE("capture --summary: bad values exit 2 with the allowed range") {
   CHECK(r.out.find("--summary-slots requires --summary") != std::string::npos);
   r = run_cli(o + " --summary=maybe -- true");  // a flag: true/false/yes/no, nothing else
   CHECK(r.code == 2);
+  r = run_cli(o + " --summary --global -- true");  // the summary costs shared accesses only
+  CHECK(r.code == 2);
+  CHECK(r.out.find("--global excludes --summary") != std::string::npos);
 }
 
 TEST_CASE("capture --summary: a program without CUDA gives an empty summary in the results schema") {

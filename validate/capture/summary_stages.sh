@@ -6,6 +6,7 @@
 # Wall seconds of the whole program, each run REPS times (median printed):
 #   plain            uninstrumented
 #   memcheck         compute-sanitizer --tool memcheck
+#   stage3           patch installed, every call returns at once (BANKCHECK_CAPTURE_SUMMARY_STAGE=3)
 #   stage1           patch installed, lanes grouped, nothing else
 #                    (BANKCHECK_CAPTURE_SUMMARY_STAGE=1)
 #   stage2           + the 32 offsets gathered and the request costed, no table
@@ -46,6 +47,7 @@ timed() {  # timed NAME ENV... -- CMD...: median wall seconds of REPS runs
 cap() { echo "$B/smoke_driver" capture "$WORK/cap" "$B/libbankcheck_capture.so" "$B/bankcheck_capture_patches.fatbin" 65536 --; }
 timed plain X=0 -- "$@"
 timed memcheck X=0 -- "$SAN" --tool memcheck --print-limit 10 "$@"
+timed stage3 SMOKE_SUMMARY_SLOTS=1024 BANKCHECK_CAPTURE_SUMMARY_STAGE=3 -- $(cap) "$@"
 timed stage1 SMOKE_SUMMARY_SLOTS=1024 BANKCHECK_CAPTURE_SUMMARY_STAGE=1 -- $(cap) "$@"
 timed stage2 SMOKE_SUMMARY_SLOTS=1024 BANKCHECK_CAPTURE_SUMMARY_STAGE=2 -- $(cap) "$@"
 timed summary SMOKE_SUMMARY_SLOTS=1024 -- $(cap) "$@"

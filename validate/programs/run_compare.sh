@@ -7,7 +7,9 @@
 # With BANKCHECK=path/to/bankcheck, the CLI captures and compares
 # (`bankcheck capture --library $B/...`, `bankcheck compare --ncu`);
 # without it, the minimal smoke driver that gpu_smoke.sh built does.
-# GROUP: cub-device cub-block triton torch (each a list of programs below).
+# GROUP: cub-device cub-block triton torch global-search (each a list of
+# programs below). CAPTURE_ARGS: more options for `bankcheck capture`, e.g.
+# `--global` (global loads and stores too, compared with ncu's sectors).
 # Per program: capture (at most $LAUNCHES launches matching its kernel
 # pattern), the same launches under `ncu --section SourceCounters`, exported
 # as the SASS source page, and `smoke_driver compare`. Writes
@@ -36,9 +38,13 @@ run() {  # run NAME SECONDS CMD...
   return $rc
 }
 
-build() {  # build NAME SOURCE: unless a binary was carried in PROGRAM_BIN
+build() {  # build NAME SOURCE [FLAGS...]: unless a binary was carried in PROGRAM_BIN
   [ -x "$BIN/$1" ] && return 0
-  run "build.$1" 240 "$NVCC" -arch=sm_90 -O2 -std=c++17 -o "$BIN/$1" "$2"
+  local name=$1 source=$2
+  shift 2
+  local flags=("$@")
+  [ ${#flags[@]} -eq 0 ] && flags=(-std=c++17)
+  run "build.$name" 240 "$NVCC" -arch=sm_90 -O2 "${flags[@]}" -o "$BIN/$name" "$source"
 }
 
 program() {  # program NAME KERNEL_REGEX CMD...   (ONLY=REGEX: only the programs whose NAME matches)
@@ -49,7 +55,8 @@ program() {  # program NAME KERNEL_REGEX CMD...   (ONLY=REGEX: only the programs
   rm -rf "$cap"
   if [ -n "${BANKCHECK:-}" ]; then
     run "capture.$name" 120 "$BANKCHECK" capture --library "$B/libbankcheck_capture.so" \
-      --patches "$B/bankcheck_capture_patches.fatbin" --kernel "$regex" --launch-count "$LAUNCHES" -o "$cap" -- "$@"
+      --patches "$B/bankcheck_capture_patches.fatbin" ${CAPTURE_ARGS:-} --kernel "$regex" --launch-count "$LAUNCHES" \
+      -o "$cap" -- "$@"
   else
     SMOKE_KERNEL="$regex" SMOKE_LAUNCH_COUNT="$LAUNCHES" \
       run "capture.$name" 120 "$B/smoke_driver" capture "$cap" "$B/libbankcheck_capture.so" \
@@ -86,6 +93,11 @@ for group in "$@"; do
       for a in exchange radix_sort scan_raking scan_warp_scans histogram merge_sort load_transpose load_warp_transpose; do
         program "block.$a" "." "$BIN/cub_block" "$a"
       done ;;
+    global-search)
+      # Karsin's GMS and B-tree (issue 18): global-memory probes, K beyond shared memory.
+      build search_bench validate/global_search/search_bench.cu -std=c++20 --expt-relaxed-constexpr -I.
+      program search.gms gms_kernel "$BIN/search_bench" --K 65536 --queries 2048 --per-thread 1 --cached 1 --runs 1
+      program search.btree btree_kernel "$BIN/search_bench" --K 65536 --queries 2048 --per-thread 1 --cached 1 --runs 1 ;;
     triton | torch)
       # PyTorch registers thousands of kernels: load (and patch) only the modules used.
       export CUDA_MODULE_LOADING=${CUDA_MODULE_LOADING:-LAZY} ;;&

@@ -41,6 +41,16 @@ TEST_CASE("capture options round trip through the environment") {
   CHECK_FALSE(back.generic);
   CHECK(back.summary_slots == 512);
   CHECK(back.summary_stage == 2);
+  CHECK_FALSE(back.global);
+
+  CaptureOptions g;
+  g.dir = "d";
+  g.patches = "p";
+  g.global = true;
+  env.clear();
+  for (const auto& [k, v] : g.to_environment()) env[k] = v;
+  CHECK(through_environment(env).global);
+  CHECK(through_environment(env).generic);
 }
 
 TEST_CASE("capture options: bad environment values") {
@@ -53,10 +63,20 @@ TEST_CASE("capture options: bad environment values") {
   env[kEnvGeneric] = "yes";
   CHECK_THROWS_WITH_AS(through_environment(env), doctest::Contains("must be 0 or 1"), std::invalid_argument);
   env.erase(kEnvGeneric);
-  env[kEnvSummaryStage] = "3";
-  CHECK_THROWS_WITH_AS(through_environment(env), doctest::Contains("must be 0, 1 or 2 (got 3)"), std::invalid_argument);
+  env[kEnvGlobal] = "2";
+  CHECK_THROWS_WITH_AS(through_environment(env), doctest::Contains("BANKCHECK_CAPTURE_GLOBAL must be 0 or 1 (got 2)"),
+                       std::invalid_argument);
+  env[kEnvGlobal] = "1";
+  env[kEnvSummarySlots] = "64";
+  CHECK_THROWS_WITH_AS(through_environment(env), doctest::Contains("cannot be combined with"), std::invalid_argument);
+  env.erase(kEnvGlobal);
+  env.erase(kEnvSummarySlots);
+  env[kEnvSummaryStage] = "4";
+  CHECK_THROWS_WITH_AS(through_environment(env), doctest::Contains("must be 0, 1, 2 or 3 (got 4)"), std::invalid_argument);
   env[kEnvSummaryStage] = "12";
-  CHECK_THROWS_WITH_AS(through_environment(env), doctest::Contains("must be 0, 1 or 2 (got 12)"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(through_environment(env), doctest::Contains("must be 0, 1, 2 or 3 (got 12)"), std::invalid_argument);
+  env[kEnvSummaryStage] = "3";
+  CHECK(through_environment(env).summary_stage == 3);
   env.erase(kEnvSummaryStage);
   env[kEnvSkip] = "x";
   CHECK_THROWS_WITH_AS(through_environment(env), doctest::Contains("BANKCHECK_CAPTURE_LAUNCH_SKIP must be an integer"),

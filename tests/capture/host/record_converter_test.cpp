@@ -104,6 +104,44 @@ TEST_CASE("a cp.async record and its two source slots make one instruction with 
   CHECK(copy.request.source[16] == kInactive);  // lane 16 is idle
   CHECK(buffer.at(1).request.op == Op::load);
   CHECK(c.written() == 2);
-  CHECK(c.rejected().at("cp.async without its source slots") == 1);
-  CHECK(c.rejected().at("a source slot with no cp.async before it") == 1);
+  CHECK(c.rejected().at("a record without its continuation slots") == 1);
+  CHECK(c.rejected().at("a continuation slot with no record before it") == 1);
+}
+
+TEST_CASE("a global record and its high-halves slot make one gld/gst with 64-bit addresses") {
+  FunctionMap functions;
+  functions.add("_Z4loadv", 0x1000, 0x200);
+  const auto path = bankcheck::test::scratch("converter_global_test.bktrace");
+  {
+    BinaryTraceWriter writer{OutputFile(path), 8};
+    RecordConverter c(writer, functions, 0);
+    CaptureSlot load = slot(0x1080, SlotOp::gld, 8, 0xFFFF0000, 8);
+    CaptureSlot high = slot(0x1080, SlotOp::address_high, 8, 0xFFFF0000, 0);
+    for (unsigned l = 0; l < kCaptureWarp; ++l) {
+      load.addr[l] = 0xFFFFFF00u + 8 * l;  // addresses 0x7f'ffff'ff00 + 8 l: the halves join per lane
+      high.addr[l] = 0x7f;
+    }
+    c.add(load);
+    c.add(high);
+    CaptureSlot store = slot(0x1090, SlotOp::gst, 4, 0x1, 4);
+    CaptureSlot wrong = slot(0x1090, SlotOp::source_low, 4, 0x1, 0);  // a copy's slot after a store: out of order
+    c.add(store);
+    c.add(wrong);
+    c.add(high);  // and a high-halves slot with no record before it
+    c.finish(2);
+    CHECK(c.written() == 1);
+    CHECK(c.rejected().at("a record whose continuation slots came out of order") == 1);
+    CHECK(c.rejected().at("a continuation slot with no record before it") == 1);
+  }
+  auto source = open_trace(path);
+  TraceRecord r;
+  REQUIRE_THROWS_AS([&] { while (source->next(r)) CHECK(r.request.op == Op::gld); }(), TraceError);  // 1 of 2 written
+  auto again = open_trace(path);
+  REQUIRE(again->next(r));
+  CHECK(r.request.op == Op::gld);
+  CHECK(r.request.width == 8);
+  CHECK(r.request.addr[15] == kInactive);
+  CHECK(r.request.addr[16] == 0x7fffffff00ull + 8 * 16);
+  CHECK(r.request.addr[31] == 0x7fffffff00ull + 8 * 31);
+  std::remove(path.c_str());
 }

@@ -104,6 +104,7 @@ static const Kernel kKernels[] = {
     K("cpasync", "ca.8", probe_cpasync_ca8),
     K("cpasync", "ca.16", probe_cpasync_ca16),
     K("cpasync", "cg.16", probe_cpasync_cg16),
+    K("cgsrc", "cg.16", probe_cpasync_cg16),
     K("s12", "ld.a4", probe_s12_ld_a4),
     K("s12", "st.a4", probe_s12_st_a4),
     K("s12", "ld.a16", probe_s12_ld_a16),

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Several GPU validations in one device call (device time is scarce and a
+# machine starts cold: batch the work). Run from the repository root on the
+# GPU machine, with build-gpu/ carried (validate/capture/build_carry.sh smoke cli):
+#
+#   OUT=DIR bash validate/gpu_batch.sh STEP...
+#
+# STEP, each under its own time limit, a failure logged and the next run:
+#   cgsrc    the cp.async.cg probes (PROBE_GROUPS=cgsrc validate/probes/run_on_gpu.sh)
+#   global   `capture --global` and ncu per instruction (sectors and
+#            wavefronts) on the global-search kernels and CUB device programs
+#            (validate/programs/run_compare.sh with CAPTURE_ARGS=--global)
+#   stages   where the time of `capture --summary` goes (validate/capture/summary_stages.sh)
+#   torch    the PyTorch ops of run_compare.sh (needs torch installed)
+# Results under $OUT/STEP/; large files (traces, reports, cubins) are removed
+# so that what comes back stays small.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+: "${OUT:?set OUT}"
+mkdir -p "$OUT"
+W=$(mktemp -d /tmp/bankcheck-batch.XXXXXX)
+B=$W/B
+mkdir -p "$B" build
+cp build-gpu/smoke/* build-gpu/programs/cub_device "$B/"
+cp -r build-gpu/cli/. build/
+LOG=$OUT/batch.log
+step() {  # step NAME SECONDS CMD...
+  local name=$1 limit=$2
+  shift 2
+  local t0=$SECONDS
+  echo "== $name: start" | tee -a "$LOG"
+  timeout "$limit" "$@" >"$OUT/$name.log" 2>&1
+  echo "== $name: exit $? after $((SECONDS - t0)) s" | tee -a "$LOG"
+}
+{
+  date -u +"date %Y-%m-%dT%H:%M:%SZ"
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1
+  echo "git: $(git rev-parse HEAD 2>/dev/null || echo 'not a git checkout')"
+} >>"$LOG"
+for s in "$@"; do
+  case $s in
+    cgsrc) step cgsrc 330 env PROBE_GROUPS=cgsrc PROBES_BUDGET_S=310 OUT="$OUT/cgsrc" bash validate/probes/run_on_gpu.sh ;;
+    global)
+      step global 300 env CAPTURE_ARGS=--global LAUNCHES=${LAUNCHES:-4} ONLY="${ONLY:-search|merge_sort_u32|radix_sort_u32|histogram|scan|reduce}" \
+        OUT="$OUT/global" B="$B" PROGRAM_BIN="$B" BANKCHECK="$PWD/build/bankcheck" \
+        bash validate/programs/run_compare.sh global-search cub-device ;;
+    stages) step stages 200 env OUT="$OUT/stages" B="$B" REPS=${REPS:-3} bash validate/capture/summary_stages.sh ;;
+    torch) step torch 300 env CUDA_MODULE_LOADING=LAZY CAPTURE_ARGS="${TORCH_CAPTURE_ARGS:-}" ONLY="${TORCH_ONLY:-softmax|layer_norm}" \
+        OUT="$OUT/torch" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh torch ;;
+    *) echo "unknown step $s" | tee -a "$LOG" ;;
+  esac
+done
+find "$OUT" \( -name '*.bktrace' -o -name '*.ncu-rep' -o -name '*.cubin' -o -name bin \) -prune -exec rm -rf {} + 2>/dev/null
+rm -rf "$W"
+echo "== done in ${SECONDS}s" | tee -a "$LOG"
