@@ -347,16 +347,6 @@ def cgsrc_cases(c, rnd):
     def lanes(n, f):
         return [f(l) if l < n else None for l in range(W)]
 
-    # 2 lanes: does a pair merge? destination pair x source pair.
-    dst2 = {"d01": [(0, 0), (0, 1)], "d10": [(0, 1), (0, 0)], "d02": [(0, 0), (0, 2)], "d04": [(0, 0), (0, 4)],
-            "d12": [(0, 1), (0, 2)], "d34": [(0, 3), (0, 4)], "drow": [(0, 0), (1, 0)], "drow1": [(0, 0), (1, 1)]}
-    src2 = {"s01": [(0, 0), (0, 1)], "s10": [(0, 1), (0, 0)], "s02": [(0, 0), (0, 2)], "s12": [(0, 1), (0, 2)],
-            "s04": [(0, 0), (0, 4)], "s34": [(0, 3), (0, 4)], "s00": [(0, 0), (0, 0)], "sline": [(0, 0), (1, 1)],
-            "sline0": [(0, 0), (1, 0)]}
-    for dn, dp in dst2.items():
-        for sn, sp in src2.items():
-            add(f"2-{dn}-{sn}", dp + [None] * (W - 2), sp + [None] * (W - 2), "2 lanes")
-
     # One quarter (8 lanes) into row 0 in lane order; the source one line
     # read in a chunk permutation, or two lines (a shift by s chunks).
     perms = {"id": list(range(8)), "rev": list(range(7, -1, -1)), "pairswap": [1, 0, 3, 2, 5, 4, 7, 6],
@@ -368,6 +358,38 @@ def cgsrc_cases(c, rnd):
         p = list(range(8))
         rnd.shuffle(p)
         perms[f"rand{i}"] = p
+    # Whole warps first (launch order is priority if a run is cut short).
+    # Whole warps: quarter q writes row q in lane order.
+    full_dst = [(l // 8, l % 8) for l in range(W)]
+    for pn in ("rev", "pairswap", "sectorswap", "rot1", "rot2", "halfswap", "rand0", "rand1"):
+        p = perms[pn]
+        add(f"32-src-{pn}", full_dst, [(l // 8, p[l % 8]) for l in range(W)], "quarter q: line q, chunks permuted")
+    add("32-src-linerev", full_dst, [(3 - l // 8, l % 8) for l in range(W)], "quarter q reads line 3-q")
+    add("32-src-sameline", full_dst, [(0, l % 8) for l in range(W)], "every quarter reads line 0")
+    add("32-src-samehalf", full_dst, [(0, l % 4) for l in range(W)], "every 4 lanes read line 0's first half")
+    for s in (2, 3, 6):
+        add(f"32-shift{s}", full_dst, [divmod(l + s, 8) for l in range(W)], "source shifted by s chunks")
+    add("32-rows64-0", full_dst, [(l // 4, l % 4) for l in range(W)], "64-byte source rows at line starts")
+    add("32-rows64-64", full_dst, [(l // 4, 4 + l % 4) for l in range(W)], "64-byte source rows at mid-line")
+    add("32-rows64-pack", full_dst, [(l // 8, l % 8) for l in range(W)], "64-byte rows packed two per line")
+    # Triton-style: 64-byte rows (4 lanes) into a swizzled 128-byte shared row pair.
+    for base in (0, 4):
+        for sw in (0, 1, 2):
+            def dst(l, sw=sw):
+                row, j = l // 4, l % 4          # source row, chunk within it
+                r, half = row // 2, row % 2     # two 64-byte rows per 128-byte shared row
+                return (r, (4 * half + j) ^ ((r >> sw) % 8 if sw else 0))
+            add(f"32-tri-b{base}-sw{sw}", [dst(l) for l in range(W)], [(l // 4, base + l % 4) for l in range(W)],
+                f"triton-like: 64-byte source rows at chunk {base}, destination swizzle {sw}")
+    for i in range(10):
+        src = [(l // 8, l % 8) for l in range(W)]
+        rnd.shuffle(src)
+        add(f"32-rand{i}", full_dst, src, "random permutation of the 32 chunks of 4 lines")
+    for i in range(4):
+        dst = full_dst[:]
+        rnd.shuffle(dst)
+        add(f"32-drand{i}", dst, [(l // 8, l % 8) for l in range(W)], "random permutation of the destinations")
+
     for pn, p in perms.items():
         add(f"8-src-{pn}", lanes(8, lambda l: (0, l)), lanes(8, lambda l: (0, p[l])), "8 lanes, source permuted")
         if pn != "id":
@@ -399,33 +421,13 @@ def cgsrc_cases(c, rnd):
     add("4-dstride2", lanes(4, lambda l: (0, 2 * l)), lanes(4, lambda l: (0, l)), "4 lanes, destination every other chunk")
     add("4-both-stride2", lanes(4, lambda l: (0, 2 * l)), lanes(4, lambda l: (0, 2 * l)), "4 lanes, every other chunk both")
 
-    # Whole warps: quarter q writes row q in lane order.
-    full_dst = [(l // 8, l % 8) for l in range(W)]
-    for pn in ("rev", "pairswap", "sectorswap", "rot1", "rot2", "halfswap", "rand0", "rand1"):
-        p = perms[pn]
-        add(f"32-src-{pn}", full_dst, [(l // 8, p[l % 8]) for l in range(W)], "quarter q: line q, chunks permuted")
-    add("32-src-linerev", full_dst, [(3 - l // 8, l % 8) for l in range(W)], "quarter q reads line 3-q")
-    add("32-src-sameline", full_dst, [(0, l % 8) for l in range(W)], "every quarter reads line 0")
-    add("32-src-samehalf", full_dst, [(0, l % 4) for l in range(W)], "every 4 lanes read line 0's first half")
-    for s in (2, 3, 6):
-        add(f"32-shift{s}", full_dst, [divmod(l + s, 8) for l in range(W)], "source shifted by s chunks")
-    add("32-rows64-0", full_dst, [(l // 4, l % 4) for l in range(W)], "64-byte source rows at line starts")
-    add("32-rows64-64", full_dst, [(l // 4, 4 + l % 4) for l in range(W)], "64-byte source rows at mid-line")
-    add("32-rows64-pack", full_dst, [(l // 8, l % 8) for l in range(W)], "64-byte rows packed two per line")
-    # Triton-style: 64-byte rows (4 lanes) into a swizzled 128-byte shared row pair.
-    for base in (0, 4):
-        for sw in (0, 1, 2):
-            def dst(l, sw=sw):
-                row, j = l // 4, l % 4          # source row, chunk within it
-                r, half = row // 2, row % 2     # two 64-byte rows per 128-byte shared row
-                return (r, (4 * half + j) ^ ((r >> sw) % 8 if sw else 0))
-            add(f"32-tri-b{base}-sw{sw}", [dst(l) for l in range(W)], [(l // 4, base + l % 4) for l in range(W)],
-                f"triton-like: 64-byte source rows at chunk {base}, destination swizzle {sw}")
-    for i in range(10):
-        src = [(l // 8, l % 8) for l in range(W)]
-        rnd.shuffle(src)
-        add(f"32-rand{i}", full_dst, src, "random permutation of the 32 chunks of 4 lines")
-    for i in range(4):
-        dst = full_dst[:]
-        rnd.shuffle(dst)
-        add(f"32-drand{i}", dst, [(l // 8, l % 8) for l in range(W)], "random permutation of the destinations")
+    # 2 lanes: does a pair merge? destination pair x source pair.
+    dst2 = {"d01": [(0, 0), (0, 1)], "d10": [(0, 1), (0, 0)], "d02": [(0, 0), (0, 2)], "d04": [(0, 0), (0, 4)],
+            "d12": [(0, 1), (0, 2)], "d34": [(0, 3), (0, 4)], "drow": [(0, 0), (1, 0)], "drow1": [(0, 0), (1, 1)]}
+    src2 = {"s01": [(0, 0), (0, 1)], "s10": [(0, 1), (0, 0)], "s02": [(0, 0), (0, 2)], "s12": [(0, 1), (0, 2)],
+            "s04": [(0, 0), (0, 4)], "s34": [(0, 3), (0, 4)], "s00": [(0, 0), (0, 0)], "sline": [(0, 0), (1, 1)],
+            "sline0": [(0, 0), (1, 0)]}
+    for dn, dp in dst2.items():
+        for sn, sp in src2.items():
+            add(f"2-{dn}-{sn}", dp + [None] * (W - 2), sp + [None] * (W - 2), "2 lanes")
+
