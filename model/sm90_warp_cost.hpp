@@ -271,36 +271,79 @@ BANKCHECK_HD WarpCost staged_copy_cost(unsigned width, const Address* dst, const
   return cost;
 }
 
-/// Whether each store phase of `active` reads one aligned 128-byte source
-/// line in lane order (lane l at byte 16 * (l % 8) of its phase's line): the
-/// sources under which rule 6's .cg form was measured.
-BANKCHECK_HD_INLINE bool reads_lines_in_lane_order(unsigned width, const std::uint64_t* src, std::uint32_t active) {
-  const unsigned n = unpaired_phase_lanes(width);
-  for (unsigned first = 0; first < kLanes; first += n) {
-    bool any = false;
-    std::uint64_t line = 0;
-    for (unsigned l = first; l < first + n; ++l) {
-      if (!(active & lane_bit(l))) continue;
-      if (src[l] % kPhaseBytes != std::uint64_t{width} * (l - first)) return false;
-      if (any && src[l] / kPhaseBytes != line) return false;
-      any = true;
-      line = src[l] / kPhaseBytes;
+/// 32-byte sectors: the unit in which a .cg copy moves its source (rule 6b).
+inline constexpr unsigned kSectorBytes = 32;
+
+/// Whether a .cg copy moves whole source sectors onto destination sectors
+/// (rule 6b, measured with validate/sm90/cases/cgsrc.trace): no two lanes
+/// read one source address or write one destination; the lanes of one
+/// 32-byte source sector write one destination sector and the lanes of one
+/// destination sector read one source sector (in either order of their 16
+/// bytes); a sector only one lane uses is read at its first 16 bytes, at the
+/// same place in its line as the lane writes in its row.
+template <class Address>
+BANKCHECK_HD bool moves_whole_sectors(const Address* dst, const std::uint64_t* src, std::uint32_t active) {
+  for (unsigned i = 0; i < kLanes; ++i) {
+    if (!(active & lane_bit(i))) continue;
+    bool shares_sector = false;
+    for (unsigned j = 0; j < kLanes; ++j) {
+      if (j == i || !(active & lane_bit(j))) continue;
+      if (src[i] == src[j] || static_cast<std::uint64_t>(dst[i]) == static_cast<std::uint64_t>(dst[j])) return false;
+      const bool same_source = src[i] / kSectorBytes == src[j] / kSectorBytes;
+      const bool same_destination = dst[i] / kSectorBytes == dst[j] / kSectorBytes;
+      if (same_source != same_destination) return false;
+      shares_sector = shares_sector || same_source;
     }
+    if (!shares_sector && (src[i] % kSectorBytes != 0 || src[i] % kPhaseBytes != dst[i] % kPhaseBytes)) return false;
   }
   return true;
 }
 
-/// cp.async.cg (LDGSTS.E.BYPASS.128) with known sources (rule 6): the
-/// destination rule when each phase reads its source line in lane order;
-/// otherwise not modelled. Other sources change the count both ways (probes:
-/// 4 to 32 wavefronts for conflict-free destinations; Triton's matmul: the
-/// same lane pattern costs 4 or 8 by the source's offset in its line), and
-/// no rule found fits them all.
+/// A .cg copy that moves whole sectors (rule 6b): one wavefront per pair of
+/// a 128-byte source line and the 128-byte shared row it writes, whatever
+/// the order of the sectors within them and whichever quarter warps the
+/// lanes are in. Ideal: one per quarter warp with lanes; degree: the most
+/// source lines one row takes.
+template <class Address>
+BANKCHECK_HD WarpCost sector_copy_cost(const Address* dst, const std::uint64_t* src, std::uint32_t active) {
+  std::uint64_t rows[kLanes], lines[kLanes];
+  unsigned pairs = 0;
+  for (unsigned l = 0; l < kLanes; ++l) {
+    if (!(active & lane_bit(l))) continue;
+    const std::uint64_t row = static_cast<std::uint64_t>(dst[l]) / kPhaseBytes, line = src[l] / kPhaseBytes;
+    bool seen = false;
+    for (unsigned p = 0; p < pairs && !seen; ++p) seen = rows[p] == row && lines[p] == line;
+    if (!seen) {
+      rows[pairs] = row;
+      lines[pairs] = line;
+      ++pairs;
+    }
+  }
+  WarpCost cost;
+  cost.wavefronts = pairs;
+  for (unsigned p = 0; p < pairs; ++p) {
+    std::uint32_t lines_of_row = 0;
+    for (unsigned q = 0; q < pairs; ++q) lines_of_row += rows[q] == rows[p];
+    if (lines_of_row > cost.degree) cost.degree = lines_of_row;
+  }
+  for (unsigned first = 0; first < kLanes; first += kLanes / 4)
+    cost.ideal += (active & lane_range(first, kLanes / 4)) != 0;
+  return cost;
+}
+
+/// cp.async.cg (LDGSTS.E.BYPASS.128) with known sources (rule 6b): the
+/// line-and-row count when the copy moves whole sectors; otherwise not
+/// modelled. The source and the destination play symmetric parts (a
+/// permutation costs the same on either side), so the destination alone
+/// cannot decide: 8 lanes writing one row conflict-free cost 1 to 8 by the
+/// order they read their line in (validate/sm90/cases/cgsrc.trace), and no
+/// rule found fits the other patterns (uniform odd shifts of 16 bytes cost
+/// 2 per line and row, some permutations one per lane).
 template <class Address>
 BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* dst, const std::uint64_t* src,
                                                std::uint32_t active) {
-  if (!reads_lines_in_lane_order(width, src, active)) return WarpCost{0, 0, 0, false};
-  return bypass_copy_cost(width, dst, active);
+  if (width == 16 && moves_whole_sectors(dst, src, active)) return sector_copy_cost(dst, src, active);
+  return WarpCost{0, 0, 0, false};
 }
 
 /// The cost of a request of a power-of-two width under `rule`.

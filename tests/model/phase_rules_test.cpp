@@ -118,39 +118,59 @@ TEST_CASE("sm90 equals the H100's per-instruction wavefronts on every single-ins
   CHECK(per_op[Op::cpasync_cg] > 0);
 }
 
-TEST_CASE("cp.async with its sources equals the H100 on every measured case, or says it is not modelled") {
-  // validate/sm90/cases/cpasrc.trace: 132 single-instruction copies whose
-  // destination and global source vary independently (rule 6). Every .ca
-  // case is costed and equal; a .cg case is costed (and equal) when each
-  // quarter warp reads one source line in lane order, and otherwise
-  // reported as not modelled.
-  const std::string root = BANKCHECK_SOURCE_DIR "/validate/sm90/";
-  std::map<std::string, std::uint64_t> measured = measured_wavefronts(root + "measured/cpasrc.csv");
-  const BankModel sm90 = make_preset("sm90");
-  TextTraceReader trace(InputFile(root + "cases/cpasrc.trace"));
-  TraceRecord rec;
-  std::map<Op, std::size_t> equal, unmodelled;
+namespace {
+/// Per-op counts of a measured set of copies with sources: every modelled
+/// case must equal the H100; the rest must be .cg and say "not modelled".
+struct CopySetCounts {
   std::size_t checked = 0;
+  std::map<Op, std::size_t> equal, unmodelled;
+};
+CopySetCounts check_copy_set(const std::string& name) {
+  const std::string root = BANKCHECK_SOURCE_DIR "/validate/sm90/";
+  std::map<std::string, std::uint64_t> measured = measured_wavefronts(root + "measured/" + name + ".csv");
+  const BankModel sm90 = make_preset("sm90");
+  TextTraceReader trace(InputFile(root + "cases/" + name + ".trace"));
+  TraceRecord rec;
+  CopySetCounts n;
   while (trace.next(rec)) {
     const std::string& site = trace.sites().name(rec.site);
     CAPTURE(site);
     REQUIRE(measured.count(site) == 1);
     REQUIRE(rec.request.source.size() == 32);
     const RequestCost c = sm90.cost(rec.request);
-    ++checked;
+    ++n.checked;
     if (!c.modelled) {
       CHECK(rec.request.op == Op::cpasync_cg);
-      ++unmodelled[rec.request.op];
+      ++n.unmodelled[rec.request.op];
       continue;
     }
     CHECK(c.wavefronts == measured[site]);
-    equal[rec.request.op] += c.wavefronts == measured[site];
+    n.equal[rec.request.op] += c.wavefronts == measured[site];
   }
-  CHECK(checked == measured.size());
-  CHECK(checked == 132);
-  CHECK(equal[Op::cpasync] == 100);
-  CHECK(equal[Op::cpasync_cg] == 9);
-  CHECK(unmodelled[Op::cpasync_cg] == 23);
+  CHECK(n.checked == measured.size());
+  return n;
+}
+}  // namespace
+
+TEST_CASE("cp.async with its sources equals the H100 on every measured case, or says it is not modelled") {
+  // validate/sm90/cases/cpasrc.trace: 132 single-instruction copies whose
+  // destination and global source vary independently (rule 6). Every .ca
+  // case is costed and equal; a .cg case is costed (and equal) when the
+  // copy moves whole sectors (6b), and otherwise reported as not modelled.
+  const CopySetCounts n = check_copy_set("cpasrc");
+  CHECK(n.checked == 132);
+  CHECK(n.equal.at(Op::cpasync) == 100);
+  CHECK(n.equal.at(Op::cpasync_cg) == 10);
+  CHECK(n.unmodelled.at(Op::cpasync_cg) == 22);
+}
+
+TEST_CASE("cp.async.cg: sources and destinations in 16-byte chunks, 2 to 32 lanes (rule 6b)") {
+  // validate/sm90/cases/cgsrc.trace: 177 copies whose lanes read and write
+  // permuted, shifted, split and duplicated 16-byte chunks.
+  const CopySetCounts n = check_copy_set("cgsrc");
+  CHECK(n.checked == 177);
+  CHECK(n.equal.at(Op::cpasync_cg) == 59);
+  CHECK(n.unmodelled.at(Op::cpasync_cg) == 118);
 }
 
 TEST_CASE("cp.async sources: the read stage has no multicast, and the two stages overlap") {
@@ -177,9 +197,10 @@ TEST_CASE("cp.async sources: the read stage has no multicast, and the two stages
     kway4[l] = (l % 4) * 128 + (l / 4) * 16;   // 4-way bank conflicts in every quarter warp
     inter4[l] = (l % 4) * 256 + (l / 4) * 16;  // the same shape in four source lines
   }
-  CHECK(copy(Op::cpasync_cg, 16, d16, s16).wavefronts == 4);       // lines read in lane order
-  CHECK(copy(Op::cpasync_cg, 16, kway4, s16).wavefronts == 32);     // a conflicting phase: lane by lane
-  CHECK_FALSE(copy(Op::cpasync_cg, 16, kway4, inter4).modelled);    // measured 4: no rule yet
-  CHECK_FALSE(copy(Op::cpasync_cg, 16, d16, late).modelled);        // measured 12: no rule yet
+  // Rule 6b: one wavefront per (source line, shared row) when whole sectors move.
+  CHECK(copy(Op::cpasync_cg, 16, d16, s16).wavefronts == 4);        // 4 lines into 4 rows
+  CHECK(copy(Op::cpasync_cg, 16, kway4, inter4).wavefronts == 4);   // measured 4: line 2j fills row j
+  CHECK_FALSE(copy(Op::cpasync_cg, 16, kway4, s16).modelled);       // measured 32: a sector split over rows
+  CHECK_FALSE(copy(Op::cpasync_cg, 16, d16, late).modelled);        // measured 12: sectors shifted by 16 bytes
   CHECK(copy(Op::cpasync_cg, 16, kway4, std::vector<std::uint64_t>{}).wavefronts == 32);  // no source: rule 6's store form
 }
