@@ -124,9 +124,9 @@ void add_capture_command(CLI::App& app) {
   cmd->add_flag("--no-generic", o->no_generic,
                 "Do not patch generic (non-.shared) accesses; faster, but misses shared accesses through generic pointers");
   auto* global = cmd->add_flag("--global", o->global,
-                               "Also record global loads and stores (gld/gst, 64-bit addresses) into the traces: replay "
+                               "Also record global loads, stores and atomics (gld/gst/gatom, 64-bit addresses) into the traces: replay "
                                "and compare cost them in 32-byte sectors, lines and pages (docs/global-memory.md); "
-                               "global atomics are counted as not traced");
+                               "global atomics and reductions as gatom");
   auto* summary = cmd->add_flag("--summary", o->summary,
                 "Cost every warp request on the GPU with the sm90 rules and keep per-instruction totals and the worst "
                 "record (OUT/summary.csv, OUT/summary.json, printed) instead of writing traces: for whole applications");

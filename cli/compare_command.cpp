@@ -27,6 +27,7 @@ struct CompareOptions {
 };
 
 std::string verdict(const capture::CompareRow& r) {
+  if (!r.equal() && r.runs_differ()) return "no (executions differ)";
   if (r.global) return r.equal() ? "yes (sectors)" : "no (sectors)";
   if (!r.modelled) return "not modelled";
   return r.equal() ? "yes" : "no";
@@ -48,7 +49,7 @@ void run(const CompareOptions& o) {
       nlohmann::json row = {{"launch", r.launch}, {"kernel", r.kernel}, {"offset", r.offset}, {"sass", r.sass},
                             {"executions", r.measured_executed}, {"model_executions", r.model_executed},
                             {"model_wavefronts", r.model_wavefronts}, {"measured_wavefronts", r.measured_wavefronts},
-                            {"modelled", r.modelled}, {"equal", r.equal()}};
+                            {"modelled", r.modelled}, {"equal", r.equal()}, {"runs_differ", r.runs_differ()}};
       if (r.global) {
         row["global"] = true;
         row["model_sectors"] = r.model_sectors;
@@ -81,9 +82,16 @@ void run(const CompareOptions& o) {
           << (r.global ? r.model_sectors : r.model_wavefronts) << "  " << std::setw(10)
           << (r.global ? r.measured_sectors : r.measured_wavefronts) << "  " << verdict(r) << "\n";
     }
-    std::size_t equal = 0;
-    for (const auto& r : result.rows) equal += r.equal();
+    std::size_t equal = 0, differ = 0;
+    for (const auto& r : result.rows) {
+      equal += r.equal();
+      differ += !r.equal() && r.runs_differ();
+    }
     out << "\n" << equal << " of " << result.rows.size() << " instructions equal (model " << model.name() << ")\n";
+    if (differ > 0)
+      out << differ << " of the others executed a different number of times in the capture and in ncu's run "
+          << "(timing-dependent code such as spin-waits, or ncu counting predicated-off executions): their "
+          << "totals are not comparable\n";
     if (result.rows.empty())
       out << "nothing compared: no instruction of these launches touched shared (or traced global) memory; "
              "exit 1, never a vacuous match\n";

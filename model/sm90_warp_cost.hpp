@@ -53,7 +53,8 @@ BANKCHECK_HD_INLINE AccessRule power_width_rule(Op op, unsigned width) {
     case Op::cpasync: return AccessRule::as_store;
     case Op::cpasync_cg: return AccessRule::bypass_copy;
     case Op::gld:
-    case Op::gst: return AccessRule::unmodelled;  // global memory: sectors (model/global_access.hpp), not banks
+    case Op::gst:
+    case Op::gatom: return AccessRule::unmodelled;  // global memory: sectors (model/global_access.hpp), not banks
   }
   return AccessRule::unmodelled;
 }

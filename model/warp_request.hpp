@@ -31,13 +31,14 @@ enum class Op : std::uint8_t {
   // model/global_access.hpp, never by the bank model.
   gld = 9,   ///< a global load, LDG ("gld")
   gst = 10,  ///< a global store, STG ("gst")
+  gatom = 11,  ///< a global atomic or reduction, ATOMG/REDG ("gatom"): its sectors like a store's
 };
 
 /// Number of Op values; ops are numbered 0 .. kOpCount-1 in files.
-inline constexpr unsigned kOpCount = 11;
+inline constexpr unsigned kOpCount = 12;
 
 /// Whether `op` accesses global memory (costed by model/global_access.hpp, not the banks).
-constexpr bool is_global(Op op) { return op == Op::gld || op == Op::gst; }
+constexpr bool is_global(Op op) { return op == Op::gld || op == Op::gst || op == Op::gatom; }
 
 /// Byte address of a lane that does not take part in the instruction.
 inline constexpr std::uint64_t kInactive = ~std::uint64_t{0};
@@ -54,7 +55,7 @@ inline constexpr unsigned kTripleWordWidth = 12;
 
 /// Widths a trace record of `op` may carry, as a bit set over widths 0..16.
 /// ld/st/atom: 1, 2, 4, 8, 12, 16; ldsm/stsm: 16 (one matrix row);
-/// cpasync: 4, 8, 16 (what LDGSTS copies); gld/gst: 1, 2, 4, 8, 16.
+/// cpasync: 4, 8, 16 (what LDGSTS copies); gld/gst/gatom: 1, 2, 4, 8, 16.
 constexpr std::uint32_t allowed_widths(Op op) {
   constexpr std::uint32_t scalar = 1u << 1 | 1u << 2 | 1u << 4 | 1u << 8 | 1u << 12 | 1u << 16;
   switch (op) {
@@ -68,7 +69,8 @@ constexpr std::uint32_t allowed_widths(Op op) {
     case Op::cpasync_cg: return 1u << 16;
     case Op::cpasync: return 1u << 4 | 1u << 8 | 1u << 16;
     case Op::gld:
-    case Op::gst: return 1u << 1 | 1u << 2 | 1u << 4 | 1u << 8 | 1u << 16;
+    case Op::gst:
+    case Op::gatom: return 1u << 1 | 1u << 2 | 1u << 4 | 1u << 8 | 1u << 16;
   }
   return 0;
 }
@@ -84,11 +86,11 @@ constexpr unsigned access_alignment(unsigned width) { return width == kTripleWor
 constexpr bool is_valid_op(unsigned value) { return value < kOpCount; }
 
 /// The trace token of an op: "ld", "st", "atom", "ldsm", "stsm", "cpasync",
-/// "atom.cas", "atom.popc", "cpasync.cg", "gld", "gst".
+/// "atom.cas", "atom.popc", "cpasync.cg", "gld", "gst", "gatom".
 constexpr std::string_view op_name(Op op) {
   constexpr std::array<std::string_view, kOpCount> names = {"ld",       "st",       "atom",      "ldsm",
                                                             "stsm",     "cpasync",  "atom.cas",  "atom.popc",
-                                                            "cpasync.cg", "gld",    "gst"};
+                                                            "cpasync.cg", "gld",    "gst",       "gatom"};
   return names[static_cast<unsigned>(op)];
 }
 
@@ -105,7 +107,8 @@ inline std::string_view allowed_widths_text(Op op) {
     case Op::cpasync_cg: return "16";
     case Op::cpasync: return "4, 8, 16";
     case Op::gld:
-    case Op::gst: return "1, 2, 4, 8, 16";
+    case Op::gst:
+    case Op::gatom: return "1, 2, 4, 8, 16";
   }
   return "";
 }

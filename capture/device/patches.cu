@@ -213,7 +213,7 @@ __device__ __noinline__ SanitizerPatchResult bankcheck_shared_access(void* userd
 /// Those that land in the shared window are shared-memory accesses (the
 /// banks serve them), recorded with their shared offset; with `capture
 /// --global` the global ones are recorded too, with their 64-bit address
-/// (global atomics and reductions are counted, not costed). Others return at once.
+/// (global atomics and reductions as gatom). Others return at once.
 __device__ __noinline__ SanitizerPatchResult bankcheck_generic_access(void* userdata, uint64_t pc, void* ptr,
                                                                       uint32_t accessSize, uint32_t flags,
                                                                       const void* pData) {
@@ -226,12 +226,8 @@ __device__ __noinline__ SanitizerPatchResult bankcheck_generic_access(void* user
   }
   if (d->record_global == 0 || !__isGlobal(ptr) || !block_selected(d)) return SANITIZER_PATCH_SUCCESS;
   const SlotOp op = access_op(flags, pData);
-  if (op == SlotOp::atom) {
-    count_untraced(userdata, pc, UntracedKind::global_atomic);
-    return SANITIZER_PATCH_SUCCESS;
-  }
-  emit(d, pc, reinterpret_cast<std::uintptr_t>(ptr), accessSize, op == SlotOp::store ? SlotOp::gst : SlotOp::gld,
-       flags, kCaptureWarp);
+  const SlotOp global = op == SlotOp::atom ? SlotOp::gatom : (op == SlotOp::store ? SlotOp::gst : SlotOp::gld);
+  emit(d, pc, reinterpret_cast<std::uintptr_t>(ptr), accessSize, global, flags, kCaptureWarp);
   return SANITIZER_PATCH_SUCCESS;
 }
 

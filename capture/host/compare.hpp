@@ -32,6 +32,11 @@ struct CompareRow {
   bool global = false;
   std::uint64_t measured_sectors = 0, measured_ideal_sectors = 0;
   std::uint64_t model_sectors = 0, model_ideal_sectors = 0;
+  /// The two runs executed this instruction a different number of times
+  /// (timing-dependent code: spin-waits such as a scan's decoupled
+  /// look-back; ncu also counts warps whose predicate was off): a row that
+  /// is not equal and has this set is not evidence against the model.
+  bool runs_differ() const { return measured_executed != model_executed; }
   bool equal() const {
     return global ? model_sectors == measured_sectors : modelled && model_wavefronts == measured_wavefronts;
   }

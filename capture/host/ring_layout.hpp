@@ -42,6 +42,7 @@ enum class SlotOp : std::uint8_t {
   cpasync = 5,
   gld = 9,   ///< `capture --global`: a global load; addr[] holds the low halves of the addresses
   gst = 10,  ///< a global store, likewise
+  gatom = 11,  ///< a global atomic or reduction, likewise
   /// A cp.async record is followed, in the next two tickets, by its lanes'
   /// global source addresses: the low halves, then the high halves.
   source_low = 0xF0,
@@ -53,7 +54,7 @@ enum class SlotOp : std::uint8_t {
 /// Slots that follow a record of kind `op` and complete it, in order:
 /// `continuation(op, 0)`, `continuation(op, 1)`, ...
 BANKCHECK_HD constexpr unsigned continuation_slots(SlotOp op) {
-  return op == SlotOp::cpasync ? 2u : (op == SlotOp::gld || op == SlotOp::gst) ? 1u : 0u;
+  return op == SlotOp::cpasync ? 2u : (op == SlotOp::gld || op == SlotOp::gst || op == SlotOp::gatom) ? 1u : 0u;
 }
 /// The kind of the k-th slot that follows a record of kind `op`. @pre k < continuation_slots(op)
 BANKCHECK_HD constexpr SlotOp continuation(SlotOp op, unsigned k) {
@@ -73,7 +74,6 @@ enum class UntracedKind : std::uint8_t {
   bulk_reduction,
   memset_shared,        ///< st.bulk
   wgmma_operand,        ///< wgmma.mma_async reading shared-memory operands
-  global_atomic,        ///< `capture --global`: a global atomic or reduction (RED/ATOM), not costed
   count
 };
 inline constexpr unsigned kUntracedKinds = static_cast<unsigned>(UntracedKind::count);
@@ -81,8 +81,7 @@ inline constexpr unsigned kUntracedKinds = static_cast<unsigned>(UntracedKind::c
 inline const char* untraced_kind_name(UntracedKind kind) {
   constexpr const char* names[kUntracedKinds] = {
       "remote shared (DSMEM)", "st.async", "red.async", "bulk copy global->shared", "bulk copy shared->global",
-      "bulk copy shared->shared", "bulk reduction", "st.bulk (memset shared)", "wgmma shared operands",
-      "global atomic"};
+      "bulk copy shared->shared", "bulk reduction", "st.bulk (memset shared)", "wgmma shared operands"};
   return names[static_cast<unsigned>(kind)];
 }
 

@@ -13,7 +13,7 @@ namespace bankcheck {
 /// @post ideal_sectors <= sectors; loads + stores == instructions.
 struct GlobalTotals {
   std::uint64_t instructions = 0;
-  std::uint64_t loads = 0;          ///< gld instructions (the rest are gst)
+  std::uint64_t loads = 0;          ///< gld instructions (the rest are gst and gatom)
   std::uint64_t lane_accesses = 0;  ///< active lanes summed over the instructions
   std::uint64_t sectors = 0;        ///< 32-byte sectors, Nsight Compute's "L2 Theoretical Sectors Global"
   std::uint64_t ideal_sectors = 0;  ///< the fewest sectors the same bytes need ("... Global Ideal")

@@ -76,7 +76,7 @@ void write_global_text(std::ostream& out, const Results& r) {
   const GlobalTotals& t = r.global;
   out << "\nglobal memory (32-byte sectors, 128-byte lines, Karsin pages of " << r.page_elements
       << " elements; not in the totals above)\n"
-      << "  instructions   " << t.instructions << " (" << t.loads << " gld, " << t.instructions - t.loads << " gst)\n"
+      << "  instructions   " << t.instructions << " (" << t.loads << " gld, " << t.instructions - t.loads << " gst or gatom)\n"
       << "  lane accesses  " << t.lane_accesses << "\n"
       << "  sectors        " << t.sectors << "\n"
       << "  ideal sectors  " << t.ideal_sectors << "\n"

@@ -172,7 +172,7 @@ void TextTraceReader::parse_instruction(std::string_view line, TraceRecord& out)
     }
   if (!known) {
     if (token == "warp") fail("a 'warp' line must come first, before any instruction");
-    fail("unknown op " + quoted(token) + " (expected ld, st, atom, ldsm, stsm, cpasync, gld or gst)");
+    fail("unknown op " + quoted(token) + " (expected ld, st, atom, ldsm, stsm, cpasync, gld, gst or gatom)");
   }
   const std::string_view widths = allowed_widths_text(out.request.op);
   if (!tokens.next(token)) fail("missing width (expected " + std::string(widths) + ")");

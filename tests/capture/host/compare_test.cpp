@@ -67,3 +67,21 @@ TEST_CASE("captured CUB programs equal the H100's per-instruction wavefronts on 
   }
   CHECK(total >= 900);
 }
+
+TEST_CASE("a row whose instruction ran a different number of times in the two runs says so") {
+  // Measured on the H100 (2026-11-23, CUB radix sort onesweep, capture --global): a
+  // look-back spin load (LDG.E.STRONG.SYS) ran 188 times under ncu and 202 times in the capture.
+  CompareRow spin;
+  spin.global = true;
+  spin.measured_executed = 188;
+  spin.model_executed = 202;
+  spin.measured_sectors = 752;
+  spin.model_sectors = 808;
+  CHECK_FALSE(spin.equal());
+  CHECK(spin.runs_differ());
+  CompareRow same = spin;
+  same.model_executed = 188;
+  same.model_sectors = 752;
+  CHECK(same.equal());
+  CHECK_FALSE(same.runs_differ());
+}

@@ -55,7 +55,7 @@ TEST_CASE("text: rows and the global section; the bank totals keep the shared in
   CHECK(text.find("  sectors 2 ideal 1 lines 1 pages 2") != std::string::npos);
   CHECK(text.find("  sectors 3 ideal 1 lines 3 pages 3") != std::string::npos);
   CHECK(text.find("global memory (32-byte sectors, 128-byte lines, Karsin pages of 4 elements") != std::string::npos);
-  CHECK(text.find("  instructions   2 (1 gld, 1 gst)\n") != std::string::npos);
+  CHECK(text.find("  instructions   2 (1 gld, 1 gst or gatom)\n") != std::string::npos);
   CHECK(text.find("  excess sectors 3\n") != std::string::npos);
 }
 

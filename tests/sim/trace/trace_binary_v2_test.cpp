@@ -191,9 +191,9 @@ TEST_CASE("global ops: gld is op 9 and gst op 10 in a record, with 64-bit addres
   CHECK(r.request.op == Op::gst);
   CHECK(r.request.addr[0] == X);
   CHECK_FALSE(reader.next(r));
-  // Widths of gld are those of a plain access without 12; op 11 is no op.
+  // Widths of gld are those of a plain access without 12; op 12 is no op.
   CHECK_THROWS_AS(read_all(Bytes{}.header(2).site("g").instr(0, 9, 12, {0, 12}).end(1).s), TraceError);
-  CHECK_THROWS_AS(read_all(Bytes{}.header(2).site("g").instr(0, 11, 4, {0, 4}).end(1).s), TraceError);
+  CHECK_THROWS_AS(read_all(Bytes{}.header(2).site("g").instr(0, 12, 4, {0, 4}).end(1).s), TraceError);
   const std::string text = "warp 2\n@g gld 16 140737488355328 140737488355344\n@h gst 1 - 140737488355331\n";
   CHECK(bankcheck::test::text_binary_text(text, "bankcheck_rt_global", 8, 2) == text);
 }

@@ -141,7 +141,7 @@ TEST_CASE("text: each malformed input gives TraceError with file, line and reaso
       {"warp later", "warp 2\nld 4 0 4\nwarp 2\n", 3, "'warp' line must come first"},
       {"gld width 12", "warp 2\ngld 12 0 16\n", 2, "width '12' is not one of 1, 2, 4, 8, 16 (op gld)"},
       {"gst misaligned", "warp 2\n@w gst 8 0x100000000 0x100000004\n", 2, "not a multiple of 8 (width 8)"},
-      {"unknown op lists gld", "warp 2\nldg 4 0 4\n", 2, "(expected ld, st, atom, ldsm, stsm, cpasync, gld or gst)"},
+      {"unknown op lists gld", "warp 2\nldg 4 0 4\n", 2, "(expected ld, st, atom, ldsm, stsm, cpasync, gld, gst or gatom)"},
       {"binary junk", std::string("warp 2\nld 4 0 4\n\x01\x02", 18), 3, "unknown op '\\x01\\x02'"},
   };
   for (const auto& c : cases) {

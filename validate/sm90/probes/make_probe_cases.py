@@ -55,8 +55,9 @@ import os
 import random
 import sys
 
-from probe_case_kinds import (S12_SASS, SHARED, W, atom_cases, cgsrc_cases, cpasync_cases,  # noqa: F401
+from probe_case_kinds import (S12_SASS, SHARED, W, atom_cases, cpasync_cases,  # noqa: F401
                               global_cases, ld8_cases, matrix_cases, s12_cases)
+from probe_cases_cgsrc import cgsrc_cases
 
 
 class Cases:
