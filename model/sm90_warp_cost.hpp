@@ -276,65 +276,58 @@ BANKCHECK_HD WarpCost staged_copy_cost(unsigned width, const Address* dst, const
 inline constexpr unsigned kSectorBytes = 32;
 
 /// Whether a .cg copy moves whole source sectors onto destination sectors
-/// (rule 6b, measured with validate/sm90/cases/cgsrc.trace): no two lanes
-/// read one source address or write one destination; the lanes of one
-/// 32-byte source sector write one destination sector and the lanes of one
-/// destination sector read one source sector (in either order of their 16
-/// bytes); a sector only one lane uses is read at its first 16 bytes, at the
-/// same place in its line as the lane writes in its row.
+/// and fills each shared row from one source line (rule 6b, measured with
+/// validate/sm90/cases/cgsrc.trace): no two lanes read one source address or
+/// write one destination; the lanes of one 32-byte source sector write one
+/// destination sector and the lanes of one destination sector read one
+/// source sector (in either order of their 16 bytes); a sector only one lane
+/// uses is read at its first 16 bytes, at the same place in its line as the
+/// lane writes in its row; the lanes writing one 128-byte row read one
+/// 128-byte line (a line may fill several rows).
 template <class Address>
 BANKCHECK_HD bool moves_whole_sectors(const Address* dst, const std::uint64_t* src, std::uint32_t active) {
   for (unsigned i = 0; i < kLanes; ++i) {
     if (!(active & lane_bit(i))) continue;
+    const std::uint64_t di = static_cast<std::uint64_t>(dst[i]);
     bool shares_sector = false;
     for (unsigned j = 0; j < kLanes; ++j) {
       if (j == i || !(active & lane_bit(j))) continue;
-      if (src[i] == src[j] || static_cast<std::uint64_t>(dst[i]) == static_cast<std::uint64_t>(dst[j])) return false;
+      const std::uint64_t dj = static_cast<std::uint64_t>(dst[j]);
+      if (src[i] == src[j] || di == dj) return false;
       const bool same_source = src[i] / kSectorBytes == src[j] / kSectorBytes;
-      const bool same_destination = dst[i] / kSectorBytes == dst[j] / kSectorBytes;
-      if (same_source != same_destination) return false;
+      if (same_source != (di / kSectorBytes == dj / kSectorBytes)) return false;
+      if (di / kPhaseBytes == dj / kPhaseBytes && src[i] / kPhaseBytes != src[j] / kPhaseBytes) return false;
       shares_sector = shares_sector || same_source;
     }
-    if (!shares_sector && (src[i] % kSectorBytes != 0 || src[i] % kPhaseBytes != dst[i] % kPhaseBytes)) return false;
+    if (!shares_sector && (src[i] % kSectorBytes != 0 || src[i] % kPhaseBytes != di % kPhaseBytes)) return false;
   }
   return true;
 }
 
-/// A .cg copy that moves whole sectors (rule 6b): one wavefront per pair of
-/// a 128-byte source line and the 128-byte shared row it writes, whatever
-/// the order of the sectors within them and whichever quarter warps the
-/// lanes are in. Ideal: one per quarter warp with lanes; degree: the most
-/// source lines one row takes.
+/// A .cg copy that moves whole sectors (rule 6b): one wavefront per shared
+/// row it writes (each row from its one source line), whatever the order of
+/// the sectors within the row and whichever quarter warps the lanes are in.
+/// Ideal: one per quarter warp with lanes.
 template <class Address>
-BANKCHECK_HD WarpCost sector_copy_cost(const Address* dst, const std::uint64_t* src, std::uint32_t active) {
-  std::uint64_t rows[kLanes], lines[kLanes];
-  unsigned pairs = 0;
-  for (unsigned l = 0; l < kLanes; ++l) {
-    if (!(active & lane_bit(l))) continue;
-    const std::uint64_t row = static_cast<std::uint64_t>(dst[l]) / kPhaseBytes, line = src[l] / kPhaseBytes;
-    bool seen = false;
-    for (unsigned p = 0; p < pairs && !seen; ++p) seen = rows[p] == row && lines[p] == line;
-    if (!seen) {
-      rows[pairs] = row;
-      lines[pairs] = line;
-      ++pairs;
-    }
-  }
+BANKCHECK_HD WarpCost sector_copy_cost(const Address* dst, std::uint32_t active) {
   WarpCost cost;
-  cost.wavefronts = pairs;
-  for (unsigned p = 0; p < pairs; ++p) {
-    std::uint32_t lines_of_row = 0;
-    for (unsigned q = 0; q < pairs; ++q) lines_of_row += rows[q] == rows[p];
-    if (lines_of_row > cost.degree) cost.degree = lines_of_row;
+  for (unsigned i = 0; i < kLanes; ++i) {
+    if (!(active & lane_bit(i))) continue;
+    bool first_of_row = true;
+    for (unsigned j = 0; j < i && first_of_row; ++j)
+      first_of_row = !(active & lane_bit(j)) || dst[j] / kPhaseBytes != dst[i] / kPhaseBytes;
+    cost.wavefronts += first_of_row;
   }
+  cost.degree = cost.wavefronts > 0 ? 1u : 0u;
   for (unsigned first = 0; first < kLanes; first += kLanes / 4)
     cost.ideal += (active & lane_range(first, kLanes / 4)) != 0;
   return cost;
 }
 
-/// cp.async.cg (LDGSTS.E.BYPASS.128) with known sources (rule 6b): the
-/// line-and-row count when the copy moves whole sectors; otherwise not
-/// modelled. The source and the destination play symmetric parts (a
+/// cp.async.cg (LDGSTS.E.BYPASS.128) with known sources (rule 6b): one per
+/// row when the copy moves whole sectors and fills each row from one line;
+/// otherwise not modelled (two lines into one row cost 2 per row in the
+/// probes but 1 in Triton's matmul, so that case is left out). The source and the destination play symmetric parts (a
 /// permutation costs the same on either side), so the destination alone
 /// cannot decide: 8 lanes writing one row conflict-free cost 1 to 8 by the
 /// order they read their line in (validate/sm90/cases/cgsrc.trace), and no
@@ -343,7 +336,7 @@ BANKCHECK_HD WarpCost sector_copy_cost(const Address* dst, const std::uint64_t* 
 template <class Address>
 BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* dst, const std::uint64_t* src,
                                                std::uint32_t active) {
-  if (width == 16 && moves_whole_sectors(dst, src, active)) return sector_copy_cost(dst, src, active);
+  if (width == 16 && moves_whole_sectors(dst, src, active)) return sector_copy_cost(dst, active);
   return WarpCost{0, 0, 0, false};
 }
 

@@ -11,7 +11,9 @@
 #            wavefronts) on the global-search kernels and CUB device programs
 #            (validate/programs/run_compare.sh with CAPTURE_ARGS=--global)
 #   stages   where the time of `capture --summary` goes (validate/capture/summary_stages.sh)
-#   torch    the PyTorch ops of run_compare.sh (needs torch installed)
+#   torch    the PyTorch ops of run_compare.sh (TORCH_ONLY, default softmax|layer_norm;
+#            TORCH_CAPTURE_ARGS, e.g. --global)
+#   triton   the Triton kernels of run_compare.sh (TRITON_ONLY, default matmul)
 # Results under $OUT/STEP/; large files (traces, reports, cubins) are removed
 # so that what comes back stays small.
 set -uo pipefail
@@ -47,6 +49,8 @@ for s in "$@"; do
     stages) step stages 200 env OUT="$OUT/stages" B="$B" REPS=${REPS:-3} bash validate/capture/summary_stages.sh ;;
     torch) step torch 300 env CUDA_MODULE_LOADING=LAZY CAPTURE_ARGS="${TORCH_CAPTURE_ARGS:-}" ONLY="${TORCH_ONLY:-softmax|layer_norm}" \
         OUT="$OUT/torch" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh torch ;;
+    triton) step triton 300 env CUDA_MODULE_LOADING=LAZY ONLY="${TRITON_ONLY:-matmul}" \
+        OUT="$OUT/triton" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh triton ;;
     *) echo "unknown step $s" | tee -a "$LOG" ;;
   esac
 done
