@@ -327,12 +327,13 @@ BANKCHECK_HD WarpCost sector_copy_cost(const Address* dst, std::uint32_t active)
 /// cp.async.cg (LDGSTS.E.BYPASS.128) with known sources (rule 6b): one per
 /// row when the copy moves whole sectors and fills each row from one line;
 /// otherwise not modelled (two lines into one row cost 2 per row in the
-/// probes but 1 in Triton's matmul, so that case is left out). The source and the destination play symmetric parts (a
-/// permutation costs the same on either side), so the destination alone
-/// cannot decide: 8 lanes writing one row conflict-free cost 1 to 8 by the
-/// order they read their line in (validate/sm90/cases/cgsrc.trace), and no
-/// rule found fits the other patterns (uniform odd shifts of 16 bytes cost
-/// 2 per line and row, some permutations one per lane).
+/// probes but 1 in Triton's matmul, so that case is left out). The source
+/// and the destination play symmetric parts (a permutation costs the same
+/// on either side), so the destination alone cannot decide: 8 lanes writing
+/// one row conflict-free cost 1 to 8 by the order they read their line in
+/// (validate/sm90/cases/cgsrc.trace), and no rule found fits the other
+/// patterns (uniform odd shifts of 16 bytes cost 2 per line and row, some
+/// permutations one per lane).
 template <class Address>
 BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* dst, const std::uint64_t* src,
                                                std::uint32_t active) {

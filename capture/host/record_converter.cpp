@@ -13,15 +13,8 @@ void RecordConverter::drop_pending(const char* why) {
   pending_.reset();
 }
 
-namespace {
-bool is_continuation(std::uint8_t op) {
-  return op == static_cast<std::uint8_t>(SlotOp::source_low) || op == static_cast<std::uint8_t>(SlotOp::source_high) ||
-         op == static_cast<std::uint8_t>(SlotOp::address_high);
-}
-}  // namespace
-
 void RecordConverter::add(const CaptureSlot& slot) {
-  if (is_continuation(slot.op)) {
+  if (is_continuation(static_cast<SlotOp>(slot.op))) {
     const auto kind = pending_ ? static_cast<SlotOp>(pending_->op) : SlotOp::load;
     const bool expected = pending_ && pending_->pc == slot.pc && seen_ < continuation_slots(kind) &&
                           slot.op == static_cast<std::uint8_t>(continuation(kind, seen_));
@@ -51,7 +44,7 @@ void RecordConverter::add(const CaptureSlot& slot) {
     return;
   }
   drop_pending("a record without its continuation slots");
-  if (slot.op < 0xF0 && continuation_slots(static_cast<SlotOp>(slot.op)) > 0) {
+  if (continuation_slots(static_cast<SlotOp>(slot.op)) > 0) {
     pending_ = slot;
     seen_ = 0;
     return;

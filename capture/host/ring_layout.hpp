@@ -47,7 +47,7 @@ enum class SlotOp : std::uint8_t {
   /// global source addresses: the low halves, then the high halves.
   source_low = 0xF0,
   source_high = 0xF1,
-  /// A gld/gst record is followed, in the next ticket, by the high halves of its addresses.
+  /// A gld/gst/gatom record is followed, in the next ticket, by the high halves of its addresses.
   address_high = 0xF2,
 };
 
@@ -59,6 +59,10 @@ BANKCHECK_HD constexpr unsigned continuation_slots(SlotOp op) {
 /// The kind of the k-th slot that follows a record of kind `op`. @pre k < continuation_slots(op)
 BANKCHECK_HD constexpr SlotOp continuation(SlotOp op, unsigned k) {
   return op == SlotOp::cpasync ? (k == 0 ? SlotOp::source_low : SlotOp::source_high) : SlotOp::address_high;
+}
+/// Whether a slot of kind `op` completes the record before it rather than being one.
+BANKCHECK_HD constexpr bool is_continuation(SlotOp op) {
+  return op == SlotOp::source_low || op == SlotOp::source_high || op == SlotOp::address_high;
 }
 
 /// Shared-memory operations the sanitizer reports that a per-lane record
@@ -129,7 +133,7 @@ struct alignas(8) CaptureDescriptor {
   std::uint64_t summary_overflow;               ///< device: requests no slot could take (a full shard)
   std::uint64_t summary_kind_mismatch;          ///< device: requests whose pc was seen with another kind
   std::uint32_t record_generic_shared;          ///< nonzero: generic accesses that land in shared memory are recorded
-  std::uint32_t record_global;                  ///< nonzero (`capture --global`): global loads and stores are recorded
+  std::uint32_t record_global;                  ///< nonzero (`capture --global`): global loads, stores and atomics are recorded
 };
 
 /// The host-side words next to the slots (pinned host memory). The host
