@@ -3,7 +3,8 @@
 // with its addresses summed, (b) replayed through the sm90 preset, and
 // (c) costed by BankModel::cost alone from memory (where replay's time goes),
 // and (d) costed per pattern from cache; (e) the parallel replay of one
-// trace and (f) `replay DIR` of a folder, each against one thread.
+// trace (its chunks read, and mapped) and (f) `replay DIR` of a folder, each
+// against one thread; (g) the SIMD degree kernel of every path this CPU has.
 // (0) to (d) run on one core, each figure the median of --runs runs of the
 // thread's CPU time; (e) and (f) the medians of wall-clock times, alternated
 // with the one-thread run in the same loop. Printed in lane-accesses per
@@ -120,6 +121,7 @@ struct FileFigures {
   std::uint64_t bytes = 0, records = 0, lanes = 0;
   double raw = 0, read = 0, replay = 0;
   double replay_wall = 0, parallel_wall = 0;  ///< (b) and (e) in wall-clock seconds
+  double parallel_mapped_wall = 0;             ///< (e) with ChunkAccess::map
 };
 
 /// (f) `replay DIR` over a folder of links to one trace: one thread against `threads`, wall clock.
@@ -159,7 +161,7 @@ FolderFigures measure_folder(const std::string& trace, const BankModel& model, u
 
 FileFigures measure(const std::string& path, const BankModel& model, unsigned runs, unsigned threads) {
   FileFigures f;
-  std::vector<double> replay_wall_t, parallel_t;
+  std::vector<double> replay_wall_t, parallel_t, parallel_mapped_t;
   f.bytes = std::filesystem::file_size(path);
   std::vector<double> raw_t, read_t, replay_t;
   std::vector<std::uint64_t> chunk(std::size_t{4} << 17);
@@ -204,7 +206,12 @@ FileFigures measure(const std::string& path, const BankModel& model, unsigned ru
       g_sink = s.totals.wavefronts;
       if (s.totals.instructions != f.records) throw std::logic_error("parallel replay saw a different number of records");
     }));
+    parallel_mapped_t.push_back(wall_seconds([&] {
+      auto source = open_trace(path);
+      g_sink = replay_parallel(*source, model, threads, {}, ChunkAccess::map).totals.wavefronts;
+    }));
   }
+  f.parallel_mapped_wall = median(parallel_mapped_t);
   f.replay_wall = median(replay_wall_t);
   f.parallel_wall = median(parallel_t);
   f.raw = median(raw_t);
@@ -312,6 +319,32 @@ int main(int argc, char** argv) {
         }));
       site_ns.emplace_back(s.site, median(t) / (50.0 * static_cast<double>(s.op.size())) * 1e9);
     }
+    // (g) the SIMD degree kernels themselves, every path this CPU has, on the
+    // 4-byte requests of each site: what best_simd_path() chooses between.
+    std::vector<std::string> simd_rows;
+    for (SimdPath path : available_simd_paths()) {
+      const DegreeKernel kernel = simd_degree_kernel(CellKeyMap{}, path);
+      if (kernel == nullptr) continue;
+      std::string row = "    " + std::string(simd_path_name(path)) + ":";
+      for (const auto& site : by_site) {
+        std::vector<std::size_t> four;
+        for (std::size_t i = 0; i < site.op.size(); ++i)
+          if (site.width[i] == 4) four.push_back(i);
+        if (four.empty()) continue;
+        std::vector<double> t;
+        for (unsigned r = 0; r < runs; ++r)
+          t.push_back(seconds([&] {
+            std::uint64_t d = 0;
+            for (int pass = 0; pass < 50; ++pass)
+              for (std::size_t i : four) d += kernel(site.addr.data() + i * kWarp, CellKeyMap{});
+            g_sink = d;
+          }));
+        char cell[96];
+        std::snprintf(cell, sizeof cell, " %s %.1f", site.site.c_str(), median(t) / (50.0 * four.size()) * 1e9);
+        row += cell;
+      }
+      simd_rows.push_back(row);
+    }
 
     const FileFigures& first = figures.front();
     std::printf("trace: %llu instructions, %llu active lane-accesses, warp %u, 4-byte accesses; SIMD path %s\n",
@@ -331,6 +364,10 @@ int main(int argc, char** argv) {
                   "clock %.3f s: speed-up %.2f (%.2f of the workers' count; %u cores)\n",
                   threads, f.parallel_wall, lanes / f.parallel_wall, f.replay_wall, f.replay_wall / f.parallel_wall,
                   f.replay_wall / f.parallel_wall / threads, std::thread::hardware_concurrency());
+      std::printf("      the same, chunks mapped instead of read: wall clock %7.3f s  %10.3e lane-accesses/s: speed-up "
+                  "%.2f; read / mapped time %.2f\n",
+                  f.parallel_mapped_wall, lanes / f.parallel_mapped_wall, f.replay_wall / f.parallel_mapped_wall,
+                  f.parallel_wall / f.parallel_mapped_wall);
     }
     std::printf("(f) replay DIR, %u files (links to the last trace), files shared by the threads, wall clock: one "
                 "thread %.3f s, %u threads %.3f s %10.3e lane-accesses/s: speed-up %.2f (%.2f of the threads' count)\n",
@@ -341,6 +378,9 @@ int main(int argc, char** argv) {
     std::printf("(d) BankModel::cost per site, requests in cache, one site at a time (ns per instruction):\n   ");
     for (const auto& [site, ns] : site_ns) std::printf(" %s %.1f", site.c_str(), ns);
     std::printf("\n");
+    std::printf("(g) SIMD degree kernel alone per path, 4-byte requests of each site (ns per request; chosen: %s):\n",
+                std::string(simd_path_name(best_simd_path())).c_str());
+    for (const auto& row : simd_rows) std::printf("%s\n", row.c_str());
     std::printf("targets: replay >= 1e9 lane-accesses/s (parallel, all cores), ratio replay / read-only >= 0.3 (one "
                 "thread), parallel speed-up >= 0.8 x cores\n");
   } catch (const std::exception& e) {

@@ -18,8 +18,10 @@ enum class AccessRule : std::uint8_t {
                   ///< a cpasync with its sources: read and write stages through the banks
   atomic_lanes,   ///< store phases; each active lane is its own pass of its banks (atom)
   atomic_lanes2,  ///< as atomic_lanes, twice: a read and a write pass (atom.cas)
-  bypass_copy,    ///< store phases; a conflicting phase serves one lane at a time (cpasync.cg);
-                  ///< with sources, only those it was measured with (else unmodelled)
+  bypass_copy,    ///< whole 32-byte sectors, one wavefront per shared row (cpasync.cg, rule 6b);
+                  ///< other copies unmodelled; without sources, lane l reads element l
+  phase_count,    ///< one wavefront per store phase with an active lane, whatever the addresses
+                  ///< (cpasync.cg.zfill, rule 6c)
   as_quad,        ///< a 12-byte access: the 16-byte instruction that carries it (BankModel::cost_as_quad)
 };
 

@@ -372,13 +372,6 @@ std::uint32_t simd_degree(const std::uint64_t*, unsigned, const CellKeyMap&, Sim
 
 #endif
 
-SimdPath best_simd_path() {
-  static const SimdPath best = simd_path_available(SimdPath::avx512) ? SimdPath::avx512
-                               : simd_path_available(SimdPath::avx2) ? SimdPath::avx2
-                                                                     : SimdPath::none;
-  return best;
-}
-
 std::vector<SimdPath> available_simd_paths() {
   std::vector<SimdPath> paths;
   for (SimdPath p : {SimdPath::none, SimdPath::avx2, SimdPath::avx512})

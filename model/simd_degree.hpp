@@ -1,8 +1,8 @@
 #pragma once
 // Conflict degree of one phase with SIMD: the hot path of BankModel::cost
-// for 1-, 2- and 4-byte requests. Two exact implementations, picked at run
-// time: AVX-512 (vpconflictd) and AVX2 (rotation compares plus a bit-sliced
-// per-bank counter), for CPUs without AVX-512.
+// for 1-, 2- and 4-byte requests. Two exact implementations, the faster one
+// picked at run time by timing both: AVX-512 (vpconflictd) and AVX2
+// (rotation compares plus a bit-sliced per-bank counter).
 //
 // Assumptions, up front:
 //  * at most 32 lanes, each touching exactly one cell (width <= cell bytes);
@@ -36,7 +36,11 @@ std::string_view simd_path_name(SimdPath path);
 /// True when this CPU has the instructions the path needs (none: always).
 bool simd_path_available(SimdPath path);
 
-/// The fastest available path; the default of simd_degree().
+/// The fastest available path on this CPU, measured once (a fraction of a
+/// millisecond) on a fixed mix of request shapes, since a CPU with AVX-512
+/// may run its vpconflictd slower than AVX2's compares; BANKCHECK_SIMD=none,
+/// avx2 or avx512 chooses instead (where available). The default of
+/// simd_degree(); every path gives the same answers.
 SimdPath best_simd_path();
 
 /// Every path this CPU can run, none excluded (for tests and benchmarks).

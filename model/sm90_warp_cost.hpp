@@ -52,6 +52,7 @@ BANKCHECK_HD_INLINE AccessRule power_width_rule(Op op, unsigned width) {
     case Op::stsm:
     case Op::cpasync: return AccessRule::as_store;
     case Op::cpasync_cg: return AccessRule::bypass_copy;
+    case Op::cpasync_cg_zfill: return AccessRule::phase_count;
     case Op::gld:
     case Op::gst:
     case Op::gatom: return AccessRule::unmodelled;  // global memory: sectors (model/global_access.hpp), not banks
@@ -196,24 +197,6 @@ BANKCHECK_HD WarpCost atomic_cost(unsigned width, const Address* addr, std::uint
   return cost;
 }
 
-/// cp.async.cg (rule 6): a store's phases; a phase with a conflict costs
-/// one wavefront per active lane.
-template <class Address>
-BANKCHECK_HD WarpCost bypass_copy_cost(unsigned width, const Address* addr, std::uint32_t active) {
-  WarpCost cost;
-  const unsigned n = unpaired_phase_lanes(width);
-  for (unsigned first = 0; first < kLanes; first += n) {
-    const std::uint32_t lanes = active & lane_range(first, n);
-    std::uint32_t d = phase_degree(addr, lanes, width);
-    if (d > 1) {
-      d = 0;
-      for (std::uint32_t m = lanes; m != 0; m &= m - 1) ++d;
-    }
-    add_phase(cost, d);
-  }
-  return cost;
-}
-
 /// Bank group of an aligned access of `width` (4, 8 or 16) bytes at `a`:
 /// its bank, bank pair or bank quad.
 template <class Address>
@@ -341,6 +324,17 @@ BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* ds
   return WarpCost{0, 0, 0, false};
 }
 
+/// cp.async.cg in its zero-fill form (rule 6c): one wavefront per store
+/// phase (quarter warp) with an active lane, whatever the sources and the
+/// destinations; never a conflict. Measured with 80 single-warp copies
+/// (validate/sm90/cases/cgforms.trace) whose plain form costs 1 to 8 per row.
+BANKCHECK_HD_INLINE WarpCost phase_count_cost(unsigned width, std::uint32_t active) {
+  WarpCost cost;
+  const unsigned n = unpaired_phase_lanes(width);
+  for (unsigned first = 0; first < kLanes; first += n) add_phase(cost, (active & lane_range(first, n)) != 0 ? 1u : 0u);
+  return cost;
+}
+
 /// The cost of a request of a power-of-two width under `rule`.
 /// `source`: the copies' global source addresses, or null where unknown.
 template <class Address>
@@ -353,9 +347,16 @@ BANKCHECK_HD WarpCost cost_by_rule(AccessRule rule, Op op, unsigned width, const
       return phase_cost(Op::store, width, addr, active, counter);
     case AccessRule::atomic_lanes: return atomic_cost(width, addr, active, 1);
     case AccessRule::atomic_lanes2: return atomic_cost(width, addr, active, 2);
-    case AccessRule::bypass_copy:
+    case AccessRule::bypass_copy: {
       if (source != nullptr) return sourced_bypass_copy_cost(width, addr, source, active);
-      return bypass_copy_cost(width, addr, active);
+      // No source: lane l is taken to read element l of an aligned block, and
+      // rule 6b decides with that source (the destination alone cannot: a
+      // row rotated by 16 bytes costs 2, random rows 28 to 32).
+      std::uint64_t lane_order[kLanes];
+      for (unsigned l = 0; l < kLanes; ++l) lane_order[l] = std::uint64_t{width} * l;
+      return sourced_bypass_copy_cost(width, addr, lane_order, active);
+    }
+    case AccessRule::phase_count: return phase_count_cost(width, active);
     case AccessRule::as_quad:
     case AccessRule::unmodelled: break;
   }

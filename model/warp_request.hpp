@@ -32,10 +32,14 @@ enum class Op : std::uint8_t {
   gld = 9,   ///< a global load, LDG ("gld")
   gst = 10,  ///< a global store, STG ("gst")
   gatom = 11,  ///< a global atomic or reduction, ATOMG/REDG ("gatom"): its sectors like a store's
+  /// cp.async.cg with a source size or an ignore-src predicate (what Triton
+  /// emits for masked loads): LDGSTS.E.BYPASS.128 with a predicate operand
+  /// ("cpasync.cg.zfill"), refined from the SASS like cpasync_cg.
+  cpasync_cg_zfill = 12,
 };
 
 /// Number of Op values; ops are numbered 0 .. kOpCount-1 in files.
-inline constexpr unsigned kOpCount = 12;
+inline constexpr unsigned kOpCount = 13;
 
 /// Whether `op` accesses global memory (costed by model/global_access.hpp, not the banks).
 constexpr bool is_global(Op op) { return op == Op::gld || op == Op::gst || op == Op::gatom; }
@@ -66,7 +70,8 @@ constexpr std::uint32_t allowed_widths(Op op) {
     case Op::atom_popc: return scalar;
     case Op::ldsm:
     case Op::stsm:
-    case Op::cpasync_cg: return 1u << 16;
+    case Op::cpasync_cg:
+    case Op::cpasync_cg_zfill: return 1u << 16;
     case Op::cpasync: return 1u << 4 | 1u << 8 | 1u << 16;
     case Op::gld:
     case Op::gst:
@@ -82,15 +87,22 @@ constexpr bool is_valid_access(Op op, unsigned width) { return width <= 16 && ((
 /// width itself, except 4 for the 12-byte access.
 constexpr unsigned access_alignment(unsigned width) { return width == kTripleWordWidth ? 4u : width; }
 
+/// Whether `address` is a multiple of access_alignment(width): a mask, not
+/// a division (every alignment is a power of two; a 64-bit division per lane
+/// was most of a capture's host time). @pre is_valid_width(width)
+constexpr bool is_aligned_access(std::uint64_t address, unsigned width) {
+  return (address & (access_alignment(width) - 1)) == 0;
+}
+
 /// Whether `value` (an op number from a file) names an Op.
 constexpr bool is_valid_op(unsigned value) { return value < kOpCount; }
 
 /// The trace token of an op: "ld", "st", "atom", "ldsm", "stsm", "cpasync",
-/// "atom.cas", "atom.popc", "cpasync.cg", "gld", "gst", "gatom".
+/// "atom.cas", "atom.popc", "cpasync.cg", "gld", "gst", "gatom", "cpasync.cg.zfill".
 constexpr std::string_view op_name(Op op) {
-  constexpr std::array<std::string_view, kOpCount> names = {"ld",       "st",       "atom",      "ldsm",
-                                                            "stsm",     "cpasync",  "atom.cas",  "atom.popc",
-                                                            "cpasync.cg", "gld",    "gst",       "gatom"};
+  constexpr std::array<std::string_view, kOpCount> names = {
+      "ld", "st", "atom", "ldsm", "stsm", "cpasync", "atom.cas", "atom.popc", "cpasync.cg", "gld", "gst", "gatom",
+      "cpasync.cg.zfill"};
   return names[static_cast<unsigned>(op)];
 }
 
@@ -104,7 +116,8 @@ inline std::string_view allowed_widths_text(Op op) {
     case Op::atom_popc: return "1, 2, 4, 8, 12, 16";
     case Op::ldsm:
     case Op::stsm:
-    case Op::cpasync_cg: return "16";
+    case Op::cpasync_cg:
+    case Op::cpasync_cg_zfill: return "16";
     case Op::cpasync: return "4, 8, 16";
     case Op::gld:
     case Op::gst:
@@ -125,6 +138,6 @@ struct WarpRequest {
 };
 
 /// Whether requests of `op` may carry global source addresses (the copies).
-constexpr bool has_source(Op op) { return op == Op::cpasync || op == Op::cpasync_cg; }
+constexpr bool has_source(Op op) { return op == Op::cpasync || op == Op::cpasync_cg || op == Op::cpasync_cg_zfill; }
 
 }  // namespace bankcheck

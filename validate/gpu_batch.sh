@@ -7,13 +7,21 @@
 #
 # STEP, each under its own time limit, a failure logged and the next run:
 #   cgsrc    the cp.async.cg probes (PROBE_GROUPS=cgsrc validate/probes/run_on_gpu.sh)
+#   cgline   the cp.async.cg probes of several source lines, their spacing varied
+#   cgwarm   the same copies with their sources read into L2 first
+#   cgforms  the same copies in Triton's forms (run-time source size, ignore-src predicate),
+#            and in pairs (the second copy reading the other halves of the first's lines)
 #   global   `capture --global` and ncu per instruction (sectors and
 #            wavefronts) on the global-search kernels and CUB device programs
 #            (validate/programs/run_compare.sh with CAPTURE_ARGS=--global)
 #   stages   where the time of `capture --summary` goes (validate/capture/summary_stages.sh)
 #   torch    the PyTorch ops of run_compare.sh (TORCH_ONLY, default softmax|layer_norm;
 #            TORCH_CAPTURE_ARGS, e.g. --global)
-#   triton   the Triton kernels of run_compare.sh (TRITON_ONLY, default matmul)
+#   triton   the Triton kernels of run_compare.sh (TRITON_ONLY, default matmul; KEEP_OPS,
+#            e.g. 'cpasync.cg': keep those records as text, run_compare.sh)
+#   fulltrace  full-trace capture rate of CUB sorts and the host's bound (validate/capture/full_trace_rate.sh)
+#   bench    bench.replay on this machine's cores, with the SIMD path it measures
+#            fastest and again with BANKCHECK_SIMD=avx512 (model/simd_degree.hpp)
 # Results under $OUT/STEP/; large files (traces, reports, cubins) are removed
 # so that what comes back stays small.
 set -uo pipefail
@@ -23,7 +31,7 @@ mkdir -p "$OUT"
 W=$(mktemp -d /tmp/bankcheck-batch.XXXXXX)
 B=$W/B
 mkdir -p "$B" build
-cp build-gpu/smoke/* build-gpu/programs/cub_device "$B/"
+cp build-gpu/smoke/* build-gpu/programs/* "$B/"
 cp -r build-gpu/cli/. build/
 LOG=$OUT/batch.log
 step() {  # step NAME SECONDS CMD...
@@ -41,6 +49,9 @@ step() {  # step NAME SECONDS CMD...
 } >>"$LOG"
 for s in "$@"; do
   case $s in
+    cgforms) step cgforms 200 env PROBE_GROUPS=cgforms PROBES_BUDGET_S=180 OUT="$OUT/cgforms" bash validate/probes/run_on_gpu.sh ;;
+    cgwarm) step cgwarm 200 env PROBE_GROUPS=cgwarm PROBES_BUDGET_S=180 OUT="$OUT/cgwarm" bash validate/probes/run_on_gpu.sh ;;
+    cgline) step cgline 200 env PROBE_GROUPS=cgline PROBES_BUDGET_S=180 OUT="$OUT/cgline" bash validate/probes/run_on_gpu.sh ;;
     cgsrc) step cgsrc 330 env PROBE_GROUPS=cgsrc PROBES_BUDGET_S=310 OUT="$OUT/cgsrc" bash validate/probes/run_on_gpu.sh ;;
     global)
       step global 300 env CAPTURE_ARGS=--global LAUNCHES=${LAUNCHES:-4} ONLY="${ONLY:-search|merge_sort_u32|radix_sort_u32|histogram|scan|reduce}" \
@@ -49,7 +60,11 @@ for s in "$@"; do
     stages) step stages 200 env OUT="$OUT/stages" B="$B" REPS=${REPS:-3} bash validate/capture/summary_stages.sh ;;
     torch) step torch 300 env CUDA_MODULE_LOADING=LAZY CAPTURE_ARGS="${TORCH_CAPTURE_ARGS:-}" ONLY="${TORCH_ONLY:-softmax|layer_norm}" \
         OUT="$OUT/torch" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh torch ;;
-    triton) step triton 300 env CUDA_MODULE_LOADING=LAZY ONLY="${TRITON_ONLY:-matmul}" \
+    fulltrace) step fulltrace 200 env OUT="$OUT/fulltrace" B="$B" bash validate/capture/full_trace_rate.sh ;;
+    bench)
+      step bench 150 build/bench.replay --runs 5
+      step bench-avx512 120 env BANKCHECK_SIMD=avx512 build/bench.replay --runs 5 ;;
+    triton) step triton 300 env CUDA_MODULE_LOADING=LAZY ONLY="${TRITON_ONLY:-matmul}" KEEP_OPS="${KEEP_OPS:-}" \
         OUT="$OUT/triton" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh triton ;;
     *) echo "unknown step $s" | tee -a "$LOG" ;;
   esac

@@ -146,6 +146,12 @@ void refine_summary(InstructionSummary& row, const SassTable& sass) {
   if (refined == Op::atom_cas) {  // a read and a write pass of every atom pass: twice the cost
     row.costs.wavefronts *= 2;
     row.costs.ideal *= 2;
+  } else if (refined == Op::cpasync_cg_zfill && row.op == Op::cpasync && row.costs.unmodelled == 0) {
+    // Rule 6c: one wavefront per store phase with an active lane, which is
+    // exactly the ideal of the 16-byte cp.async the device costed. The kept
+    // worst record stays (recosted below: every execution has no excess).
+    row.costs.wavefronts = row.costs.ideal;
+    row.costs.degree = row.costs.ideal > 0 ? 1 : 0;
   } else if (refined != row.op && row.alt && refined == alternative_op(row.op, row.width)) {
     row.costs = *row.alt;
     row.worst = row.alt_worst;  // the alternative column's own worst execution

@@ -23,6 +23,26 @@ std::string_view mnemonic(std::string_view sass) {
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
+/// Whether an operand after the mnemonic is a predicate (P0-P6, PT, with or
+/// without '!'): the source-size / ignore-src form of LDGSTS
+/// ("LDGSTS.E.BYPASS.128 [R5], desc[UR4][R2.64], P0"). The guard in front
+/// ("@P0 LDGSTS...") is not an operand.
+bool has_predicate_operand(std::string_view sass) {
+  const std::string_view m = mnemonic(sass);
+  std::string_view rest = sass.substr(static_cast<std::size_t>(m.data() - sass.data()) + m.size());
+  while (!rest.empty()) {
+    const std::size_t start = rest.find_first_not_of(" \t,");
+    if (start == std::string_view::npos) break;
+    rest.remove_prefix(start);
+    std::string_view operand = rest.substr(0, rest.find_first_of(" \t,"));
+    rest.remove_prefix(operand.size());
+    if (!operand.empty() && operand.front() == '!') operand.remove_prefix(1);
+    if (operand.size() == 2 && operand[0] == 'P' && ((operand[1] >= '0' && operand[1] <= '6') || operand[1] == 'T'))
+      return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 Op refine_op(Op reported, std::string_view sass) {
@@ -32,7 +52,7 @@ Op refine_op(Op reported, std::string_view sass) {
     if (starts_with(m, "ATOMS.POPC.INC")) return Op::atom_popc;
   }
   if (reported == Op::cpasync && starts_with(m, "LDGSTS") && m.find(".BYPASS") != std::string_view::npos)
-    return Op::cpasync_cg;
+    return has_predicate_operand(sass) ? Op::cpasync_cg_zfill : Op::cpasync_cg;
   return reported;
 }
 

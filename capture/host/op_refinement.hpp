@@ -3,7 +3,7 @@
 // a store, an atomic, a matrix access and an asynchronous copy apart, but
 // not the kinds that cost differently on the H100 (docs/bank-model.md,
 // rules 4 and 6): a compare-and-swap (two passes), the compiler's combined
-// increment, and the 16-byte cp.async.cg. The instruction's SASS does, so
+// increment, and the 16-byte cp.async.cg in its two forms. The instruction's SASS does, so
 // once sass.csv exists a capture's traces are rewritten with the refined op.
 #include <cstdint>
 #include <filesystem>
@@ -16,7 +16,9 @@ namespace bankcheck::capture {
 
 /// The op of an access the sanitizer reported as `reported`, given its SASS
 /// text (predicate allowed): ATOMS.CAS* and ATOMS.CAST* -> atom.cas,
-/// ATOMS.POPC.INC* -> atom.popc, LDGSTS*.BYPASS* -> cpasync.cg; else unchanged.
+/// ATOMS.POPC.INC* -> atom.popc, LDGSTS*.BYPASS* -> cpasync.cg, or
+/// cpasync.cg.zfill when a predicate operand follows (the source-size or
+/// ignore-src form); else unchanged.
 Op refine_op(Op reported, std::string_view sass);
 
 /// Rewrites the trace at `path` (atomically: a temporary file renamed over

@@ -70,7 +70,7 @@ void RecordConverter::write(const CaptureSlot& slot, std::span<const std::uint64
       continue;
     }
     const std::uint64_t address = high.empty() ? slot.addr[l] : (std::uint64_t{slot.addr[l]} | high[l] << 32);
-    if (address % alignment != 0) {
+    if (!is_aligned_access(address, slot.width)) {
       ++rejected_["offset not a multiple of " + std::to_string(alignment) + " (" + std::string(op_name(op)) + " " +
                   std::to_string(slot.width) + ")"];
       return;

@@ -12,6 +12,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -91,8 +92,8 @@ void cost_batch(const Batch& b, unsigned warp, const BankModel& model, ReplayAcc
   }
 }
 
-/// A mapped binary trace cut into chunks that the threads decode in place:
-/// this thread skims the file (record heads only) and bookmarks every
+/// A binary trace file cut into chunks that the threads decode from their
+/// own buffers (ChunkAccess::read) or mapped windows: this thread skims the file (record heads only) and bookmarks every
 /// `chunk` instructions while the other threads replay whole chunks from
 /// their bookmarks, each with its own reader of the file, so no record is
 /// copied between threads; the skimming thread joins them at the end. Any
@@ -100,8 +101,11 @@ void cost_batch(const Batch& b, unsigned warp, const BankModel& model, ReplayAcc
 /// error in file order exactly as replay() does.
 class ChunkedReplay {
  public:
-  ChunkedReplay(BinaryTraceReader& source, const BankModel& model, unsigned threads)
-      : source_(source), model_(model), partial_(threads) {
+  ChunkedReplay(BinaryTraceReader& mapped, const BankModel& model, unsigned threads, ChunkAccess access)
+      : access_(access), model_(model), partial_(threads) {
+    if (access == ChunkAccess::read) skimmer_.emplace(InputFile(mapped.file_name()), kChunkBufferBytes, BinaryReadMode::read);
+    BinaryTraceReader& source = skimmer_ ? *skimmer_ : mapped;
+    source_ = &source;
     const unsigned warp = source.warp();
     const std::uint64_t record_bytes = 8 * (1 + (source.address_bytes() == 8 ? warp : (warp + 1) / 2));
     const std::uint64_t estimate = std::filesystem::file_size(source.file_name()) / record_bytes;
@@ -117,25 +121,25 @@ class ChunkedReplay {
     }
     if (progress) progress(done_.load());
     if (failed_) {
-      BinaryTraceReader serial{InputFile(source_.file_name())};
+      BinaryTraceReader serial{InputFile(source_->file_name())};
       return replay(serial, model_);  // the first error in file order (a thread may have met a later one first)
     }
     for (std::size_t t = 1; t < partial_.size(); ++t) partial_[0].merge(partial_[t]);
-    return partial_[0].summary(source_.sites(), model_, source_.warp());
+    return partial_[0].summary(source_->sites(), model_, source_->warp());
   }
 
  private:
   void skim() {
     try {
-      publish(source_.bookmark());
-      while (source_.skip())
-        if (source_.instructions() % chunk_ == 0) publish(source_.bookmark());
+      publish(source_->bookmark());
+      while (source_->skip())
+        if (source_->instructions() % chunk_ == 0) publish(source_->bookmark());
     } catch (...) {
       failed_ = true;
     }
     std::lock_guard<std::mutex> lock(mutex_);
     skimmed_ = true;
-    end_ = failed_ ? 0 : source_.end_record_offset();
+    end_ = failed_ ? 0 : source_->end_record_offset();
     changed_.notify_all();
   }
 
@@ -144,7 +148,7 @@ class ChunkedReplay {
   void publish(const BinaryTraceReader::Bookmark& mark) {
     std::lock_guard<std::mutex> lock(mutex_);
     for (std::size_t id = names_.size(); id < mark.sites; ++id)
-      names_.push_back(source_.sites().name(static_cast<std::uint32_t>(id)));
+      names_.push_back(source_->sites().name(static_cast<std::uint32_t>(id)));
     marks_.push_back(mark);
     changed_.notify_all();
   }
@@ -168,7 +172,8 @@ class ChunkedReplay {
     SiteTable defined;
     for (std::size_t k; !failed_ && chunk(k = next_.fetch_add(1), mark, stop, defined);) {
       try {
-        BinaryTraceReader reader{InputFile(source_.file_name())};
+        BinaryTraceReader reader{InputFile(source_->file_name()), kChunkBufferBytes,
+                                 access_ == ChunkAccess::read ? BinaryReadMode::read : BinaryReadMode::automatic};
         reader.resume(mark, defined, stop);
         TraceRecord record;
         std::uint64_t index = mark.instructions;
@@ -182,7 +187,11 @@ class ChunkedReplay {
     }
   }
 
-  BinaryTraceReader& source_;
+  /// A chunk's reader buffer: it stays in a core's L2 cache between reads.
+  static constexpr std::size_t kChunkBufferBytes = std::size_t{1} << 20;
+  ChunkAccess access_;
+  std::optional<BinaryTraceReader> skimmer_;  // ChunkAccess::read: the skim's own reader
+  BinaryTraceReader* source_ = nullptr;       // the skimming reader (skimmer_, or the caller's mapped one)
   const BankModel& model_;
   std::vector<ReplayAccumulator> partial_;
   std::uint64_t chunk_ = 0;
@@ -200,11 +209,11 @@ class ChunkedReplay {
 }  // namespace
 
 ReplaySummary replay_parallel(TraceSource& source, const BankModel& model, unsigned threads,
-                              const ReplayProgress& progress) {
+                              const ReplayProgress& progress, ChunkAccess access) {
   if (threads <= 1) return replay(source, model);
   check_warps(source, model);
   if (auto* binary = dynamic_cast<BinaryTraceReader*>(&source); binary && binary->mapped() && binary->bookmark().records == 0)
-    return ChunkedReplay(*binary, model, threads).run(progress);
+    return ChunkedReplay(*binary, model, threads, access).run(progress);
   const unsigned warp = source.warp();
   BatchQueue queue(2 * std::size_t{threads});
   std::vector<ReplayAccumulator> partial(threads);

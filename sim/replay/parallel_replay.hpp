@@ -1,9 +1,9 @@
 #pragma once
-// Replay on several cores. A mapped binary trace (a regular .bktrace file)
-// is cut into chunks: the calling thread skims the record heads and
-// bookmarks every few thousand instructions (BinaryTraceReader::Bookmark)
-// while the other threads each open the file and replay whole chunks in
-// place, then it joins them. Any other trace is a stream: the calling thread
+// Replay on several cores. A binary trace in a regular file is cut into
+// chunks: the calling thread skims the record heads and bookmarks every few
+// thousand instructions (BinaryTraceReader::Bookmark) while the other
+// threads each open the file and replay whole chunks from their bookmarks,
+// then it joins them. Any other trace is a stream: the calling thread
 // reads records into batches and the other threads cost them. Each thread
 // keeps its own per-site totals, unmodelled counts and worst instructions,
 // merged at the end. Sums of integers do not depend on the order they are
@@ -25,11 +25,17 @@ inline constexpr std::size_t kReplayBatchRecords = 4096;
 /// Called from the reading thread with the number of records read so far.
 using ReplayProgress = std::function<void(std::uint64_t records)>;
 
+/// How the skim and the chunks of a binary file get at its bytes: read()
+/// into a buffer each thread reuses, or mapped a window at a time (every
+/// window mapped is a set of page faults and an unmap that interrupts every
+/// core the process runs on). bench.replay measures both.
+enum class ChunkAccess : std::uint8_t { read, map };
+
 /// replay() on `threads` threads (threads <= 1: replay() itself, on this thread).
 /// @pre nothing; as replay().
 /// @post the result equals replay(source, model) for the same trace.
 /// @throws as replay(): a reader's TraceError stops the workers and is rethrown here.
 ReplaySummary replay_parallel(TraceSource& source, const BankModel& model, unsigned threads,
-                              const ReplayProgress& progress = {});
+                              const ReplayProgress& progress = {}, ChunkAccess access = ChunkAccess::read);
 
 }  // namespace bankcheck

@@ -167,7 +167,8 @@ BinaryTraceReader::Bookmark BinaryTraceReader::bookmark() const {
 }
 
 void BinaryTraceReader::resume(const Bookmark& mark, const SiteTable& all_sites, std::uint64_t stop) {
-  if (!mapping_ || records_ != 0) throw std::logic_error("resume() needs a mapped reader that has read nothing");
+  if (records_ != 0) throw std::logic_error("resume() needs a reader that has read nothing");
+  if (!mapping_) file_.seek(mark.offset);
   for (std::size_t id = 0; id < mark.sites; ++id) sites_.intern(all_sites.name(static_cast<std::uint32_t>(id)));
   has_location_ = mark.location.has_value();
   if (has_location_) location_ = *mark.location;

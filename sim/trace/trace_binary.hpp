@@ -92,8 +92,8 @@ class BinaryTraceReader final : public TraceSource {
   bool mapped() const { return mapping_.has_value(); }
 
   /// Where a reader stands between two records: what another reader of the
-  /// same mapped file needs to read on from there (a chunk of a parallel
-  /// replay, sim/replay/parallel_replay.hpp).
+  /// same file needs to read on from there (a chunk of a parallel replay,
+  /// sim/replay/parallel_replay.hpp).
   struct Bookmark {
     std::uint64_t offset = kBinaryTraceHeaderBytes;  ///< file offset of the next record
     std::uint64_t records = 0, instructions = 0;     ///< records (all kinds) and instructions before it
@@ -111,7 +111,7 @@ class BinaryTraceReader final : public TraceSource {
   /// Read on from `mark`, taken by another reader of the same file, whose
   /// site table is `all_sites` (its first mark.sites names are defined here),
   /// until the record at byte `stop`: next() then returns false.
-  /// @pre mapped(), and nothing read yet.
+  /// @pre nothing read yet, and the file mapped or a regular file read (it seeks).
   void resume(const Bookmark& mark, const SiteTable& all_sites, std::uint64_t stop);
 
  private:

@@ -33,7 +33,7 @@ void BinaryTraceWriter::record(std::string_view site, const WarpRequest& request
   const unsigned alignment = access_alignment(request.width);
   for (std::uint64_t a : request.addr) {
     if (a == kInactive) continue;
-    if (a % alignment != 0)
+    if (!is_aligned_access(a, request.width))
       throw std::invalid_argument("address " + std::to_string(a) + " is not a multiple of " +
                                   std::to_string(alignment) + " (width " + std::to_string(request.width) + ")");
     if (address_bytes_ == 4 && a > kMaxNarrowAddress)

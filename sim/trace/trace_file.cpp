@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <span>
 #include <stdexcept>
 #include <utility>
@@ -102,6 +103,13 @@ std::string_view InputFile::peek(std::size_t n) {
     pending_size_ += got;
   }
   return {pending_, std::min(n, pending_size_)};
+}
+
+void InputFile::seek(std::uint64_t offset) {
+  if (offset > static_cast<std::uint64_t>(std::numeric_limits<off_t>::max()) ||
+      ::fseeko(file_, static_cast<off_t>(offset), SEEK_SET) != 0)
+    throw TraceError::in_file(name_, "cannot seek to byte " + std::to_string(offset) + ": " + std::strerror(errno));
+  pending_size_ = pending_pos_ = 0;
 }
 
 std::optional<InputFile::Mappable> InputFile::mappable() const {

@@ -56,6 +56,10 @@ class InputFile {
   /// The first up-to-n bytes that read() will return next (n <= 16).
   std::string_view peek(std::size_t n);
 
+  /// Make read() go on from byte `offset` of a regular file.
+  /// @throws TraceError when the stream cannot seek (a pipe, a terminal).
+  void seek(std::uint64_t offset);
+
   /// Where a regular file stands, for mapping it instead of reading it.
   struct Mappable {
     int descriptor = -1;

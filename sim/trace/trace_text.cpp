@@ -339,7 +339,7 @@ void TextTraceWriter::record(std::string_view site, const WarpRequest& request) 
         line_ += '-';
         continue;
       }
-      if (a % access_alignment(request.width) != 0)
+      if (!is_aligned_access(a, request.width))
         throw std::invalid_argument("address " + std::to_string(a) + " is not a multiple of " +
                                     std::to_string(access_alignment(request.width)) + " (width " +
                                     std::to_string(request.width) + ")");

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <random>
 #include <set>
@@ -125,4 +126,13 @@ TEST_CASE("SIMD paths decline cells beyond 32 bits and absent paths, so the scal
   for (SimdPath path : {SimdPath::avx2, SimdPath::avx512})
     if (!simd_path_available(path)) CHECK(simd_degree(row.data(), 32, CellKeyMap{}, path) == kNoSimdDegree);
   CHECK(simd_degree(row.data(), 33, CellKeyMap{}, best_simd_path()) == kNoSimdDegree);
+}
+
+TEST_CASE("the path replay runs is one this CPU has, chosen once") {
+  const SimdPath chosen = best_simd_path();
+  const std::vector<SimdPath> paths = available_simd_paths();
+  CHECK(std::find(paths.begin(), paths.end(), chosen) != paths.end());
+  CHECK(best_simd_path() == chosen);  // timed once per process, not per call
+  // Where a SIMD path exists, one is chosen (BANKCHECK_SIMD=none aside).
+  if (std::getenv("BANKCHECK_SIMD") == nullptr && paths.size() > 1) CHECK(chosen != SimdPath::none);
 }

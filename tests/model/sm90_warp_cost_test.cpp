@@ -61,9 +61,51 @@ struct Expected {
   bool modelled = true;
 };
 
+/// Rule 6b read literally, for a copy without sources (lane l reads the
+/// 16 bytes at 16*l): whole sectors move and each row is filled from one
+/// line, then one wavefront per row written; otherwise not modelled.
+Expected sector_copy(const Lanes& dst) {
+  std::map<std::uint64_t, std::set<std::uint64_t>> dst_sectors_of_source, source_sectors_of_dst, lines_of_row;
+  std::map<std::uint64_t, unsigned> lanes_of_source_sector;
+  std::set<std::uint64_t> rows, written;
+  Expected e;
+  for (unsigned l = 0; l < 32; ++l) {
+    if (dst[l] == kInactive) continue;
+    const std::uint64_t src = 16 * std::uint64_t{l};
+    if (!written.insert(dst[l]).second) return {0, 0, false};  // two lanes, one destination
+    dst_sectors_of_source[src / 32].insert(dst[l] / 32);
+    source_sectors_of_dst[dst[l] / 32].insert(src / 32);
+    lines_of_row[dst[l] / 128].insert(src / 128);
+    ++lanes_of_source_sector[src / 32];
+    rows.insert(dst[l] / 128);
+  }
+  for (const auto& [sector, to] : dst_sectors_of_source)
+    if (to.size() > 1) return {0, 0, false};
+  for (const auto& [sector, from] : source_sectors_of_dst)
+    if (from.size() > 1) return {0, 0, false};
+  for (const auto& [row, lines] : lines_of_row)
+    if (lines.size() > 1) return {0, 0, false};
+  for (unsigned l = 0; l < 32; ++l) {
+    const std::uint64_t src = 16 * std::uint64_t{l};
+    if (dst[l] != kInactive && lanes_of_source_sector[src / 32] == 1 && (src % 32 != 0 || src % 128 != dst[l] % 128))
+      return {0, 0, false};
+  }
+  e.wavefronts = rows.size();
+  for (unsigned q = 0; q < 32; q += 8)
+    e.ideal += std::any_of(dst.begin() + q, dst.begin() + q + 8, [](std::uint64_t x) { return x != kInactive; });
+  return e;
+}
+
 /// docs/bank-model.md, read literally.
 Expected brute_force(Op op, unsigned width, const Lanes& a, Counter counter) {
   Expected e;
+  if (op == Op::cpasync_cg) return width == 16 ? sector_copy(a) : Expected{0, 0, false};
+  if (op == Op::cpasync_cg_zfill) {  // rule 6c: one per quarter warp with an active lane
+    for (unsigned q = 0; q < 32; q += 8)
+      if (std::any_of(a.begin() + q, a.begin() + q + 8, [](std::uint64_t x) { return x != kInactive; })) ++e.wavefronts;
+    e.ideal = e.wavefronts;
+    return e;
+  }
   if (width == 12) {
     for (std::uint64_t x : a)
       if (x != kInactive && x % 16 != 0) return {0, 0, false};
@@ -78,12 +120,6 @@ Expected brute_force(Op op, unsigned width, const Lanes& a, Counter counter) {
     switch (op) {
       case Op::atom_cas: repeat = 2; [[fallthrough]];
       case Op::atom: d = lanes_degree(a, width, first, last); break;
-      case Op::cpasync_cg: {
-        d = words_degree(a, width, first, last);
-        if (d > 1) d = static_cast<std::uint64_t>(std::count_if(a.begin() + first, a.begin() + last,
-                                                                [](std::uint64_t x) { return x != kInactive; }));
-        break;
-      }
       default:
         d = words_degree(a, width, first, last);
         if (op == Op::load && width == 8 && group == 32 && d > 1 && counter == Counter::instruction)
@@ -180,7 +216,7 @@ TEST_CASE("sm90 rules by hand: the worked examples of docs/bank-model.md") {
   CHECK(sm90::warp_cost(Op::atom_cas, 4, broadcast.data(), all).wavefronts == 64);
   CHECK(sm90::warp_cost(Op::atom_popc, 4, broadcast.data(), all).wavefronts == 1);
   CHECK(sm90::warp_cost(Op::store, 4, half_conflict.data(), 0xFFFFu).wavefronts == 2);
-  CHECK(sm90::warp_cost(Op::cpasync_cg, 16, column.data(), all).wavefronts == 32);  // one lane at a time
+  CHECK_FALSE(sm90::warp_cost(Op::cpasync_cg, 16, column.data(), all).modelled);  // sectors split over rows (6b)
   CHECK_FALSE(sm90::warp_cost(Op::load, 12, pairs.data(), all).modelled);          // 8-byte aligned only
   CHECK(sm90::warp_cost(Op::load, 4, column.data(), 0u).wavefronts == 0);
   CHECK(sm90::rule(Op::ldsm, 16) == AccessRule::as_store);

@@ -4,7 +4,7 @@
 #
 #   bash validate/capture/build_carry.sh [cli] [smoke]      (default: both)
 #
-#   build-gpu/cli    build/bankcheck and build/bench/bench.replay, with every
+#   build-gpu/cli    build/bankcheck, build/bench/bench.replay and bench.capture_host, with every
 #                    shared library they load except the C library's own, and
 #                    RPATH $ORIGIN/lib (on the GPU machine: cp -r build-gpu/cli/. build/)
 #   build-gpu/smoke  the capture pieces of validate/capture/gpu_smoke.sh, built
@@ -21,10 +21,10 @@ command -v patchelf >/dev/null || { echo "build_carry: patchelf is needed (apt-g
 for w in "${what[@]}"; do
   case $w in
   cli)
-    ninja -C build bankcheck bench.replay >/dev/null
+    ninja -C build bankcheck bench.replay bench.capture_host >/dev/null
     rm -rf build-gpu/cli && mkdir -p build-gpu/cli/lib
-    cp build/bankcheck build/bench/bench.replay build-gpu/cli/
-    for exe in build-gpu/cli/bankcheck build-gpu/cli/bench.replay; do
+    cp build/bankcheck build/bench/bench.replay build/bench/bench.capture_host build-gpu/cli/
+    for exe in build-gpu/cli/bankcheck build-gpu/cli/bench.replay build-gpu/cli/bench.capture_host; do
       ldd "$exe" | awk '/=> \// {print $3}' | grep -vE '/(libc|libm|libdl|libpthread|librt|ld-linux[^/]*)\.so' |
         xargs -r -I{} cp -L -n {} build-gpu/cli/lib/
       patchelf --remove-rpath "$exe"

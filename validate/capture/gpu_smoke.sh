@@ -42,7 +42,7 @@ SANLIB=$(dirname "$(find "$SAN" -name 'libsanitizer-public.so' | head -n 1)")
 HOST_SOURCES=($(ls capture/host/*.cpp | grep -v summary_results.cpp) sim/trace/*.cpp)
 # The library is linked with --no-undefined: the driver loads it with every
 # symbol resolved, and silently skips a library that does not load.
-MODEL_SOURCES=(sim/replay/replay.cpp model/bank_model.cpp model/phase_rules.cpp model/simd_degree.cpp model/global_access.cpp)
+MODEL_SOURCES=(sim/replay/replay.cpp model/bank_model.cpp model/phase_rules.cpp model/simd_degree.cpp model/simd_path_choice.cpp model/global_access.cpp)
 if [ -n "${PREBUILT_B:-}" ]; then
   # Pieces built on another machine against the same toolkit (saves the GPU
   # machine's time): copied, not rebuilt.

@@ -117,6 +117,12 @@ def expected_probe(base):
         shape = "MT88" if trans else "M88"
         suffix = "" if n == "1" else rf"\.{n}"
         return [rf"{op}\.16\.{shape}{suffix} "], op == "LDSM"
+    if base in ("probe_cpasync_cg16warm", "probe_cpasync_cg16warmsrcsize"):  # the source read through L2 first, then the copy
+        return [r"LDG\.E[.A-Z0-9]* R", r"LDGSTS\.E\.BYPASS\.128 \["], True
+    if base in ("probe_cpasync_cg16srcsize", "probe_cpasync_cg16ignore"):  # Triton's forms: a predicate operand
+        return [r"LDGSTS\.E\.BYPASS\.128 \["], False
+    if base in ("probe_cpasync_cg16pair", "probe_cpasync_cg16pairplain"):  # two copies, both measured
+        return [r"LDGSTS\.E\.BYPASS\.128 \[", r"LDGSTS\.E\.BYPASS\.128 \["], False
     m = re.match(r"probe_cpasync_(ca|cg)(\d+)$", base)
     if m:
         size = int(m.group(2))

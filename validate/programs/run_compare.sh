@@ -15,7 +15,10 @@
 # as the SASS source page, and `smoke_driver compare`. Writes
 # $OUT/compare-summary.txt and per-program logs and CSVs under $OUT/programs/.
 # Every step has a timeout and a log; a failing step is reported and the
-# script goes on.
+# script goes on. KEEP_OPS=REGEX (with BANKCHECK): also keep the first
+# records of those ops (e.g. 'cpasync.cg'), as text, in
+# $OUT/programs/NAME.kept.trace, for studying their lanes off the GPU.
+KEEP_LINES=${KEEP_LINES:-3000}
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 : "${OUT:?set OUT}" "${B:?set B to the folder gpu_smoke.sh built into}"
@@ -70,6 +73,10 @@ program() {  # program NAME KERNEL_REGEX CMD...   (ONLY=REGEX: only the programs
     if [ -n "${BANKCHECK:-}" ]; then
       run "compare.$name" 120 "$BANKCHECK" compare --ncu "$P/$name.sass.csv" "${traces[@]}"
       "$BANKCHECK" compare --ncu "$P/$name.sass.csv" --csv "${traces[@]}" >"$P/$name.compare.csv" 2>/dev/null
+      if [ -n "${KEEP_OPS:-}" ]; then
+        timeout 120 "$BANKCHECK" convert "${traces[0]}" - --to text 2>/dev/null |
+          grep -E -m "$KEEP_LINES" "^@[^ ]+ ($KEEP_OPS) " >"$P/$name.kept.trace"
+      fi
     else
       run "compare.$name" 120 "$B/smoke_driver" compare "$P/$name.sass.csv" "$P/$name.compare.csv" "${traces[@]}"
     fi

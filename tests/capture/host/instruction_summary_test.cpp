@@ -114,3 +114,28 @@ TEST_CASE("the SASS refines a row's kind: CAS doubles, POPC.INC and BYPASS take 
   CHECK(plain_atom.worst->warp == 5);
   CHECK_FALSE(plain_atom.alt_worst);
 }
+
+TEST_CASE("the zero-fill form of LDGSTS.BYPASS costs one per active quarter warp: the 16-byte copy's ideal") {
+  InstructionSummary r;
+  r.site = "_Z6kernelPi+0x2c0";
+  r.op = Op::cpasync;
+  r.width = 16;
+  r.executions = 3;
+  r.lanes = 72;
+  r.costs = CostColumn{0, 0, 30, 10, 4};  // as the device costed the .ca copy: 10 active quarter warps
+  r.alt = CostColumn{1, 8, 4, 4, 1};
+  WorstRecord w;
+  w.mask = 0xFFu;
+  for (unsigned l = 0; l < 8; ++l) w.addr[l] = 128 * l;  // eight rows: 8 wavefronts as a .ca store phase
+  w.wavefronts = 8;
+  w.excess = 7;
+  r.worst = w;
+  SassTable sass;
+  sass.add({"_Z6kernelPi", 0x2c0, "LDGSTS.E.BYPASS.128 [R5], desc[UR4][R2.64], P0"});
+  refine_summary(r, sass);
+  CHECK(r.op == Op::cpasync_cg_zfill);
+  CHECK(r.costs == CostColumn{0, 0, 10, 10, 1});  // no conflicts: rule 6c
+  CHECK_FALSE(r.alt);
+  CHECK(r.worst->wavefronts == 1);  // one quarter warp
+  CHECK(r.worst->excess == 0);
+}

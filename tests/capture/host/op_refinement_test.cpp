@@ -31,6 +31,11 @@ TEST_CASE("mnemonics map to the kinds whose rules they follow") {
       {Op::atom, "@P0 ATOMS.CAST.SPIN P1, [R2], R4, R5", Op::atom_cas},
       {Op::atom, "ATOMS.POPC.INC.32 RZ, [R0+UR4]", Op::atom_popc},
       {Op::cpasync, "LDGSTS.E.BYPASS.128 [R3], desc[UR6][R4.64]", Op::cpasync_cg},
+      // The source-size / ignore-src form: a predicate operand (cuobjdump's and ncu's operand orders).
+      {Op::cpasync, "LDGSTS.E.BYPASS.128 [R5], desc[UR4][R2.64], P0", Op::cpasync_cg_zfill},
+      {Op::cpasync, "LDGSTS.E.BYPASS.128 desc[UR12][R6.64], !P3, [R9]", Op::cpasync_cg_zfill},
+      {Op::cpasync, "@!P2 LDGSTS.E.BYPASS.128 [R3], desc[UR6][R4.64]", Op::cpasync_cg},  // a guard, not an operand
+      {Op::cpasync, "@P1 LDGSTS.E.BYPASS.128 [R3+0x10], desc[UR6][R4.64+0x40], PT", Op::cpasync_cg_zfill},
       {Op::cpasync, "LDGSTS.E.128 [R3], desc[UR6][R4.64]", Op::cpasync},
       {Op::cpasync, "LDGSTS.E [R3], desc[UR6][R4.64]", Op::cpasync},
       {Op::load, "LDS.64 R2, [R4]", Op::load},

@@ -116,7 +116,7 @@ std::string error_of(const Replay& run) {
 
 }  // namespace
 
-TEST_CASE("a mapped binary trace is cut into chunks that the threads decode: replay()'s summary and positions") {
+TEST_CASE("a binary trace file is cut into chunks that the threads decode: replay()'s summary and positions") {
   const BankModel sm90 = make_preset("sm90");
   const std::size_t records = 3 * 4 * kReplayBatchRecords + 5;  // four chunks at the smallest chunk size
   const TraceBuffer trace = mixed_trace(5, records);
@@ -125,18 +125,20 @@ TEST_CASE("a mapped binary trace is cut into chunks that the threads decode: rep
     const std::string path = binary_file(trace, "chunks" + std::to_string(address_bytes) + ".bktrace", address_bytes);
     auto one = open_trace(path);
     const ReplaySummary want = replay(*one, sm90);
-    for (unsigned threads : {2u, 3u, 8u}) {
-      CAPTURE(threads);
-      auto source = open_trace(path);
-      REQUIRE(dynamic_cast<BinaryTraceReader*>(source.get())->mapped());
-      std::uint64_t seen = 0;
-      const ReplaySummary got = replay_parallel(*source, sm90, threads, [&](std::uint64_t n) { seen = n; });
-      check_equal(got, want);
-      CHECK(got.worst.position.value == want.worst.position.value);  // byte offsets from the chunk readers
-      for (std::size_t i = 0; i < got.sites.size(); ++i)
-        CHECK(got.sites[i].worst.position.value == want.sites[i].worst.position.value);
-      CHECK(seen == records);
-      CHECK(source->sites().size() == one->sites().size());
+    for (ChunkAccess access : {ChunkAccess::read, ChunkAccess::map}) {
+      for (unsigned threads : {2u, 3u, 8u}) {
+        CAPTURE(access == ChunkAccess::read);
+        CAPTURE(threads);
+        auto source = open_trace(path);
+        REQUIRE(dynamic_cast<BinaryTraceReader*>(source.get())->mapped());
+        std::uint64_t seen = 0;
+        const ReplaySummary got = replay_parallel(*source, sm90, threads, [&](std::uint64_t n) { seen = n; }, access);
+        check_equal(got, want);
+        CHECK(got.worst.position.value == want.worst.position.value);  // byte offsets from the chunk readers
+        for (std::size_t i = 0; i < got.sites.size(); ++i)
+          CHECK(got.sites[i].worst.position.value == want.sites[i].worst.position.value);
+        CHECK(seen == records);
+      }
     }
   }
 }
@@ -182,12 +184,15 @@ TEST_CASE("a chunked replay reports the first error in file order, as replay() d
       replay(*s, sm90);
     });
     REQUIRE(!want.empty());
-    for (unsigned threads : {2u, 4u}) {
-      CAPTURE(threads);
-      CHECK(error_of([&] {
-              auto s = open_trace(bad);
-              replay_parallel(*s, sm90, threads);
-            }) == want);
+    for (ChunkAccess access : {ChunkAccess::read, ChunkAccess::map}) {
+      for (unsigned threads : {2u, 4u}) {
+        CAPTURE(access == ChunkAccess::read);
+        CAPTURE(threads);
+        CHECK(error_of([&] {
+                auto s = open_trace(bad);
+                replay_parallel(*s, sm90, threads, {}, access);
+              }) == want);
+      }
     }
   }
 }

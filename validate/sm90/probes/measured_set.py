@@ -6,12 +6,14 @@
 RESULTS is the `results` folder of validate/probes/run_on_gpu.sh (inside its
 probes.tar.gz). Writes validate/sm90/cases/NAME.trace (the model's view of
 each case, from cases/KIND.trace, with the op refined from the SASS the probe
-compiled to: LDGSTS...BYPASS -> cpasync.cg) and validate/sm90/measured/NAME.csv
+compiled to: LDGSTS...BYPASS -> cpasync.cg, with a predicate operand
+cpasync.cg.zfill) and validate/sm90/measured/NAME.csv
 (site, Nsight Compute's per-instruction "L1 Wavefronts Shared" of the probed
 instruction, its SASS). tests/model/phase_rules_test.cpp checks the model on
 the pair."""
 import csv
 import os
+import re
 import sys
 
 res, kind, name, gpu, command = sys.argv[1:6]
@@ -19,7 +21,7 @@ root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 rows = {}
 for r in csv.DictReader(open(os.path.join(res, "summary", f"{kind}.instructions.csv"))):
     if r["target"] == "1":
-        rows[r["name"]] = r
+        rows.setdefault(r["name"], r)  # a case of two probed copies (cgpair): the first, which its line describes
 out_trace, out_csv = [], []
 for line in open(os.path.join(res, "cases", f"{kind}.trace")):
     if not line.startswith("@"):
@@ -28,7 +30,10 @@ for line in open(os.path.join(res, "cases", f"{kind}.trace")):
     r = rows[site]
     sass = r["sass"].split(" ")[0]
     if ".BYPASS" in sass:
-        line = line.replace(f"@{site} cpasync ", f"@{site} cpasync.cg ", 1)
+        # A predicate operand: the source-size / ignore-src form (op refinement, capture/host/op_refinement.hpp).
+        zfill = re.search(r",\s*!?P[0-6T](\s|,|$)", r["sass"]) is not None
+        op = line.split()[1]
+        line = line.replace(f"@{site} {op} ", f"@{site} {'cpasync.cg.zfill' if zfill else 'cpasync.cg'} ", 1)
     out_trace.append(line.rstrip("\n"))
     out_csv.append(f"{site},{r['wavefronts']},{sass}")
 with open(os.path.join(root, "cases", f"{name}.trace"), "w") as f:

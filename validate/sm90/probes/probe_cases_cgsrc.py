@@ -106,3 +106,54 @@ def cgsrc_cases(c, rnd):
         for sn, sp in src2.items():
             add(f"2-{dn}-{sn}", dp + [None] * (W - 2), sp + [None] * (W - 2), "2 lanes")
 
+
+
+def cgline_cases(c, kind="cgline", spacings=(128, 384, 512, 1024, 2048, 4096)):
+    """The cgsrc patterns that read two or more source lines, repeated with the
+    lines `spacing` bytes apart (cgsrc keeps them 256 apart): Triton's matmul
+    reads 64-byte rows of lines 1 KiB apart and measured one wavefront per
+    shared row where the 256-byte probes measured two (docs/bank-model.md,
+    rule 6b). Destination (row, chunk) as in cgsrc; source (line, chunk) at
+    global offset spacing*line + 16*chunk. Kind `cgwarm`: the same copies
+    with their sources read into L2 first (probe_cpasync_cg16warm), plus
+    one-line patterns, to see whether the cost depends on where the source is;
+    kinds `cgsrcsize` and `cgignore`: the same in the two forms Triton emits."""
+    def lanes(n, f):
+        return [f(l) if l < n else None for l in range(W)]
+
+    def tri(sw):
+        def dst(l):
+            row, j = l // 4, l % 4
+            r, half = row // 2, row % 2
+            return (r, (4 * half + j) ^ ((r >> sw) % 8 if sw else 0))
+        return [dst(l) for l in range(W)]
+
+    row8 = lanes(8, lambda l: (0, l))
+    full_dst = [(l // 8, l % 8) for l in range(W)]
+    patterns = [
+        ("8-rows64", row8, lanes(8, lambda l: (l // 4, l % 4)), "two 64-byte rows at line starts into one row"),
+        ("8-rows64mid", row8, lanes(8, lambda l: (l // 4, 4 + l % 4)), "two 64-byte rows at mid-line into one row"),
+        ("8-half", row8, lanes(8, lambda l: (l // 4, l)), "lanes 0-3 line 0, 4-7 line 1, chunks kept"),
+        ("8-halfswap", row8, lanes(8, lambda l: (l // 4, (l + 4) % 8)), "64-byte halves of two lines, swapped"),
+        ("8-shift1", row8, lanes(8, lambda l: divmod(l + 1, 8)), "source shifted by one chunk"),
+        ("8-shift2", row8, lanes(8, lambda l: divmod(l + 2, 8)), "source shifted by two chunks"),
+        ("8-8lines", row8, lanes(8, lambda l: (l, l)), "one line per lane, chunk kept"),
+        ("2-sline0", lanes(2, lambda l: (0, l)), lanes(2, lambda l: (l, 0)), "2 lanes, chunk 0 of two lines"),
+        ("32-rows64", full_dst, [(l // 4, l % 4) for l in range(W)], "8 lines, 64 bytes each, into 4 rows"),
+        ("32-tri-sw0", tri(0), [(l // 4, l % 4) for l in range(W)], "triton-like, no swizzle"),
+        ("32-tri-sw1", tri(1), [(l // 4, l % 4) for l in range(W)], "triton-like, swizzle 1"),
+        ("32-tri-sw1mid", tri(1), [(l // 4, 4 + l % 4) for l in range(W)], "triton-like mid-line, swizzle 1"),
+    ]
+    if kind != "cgline":
+        patterns += [
+            ("8-id", row8, row8, "one line into one row in lane order"),
+            ("8-rot1", row8, lanes(8, lambda l: (0, (l + 1) % 8)), "one line rotated by 16 bytes"),
+            ("8-evenodd", row8, lanes(8, lambda l: (0, [0, 2, 4, 6, 1, 3, 5, 7][l])), "one line, even then odd chunks"),
+            ("32-lines", full_dst, full_dst, "4 lines into 4 rows in lane order"),
+        ]
+    for spacing in spacings:
+        for name, dst, src, note in patterns:
+            d = [None if x is None else 128 * x[0] + 16 * x[1] for x in dst]
+            s = [None if x is None else spacing * x[0] + 16 * x[1] for x in src]
+            c.add(f"{kind}.trace", f"{kind}-{spacing}-{name}", kind, "cg.16", 16, d, src=s, op="cpasync.cg",
+                  comment=f"{note}; lines {spacing} bytes apart")

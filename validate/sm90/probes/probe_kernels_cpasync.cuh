@@ -26,3 +26,62 @@ CPASYNC_KERNEL(ca4, 4, false)
 CPASYNC_KERNEL(ca8, 8, false)
 CPASYNC_KERNEL(ca16, 16, false)
 CPASYNC_KERNEL(cg16, 16, true)
+
+// The .cg copy in the form Triton emits for masked loads when PRED: a
+// run-time source size (16 here: nothing zero-filled). SASS:
+// LDGSTS.E.BYPASS.128 with a predicate operand.
+template <bool PRED>
+__device__ __forceinline__ void cp_async_cg(uint32_t dst, const void* src, uint32_t src_size) {
+  if constexpr (PRED)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(src_size) : "memory");
+  else
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
+}
+
+// The copy with its source already in L2 (WARM): each lane first reads its
+// source through L2 only (ld.global.cg) and waits for the value, so the copy
+// that follows hits where the plain probe (caches flushed by ncu) misses.
+// PAIR: a second copy follows, of the other 64-byte half of each source line
+// (s ^ 64) into another region (a ^ 4096), as Triton's pipeline stages issue
+// them; both copies are measured.
+template <bool PRED, bool WARM, bool PAIR>
+__device__ __forceinline__ void cg_probe(const Lanes& p, uint32_t active, uint32_t magic, uint32_t* out,
+                                         uint8_t* g, uint8_t* smem) {
+  const unsigned lane = threadIdx.x;
+  const bool on = (active >> lane) & 1u;
+  const uint32_t src_size = active != 0 ? 16u : 0u;  // known only at run time
+  if (WARM && on) {
+    uint32_t v;
+    asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(g + p.s[lane]) : "memory");
+    if (v == magic) out[lane] = v;
+  }
+  if (WARM) __syncwarp();
+  if (on) {
+    cp_async_cg<PRED>(shared_base(smem) + p.a[lane], g + p.s[lane], src_size);
+    if (PAIR) cp_async_cg<PRED>(shared_base(smem) + (p.a[lane] ^ 4096u), g + (p.s[lane] ^ 64u), src_size);
+  }
+  asm volatile("cp.async.wait_all;" ::: "memory");
+}
+
+#define CG_PROBE_KERNEL(NAME, PRED, WARM, PAIR)                                   \
+  __global__ void __launch_bounds__(kWarp) probe_cpasync_##NAME(PROBE_PARAMS) {  \
+    __shared__ __align__(128) uint8_t smem[kSharedBytes];                        \
+    cg_probe<PRED, WARM, PAIR>(p, active, magic, out, g, smem);                  \
+  }
+CG_PROBE_KERNEL(cg16warm, false, true, false)
+CG_PROBE_KERNEL(cg16srcsize, true, false, false)
+CG_PROBE_KERNEL(cg16pair, true, false, true)
+CG_PROBE_KERNEL(cg16pairplain, false, false, true)
+CG_PROBE_KERNEL(cg16warmsrcsize, true, true, false)
+
+// The ignore-src form: the predicate false at run time, unknown to the compiler.
+__global__ void __launch_bounds__(kWarp) probe_cpasync_cg16ignore(PROBE_PARAMS) {
+  __shared__ __align__(128) uint8_t smem[kSharedBytes];
+  const unsigned lane = threadIdx.x;
+  (void)out;
+  const int ignore = magic == 0xFFFFFFFFu;
+  if ((active >> lane) & 1u)
+    asm volatile("{ .reg .pred q; setp.ne.b32 q, %2, 0; cp.async.cg.shared.global [%0], [%1], 16, q; }"
+                 ::"r"(shared_base(smem) + p.a[lane]), "l"(g + p.s[lane]), "r"(ignore) : "memory");
+  asm volatile("cp.async.wait_all;" ::: "memory");
+}
