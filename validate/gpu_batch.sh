@@ -9,6 +9,7 @@
 #   cgsrc    the cp.async.cg probes (PROBE_GROUPS=cgsrc validate/probes/run_on_gpu.sh)
 #   cgline   the cp.async.cg probes of several source lines, their spacing varied
 #   cgwarm   the same copies with their sources read into L2 first
+#   casrcsize  the .ca copies of the cpasync probes in the source-size form
 #   cgforms  the same copies in Triton's forms (run-time source size, ignore-src predicate),
 #            and in pairs (the second copy reading the other halves of the first's lines)
 #   global   `capture --global` and ncu per instruction (sectors and
@@ -50,6 +51,7 @@ step() {  # step NAME SECONDS CMD...
 for s in "$@"; do
   case $s in
     cgforms) step cgforms 200 env PROBE_GROUPS=cgforms PROBES_BUDGET_S=180 OUT="$OUT/cgforms" bash validate/probes/run_on_gpu.sh ;;
+    casrcsize) step casrcsize 200 env PROBE_GROUPS=casrcsize PROBES_BUDGET_S=180 OUT="$OUT/casrcsize" bash validate/probes/run_on_gpu.sh ;;
     cgwarm) step cgwarm 200 env PROBE_GROUPS=cgwarm PROBES_BUDGET_S=180 OUT="$OUT/cgwarm" bash validate/probes/run_on_gpu.sh ;;
     cgline) step cgline 200 env PROBE_GROUPS=cgline PROBES_BUDGET_S=180 OUT="$OUT/cgline" bash validate/probes/run_on_gpu.sh ;;
     cgsrc) step cgsrc 330 env PROBE_GROUPS=cgsrc PROBES_BUDGET_S=310 OUT="$OUT/cgsrc" bash validate/probes/run_on_gpu.sh ;;

@@ -216,6 +216,16 @@ TEST_CASE("cp.async.cg.zfill: one wavefront per active quarter warp, whatever th
   CHECK(n.equal.at(Op::cpasync_cg) + n.unmodelled.at(Op::cpasync_cg) == 16);
 }
 
+TEST_CASE("cp.async.ca in the source-size form costs as the plain form: rule 6's stages") {
+  // validate/sm90/cases/casrcsize.trace: cpasrc's 100 .ca copies compiled
+  // with a run-time source size (LDGSTS.E... with a predicate operand), so
+  // capture leaves them `cpasync`; every one equals the H100.
+  const CopySetCounts n = check_copy_set("casrcsize");
+  CHECK(n.checked == 100);
+  CHECK(n.equal.at(Op::cpasync) == 100);
+  CHECK(n.unmodelled.empty());
+}
+
 TEST_CASE("Triton's first-stage copies cost what ncu measured in the running kernel: 4 per warp") {
   // Records captured from Triton's matmul on the H100 (validate/results/
   // h100-2026-11-26/triton-matmul/ldgsts.sample.trace): 8 source lines, 4

@@ -123,6 +123,9 @@ def expected_probe(base):
         return [r"LDGSTS\.E\.BYPASS\.128 \["], False
     if base in ("probe_cpasync_cg16pair", "probe_cpasync_cg16pairplain"):  # two copies, both measured
         return [r"LDGSTS\.E\.BYPASS\.128 \[", r"LDGSTS\.E\.BYPASS\.128 \["], False
+    m = re.match(r"probe_cpasync_ca(\d+)srcsize$", base)  # the source-size form: a predicate operand
+    if m:
+        return [rf"LDGSTS\.E{ {'4': '', '8': r'.64', '16': r'.128'}[m.group(1)]} \[.*, !?P[0-6T]\b"], False
     m = re.match(r"probe_cpasync_(ca|cg)(\d+)$", base)
     if m:
         size = int(m.group(2))

@@ -85,3 +85,21 @@ __global__ void __launch_bounds__(kWarp) probe_cpasync_cg16ignore(PROBE_PARAMS) 
                  ::"r"(shared_base(smem) + p.a[lane]), "l"(g + p.s[lane]), "r"(ignore) : "memory");
   asm volatile("cp.async.wait_all;" ::: "memory");
 }
+
+// .ca copies (4, 8, 16 bytes) in the source-size form (a run-time size equal
+// to the copy's: nothing zero-filled): does the zero-fill form change the
+// staged read and write of rule 6 as it changes .cg (rule 6c)?
+#define CA_SRCSIZE_KERNEL(NAME, SIZE)                                                              \
+  __global__ void __launch_bounds__(kWarp) probe_cpasync_##NAME(PROBE_PARAMS) {                   \
+    __shared__ __align__(128) uint8_t smem[kSharedBytes];                                         \
+    const unsigned lane = threadIdx.x;                                                            \
+    (void)magic; (void)out;                                                                       \
+    const uint32_t src_size = active != 0 ? SIZE : 0u;                                            \
+    if ((active >> lane) & 1u)                                                                    \
+      asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" ::"r"(shared_base(smem) + p.a[lane]), \
+                   "l"(g + p.s[lane]), "n"(SIZE), "r"(src_size) : "memory");                     \
+    asm volatile("cp.async.wait_all;" ::: "memory");                                              \
+  }
+CA_SRCSIZE_KERNEL(ca4srcsize, 4)
+CA_SRCSIZE_KERNEL(ca8srcsize, 8)
+CA_SRCSIZE_KERNEL(ca16srcsize, 16)
