@@ -21,6 +21,7 @@
 #   triton   the Triton kernels of run_compare.sh (TRITON_ONLY, default matmul; KEEP_OPS,
 #            e.g. 'cpasync.cg': keep those records as text, run_compare.sh)
 #   fulltrace  full-trace capture rate of CUB sorts and the host's bound (validate/capture/full_trace_rate.sh)
+#   mpi      validate/mpi_scaling.sh with the relocated OpenMPI of build-gpu/mpi (build_carry.sh mpi)
 #   bench    bench.replay on this machine's cores, with the SIMD path it measures
 #            fastest and again with BANKCHECK_SIMD=avx512 (model/simd_degree.hpp)
 # Results under $OUT/STEP/; large files (traces, reports, cubins) are removed
@@ -62,6 +63,7 @@ for s in "$@"; do
     stages) step stages 200 env OUT="$OUT/stages" B="$B" REPS=${REPS:-3} bash validate/capture/summary_stages.sh ;;
     torch) step torch 300 env CUDA_MODULE_LOADING=LAZY CAPTURE_ARGS="${TORCH_CAPTURE_ARGS:-}" ONLY="${TORCH_ONLY:-softmax|layer_norm}" \
         OUT="$OUT/torch" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh torch ;;
+    mpi) step mpi 280 env OUT="$OUT/mpi" MPI=build-gpu/mpi bash validate/mpi_scaling.sh ;;
     fulltrace) step fulltrace 200 env OUT="$OUT/fulltrace" B="$B" bash validate/capture/full_trace_rate.sh ;;
     bench)
       step bench 150 build/bench.replay --runs 5

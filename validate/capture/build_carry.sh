@@ -2,7 +2,7 @@
 # Builds on the development machine what the GPU scripts take prebuilt, into
 # the git-ignored build-gpu/ (carry it to the GPU machine with the run):
 #
-#   bash validate/capture/build_carry.sh [cli] [smoke]      (default: both)
+#   bash validate/capture/build_carry.sh [cli] [smoke] [mpi]      (default: cli smoke)
 #
 #   build-gpu/cli    build/bankcheck, build/bench/bench.replay and bench.capture_host, with every
 #                    shared library they load except the C library's own, and
@@ -12,6 +12,8 @@
 #                    GPU machine's CUDA version: scripts/setup.sh installs it);
 #                    the library's RPATH points at the GPU machine's toolkit.
 #                    Use: PREBUILT_B=build-gpu/smoke OUT=DIR bash validate/capture/gpu_smoke.sh
+#   build-gpu/mpi    OpenMPI's mpirun, components and libraries, relocatable
+#                    (OPAL_PREFIX), for validate/mpi_scaling.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 what=("$@")
@@ -46,6 +48,20 @@ for w in "${what[@]}"; do
     rm -rf "$tmp"
     echo "build-gpu/smoke: $(ls build-gpu/smoke | tr '\n' ' ')"
     ;;
-  *) echo "build_carry: unknown part '$w' (cli, smoke)" >&2; exit 2 ;;
+  mpi)
+    # Debian's OpenMPI, relocated under build-gpu/mpi for a machine without
+    # it (run with OPAL_PREFIX=build-gpu/mpi: validate/mpi_scaling.sh).
+    m=build-gpu/mpi
+    rm -rf "$m" && mkdir -p "$m/bin" "$m/lib/x86_64-linux-gnu" "$m/share"
+    cp -L "$(command -v orterun)" "$m/bin/orterun"
+    cp -a /usr/lib/x86_64-linux-gnu/openmpi "$m/lib/x86_64-linux-gnu/"
+    rm -rf "$m/lib/x86_64-linux-gnu/openmpi/include"  # headers: not needed to run
+    cp -a /usr/share/openmpi "$m/share/"
+    find "$m/bin" "$m/lib" -type f \( -name orterun -o -name '*.so*' \) -print0 | xargs -0 ldd 2>/dev/null |
+      awk '/=> \// {print $3}' | sort -u | grep -vE '/(libc|libm|libdl|libpthread|librt|ld-linux[^/]*)\.so' |
+      grep -v "^$PWD" | xargs -r -I{} cp -L -n {} "$m/lib/x86_64-linux-gnu/"
+    echo "build-gpu/mpi: $(du -sh "$m" | cut -f1)"
+    ;;
+  *) echo "build_carry: unknown part '$w' (cli, smoke, mpi)" >&2; exit 2 ;;
   esac
 done
