@@ -93,7 +93,7 @@ void cost_batch(const Batch& b, unsigned warp, const BankModel& model, ReplayAcc
 }
 
 /// A binary trace file cut into chunks that the threads decode from their
-/// own buffers (ChunkAccess::read) or mapped windows: this thread skims the file (record heads only) and bookmarks every
+/// own buffers or mapped windows (ChunkAccess): this thread skims the file (record heads only) and bookmarks every
 /// `chunk` instructions while the other threads replay whole chunks from
 /// their bookmarks, each with its own reader of the file, so no record is
 /// copied between threads; the skimming thread joins them at the end. Any
@@ -173,7 +173,7 @@ class ChunkedReplay {
     for (std::size_t k; !failed_ && chunk(k = next_.fetch_add(1), mark, stop, defined);) {
       try {
         BinaryTraceReader reader{InputFile(source_->file_name()), kChunkBufferBytes,
-                                 access_ == ChunkAccess::read ? BinaryReadMode::read : BinaryReadMode::automatic};
+                                 access_ == ChunkAccess::map ? BinaryReadMode::automatic : BinaryReadMode::read};
         reader.resume(mark, defined, stop);
         TraceRecord record;
         std::uint64_t index = mark.instructions;

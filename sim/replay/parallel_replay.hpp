@@ -28,8 +28,9 @@ using ReplayProgress = std::function<void(std::uint64_t records)>;
 /// How the skim and the chunks of a binary file get at its bytes: read()
 /// into a buffer each thread reuses, or mapped a window at a time (every
 /// window mapped is a set of page faults and an unmap that interrupts every
-/// core the process runs on). bench.replay measures both.
-enum class ChunkAccess : std::uint8_t { read, map };
+/// core the process runs on), or the skim mapped (it touches only record
+/// heads) and the chunks read. bench.replay measures the three.
+enum class ChunkAccess : std::uint8_t { read, map, mapped_skim };
 
 /// replay() on `threads` threads (threads <= 1: replay() itself, on this thread).
 /// @pre nothing; as replay().

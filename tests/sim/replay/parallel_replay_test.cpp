@@ -125,9 +125,9 @@ TEST_CASE("a binary trace file is cut into chunks that the threads decode: repla
     const std::string path = binary_file(trace, "chunks" + std::to_string(address_bytes) + ".bktrace", address_bytes);
     auto one = open_trace(path);
     const ReplaySummary want = replay(*one, sm90);
-    for (ChunkAccess access : {ChunkAccess::read, ChunkAccess::map}) {
+    for (ChunkAccess access : {ChunkAccess::read, ChunkAccess::map, ChunkAccess::mapped_skim}) {
       for (unsigned threads : {2u, 3u, 8u}) {
-        CAPTURE(access == ChunkAccess::read);
+        CAPTURE(static_cast<int>(access));
         CAPTURE(threads);
         auto source = open_trace(path);
         REQUIRE(dynamic_cast<BinaryTraceReader*>(source.get())->mapped());
@@ -184,9 +184,9 @@ TEST_CASE("a chunked replay reports the first error in file order, as replay() d
       replay(*s, sm90);
     });
     REQUIRE(!want.empty());
-    for (ChunkAccess access : {ChunkAccess::read, ChunkAccess::map}) {
+    for (ChunkAccess access : {ChunkAccess::read, ChunkAccess::map, ChunkAccess::mapped_skim}) {
       for (unsigned threads : {2u, 4u}) {
-        CAPTURE(access == ChunkAccess::read);
+        CAPTURE(static_cast<int>(access));
         CAPTURE(threads);
         CHECK(error_of([&] {
                 auto s = open_trace(bad);
