@@ -113,3 +113,31 @@ TEST_CASE("OutputFile: a regular file appears whole at close(); before it, or wi
   CHECK_THROWS_WITH_AS(OutputFile(dir.string()), doctest::Contains("is a directory"), std::invalid_argument);
   fs::remove_all(dir);
 }
+
+TEST_CASE("seek: a regular file reads on from the byte asked for, peeked bytes dropped; a pipe is refused") {
+  const std::string path = bankcheck::test::scratch("seek.bin");
+  {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    REQUIRE(f != nullptr);
+    std::fputs("0123456789", f);
+    std::fclose(f);
+  }
+  InputFile in(path);
+  CHECK(in.peek(4) == "0123");
+  in.seek(6);
+  char got[4] = {};
+  CHECK(in.read(got, 4) == 4);
+  CHECK(std::string(got, 4) == "6789");
+  in.seek(1);
+  CHECK(in.read(got, 2) == 2);
+  CHECK(std::string(got, 2) == "12");
+
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  std::FILE* reading = ::fdopen(fds[0], "rb");
+  REQUIRE(reading != nullptr);
+  InputFile piped(reading, "<pipe>");
+  CHECK_THROWS_AS(piped.seek(3), TraceError);
+  std::fclose(reading);
+  ::close(fds[1]);
+}
