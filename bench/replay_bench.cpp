@@ -3,8 +3,8 @@
 // with its addresses summed, (b) replayed through the sm90 preset, and
 // (c) costed by BankModel::cost alone from memory (where replay's time goes),
 // and (d) costed per pattern from cache; (e) the parallel replay of one
-// trace (its chunks read, and mapped) and (f) `replay DIR` of a folder, each
-// against one thread; (g) the SIMD degree kernel of every path this CPU has.
+// trace (its chunks read, or mapped) and (f) `replay DIR` of a folder, each
+// against one thread. The SIMD kernels alone: bench.simd.
 // (0) to (d) run on one core, each figure the median of --runs runs of the
 // thread's CPU time; (e) and (f) the medians of wall-clock times, alternated
 // with the one-thread run in the same loop. Printed in lane-accesses per
@@ -325,32 +325,6 @@ int main(int argc, char** argv) {
         }));
       site_ns.emplace_back(s.site, median(t) / (50.0 * static_cast<double>(s.op.size())) * 1e9);
     }
-    // (g) the SIMD degree kernels themselves, every path this CPU has, on the
-    // 4-byte requests of each site: what best_simd_path() chooses between.
-    std::vector<std::string> simd_rows;
-    for (SimdPath path : available_simd_paths()) {
-      const DegreeKernel kernel = simd_degree_kernel(CellKeyMap{}, path);
-      if (kernel == nullptr) continue;
-      std::string row = "    " + std::string(simd_path_name(path)) + ":";
-      for (const auto& site : by_site) {
-        std::vector<std::size_t> four;
-        for (std::size_t i = 0; i < site.op.size(); ++i)
-          if (site.width[i] == 4) four.push_back(i);
-        if (four.empty()) continue;
-        std::vector<double> t;
-        for (unsigned r = 0; r < runs; ++r)
-          t.push_back(seconds([&] {
-            std::uint64_t d = 0;
-            for (int pass = 0; pass < 50; ++pass)
-              for (std::size_t i : four) d += kernel(site.addr.data() + i * kWarp, CellKeyMap{});
-            g_sink = d;
-          }));
-        char cell[96];
-        std::snprintf(cell, sizeof cell, " %s %.1f", site.site.c_str(), median(t) / (50.0 * four.size()) * 1e9);
-        row += cell;
-      }
-      simd_rows.push_back(row);
-    }
 
     const FileFigures& first = figures.front();
     std::printf("trace: %llu instructions, %llu active lane-accesses, warp %u, 4-byte accesses; SIMD path %s\n",
@@ -388,9 +362,7 @@ int main(int argc, char** argv) {
     std::printf("(d) BankModel::cost per site, requests in cache, one site at a time (ns per instruction):\n   ");
     for (const auto& [site, ns] : site_ns) std::printf(" %s %.1f", site.c_str(), ns);
     std::printf("\n");
-    std::printf("(g) SIMD degree kernel alone per path, 4-byte requests of each site (ns per request; chosen: %s):\n",
-                std::string(simd_path_name(best_simd_path())).c_str());
-    for (const auto& row : simd_rows) std::printf("%s\n", row.c_str());
+
     std::printf("targets: replay >= 1e9 lane-accesses/s (parallel, all cores), ratio replay / read-only >= 0.3 (one "
                 "thread), parallel speed-up >= 0.8 x cores\n");
   } catch (const std::exception& e) {

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "sim/trace/trace_binary.hpp"
+#include "sim/trace/trace_index.hpp"
 
 #include <condition_variable>
 #include <deque>
@@ -110,13 +111,14 @@ class ChunkedReplay {
     const std::uint64_t record_bytes = 8 * (1 + (source.address_bytes() == 8 ? warp : (warp + 1) / 2));
     const std::uint64_t estimate = std::filesystem::file_size(source.file_name()) / record_bytes;
     chunk_ = std::max<std::uint64_t>(kReplayBatchRecords * 4, estimate / (std::uint64_t{threads} * 16));
+    if (auto index = read_trace_index(source.file_name())) use_index(*index);
   }
 
   ReplaySummary run(const ReplayProgress& progress) {
     {
       std::vector<std::jthread> pool;
       for (std::size_t t = 1; t < partial_.size(); ++t) pool.emplace_back([this, t] { work(t); });
-      skim();
+      if (!indexed_) skim();
       work(0);
     }
     if (progress) progress(done_.load());
@@ -125,10 +127,38 @@ class ChunkedReplay {
       return replay(serial, model_);  // the first error in file order (a thread may have met a later one first)
     }
     for (std::size_t t = 1; t < partial_.size(); ++t) partial_[0].merge(partial_[t]);
-    return partial_[0].summary(source_->sites(), model_, source_->warp());
+    return partial_[0].summary(indexed_ ? index_sites_ : source_->sites(), model_, source_->warp());
   }
 
  private:
+  /// The writer's bookmarks instead of a skim: every stride-th, so that a
+  /// chunk holds about chunk_ instructions. What they claim is checked as the
+  /// chunks are read (matches()); a wrong one sends the file through the
+  /// serial reader, like an error.
+  void use_index(const TraceIndex& index) {
+    const std::size_t stride = std::max<std::uint64_t>(1, chunk_ / kTraceIndexEvery);
+    for (std::size_t k = 0; k < index.marks.size(); k += stride) marks_.push_back(index.marks[k]);
+    names_ = index.sites;
+    for (const std::string& name : names_) index_sites_.intern(name);
+    end_ = index.index_offset;
+    total_ = index.instructions;
+    skimmed_ = indexed_ = true;
+  }
+
+  /// Whether the reader of chunk k, stopped at the chunk's end, stands where
+  /// the index says the next chunk starts (or, for the last, at the end).
+  bool matches(const BinaryTraceReader& reader, std::size_t k) const {
+    const TraceBookmark at = reader.bookmark();
+    const bool last = k + 1 == marks_.size();
+    if (last ? at.instructions != total_ || at.sites != names_.size()
+             : at.records != marks_[k + 1].records || at.instructions != marks_[k + 1].instructions ||
+                   at.sites != marks_[k + 1].sites || at.location != marks_[k + 1].location)
+      return false;
+    for (std::size_t id = marks_[k].sites; id < at.sites; ++id)
+      if (reader.sites().name(static_cast<std::uint32_t>(id)) != names_[id]) return false;
+    return !reader.expected() || *reader.expected() == total_;
+  }
+
   void skim() {
     try {
       publish(source_->bookmark());
@@ -180,6 +210,7 @@ class ChunkedReplay {
         while (reader.next(record))
           partial_[t].add(model_, index++, record.site, record.request, active_lanes(record.request),
                           [&reader] { return reader.position(); });
+        if (indexed_ && !matches(reader, k)) failed_ = true;
         done_ += index - mark.instructions;
       } catch (...) {
         failed_ = true;
@@ -200,6 +231,9 @@ class ChunkedReplay {
   std::vector<BinaryTraceReader::Bookmark> marks_;
   std::vector<std::string> names_;  // the sites of the published marks, in id order
   bool skimmed_ = false;
+  bool indexed_ = false;    // the bookmarks come from the trace's index (no skim)
+  SiteTable index_sites_;   // indexed: every site, for the summary
+  std::uint64_t total_ = 0;  // indexed: the end record's instruction count
   std::uint64_t end_ = 0;
   std::atomic<std::size_t> next_{0};
   std::atomic<std::uint64_t> done_{0};

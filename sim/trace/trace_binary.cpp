@@ -149,6 +149,38 @@ bool BinaryTraceReader::fill_buffer(std::size_t words) {
   return end_ - pos_ >= words;
 }
 
+void BinaryTraceReader::skip_words(std::uint64_t words) {
+  while (words > 0) {
+    if (pos_ == end_ && !fill(1)) fail_truncated(static_cast<std::size_t>(std::min<std::uint64_t>(words, 1u << 30)));
+    const std::uint64_t take = std::min<std::uint64_t>(words, end_ - pos_);
+    pos_ += static_cast<std::size_t>(take);
+    words -= take;
+  }
+}
+
+void BinaryTraceReader::skip_index(std::uint64_t head) {
+  // docs/trace-format.md, "The index": readers in file order step over it;
+  // the parallel replay reads it (sim/trace/trace_index.hpp).
+  if (pending_source_) fail("an index record between a source record and its instruction");
+  if (((head >> 8) & 0xffffff) != 0) fail("reserved bytes of an index record must be 0");
+  if (!fill(2)) fail_truncated(2);
+  const std::uint64_t names = words_[pos_ + 1];
+  skip_words(2 + 8 * (head >> 32));
+  for (std::uint64_t i = 0; i < names; ++i) {
+    if (!fill(1)) fail_truncated(1);
+    const std::uint64_t length = words_[pos_];
+    if (length > kMaxSiteNameBytes) fail("index: a site name of " + std::to_string(length) + " bytes");
+    skip_words(1 + (length + 7) / 8);
+  }
+  if (!fill(1)) fail_truncated(1);
+  if (words_[pos_] != record_offset_)
+    fail("index record ends with offset " + std::to_string(words_[pos_]) + ", not its own (" +
+         std::to_string(record_offset_) + ")");
+  ++pos_;
+  ++records_;
+  index_seen_ = true;
+}
+
 std::uint32_t BinaryTraceReader::widen(const std::uint64_t* words, std::uint32_t mask) {
   // Read the buffer's words as 32-bit halves in place (little-endian: the
   // file's order); a copy first would cost more than the widening.
@@ -184,7 +216,8 @@ bool BinaryTraceReader::read_record(TraceRecord* out_ptr) {
   if (done_) return false;
   for (;;) {
     record_offset_ = buffer_offset_ + pos_ * 8;
-    if (record_offset_ == stop_) {
+    if (record_offset_ >= stop_) {
+      if (record_offset_ > stop_) fail("a record crosses the end of this reader's chunk (a wrong bookmark)");
       done_ = true;
       return false;
     }
@@ -195,6 +228,8 @@ bool BinaryTraceReader::read_record(TraceRecord* out_ptr) {
       fail_truncated(1);
     }
     const std::uint64_t head = words_[pos_];
+    if (index_seen_ && kind_of(head) != static_cast<std::uint64_t>(BinaryRecordKind::end))
+      fail("a record after the index (only the end record may follow it)");
     switch (kind_of(head)) {
       case static_cast<std::uint64_t>(BinaryRecordKind::instr): {
         const unsigned op = (head >> 8) & 0xff;
@@ -331,12 +366,18 @@ bool BinaryTraceReader::read_record(TraceRecord* out_ptr) {
         ++records_;
         continue;
       }
+      case static_cast<std::uint64_t>(BinaryRecordKind::index): {
+        if (version_ < 4) break;
+        skip_index(head);
+        continue;
+      }
       default: break;
     }
     fail("unknown record kind " + std::to_string(kind_of(head)) +
-         (version_ == 1 ? " (version 1: 1 = site, 2 = instr, 3 = end)"
-                        : version_ == 2 ? " (1 = site, 2 = instr, 3 = end, 4 = location, 5 = expect)"
-                                        : " (1 = site, 2 = instr, 3 = end, 4 = location, 5 = expect, 6 = source)"));
+         (version_ == 1   ? " (version 1: 1 = site, 2 = instr, 3 = end)"
+          : version_ == 2 ? " (1 = site, 2 = instr, 3 = end, 4 = location, 5 = expect)"
+          : version_ == 3 ? " (1 = site, 2 = instr, 3 = end, 4 = location, 5 = expect, 6 = source)"
+                          : " (1 = site, 2 = instr, 3 = end, 4 = location, 5 = expect, 6 = source, 7 = index)"));
   }
 }
 

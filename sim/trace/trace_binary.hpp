@@ -45,8 +45,8 @@
 namespace bankcheck {
 
 inline constexpr char kBinaryTraceMagic[8] = {'B', 'K', 'T', 'R', 'A', 'C', 'E', '\x1a'};
-/// The version the writer writes.
-inline constexpr std::uint16_t kBinaryTraceVersion = 3;
+/// The version the writer writes (4: an index record may precede the end record).
+inline constexpr std::uint16_t kBinaryTraceVersion = 4;
 /// The oldest version the reader reads (version 1: ld/st only, no location or expect records).
 inline constexpr std::uint16_t kOldestBinaryTraceVersion = 1;
 inline constexpr std::size_t kBinaryTraceHeaderBytes = 16;
@@ -57,7 +57,23 @@ inline constexpr std::uint64_t kMaxNarrowAddress = 0xFFFFFFFEu;
 /// Longest site name a binary trace may define.
 inline constexpr std::uint32_t kMaxSiteNameBytes = 4096;
 
-enum class BinaryRecordKind : std::uint8_t { site = 1, instr = 2, end = 3, location = 4, expect = 5, source = 6 };
+enum class BinaryRecordKind : std::uint8_t {
+  site = 1, instr = 2, end = 3, location = 4, expect = 5, source = 6, index = 7
+};
+
+/// Instructions between two bookmarks of a trace's index (sim/trace/trace_index.hpp).
+inline constexpr std::uint64_t kTraceIndexEvery = 16384;
+
+/// Where a reader stands between two records: what another reader of the
+/// same file needs to read on from there (a chunk of a parallel replay,
+/// sim/replay/parallel_replay.hpp), and what a trace's index records.
+struct TraceBookmark {
+  std::uint64_t offset = kBinaryTraceHeaderBytes;  ///< file offset of the next record
+  std::uint64_t records = 0, instructions = 0;     ///< records (all kinds) and instructions before it
+  std::size_t sites = 0;                           ///< sites defined before it
+  std::optional<TraceLocation> location;           ///< the location in force there
+  bool operator==(const TraceBookmark&) const = default;
+};
 
 /// How the reader gets at the bytes after the header.
 enum class BinaryReadMode : std::uint8_t {
@@ -91,15 +107,7 @@ class BinaryTraceReader final : public TraceSource {
   /// True when the file is mapped rather than read.
   bool mapped() const { return mapping_.has_value(); }
 
-  /// Where a reader stands between two records: what another reader of the
-  /// same file needs to read on from there (a chunk of a parallel replay,
-  /// sim/replay/parallel_replay.hpp).
-  struct Bookmark {
-    std::uint64_t offset = kBinaryTraceHeaderBytes;  ///< file offset of the next record
-    std::uint64_t records = 0, instructions = 0;     ///< records (all kinds) and instructions before it
-    std::size_t sites = 0;                           ///< sites defined before it
-    std::optional<TraceLocation> location;           ///< the location in force there
-  };
+  using Bookmark = TraceBookmark;
   /// The bookmark after the last record read or skipped.
   Bookmark bookmark() const;
   /// As next(), but an instruction record is stepped over after its head is
@@ -124,6 +132,10 @@ class BinaryTraceReader final : public TraceSource {
   /// The current record's 4-byte addresses as 8-byte ones (in wide_);
   /// returns the OR of (addr & mask) over the active lanes (nonzero: misaligned).
   std::uint32_t widen(const std::uint64_t* words, std::uint32_t mask);
+  /// Step over `words` words of the current record (an index), refilling as needed.
+  void skip_words(std::uint64_t words);
+  /// Step over an index record (version 4), checking its shape.
+  void skip_index(std::uint64_t head);
   [[noreturn]] void fail(const std::string& message) const;
   [[noreturn]] void fail_truncated(std::size_t need_words) const;
 
@@ -154,6 +166,7 @@ class BinaryTraceReader final : public TraceSource {
   bool has_location_ = false;
   std::optional<std::uint64_t> expected_;
   std::uint64_t stop_ = ~std::uint64_t{0};  // resume(): the offset that ends this reader's chunk
+  bool index_seen_ = false;                  // version 4: only the end record may follow the index
   std::uint64_t end_record_offset_ = 0;
 };
 
@@ -170,10 +183,15 @@ class BinaryTraceWriter final : public TraceSink {
   void location(const TraceLocation& where) override;
   /// @throws std::logic_error when called twice.
   void expect(std::uint64_t records) override;
+  /// Writes the index (a trace of at least kTraceIndexEvery instructions)
+  /// and the end record.
   void end() override;
 
  private:
+  void put(const void* data, std::size_t bytes, std::uint64_t records);
   OutputFile file_;
+  std::uint64_t bytes_ = 0, records_ = 0;  // written so far
+  std::vector<TraceBookmark> marks_;       // one every kTraceIndexEvery instructions
   unsigned address_bytes_;
   unsigned warp_ = 0;
   std::optional<TraceLocation> last_location_;

@@ -25,7 +25,13 @@ void BinaryTraceWriter::begin(unsigned warp) {
   header[10] = static_cast<unsigned char>(address_bytes_);
   const std::uint32_t w = warp;
   std::memcpy(header + 12, &w, 4);
-  file_.write(header, sizeof header);
+  put(header, sizeof header, 0);
+}
+
+void BinaryTraceWriter::put(const void* data, std::size_t bytes, std::uint64_t records) {
+  file_.write(data, bytes);
+  bytes_ += bytes;
+  records_ += records;
 }
 
 void BinaryTraceWriter::record(std::string_view site, const WarpRequest& request) {
@@ -41,9 +47,13 @@ void BinaryTraceWriter::record(std::string_view site, const WarpRequest& request
                                   std::to_string(kMaxNarrowAddress) + "); write 8-byte addresses");
   }
   const std::size_t known = sites_.size();
+  if (instructions_ % kTraceIndexEvery == 0)  // before this instruction's site and source records
+    marks_.push_back(TraceBookmark{bytes_, records_, instructions_, known, last_location_});
   const std::uint32_t id = sites_.intern(site);
   words_.clear();
+  std::uint64_t records = 1;
   if (id == known) {  // first use: define the site
+    ++records;
     if (site.size() > kMaxSiteNameBytes)
       throw std::invalid_argument("site name longer than " + std::to_string(kMaxSiteNameBytes) + " bytes");
     words_.push_back(static_cast<std::uint64_t>(BinaryRecordKind::site) | std::uint64_t{site.size()} << 32);
@@ -52,6 +62,7 @@ void BinaryTraceWriter::record(std::string_view site, const WarpRequest& request
     if (!site.empty()) std::memcpy(words_.data() + first, site.data(), site.size());
   }
   if (!request.source.empty()) {
+    ++records;
     words_.push_back(static_cast<std::uint64_t>(BinaryRecordKind::source));
     words_.insert(words_.end(), request.source.begin(), request.source.end());
   }
@@ -66,7 +77,7 @@ void BinaryTraceWriter::record(std::string_view site, const WarpRequest& request
     for (std::size_t l = 0; l < warp_; l += 2)
       words_.push_back(narrow(request.addr[l]) | (l + 1 < warp_ ? narrow(request.addr[l + 1]) << 32 : 0));
   }
-  file_.write(words_.data(), words_.size() * 8);
+  put(words_.data(), words_.size() * 8, records);
   ++instructions_;
 }
 
@@ -75,20 +86,41 @@ void BinaryTraceWriter::location(const TraceLocation& where) {
   const std::uint64_t words[4] = {
       static_cast<std::uint64_t>(BinaryRecordKind::location) | std::uint64_t{where.warp} << 32, where.launch,
       std::uint64_t{where.block[0]} | std::uint64_t{where.block[1]} << 32, std::uint64_t{where.block[2]}};
-  file_.write(words, sizeof words);
+  put(words, sizeof words, 1);
   last_location_ = where;
 }
 
 void BinaryTraceWriter::expect(std::uint64_t records) {
   if (expected_written_) throw std::logic_error("BinaryTraceWriter::expect called twice");
   const std::uint64_t words[2] = {static_cast<std::uint64_t>(BinaryRecordKind::expect), records};
-  file_.write(words, sizeof words);
+  put(words, sizeof words, 1);
   expected_written_ = true;
 }
 
 void BinaryTraceWriter::end() {
+  if (marks_.size() >= 2) {  // docs/trace-format.md, "The index"
+    const std::uint64_t at = bytes_;
+    words_.assign({static_cast<std::uint64_t>(BinaryRecordKind::index) | std::uint64_t{marks_.size()} << 32,
+                   std::uint64_t{sites_.size()}});
+    for (const TraceBookmark& m : marks_) {
+      const TraceLocation where = m.location.value_or(TraceLocation{});
+      words_.insert(words_.end(), {m.offset, m.records, m.instructions, std::uint64_t{m.sites}, where.launch,
+                                   std::uint64_t{where.block[0]} | std::uint64_t{where.block[1]} << 32,
+                                   std::uint64_t{where.block[2]} | std::uint64_t{where.warp} << 32,
+                                   std::uint64_t{m.location.has_value()}});
+    }
+    for (std::uint32_t id = 0; id < sites_.size(); ++id) {
+      const std::string& name = sites_.name(id);
+      words_.push_back(name.size());
+      const std::size_t first = words_.size();
+      words_.resize(first + (name.size() + 7) / 8, 0);
+      if (!name.empty()) std::memcpy(words_.data() + first, name.data(), name.size());
+    }
+    words_.push_back(at);
+    put(words_.data(), words_.size() * 8, 1);
+  }
   const std::uint64_t tail[2] = {static_cast<std::uint64_t>(BinaryRecordKind::end), instructions_};
-  file_.write(tail, sizeof tail);
+  put(tail, sizeof tail, 1);
   file_.close();
 }
 

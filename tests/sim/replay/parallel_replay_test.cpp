@@ -17,6 +17,7 @@
 
 #include "sim/trace/trace_binary.hpp"
 #include "sim/trace/trace_file.hpp"
+#include "sim/trace/trace_index.hpp"
 #include "tests/scratch.hpp"
 
 using namespace bankcheck;
@@ -138,6 +139,51 @@ TEST_CASE("a binary trace file is cut into chunks that the threads decode: repla
         for (std::size_t i = 0; i < got.sites.size(); ++i)
           CHECK(got.sites[i].worst.position.value == want.sites[i].worst.position.value);
         CHECK(seen == records);
+      }
+    }
+  }
+}
+
+TEST_CASE("an indexed trace is cut at its bookmarks; bookmarks that lie are caught and the result is replay()'s") {
+  const BankModel sm90 = make_preset("sm90");
+  const TraceBuffer trace = mixed_trace(11, 4 * kTraceIndexEvery + 3);
+  const std::string good = binary_file(trace, "indexed.bktrace", 4);
+  auto one = open_trace(good);
+  const ReplaySummary want = replay(*one, sm90);
+  const auto index = read_trace_index(good);
+  REQUIRE(index);
+  REQUIRE(index->marks.size() == 5);
+  struct Lie {
+    const char* what;
+    std::size_t mark, field;  // a bookmark's word: 0 offset, 1 records, 2 instructions, 3 sites
+    std::int64_t by;
+  };
+  const Lie lies[] = {{"the truth", 1, 0, 0},
+                      {"an offset inside a record", 2, 0, 8},
+                      {"an offset one record early", 2, 0, -8 * 17},
+                      {"one instruction too many", 1, 2, 1},
+                      {"one record too few", 3, 1, -1},
+                      {"a site too few", 1, 3, -1}};
+  for (const Lie& lie : lies) {
+    CAPTURE(lie.what);
+    const std::string path = bankcheck::test::scratch("indexed-lie.bktrace");
+    std::filesystem::copy_file(good, path, std::filesystem::copy_options::overwrite_existing);
+    const std::uint64_t at = index->index_offset + 8 * (2 + 8 * lie.mark + lie.field);
+    std::FILE* f = std::fopen(path.c_str(), "r+b");
+    REQUIRE(f != nullptr);
+    std::uint64_t word = 0;
+    std::fseek(f, static_cast<long>(at), SEEK_SET);
+    REQUIRE(std::fread(&word, 8, 1, f) == 1);
+    word = static_cast<std::uint64_t>(static_cast<std::int64_t>(word) + lie.by);
+    std::fseek(f, static_cast<long>(at), SEEK_SET);
+    std::fwrite(&word, 8, 1, f);
+    std::fclose(f);
+    REQUIRE(read_trace_index(path));  // well formed: only the chunks' readers can tell the lie
+    for (ChunkAccess access : {ChunkAccess::read, ChunkAccess::map}) {
+      for (unsigned threads : {2u, 5u}) {
+        CAPTURE(threads);
+        auto source = open_trace(path);
+        check_equal(replay_parallel(*source, sm90, threads, {}, access), want);
       }
     }
   }
