@@ -1,8 +1,8 @@
 #pragma once
 // The binary trace format (docs/trace-format.md), for large traces:
 //
-//   header (16 bytes): magic "BKTRACE\x1a", u16 version = 2 (1 is still
-//   read), u8 address size = 8 or 4, u8 reserved = 0, u32 warp.
+//   header (16 bytes): magic "BKTRACE\x1a", u16 version = 4 (1 to 3 are
+//   still read), u8 address size = 8 or 4, u8 reserved = 0, u32 warp.
 //   then records, each starting on an 8-byte boundary with a u64 head whose
 //   low byte is the kind:
 //     site     (kind 1): head = 1 | name_length << 32; then the name bytes,
@@ -24,7 +24,12 @@
 //     source   (kind 6): head = 6; then `warp` u64 global source addresses
 //                        (all ones = inactive) of the instr record that
 //                        follows at once, which must be a copy (cpasync,
-//                        cpasync.cg). The writer writes version 3.
+//                        cpasync.cg, cpasync.cg.zfill).
+//   version 4 adds:
+//     index    (kind 7): just before the end record, the writer's bookmarks
+//                        every kTraceIndexEvery instructions and every
+//                        site's name (sim/trace/trace_index.hpp). The
+//                        writer writes version 4.
 //   All integers little-endian. A file without its end record is truncated.
 //
 // A regular file is mapped, a window at a time, and read in place; a pipe
