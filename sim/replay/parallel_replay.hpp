@@ -1,9 +1,10 @@
 #pragma once
 // Replay on several cores. A binary trace in a regular file is cut into
-// chunks: the calling thread skims the record heads and bookmarks every few
-// thousand instructions (BinaryTraceReader::Bookmark) while the other
-// threads each open the file and replay whole chunks from their bookmarks,
-// then it joins them. Any other trace is a stream: the calling thread
+// chunks at bookmarks (TraceBookmark): those of its index (format version 4,
+// sim/trace/trace_index.hpp; each checked by the reader of its chunk), or,
+// without one, those the calling thread finds by skimming the record heads
+// while the other threads each open the file and replay whole chunks from
+// their bookmarks; then it joins them. Any other trace is a stream: the calling thread
 // reads records into batches and the other threads cost them. Each thread
 // keeps its own per-site totals, unmodelled counts and worst instructions,
 // merged at the end. Sums of integers do not depend on the order they are
