@@ -19,10 +19,12 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_stats.hpp"
 #include "model/bank_model.hpp"
 #include "sim/algorithms/algorithm_registry.hpp"
 
 using namespace bankcheck;
+using bench::median;
 
 namespace {
 struct Null final : InstructionListener {
@@ -34,11 +36,6 @@ double thread_cpu_seconds() {
   timespec ts{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 struct Figure {

@@ -21,6 +21,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "bench/bench_stats.hpp"
 #include "capture/host/function_map.hpp"
 #include "capture/host/record_converter.hpp"
 #include "capture/host/ring_drain.hpp"
@@ -28,6 +29,8 @@
 #include "sim/trace/trace_file.hpp"
 
 using namespace bankcheck;
+using bench::median;
+using bench::wall_seconds;
 using namespace bankcheck::capture;
 
 namespace {
@@ -53,18 +56,6 @@ std::vector<CaptureSlot> make_slots(std::uint64_t n) {
     for (unsigned l = 0; l < kCaptureWarp; ++l) s.addr[l] = (base + stride * l) % 49152;
   }
   return slots;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-template <class F>
-double wall_seconds(F&& f) {
-  const auto t0 = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 /// (1) convert and write every slot, as the drain thread's handler does.

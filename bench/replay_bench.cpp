@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_stats.hpp"
 #include "model/bank_model.hpp"
 #include "model/simd_degree.hpp"
 #include "sim/parallel/cluster.hpp"
@@ -45,6 +46,8 @@
 #include "sim/trace/trace_file.hpp"
 
 using namespace bankcheck;
+using bench::median;
+using bench::wall_seconds;
 
 namespace {
 
@@ -99,18 +102,6 @@ double seconds(const std::function<void()>& f) {
   const double t0 = now();
   f();
   return now() - t0;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-/// Wall-clock seconds of f: for the parallel replay, whose work is on other threads.
-double wall_seconds(const std::function<void()>& f) {
-  const auto t0 = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 volatile std::uint64_t g_sink;  // keeps the sums alive

@@ -14,10 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_stats.hpp"
 #include "model/simd_degree.hpp"
 #include "model/warp_request.hpp"
 
 using namespace bankcheck;
+using bench::median;
 
 namespace {
 
@@ -72,8 +74,7 @@ int main(int argc, char** argv) {
         t.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() /
                     (20.0 * requests));
       }
-      std::sort(t.begin(), t.end());
-      std::printf(" %s %.1f", s.name, t[t.size() / 2]);
+      std::printf(" %s %.1f", s.name, median(t));
     }
     std::printf("\n");
   }
