@@ -42,23 +42,24 @@ double nanoseconds_per_request(DegreeKernel kernel) {
 std::optional<SimdPath> requested_simd_path() {
   const char* name = std::getenv("BANKCHECK_SIMD");
   if (name == nullptr) return std::nullopt;
-  for (SimdPath p : {SimdPath::none, SimdPath::avx2, SimdPath::avx512})
-    if (simd_path_name(p) == name && simd_path_available(p)) return p;
+  for (SimdPath p : available_simd_paths())
+    if (simd_path_name(p) == name) return p;
   return std::nullopt;
 }
 
 }  // namespace
 
 SimdPath best_simd_path() {
-  // Measured, not assumed: vpconflictd is microcoded on some CPUs that have
-  // AVX-512 (an Intel Xeon VM: 115 ns per conflicting request against
-  // AVX2's 22 ns), so having the instructions does not make a path faster.
+  // Measured, not assumed: vpconflictd is slow on some CPUs that have
+  // AVX-512 (an Intel Xeon VM: 100 ns per request on one bank against AVX2's
+  // 16.6 ns, bench/results/simd-devvm-2026-11-26.txt), so having the
+  // instructions does not make a path faster.
   static const SimdPath best = [] {
     if (const auto p = requested_simd_path()) return *p;
     SimdPath fastest = SimdPath::none;
     double fastest_ns = 1e300;
-    for (SimdPath p : {SimdPath::avx2, SimdPath::avx512}) {
-      const DegreeKernel kernel = simd_degree_kernel(CellKeyMap{}, p);
+    for (SimdPath p : available_simd_paths()) {
+      const DegreeKernel kernel = simd_degree_kernel(CellKeyMap{}, p);  // none: no kernel
       if (kernel == nullptr) continue;
       const double ns = nanoseconds_per_request(kernel);
       if (ns < fastest_ns) {

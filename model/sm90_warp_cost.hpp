@@ -255,6 +255,17 @@ BANKCHECK_HD WarpCost staged_copy_cost(unsigned width, const Address* dst, const
   return cost;
 }
 
+/// cp.async.cg in its zero-fill form (rule 6c): one wavefront per store
+/// phase (quarter warp) with an active lane, whatever the sources and the
+/// destinations; never a conflict. Measured with 64 single-warp copies
+/// (validate/sm90/cases/cgforms.trace) whose plain form costs 1 to 8 per row.
+BANKCHECK_HD_INLINE WarpCost phase_count_cost(unsigned width, std::uint32_t active) {
+  WarpCost cost;
+  const unsigned n = unpaired_phase_lanes(width);
+  for (unsigned first = 0; first < kLanes; first += n) add_phase(cost, (active & lane_range(first, n)) != 0 ? 1u : 0u);
+  return cost;
+}
+
 /// 32-byte sectors: the unit in which a .cg copy moves its source (rule 6b).
 inline constexpr unsigned kSectorBytes = 32;
 
@@ -302,15 +313,14 @@ BANKCHECK_HD WarpCost sector_copy_cost(const Address* dst, std::uint32_t active)
     cost.wavefronts += first_of_row;
   }
   cost.degree = cost.wavefronts > 0 ? 1u : 0u;
-  for (unsigned first = 0; first < kLanes; first += kLanes / 4)
-    cost.ideal += (active & lane_range(first, kLanes / 4)) != 0;
+  cost.ideal = phase_count_cost(16, active).ideal;  // one per quarter warp with lanes
   return cost;
 }
 
 /// cp.async.cg (LDGSTS.E.BYPASS.128) with known sources (rule 6b): one per
 /// row when the copy moves whole sectors and fills each row from one line;
-/// otherwise not modelled (two lines into one row cost 2 per row in the
-/// probes but 1 in Triton's matmul, so that case is left out). The source
+/// otherwise not modelled (rows filled from two lines, sectors split or
+/// shifted: no rule found fits them, docs/bank-model.md). The source
 /// and the destination play symmetric parts (a permutation costs the same
 /// on either side), so the destination alone cannot decide: 8 lanes writing
 /// one row conflict-free cost 1 to 8 by the order they read their line in
@@ -322,17 +332,6 @@ BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* ds
                                                std::uint32_t active) {
   if (width == 16 && moves_whole_sectors(dst, src, active)) return sector_copy_cost(dst, active);
   return WarpCost{0, 0, 0, false};
-}
-
-/// cp.async.cg in its zero-fill form (rule 6c): one wavefront per store
-/// phase (quarter warp) with an active lane, whatever the sources and the
-/// destinations; never a conflict. Measured with 80 single-warp copies
-/// (validate/sm90/cases/cgforms.trace) whose plain form costs 1 to 8 per row.
-BANKCHECK_HD_INLINE WarpCost phase_count_cost(unsigned width, std::uint32_t active) {
-  WarpCost cost;
-  const unsigned n = unpaired_phase_lanes(width);
-  for (unsigned first = 0; first < kLanes; first += n) add_phase(cost, (active & lane_range(first, n)) != 0 ? 1u : 0u);
-  return cost;
 }
 
 /// The cost of a request of a power-of-two width under `rule`.

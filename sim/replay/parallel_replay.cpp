@@ -94,24 +94,28 @@ void cost_batch(const Batch& b, unsigned warp, const BankModel& model, ReplayAcc
 }
 
 /// A binary trace file cut into chunks that the threads decode from their
-/// own buffers or mapped windows (ChunkAccess): this thread skims the file (record heads only) and bookmarks every
-/// `chunk` instructions while the other threads replay whole chunks from
-/// their bookmarks, each with its own reader of the file, so no record is
-/// copied between threads; the skimming thread joins them at the end. Any
-/// error sends the file through one serial reader, which reports the first
-/// error in file order exactly as replay() does.
+/// own buffers or mapped windows (ChunkAccess). The chunks start at the
+/// bookmarks of the file's index (checked as each chunk ends), or, without
+/// one, at those this thread finds by skimming the file (record heads only)
+/// every `chunk` instructions while the other threads replay whole chunks
+/// from their bookmarks; it joins them at the end. Each thread has its own
+/// reader of the file, so no record is copied between threads. Any error or
+/// wrong bookmark sends the file through one serial reader, which reports
+/// the first error in file order exactly as replay() does.
 class ChunkedReplay {
  public:
   ChunkedReplay(BinaryTraceReader& mapped, const BankModel& model, unsigned threads, ChunkAccess access)
-      : access_(access), model_(model), partial_(threads) {
-    if (access == ChunkAccess::read) skimmer_.emplace(InputFile(mapped.file_name()), kChunkBufferBytes, BinaryReadMode::read);
-    BinaryTraceReader& source = skimmer_ ? *skimmer_ : mapped;
-    source_ = &source;
-    const unsigned warp = source.warp();
-    const std::uint64_t record_bytes = 8 * (1 + (source.address_bytes() == 8 ? warp : (warp + 1) / 2));
-    const std::uint64_t estimate = std::filesystem::file_size(source.file_name()) / record_bytes;
+      : access_(access), source_(&mapped), model_(model), partial_(threads) {
+    const unsigned warp = mapped.warp();
+    const std::uint64_t record_bytes = 8 * (1 + (mapped.address_bytes() == 8 ? warp : (warp + 1) / 2));
+    const std::uint64_t estimate = std::filesystem::file_size(mapped.file_name()) / record_bytes;
     chunk_ = std::max<std::uint64_t>(kReplayBatchRecords * 4, estimate / (std::uint64_t{threads} * 16));
-    if (auto index = read_trace_index(source.file_name())) use_index(*index);
+    if (auto index = read_trace_index(mapped.file_name())) {
+      use_index(*index);
+    } else if (access == ChunkAccess::read) {  // the skim reads too
+      skimmer_.emplace(InputFile(mapped.file_name()), kChunkBufferBytes, BinaryReadMode::read);
+      source_ = &*skimmer_;
+    }
   }
 
   ReplaySummary run(const ReplayProgress& progress) {
@@ -127,7 +131,10 @@ class ChunkedReplay {
       return replay(serial, model_);  // the first error in file order (a thread may have met a later one first)
     }
     for (std::size_t t = 1; t < partial_.size(); ++t) partial_[0].merge(partial_[t]);
-    return partial_[0].summary(indexed_ ? index_sites_ : source_->sites(), model_, source_->warp());
+    if (!indexed_) return partial_[0].summary(source_->sites(), model_, source_->warp());
+    SiteTable sites;  // every site, from the index (the readers checked its names)
+    for (const std::string& name : names_) sites.intern(name);
+    return partial_[0].summary(sites, model_, source_->warp());
   }
 
  private:
@@ -139,7 +146,6 @@ class ChunkedReplay {
     const std::size_t stride = std::max<std::uint64_t>(1, chunk_ / kTraceIndexEvery);
     for (std::size_t k = 0; k < index.marks.size(); k += stride) marks_.push_back(index.marks[k]);
     names_ = index.sites;
-    for (const std::string& name : names_) index_sites_.intern(name);
     end_ = index.index_offset;
     total_ = index.instructions;
     skimmed_ = indexed_ = true;
@@ -221,18 +227,17 @@ class ChunkedReplay {
   /// A chunk's reader buffer: it stays in a core's L2 cache between reads.
   static constexpr std::size_t kChunkBufferBytes = std::size_t{1} << 20;
   ChunkAccess access_;
-  std::optional<BinaryTraceReader> skimmer_;  // ChunkAccess::read: the skim's own reader
-  BinaryTraceReader* source_ = nullptr;       // the skimming reader (skimmer_, or the caller's mapped one)
+  std::optional<BinaryTraceReader> skimmer_;  // ChunkAccess::read without an index: the skim's own reader
+  BinaryTraceReader* source_;                 // the skimming reader (skimmer_, or the caller's mapped one)
   const BankModel& model_;
   std::vector<ReplayAccumulator> partial_;
   std::uint64_t chunk_ = 0;
   std::mutex mutex_;
   std::condition_variable changed_;
   std::vector<BinaryTraceReader::Bookmark> marks_;
-  std::vector<std::string> names_;  // the sites of the published marks, in id order
+  std::vector<std::string> names_;  // the sites of the published marks (indexed: every site), in id order
   bool skimmed_ = false;
   bool indexed_ = false;    // the bookmarks come from the trace's index (no skim)
-  SiteTable index_sites_;   // indexed: every site, for the summary
   std::uint64_t total_ = 0;  // indexed: the end record's instruction count
   std::uint64_t end_ = 0;
   std::atomic<std::size_t> next_{0};

@@ -6,6 +6,17 @@
 #include "sim/trace/trace_binary.hpp"
 
 namespace bankcheck {
+namespace {
+
+/// `name`'s bytes appended to `words`, zero-padded to whole words (a site
+/// record's name, and each name of the index).
+void append_padded(std::vector<std::uint64_t>& words, std::string_view name) {
+  const std::size_t first = words.size();
+  words.resize(first + (name.size() + 7) / 8, 0);
+  if (!name.empty()) std::memcpy(words.data() + first, name.data(), name.size());
+}
+
+}  // namespace
 
 BinaryTraceWriter::BinaryTraceWriter(OutputFile file, unsigned address_bytes)
     : file_(std::move(file)), address_bytes_(address_bytes) {
@@ -57,9 +68,7 @@ void BinaryTraceWriter::record(std::string_view site, const WarpRequest& request
     if (site.size() > kMaxSiteNameBytes)
       throw std::invalid_argument("site name longer than " + std::to_string(kMaxSiteNameBytes) + " bytes");
     words_.push_back(static_cast<std::uint64_t>(BinaryRecordKind::site) | std::uint64_t{site.size()} << 32);
-    const std::size_t first = words_.size();
-    words_.resize(first + (site.size() + 7) / 8, 0);
-    if (!site.empty()) std::memcpy(words_.data() + first, site.data(), site.size());
+    append_padded(words_, site);
   }
   if (!request.source.empty()) {
     ++records;
@@ -112,9 +121,7 @@ void BinaryTraceWriter::end() {
     for (std::uint32_t id = 0; id < sites_.size(); ++id) {
       const std::string& name = sites_.name(id);
       words_.push_back(name.size());
-      const std::size_t first = words_.size();
-      words_.resize(first + (name.size() + 7) / 8, 0);
-      if (!name.empty()) std::memcpy(words_.data() + first, name.data(), name.size());
+      append_padded(words_, name);
     }
     words_.push_back(at);
     put(words_.data(), words_.size() * 8, 1);

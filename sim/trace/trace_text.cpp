@@ -204,7 +204,7 @@ void TextTraceReader::parse_instruction(std::string_view line, TraceRecord& out)
       const std::string what = (from ? "the source address of lane " : "the address of lane ") + std::to_string(lanes);
       a = parse_number(token, what);
       if (a == kInactive) fail(hex(a) + " for " + what + " is reserved (it marks an inactive lane; write '-')");
-      if (a % alignment != 0)
+      if (!is_aligned_access(a, out.request.width))
         fail("misaligned address " + quoted(token) + " for " + what + ": not a multiple of " +
              std::to_string(alignment) + " (width " + std::to_string(width) + ")");
     }
