@@ -202,6 +202,26 @@ TEST_CASE("cp.async.cg: source lines 128 to 4096 bytes apart, and sources alread
   CHECK(warm.checked == 32);
   CHECK(warm.equal.at(Op::cpasync_cg) == 4);
   CHECK(warm.unmodelled.at(Op::cpasync_cg) == 28);
+  // The H100 itself: a pattern costs the same at every spacing, and with its
+  // sources in L2 as without (sites are KIND-SPACING-PATTERN).
+  const std::string root = BANKCHECK_SOURCE_DIR "/validate/sm90/measured/";
+  const auto cold = measured_wavefronts(root + "cgline.csv"), hot = measured_wavefronts(root + "cgwarm.csv");
+  std::map<std::string, std::uint64_t> by_pattern;
+  for (const auto& [site, wavefronts] : cold) {
+    const std::string pattern = site.substr(site.find('-', site.find('-') + 1) + 1);
+    CAPTURE(site);
+    CHECK(by_pattern.emplace(pattern, wavefronts).first->second == wavefronts);
+  }
+  CHECK(by_pattern.size() == 12);
+  std::size_t compared = 0;
+  for (const auto& [site, wavefronts] : hot) {
+    const std::string pattern = site.substr(site.find('-', site.find('-') + 1) + 1);
+    if (!by_pattern.count(pattern)) continue;  // the one-line patterns cgwarm adds
+    CAPTURE(site);
+    CHECK(by_pattern.at(pattern) == wavefronts);
+    ++compared;
+  }
+  CHECK(compared == 24);
 }
 
 TEST_CASE("cp.async.cg.zfill: one wavefront per active quarter warp, whatever the sources (rule 6c)") {
