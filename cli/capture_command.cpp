@@ -30,7 +30,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct CaptureCommandOptions {
-  std::string out, kernel, blocks, library, patches;
+  std::string out, kernel, kernel_name_base = "function", blocks, library, patches;
   std::optional<std::string> skip, count;
   std::uint64_t ring_slots = 0;
   bool no_generic = false;
@@ -70,6 +70,7 @@ void run(const CaptureCommandOptions& o) {
   r.library = o.library.empty() ? executable_dir() / capture::kCaptureLibraryName : fs::path(o.library);
   r.patches = o.patches.empty() ? r.library.parent_path() / capture::kPatchFileName : fs::path(o.patches);
   r.filter.kernel_regex = o.kernel;
+  r.filter.name_base = capture::parse_kernel_name_base(o.kernel_name_base);
   if (o.skip) r.filter.skip = capture::parse_count(*o.skip, "--launch-skip");
   if (o.count) r.filter.count = capture::parse_count(*o.count, "--launch-count");
   if (!o.blocks.empty()) r.filter.blocks = capture::parse_block_list(o.blocks);
@@ -113,8 +114,11 @@ void add_capture_command(CLI::App& app) {
                  "bankcheck capture -o OUT -- PROGRAM [ARGS...]");
   cmd->add_option("-o,--out", o->out, "Output folder (launches.csv, launch-N.bktrace, sass.csv, capture.json)")
       ->required();
-  cmd->add_option("--kernel", o->kernel, "Capture only kernels whose mangled or demangled name matches this "
-                                         "regular expression (ECMAScript, searched)");
+  cmd->add_option("--kernel", o->kernel, "Capture only kernels whose name (in --kernel-name-base) matches this "
+                                         "regular expression (ECMAScript, searched), as ncu -k regex: does");
+  cmd->add_option("--kernel-name-base", o->kernel_name_base,
+                  "Which name --kernel searches, as ncu's option of that name: function (the bare function name, "
+                  "the default), demangled or mangled");
   cmd->add_option("--launch-skip", o->skip, "Pass over the first N matching launches (0..2^64-1)");
   cmd->add_option("--launch-count", o->count, "Capture at most N matching launches (0..2^64-1; default all)");
   cmd->add_option("--blocks", o->blocks, "Record only these linear block ids, e.g. 0-3,7 (at most 16 parts)");

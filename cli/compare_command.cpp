@@ -1,7 +1,8 @@
 // `bankcheck compare --ncu REPORT.csv TRACE... [--json|--csv] [-o FILE]`:
 // the model's wavefronts per captured instruction against Nsight Compute's
-// (capture/host/compare.hpp). Exit 0 when every instruction matches, 1
-// when any differs (or is not modelled), 2 on bad input.
+// (capture/host/compare.hpp). Exit 0 when every instruction of every
+// captured launch is `yes`, 1 when any row is another verdict or a launch
+// could not be compared (each listed with its reason), 2 on bad input.
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -12,6 +13,7 @@
 
 #include "capture/host/compare.hpp"
 #include "capture/host/csv.hpp"
+#include "capture/host/ncu_launches.hpp"
 #include "capture/host/ncu_table.hpp"
 #include "cli/commands.hpp"
 #include "sim/trace/atomic_file.hpp"
@@ -21,26 +23,25 @@ namespace bankcheck::cli {
 namespace {
 
 struct CompareOptions {
-  std::string ncu, out, model = "sm90";
+  std::string ncu, ncu_launches, out, model = "sm90";
   std::vector<std::string> traces;
   bool json = false, csv = false;
 };
 
-std::string verdict(const capture::CompareRow& r) {
-  if (!r.equal() && r.runs_differ()) return "no (executions differ)";
-  if (r.global) return r.equal() ? "yes (sectors)" : "no (sectors)";
-  if (!r.modelled) return "not modelled";
-  return r.equal() ? "yes" : "no";
-}
-
 void run(const CompareOptions& o) {
-  std::ifstream in(o.ncu, std::ios::binary);
-  if (!in) throw std::invalid_argument(o.ncu + ": cannot open");
-  std::ostringstream text;
-  text << in.rdbuf();
-  const auto ncu = capture::parse_ncu_source(text.str(), o.ncu);
+  auto read = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::invalid_argument(path + ": cannot open");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+  };
+  const auto ncu = capture::parse_ncu_source(read(o.ncu), o.ncu);
+  std::vector<capture::NcuLaunchShape> shapes;
+  if (!o.ncu_launches.empty()) shapes = capture::parse_ncu_launches(read(o.ncu_launches), o.ncu_launches);
   const BankModel model = make_preset(o.model);
-  const auto result = capture::compare_with_ncu(ncu, o.traces, model);
+  const auto result = capture::compare_with_ncu(ncu, o.traces, model, shapes);
+  const auto counts = result.verdict_counts();
 
   std::ostringstream out;
   if (o.json) {
@@ -49,7 +50,8 @@ void run(const CompareOptions& o) {
       nlohmann::json row = {{"launch", r.launch}, {"kernel", r.kernel}, {"offset", r.offset}, {"sass", r.sass},
                             {"executions", r.measured_executed}, {"model_executions", r.model_executed},
                             {"model_wavefronts", r.model_wavefronts}, {"measured_wavefronts", r.measured_wavefronts},
-                            {"modelled", r.modelled}, {"equal", r.equal()}, {"runs_differ", r.runs_differ()}};
+                            {"modelled", r.modelled}, {"equal", r.equal()}, {"runs_differ", r.runs_differ()},
+                            {"verdict", capture::verdict_name(r.verdict())}, {"verdict_text", r.verdict_text()}};
       if (r.global) {
         row["global"] = true;
         row["model_sectors"] = r.model_sectors;
@@ -59,8 +61,15 @@ void run(const CompareOptions& o) {
       }
       rows.push_back(row);
     }
+    nlohmann::json verdicts = nlohmann::json::object();
+    for (unsigned v = 0; v < capture::kVerdicts; ++v)
+      verdicts[capture::verdict_name(static_cast<capture::Verdict>(v))] = counts[v];
+    nlohmann::json uncompared = nlohmann::json::array();
+    for (const auto& u : result.uncompared)
+      uncompared.push_back({{"launch", u.launch}, {"kernel", u.kernel}, {"reason", u.reason}});
     out << nlohmann::json{{"ncu", o.ncu}, {"model", model.name()}, {"all_equal", result.all_equal()},
-                          {"ncu_blocks_printed_twice", ncu.deduplicated}, {"rows", rows}, {"notes", result.notes}}
+                          {"ncu_blocks_printed_twice", ncu.deduplicated}, {"compared_launches", result.compared_launches},
+                          {"verdicts", verdicts}, {"uncompared", uncompared}, {"rows", rows}, {"notes", result.notes}}
                .dump(2)
         << "\n";
   } else if (o.csv) {
@@ -69,7 +78,7 @@ void run(const CompareOptions& o) {
       out << capture::csv_line({std::to_string(r.launch), r.kernel, std::to_string(r.offset), r.sass,
                                 std::to_string(r.measured_executed), std::to_string(r.model_executed),
                                 std::to_string(r.global ? r.model_sectors : r.model_wavefronts),
-                                std::to_string(r.global ? r.measured_sectors : r.measured_wavefronts), verdict(r)});
+                                std::to_string(r.global ? r.measured_sectors : r.measured_wavefronts), r.verdict_text()});
   } else {
     out << std::setw(6) << "launch" << "  " << std::setw(8) << "offset" << "  " << std::left << std::setw(40) << "sass"
         << std::right << "  " << std::setw(10) << "executions" << "  " << std::setw(10) << "model_wf" << "  "
@@ -80,18 +89,21 @@ void run(const CompareOptions& o) {
       out << std::setw(6) << r.launch << "  " << std::setw(8) << off.str() << "  " << std::left << std::setw(40)
           << r.sass.substr(0, 40) << std::right << "  " << std::setw(10) << r.measured_executed << "  " << std::setw(10)
           << (r.global ? r.model_sectors : r.model_wavefronts) << "  " << std::setw(10)
-          << (r.global ? r.measured_sectors : r.measured_wavefronts) << "  " << verdict(r) << "\n";
+          << (r.global ? r.measured_sectors : r.measured_wavefronts) << "  " << r.verdict_text() << "\n";
     }
-    std::size_t equal = 0, differ = 0;
-    for (const auto& r : result.rows) {
-      equal += r.equal();
-      differ += !r.equal() && r.runs_differ();
-    }
-    out << "\n" << equal << " of " << result.rows.size() << " instructions equal (model " << model.name() << ")\n";
-    if (differ > 0)
-      out << differ << " of the others executed a different number of times in the capture and in ncu's run "
+    out << "\n" << counts[static_cast<unsigned>(capture::Verdict::yes)] << " of " << result.rows.size()
+        << " instructions equal (model " << model.name() << ")\n";
+    out << "verdicts:";
+    for (unsigned v = 0; v < capture::kVerdicts; ++v)
+      out << (v == 0 ? " " : ", ") << capture::verdict_name(static_cast<capture::Verdict>(v)) << " " << counts[v];
+    out << "\n";
+    if (counts[static_cast<unsigned>(capture::Verdict::executions_differ)] > 0)
+      out << "executions differ: the capture and ncu's run executed those instructions a different number of times "
           << "(timing-dependent code such as spin-waits, or ncu counting predicated-off executions): their "
           << "totals are not comparable\n";
+    out << "launches: " << result.compared_launches << " compared, " << result.uncompared.size() << " not compared\n";
+    for (const auto& u : result.uncompared)
+      out << "not compared: launch " << u.launch << " " << u.kernel.substr(0, 100) << ": " << u.reason << "\n";
     if (result.rows.empty())
       out << "nothing compared: no instruction of these launches touched shared (or traced global) memory; "
              "exit 1, never a vacuous match\n";
@@ -115,6 +127,9 @@ void add_compare_command(CLI::App& app) {
                                             "Compute's per-SASS table (exit 0: all equal, 1: some differ)");
   cmd->add_option("--ncu", o->ncu, "ncu --section SourceCounters --page source --print-source sass --csv output")
       ->required();
+  cmd->add_option("--ncu-launches", o->ncu_launches,
+                  "ncu -i REPORT --page raw --csv --metrics launch__grid_size output: check each pairing's grid and "
+                  "block");
   cmd->add_option("traces", o->traces, "Captured traces (launch-N.bktrace, with launches.csv beside them)")->required();
   cmd->add_option("--model", o->model, "Preset model (default sm90)");
   cmd->add_option("-o,--out", o->out, "Write the table to this file (atomically) instead of stdout");

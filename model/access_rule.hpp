@@ -23,6 +23,7 @@ enum class AccessRule : std::uint8_t {
   phase_count,    ///< one wavefront per store phase with an active lane, whatever the addresses
                   ///< (cpasync.cg.zfill, rule 6c)
   as_quad,        ///< a 12-byte access: the 16-byte instruction that carries it (BankModel::cost_as_quad)
+  operand_bytes,  ///< one wavefront per 128 bytes of operand read, whatever the layout (wgmma, rule 8)
 };
 
 /// Which of the H100's counters a cost reproduces. They differ for one kind

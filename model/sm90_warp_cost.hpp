@@ -53,6 +53,8 @@ BANKCHECK_HD_INLINE AccessRule power_width_rule(Op op, unsigned width) {
     case Op::cpasync: return AccessRule::as_store;
     case Op::cpasync_cg: return AccessRule::bypass_copy;
     case Op::cpasync_cg_zfill: return AccessRule::phase_count;
+    case Op::cpasync_unmeasured: return AccessRule::unmodelled;  // a copy form no probe measured
+    case Op::wgmma: return AccessRule::operand_bytes;
     case Op::gld:
     case Op::gst:
     case Op::gatom: return AccessRule::unmodelled;  // global memory: sectors (model/global_access.hpp), not banks
@@ -334,6 +336,24 @@ BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* ds
   return WarpCost{0, 0, 0, false};
 }
 
+/// wgmma's shared operands (rule 8): one wavefront per 128 bytes the
+/// warpgroup reads, A's bytes and B's (`source` of lanes 0 and 1, the sizes
+/// the sanitizer reports), whatever the descriptor's layout; never a
+/// conflict. Ideal is the same count. Without sizes: not modelled.
+template <class Address>
+BANKCHECK_HD WarpCost operand_bytes_cost(const Address* addr, std::uint32_t active, const std::uint64_t* sizes) {
+  (void)addr;
+  if (sizes == nullptr) return WarpCost{0, 0, 0, false};
+  std::uint64_t bytes = 0;
+  for (unsigned l = 0; l < 2; ++l)
+    if (active & lane_bit(l)) bytes += sizes[l];
+  WarpCost cost;
+  cost.wavefronts = static_cast<std::uint32_t>((bytes + kPhaseBytes - 1) / kPhaseBytes);
+  cost.ideal = cost.wavefronts;
+  cost.degree = cost.wavefronts > 0 ? 1u : 0u;
+  return cost;
+}
+
 /// The cost of a request of a power-of-two width under `rule`.
 /// `source`: the copies' global source addresses, or null where unknown.
 template <class Address>
@@ -356,6 +376,7 @@ BANKCHECK_HD WarpCost cost_by_rule(AccessRule rule, Op op, unsigned width, const
       return sourced_bypass_copy_cost(width, addr, lane_order, active);
     }
     case AccessRule::phase_count: return phase_count_cost(width, active);
+    case AccessRule::operand_bytes: return operand_bytes_cost(addr, active, source);
     case AccessRule::as_quad:
     case AccessRule::unmodelled: break;
   }

@@ -36,10 +36,21 @@ enum class Op : std::uint8_t {
   /// emits for masked loads): LDGSTS.E.BYPASS.128 with a predicate operand
   /// ("cpasync.cg.zfill"), refined from the SASS like cpasync_cg.
   cpasync_cg_zfill = 12,
+  /// An LDGSTS whose SASS form (modifiers, width, operands) no rule was
+  /// measured on, e.g. LDGSTS.E.LTC128B or LDGSTS.E.BYPASS.LTC128B.128
+  /// ("cpasync.unmeasured"): recorded, never costed (docs/bank-model.md).
+  cpasync_unmeasured = 13,
+  /// wgmma.mma_async reading its operands from shared memory (HGMMA; issue
+  /// 30): one record per warp of the warpgroup; lane 0 holds matrix A's
+  /// shared address (inactive when A comes from registers) and lane 1 matrix
+  /// B's, and their `source` entries hold the operands' sizes in bytes, as
+  /// the sanitizer reports them. The warpgroup's first warp carries the
+  /// sizes; the other three warps' records carry 0 ("wgmma").
+  wgmma = 14,
 };
 
 /// Number of Op values; ops are numbered 0 .. kOpCount-1 in files.
-inline constexpr unsigned kOpCount = 13;
+inline constexpr unsigned kOpCount = 15;
 
 /// Whether `op` accesses global memory (costed by model/global_access.hpp, not the banks).
 constexpr bool is_global(Op op) { return op == Op::gld || op == Op::gst || op == Op::gatom; }
@@ -71,8 +82,10 @@ constexpr std::uint32_t allowed_widths(Op op) {
     case Op::ldsm:
     case Op::stsm:
     case Op::cpasync_cg:
-    case Op::cpasync_cg_zfill: return 1u << 16;
-    case Op::cpasync: return 1u << 4 | 1u << 8 | 1u << 16;
+    case Op::cpasync_cg_zfill:
+    case Op::wgmma: return 1u << 16;
+    case Op::cpasync:
+    case Op::cpasync_unmeasured: return 1u << 4 | 1u << 8 | 1u << 16;
     case Op::gld:
     case Op::gst:
     case Op::gatom: return 1u << 1 | 1u << 2 | 1u << 4 | 1u << 8 | 1u << 16;
@@ -98,11 +111,12 @@ constexpr bool is_aligned_access(std::uint64_t address, unsigned width) {
 constexpr bool is_valid_op(unsigned value) { return value < kOpCount; }
 
 /// The trace token of an op: "ld", "st", "atom", "ldsm", "stsm", "cpasync",
-/// "atom.cas", "atom.popc", "cpasync.cg", "gld", "gst", "gatom", "cpasync.cg.zfill".
+/// "atom.cas", "atom.popc", "cpasync.cg", "gld", "gst", "gatom", "cpasync.cg.zfill",
+/// "cpasync.unmeasured", "wgmma".
 constexpr std::string_view op_name(Op op) {
   constexpr std::array<std::string_view, kOpCount> names = {
       "ld", "st", "atom", "ldsm", "stsm", "cpasync", "atom.cas", "atom.popc", "cpasync.cg", "gld", "gst", "gatom",
-      "cpasync.cg.zfill"};
+      "cpasync.cg.zfill", "cpasync.unmeasured", "wgmma"};
   return names[static_cast<unsigned>(op)];
 }
 
@@ -117,8 +131,10 @@ inline std::string_view allowed_widths_text(Op op) {
     case Op::ldsm:
     case Op::stsm:
     case Op::cpasync_cg:
-    case Op::cpasync_cg_zfill: return "16";
-    case Op::cpasync: return "4, 8, 16";
+    case Op::cpasync_cg_zfill:
+    case Op::wgmma: return "16";
+    case Op::cpasync:
+    case Op::cpasync_unmeasured: return "4, 8, 16";
     case Op::gld:
     case Op::gst:
     case Op::gatom: return "1, 2, 4, 8, 16";
@@ -137,7 +153,11 @@ struct WarpRequest {
   std::span<const std::uint64_t> source = {};
 };
 
-/// Whether requests of `op` may carry global source addresses (the copies).
-constexpr bool has_source(Op op) { return op == Op::cpasync || op == Op::cpasync_cg || op == Op::cpasync_cg_zfill; }
+/// Whether requests of `op` carry a `source` per lane: the copies' global
+/// source addresses, wgmma's operand sizes.
+constexpr bool has_source(Op op) {
+  return op == Op::cpasync || op == Op::cpasync_cg || op == Op::cpasync_cg_zfill || op == Op::cpasync_unmeasured ||
+         op == Op::wgmma;
+}
 
 }  // namespace bankcheck

@@ -22,6 +22,12 @@
 #            e.g. 'cpasync.cg': keep those records as text, run_compare.sh)
 #   fulltrace  full-trace capture rate of CUB sorts and the host's bound (validate/capture/full_trace_rate.sh)
 #   mpi      validate/mpi_scaling.sh with the relocated OpenMPI of build-gpu/mpi (build_carry.sh mpi)
+#   library  library and framework kernels (cuBLAS, CUTLASS attention, FlashAttention-2, cuDNN,
+#            Triton matmul/attention at several num_stages): run_compare.sh library (issues 25, 30)
+#   script   a PyTorch script of many launches, compared launch by launch (run_compare.sh script)
+#   atomics64  64-bit and float shared atomics (CAS loops), captured and compared
+#   ld8pair  8-byte loads with lanes paired on addresses (validate/sm90/cases/ld8pair.trace)
+#   hopper   wgmma probes (validate/hopper/run_hopper.sh)
 #   bench    bench.replay on this machine's cores, with the SIMD path it measures
 #            fastest and again with BANKCHECK_SIMD=avx512 (model/simd_degree.hpp)
 # Results under $OUT/STEP/; large files (traces, reports, cubins) are removed
@@ -70,6 +76,16 @@ for s in "$@"; do
       step bench-avx512 120 env BANKCHECK_SIMD=avx512 build/bench.replay --runs 5 ;;
     triton) step triton 300 env CUDA_MODULE_LOADING=LAZY ONLY="${TRITON_ONLY:-matmul}" KEEP_OPS="${KEEP_OPS:-}" \
         OUT="$OUT/triton" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh triton ;;
+    library) step library 560 env CUDA_MODULE_LOADING=LAZY LAUNCHES=${LAUNCHES:-4} KEEP_OPS="${KEEP_OPS:-cpasync[.a-z]*|wgmma}" \
+        CAPTURE_S=150 NCU_S=200 ONLY="${LIBRARY_ONLY:-}" OUT="$OUT/library" B="$B" BANKCHECK="$PWD/build/bankcheck" \
+        bash validate/programs/run_compare.sh library ;;
+    script) step script 400 env CUDA_MODULE_LOADING=LAZY CAPTURE_S=300 NCU_S=300 OUT="$OUT/script" B="$B" \
+        BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh script ;;
+    atomics64) step atomics64 200 env LAUNCHES=40 KEEP_OPS='atom[.a-z]*' OUT="$OUT/atomics64" B="$B" \
+        BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh atomics64 ;;
+    ld8pair) step ld8pair 200 env OUT="$OUT/ld8pair" CASES=validate/sm90/cases/ld8pair.trace NAME=ld8pair \
+        bash validate/sm90/run_ld8cap.sh ;;
+    hopper) step hopper 500 env OUT="$OUT/hopper" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/hopper/run_hopper.sh ;;
     *) echo "unknown step $s" | tee -a "$LOG" ;;
   esac
 done

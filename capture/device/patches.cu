@@ -174,6 +174,36 @@ __device__ __forceinline__ void emit(CaptureDescriptor* d, std::uint64_t pc, std
       *reinterpret_cast<volatile std::uint64_t*>(&d->slots[(ticket + k) & (d->capacity - 1)].ticket) = ticket + k + 1;
 }
 
+/// Write one record of `words` (at most a warp's) from the warp's lowest
+/// lane alone, for callbacks whose arguments describe the whole warp's
+/// operation (wgmma): every lane that calls passes the same words.
+__device__ __forceinline__ void emit_words(CaptureDescriptor* d, std::uint64_t pc, const std::uint32_t* words,
+                                           unsigned count, SlotOp op) {
+  const unsigned group = __match_any_sync(__activemask(), pc);
+  if (lane_id() != static_cast<unsigned>(__ffs(group) - 1)) return;
+  const std::uint64_t ticket = atomicAdd(reinterpret_cast<unsigned long long*>(&d->reserved), 1ull);
+  while (ticket - *d->consumed >= d->capacity) {
+    if (*d->abort != 0) {
+      atomicAdd(reinterpret_cast<unsigned long long*>(&d->abandoned), 1ull);
+      return;
+    }
+    __nanosleep(kFullRingSleepNs);
+  }
+  CaptureSlot* s = d->slots + (ticket & (d->capacity - 1));
+  for (unsigned k = 0; k < count; ++k) s->addr[k] = words[k];
+  s->pc = pc;
+  s->block[0] = blockIdx.x;
+  s->block[1] = blockIdx.y;
+  s->block[2] = blockIdx.z;
+  s->warp = (threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y) / kCaptureWarp;
+  s->mask = count >= kCaptureWarp ? 0xFFFFFFFFu : (1u << count) - 1u;
+  s->op = static_cast<std::uint8_t>(op);
+  s->width = 16;
+  s->flags = 0;
+  __threadfence_system();
+  *reinterpret_cast<volatile std::uint64_t*>(&s->ticket) = ticket + 1;
+}
+
 /// Count an operation the ring cannot describe, once per warp instruction.
 __device__ __forceinline__ void count_untraced(void* userdata, std::uint64_t pc, UntracedKind kind) {
   auto* d = static_cast<CaptureDescriptor*>(userdata);
@@ -320,8 +350,16 @@ __device__ __noinline__ SanitizerPatchResult bankcheck_memset_shared(void* userd
 __device__ __noinline__ SanitizerPatchResult bankcheck_wgmma(void* userdata, uint64_t pc, uint32_t addressMatrixA,
                                                              uint32_t sizeMatrixA, uint32_t addressMatrixB,
                                                              uint32_t sizeMatrixB, uint32_t flags, uint32_t warpMask) {
-  (void)addressMatrixA, (void)sizeMatrixA, (void)addressMatrixB, (void)sizeMatrixB, (void)flags, (void)warpMask;
-  count_untraced(userdata, pc, UntracedKind::wgmma_operand);
+  (void)flags;
+  auto* d = static_cast<CaptureDescriptor*>(userdata);
+  if (d == nullptr || !block_selected(d) || warpMask == 0) return SANITIZER_PATCH_SUCCESS;
+  // The summary costs per-lane requests only: there the operands stay counted as not traced.
+  if (d->summary_slots != nullptr || d->summary_stage != 0) {
+    count_untraced(userdata, pc, UntracedKind::wgmma_operand);
+    return SANITIZER_PATCH_SUCCESS;
+  }
+  const std::uint32_t words[4] = {addressMatrixA, sizeMatrixA, addressMatrixB, sizeMatrixB};
+  emit_words(d, pc, words, 4, SlotOp::wgmma);
   return SANITIZER_PATCH_SUCCESS;
 }
 

@@ -24,6 +24,7 @@ std::vector<std::pair<std::string, std::string>> CaptureOptions::to_environment(
   if (summary_slots != 0) env.emplace_back(kEnvSummarySlots, std::to_string(summary_slots));
   if (summary_stage != 0) env.emplace_back(kEnvSummaryStage, std::to_string(summary_stage));
   if (!filter.kernel_regex.empty()) env.emplace_back(kEnvKernel, filter.kernel_regex);
+  if (filter.name_base != KernelNameBase::function) env.emplace_back(kEnvKernelBase, kernel_name_base_text(filter.name_base));
   if (filter.skip != 0) env.emplace_back(kEnvSkip, std::to_string(filter.skip));
   if (filter.count) env.emplace_back(kEnvCount, std::to_string(*filter.count));
   if (!filter.blocks.empty()) env.emplace_back(kEnvBlocks, block_list_text(filter.blocks));
@@ -47,6 +48,13 @@ CaptureOptions CaptureOptions::from_environment(const std::function<std::optiona
   o.dir = need(kEnvDir);
   o.patches = need(kEnvPatches);
   if (auto v = get(kEnvKernel)) o.filter.kernel_regex = *v;
+  if (auto v = get(kEnvKernelBase)) {
+    try {
+      o.filter.name_base = parse_kernel_name_base(*v);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string(kEnvKernelBase) + ": " + e.what());
+    }
+  }
   if (auto v = get(kEnvSkip)) o.filter.skip = count(kEnvSkip, *v);
   if (auto v = get(kEnvCount)) o.filter.count = count(kEnvCount, *v);
   if (auto v = get(kEnvBlocks)) o.filter.blocks = parse_block_list(*v);

@@ -17,6 +17,7 @@ namespace bankcheck::capture {
 inline constexpr const char* kEnvDir = "BANKCHECK_CAPTURE_DIR";            ///< output folder (the staging folder)
 inline constexpr const char* kEnvPatches = "BANKCHECK_CAPTURE_PATCHES";    ///< the patch fatbin
 inline constexpr const char* kEnvKernel = "BANKCHECK_CAPTURE_KERNEL";      ///< --kernel REGEX
+inline constexpr const char* kEnvKernelBase = "BANKCHECK_CAPTURE_KERNEL_NAME_BASE";  ///< --kernel-name-base
 inline constexpr const char* kEnvSkip = "BANKCHECK_CAPTURE_LAUNCH_SKIP";   ///< --launch-skip N
 inline constexpr const char* kEnvCount = "BANKCHECK_CAPTURE_LAUNCH_COUNT"; ///< --launch-count N
 inline constexpr const char* kEnvBlocks = "BANKCHECK_CAPTURE_BLOCKS";      ///< --blocks LIST

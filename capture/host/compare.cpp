@@ -2,10 +2,13 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 #include "capture/host/function_map.hpp"
+#include "capture/host/launch_pairing.hpp"
 #include "capture/host/launch_table.hpp"
+#include "capture/host/sass_form.hpp"
 #include "sim/replay/replay.hpp"
 #include "sim/trace/trace_file.hpp"
 
@@ -13,10 +16,51 @@ namespace bankcheck::capture {
 
 namespace fs = std::filesystem;
 
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::yes: return "yes";
+    case Verdict::no: return "no";
+    case Verdict::not_modelled: return "not modelled";
+    case Verdict::not_traced: return "not traced";
+    case Verdict::executions_differ: return "executions differ";
+  }
+  return "no";
+}
+
+Verdict CompareRow::verdict() const {
+  if (global) return equal() ? Verdict::yes : runs_differ() ? Verdict::executions_differ : Verdict::no;
+  if (model_executed == 0 && (measured_wavefronts > 0 || untraced_kind(sass_mnemonic(sass)))) return Verdict::not_traced;
+  if (!modelled) return Verdict::not_modelled;
+  if (equal()) return Verdict::yes;
+  return runs_differ() ? Verdict::executions_differ : Verdict::no;
+}
+
+std::string CompareRow::verdict_text() const {
+  const Verdict v = verdict();
+  std::string text = verdict_name(v);
+  if (global && (v == Verdict::yes || v == Verdict::no)) return text + " (sectors)";
+  if (v == Verdict::not_modelled) {
+    text += " (" + std::string(sass_mnemonic(sass));
+    if (has_predicate_operand(sass)) text += ", predicate operand";
+    return text + ")";
+  }
+  if (v == Verdict::not_traced) {
+    const auto kind = untraced_kind(sass_mnemonic(sass));
+    return text + " (" + std::string(kind ? *kind : "no record in the capture") + ")";
+  }
+  return text;
+}
+
 bool CompareResult::all_equal() const {
   for (const CompareRow& r : rows)
-    if (!r.equal()) return false;
-  return !rows.empty();
+    if (r.verdict() != Verdict::yes) return false;
+  return uncompared.empty() && !rows.empty();
+}
+
+std::vector<std::size_t> CompareResult::verdict_counts() const {
+  std::vector<std::size_t> counts(kVerdicts, 0);
+  for (const CompareRow& r : rows) ++counts[static_cast<unsigned>(r.verdict())];
+  return counts;
 }
 
 namespace {
@@ -27,104 +71,150 @@ struct SiteCost {
   bool global = false;
 };
 
-/// ncu launch index per capture launch id: in launch order, each capture
-/// launch takes the next ncu block whose kernel has the same base name.
-std::map<std::uint64_t, std::size_t> match_launches(const std::vector<LaunchRow>& rows, const NcuSourceTable& ncu) {
-  std::map<std::uint64_t, std::size_t> match;
-  std::size_t next = 0;
-  for (const LaunchRow& row : rows) {
-    const std::string base = kernel_base_name(row.demangled);
-    std::size_t i = next;
-    while (i < ncu.launches.size() && kernel_base_name(ncu.launches[i].kernel) != base) ++i;
-    if (i == ncu.launches.size()) continue;  // ncu did not profile this launch (a --kernel-name filter)
-    match[row.id] = i;
-    next = i + 1;
+struct Replayed {
+  std::map<std::uint64_t, SiteCost> by_offset;
+  std::uint64_t elsewhere = 0;  ///< records in functions other than the kernel
+  bool any_global = false;
+};
+
+Replayed replay_sites(const std::string& trace, const LaunchRow& row, const BankModel& model) {
+  Replayed out;
+  auto source = open_trace(trace);
+  const SiteTable* sites = &source->sites();
+  replay(*source, model, [&](const InstructionCost& i) {
+    const auto ref = parse_site_name(sites->name(i.site));
+    if (!ref || ref->function != row.kernel) {
+      ++out.elsewhere;
+      return;
+    }
+    SiteCost& c = out.by_offset[ref->offset];
+    ++c.executed;
+    if (is_global(i.request.op)) {
+      out.any_global = c.global = true;
+      c.sectors += i.global.sectors;
+      c.ideal_sectors += i.global.ideal_sectors;
+      return;
+    }
+    c.wavefronts += i.cost.wavefronts;
+    c.modelled = c.modelled && i.cost.modelled;
+  });
+  return out;
+}
+
+std::string hex(std::uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+/// Why the captured sites cannot belong to ncu's launch, or empty: a site at
+/// an offset ncu's table lacks, or at an instruction that cannot access memory.
+std::string mispairing(const Replayed& sites, const NcuLaunch& measured) {
+  std::map<std::uint64_t, const NcuInstruction*> at;
+  for (const NcuInstruction& ins : measured.instructions) at[ins.offset] = &ins;
+  std::size_t bad = 0;
+  std::string first;
+  for (const auto& [offset, cost] : sites.by_offset) {
+    const auto it = at.find(offset);
+    std::string why;
+    if (it == at.end()) why = "+" + hex(offset) + " is past ncu's listing of the function";
+    else if (!can_access_memory(sass_mnemonic(it->second->sass)))
+      why = "+" + hex(offset) + " is '" + it->second->sass + "' in ncu's listing";
+    if (why.empty()) continue;
+    if (bad++ == 0) first = why;
   }
-  return match;
+  if (bad == 0) return "";
+  return "captured memory records land where ncu's launch has no memory instruction (" + first +
+         (bad > 1 ? ", and " + std::to_string(bad - 1) + " more" : "") + "): a different function, not compared";
+}
+
+void add_rows(CompareResult& result, const LaunchRow& row, Replayed sites, const NcuLaunch& measured) {
+  for (const NcuInstruction& ins : measured.instructions) {
+    auto site = sites.by_offset.find(ins.offset);
+    // Global rows only where the trace holds global accesses (a capture without --global has none);
+    // TMA copies even where ncu counts no shared wavefronts for them: the capture cannot trace them either.
+    const bool tma = ins.executed > 0 && untraced_kind(sass_mnemonic(ins.sass)) == std::optional<std::string_view>("TMA");
+    if (ins.wavefronts == 0 && !(sites.any_global && ins.sectors > 0) && site == sites.by_offset.end() && !tma) continue;
+    CompareRow r;
+    r.launch = row.id;
+    r.kernel = row.demangled;
+    r.offset = ins.offset;
+    r.sass = ins.sass;
+    r.measured_executed = ins.executed;
+    r.measured_wavefronts = ins.wavefronts;
+    r.measured_sectors = ins.sectors;
+    r.measured_ideal_sectors = ins.ideal_sectors;
+    r.global = ins.wavefronts == 0 && ins.sectors > 0;
+    if (site != sites.by_offset.end()) {
+      r.model_executed = site->second.executed;
+      r.model_wavefronts = site->second.wavefronts;
+      r.modelled = site->second.modelled;
+      r.global = site->second.global;
+      r.model_sectors = site->second.sectors;
+      r.model_ideal_sectors = site->second.ideal_sectors;
+    }
+    result.rows.push_back(std::move(r));
+  }
 }
 
 }  // namespace
 
-CompareResult compare_with_ncu(const NcuSourceTable& ncu, const std::vector<std::string>& traces, const BankModel& model) {
+CompareResult compare_with_ncu(const NcuSourceTable& ncu, const std::vector<std::string>& traces, const BankModel& model,
+                               const std::vector<NcuLaunchShape>& shapes) {
   CompareResult result;
+  std::vector<std::string> ncu_names;
+  for (const NcuLaunch& l : ncu.launches) ncu_names.push_back(l.kernel);
+
+  // The traces by folder: each folder is one capture with its launches.csv.
+  std::map<fs::path, std::map<std::uint64_t, std::string>> by_dir;  // folder -> launch id -> trace
   std::map<fs::path, std::vector<LaunchRow>> tables;
   for (const std::string& trace : traces) {
     const fs::path dir = fs::path(trace).parent_path().empty() ? fs::path(".") : fs::path(trace).parent_path();
     auto [it, fresh] = tables.try_emplace(dir);
     if (fresh) it->second = read_launch_table((dir / "launches.csv").string());
-    const std::vector<LaunchRow>& rows = it->second;
     const std::string file = fs::path(trace).filename().string();
     const LaunchRow* row = nullptr;
-    for (const LaunchRow& r : rows)
+    for (const LaunchRow& r : it->second)
       if (r.trace == file) row = &r;
-    if (row == nullptr)
-      throw std::invalid_argument(trace + ": no row of " + (dir / "launches.csv").string() + " names this trace");
-    const auto match = match_launches(rows, ncu);
-    auto m = match.find(row->id);
-    if (m == match.end())
-      throw std::invalid_argument(trace + ": no launch of '" + kernel_base_name(row->demangled) +
-                                  "' in the ncu report is left for launch " + std::to_string(row->id));
-    const NcuLaunch& measured = ncu.launches[m->second];
-
-    std::map<std::uint64_t, SiteCost> by_offset;
-    std::uint64_t elsewhere = 0;
-    bool any_global = false;
-    auto source = open_trace(trace);
-    const SiteTable* sites = &source->sites();
-    replay(*source, model, [&](const InstructionCost& i) {
-      const auto ref = parse_site_name(sites->name(i.site));
-      if (!ref || ref->function != row->kernel) {
-        ++elsewhere;
-        return;
-      }
-      SiteCost& c = by_offset[ref->offset];
-      ++c.executed;
-      if (is_global(i.request.op)) {
-        any_global = c.global = true;
-        c.sectors += i.global.sectors;
-        c.ideal_sectors += i.global.ideal_sectors;
-        return;
-      }
-      c.wavefronts += i.cost.wavefronts;
-      c.modelled = c.modelled && i.cost.modelled;
-    });
-    if (elsewhere > 0)
-      result.notes.push_back(trace + ": " + std::to_string(elsewhere) +
-                             " instructions in functions other than the kernel are not compared");
-    for (const NcuInstruction& ins : measured.instructions) {
-      auto site = by_offset.find(ins.offset);
-      // Global rows only where the trace holds global accesses (a capture without --global has none).
-      if (ins.wavefronts == 0 && !(any_global && ins.sectors > 0) && site == by_offset.end()) continue;
-      CompareRow r;
-      r.launch = row->id;
-      r.kernel = row->demangled;
-      r.offset = ins.offset;
-      r.sass = ins.sass;
-      r.measured_executed = ins.executed;
-      r.measured_wavefronts = ins.wavefronts;
-      r.measured_sectors = ins.sectors;
-      r.measured_ideal_sectors = ins.ideal_sectors;
-      r.global = ins.wavefronts == 0 && ins.sectors > 0;
-      if (site != by_offset.end()) {
-        r.model_executed = site->second.executed;
-        r.model_wavefronts = site->second.wavefronts;
-        r.modelled = site->second.modelled;
-        r.global = site->second.global;
-        r.model_sectors = site->second.sectors;
-        r.model_ideal_sectors = site->second.ideal_sectors;
-        by_offset.erase(site);
-      }
-      result.rows.push_back(std::move(r));
+    if (row == nullptr) {
+      result.uncompared.push_back({0, "", trace + ": no row of " + (dir / "launches.csv").string() + " names this trace"});
+      continue;
     }
-    for (const auto& [offset, cost] : by_offset) {
-      CompareRow r{row->id, row->demangled, offset, "(no such instruction in the ncu report)", 0, 0,
-                   cost.executed, cost.wavefronts, cost.modelled};
-      r.global = cost.global;
-      r.model_sectors = cost.sectors;
-      r.model_ideal_sectors = cost.ideal_sectors;
-      result.rows.push_back(std::move(r));
+    by_dir[dir][row->id] = trace;
+  }
+  std::vector<bool> ncu_used(ncu.launches.size(), false);
+  for (const auto& [dir, traces_by_id] : by_dir) {
+    const std::vector<LaunchRow>& table = tables[dir];
+    std::vector<std::uint64_t> ids;
+    for (const auto& [id, trace] : traces_by_id) ids.push_back(id);
+    const auto pairs = pair_launches(table, ids, ncu_names, shapes, result.notes);
+    for (const LaunchPair& p : pairs) {
+      const LaunchRow* row = nullptr;
+      for (const LaunchRow& r : table)
+        if (r.id == p.launch) row = &r;
+      const std::string& trace = traces_by_id.at(p.launch);
+      if (!p.ncu) {
+        result.uncompared.push_back({p.launch, row ? row->demangled : "", p.reason});
+        continue;
+      }
+      Replayed sites = replay_sites(trace, *row, model);
+      const NcuLaunch& measured = ncu.launches[*p.ncu];
+      if (const std::string why = mispairing(sites, measured); !why.empty()) {
+        result.uncompared.push_back({p.launch, row->demangled, "paired with ncu's launch " + std::to_string(*p.ncu) + ": " + why});
+        continue;
+      }
+      ncu_used[*p.ncu] = true;
+      ++result.compared_launches;
+      if (sites.elsewhere > 0)
+        result.notes.push_back(trace + ": " + std::to_string(sites.elsewhere) +
+                               " instructions in functions other than the kernel are not compared");
+      add_rows(result, *row, std::move(sites), measured);
     }
   }
+  for (std::size_t i = 0; i < ncu.launches.size(); ++i)
+    if (!ncu_used[i])
+      result.notes.push_back("ncu's launch " + std::to_string(i) + " (" + ncu.launches[i].kernel.substr(0, 120) +
+                             ") has no compared captured launch");
   return result;
 }
 

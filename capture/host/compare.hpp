@@ -2,20 +2,36 @@
 // `bankcheck compare --ncu REPORT.csv TRACE...`: the model's wavefronts per
 // instruction of captured launches, joined with Nsight Compute's
 // per-instruction table of a second, identical run (the sanitizer and
-// Nsight Compute cannot attach to one run). A captured site
-// `FUNCTION+0xOFFSET` meets ncu's row at the same offset from the kernel's
-// first address; launches meet by kernel name (ncu's demangled name and
-// ours differ in spelling, so by base name) in launch order, against the
-// capture's launches.csv. Global loads and stores (gld/gst, `capture
-// --global`) are joined with ncu's per-instruction global sector columns.
+// Nsight Compute cannot attach to one run). Launches meet by identity
+// (capture/host/launch_pairing.hpp); a captured site `FUNCTION+0xOFFSET`
+// meets ncu's row at the same offset from the kernel's first address. A
+// pairing is refused when a captured record would land on an instruction
+// that cannot access memory (two different functions). Every captured
+// launch is compared or listed with the reason it is not. Global loads and
+// stores (gld/gst, `capture --global`) are joined with ncu's
+// per-instruction global sector columns.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "capture/host/ncu_launches.hpp"
 #include "capture/host/ncu_table.hpp"
 #include "model/bank_model.hpp"
 
 namespace bankcheck::capture {
+
+/// What a row says, each a different thing (issue 25):
+/// - yes: the model's count equals ncu's;
+/// - no: it does not, though both runs executed the instruction equally often;
+/// - not_modelled: the capture recorded it, no rule costs its form;
+/// - not_traced: ncu measured shared wavefronts where the capture has no
+///   lanes to cost (wgmma operands, TMA, st.async, mbarriers, or no record at all);
+/// - executions_differ: not equal, and the runs executed it a different
+///   number of times (spin-waits, data-dependent paths): no evidence either way.
+enum class Verdict { yes, no, not_modelled, not_traced, executions_differ };
+inline constexpr unsigned kVerdicts = 5;
+const char* verdict_name(Verdict v);
 
 struct CompareRow {
   std::uint64_t launch = 0;            ///< the capture's launch id
@@ -40,16 +56,33 @@ struct CompareRow {
   bool equal() const {
     return global ? model_sectors == measured_sectors : modelled && model_wavefronts == measured_wavefronts;
   }
+  Verdict verdict() const;
+  /// The verdict with its reason: "not modelled (LDGSTS.E.LTC128B)", "not traced (wgmma)", "yes (sectors)".
+  std::string verdict_text() const;
+};
+
+/// A captured launch that was not compared, and why.
+struct UncomparedLaunch {
+  std::uint64_t launch = 0;
+  std::string kernel;  ///< demangled
+  std::string reason;
 };
 
 struct CompareResult {
   std::vector<CompareRow> rows;
-  std::vector<std::string> notes;  ///< what could not be joined, and why
+  std::vector<UncomparedLaunch> uncompared;
+  std::vector<std::string> notes;  ///< how launches were paired, what else was not joined
+  std::size_t compared_launches = 0;
+  /// Every row yes and every launch compared (and at least one row).
   bool all_equal() const;
+  /// Rows per verdict, indexed by Verdict.
+  std::vector<std::size_t> verdict_counts() const;
 };
 
-/// Join. @throws std::invalid_argument when a trace has no launches.csv row,
-/// or no ncu launch matches it; TraceError for a bad trace.
-CompareResult compare_with_ncu(const NcuSourceTable& ncu, const std::vector<std::string>& traces, const BankModel& model);
+/// Join. `shapes`: ncu's launch list (grid and block), or empty.
+/// @throws std::invalid_argument when a trace's folder has no launches.csv or
+/// the launch list does not match the report; TraceError for a bad trace.
+CompareResult compare_with_ncu(const NcuSourceTable& ncu, const std::vector<std::string>& traces, const BankModel& model,
+                               const std::vector<NcuLaunchShape>& shapes = {});
 
 }  // namespace bankcheck::capture

@@ -152,6 +152,11 @@ void refine_summary(InstructionSummary& row, const SassTable& sass) {
     // worst record stays (recosted below: every execution has no excess).
     row.costs.wavefronts = row.costs.ideal;
     row.costs.degree = row.costs.ideal > 0 ? 1 : 0;
+  } else if (refined == Op::cpasync_unmeasured) {
+    // A copy form no rule was measured on: every execution not modelled,
+    // whatever the device costed it as (docs/bank-model.md, rule 6).
+    row.costs = CostColumn{row.executions, row.lanes, 0, 0, 0};
+    row.worst.reset();
   } else if (refined != row.op && row.alt && refined == alternative_op(row.op, row.width)) {
     row.costs = *row.alt;
     row.worst = row.alt_worst;  // the alternative column's own worst execution

@@ -56,9 +56,8 @@ LaunchFilter::LaunchFilter(LaunchFilterSpec spec) : spec_(std::move(spec)) {
 
 bool LaunchFilter::should_capture(std::string_view mangled, std::string_view demangled) {
   if (regex_) {
-    const bool hit = std::regex_search(mangled.begin(), mangled.end(), *regex_) ||
-                     std::regex_search(demangled.begin(), demangled.end(), *regex_);
-    if (!hit) return false;
+    const std::string name = kernel_name_in_base(spec_.name_base, mangled, demangled);
+    if (!std::regex_search(name.begin(), name.end(), *regex_)) return false;
   }
   const std::uint64_t index = matched_++;
   if (index < spec_.skip || exhausted()) return false;

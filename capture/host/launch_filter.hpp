@@ -1,7 +1,9 @@
 #pragma once
 // Which kernel launches a capture records (`bankcheck capture --kernel
-// REGEX --launch-skip N --launch-count N --blocks LIST`): launches whose
-// mangled or demangled name matches REGEX are counted; the first N are
+// REGEX --kernel-name-base B --launch-skip N --launch-count N --blocks
+// LIST`): launches whose name in base B (function, the default, as ncu's
+// `-k regex:`; demangled; mangled: capture/host/kernel_name.hpp) matches
+// REGEX are counted; the first N are
 // skipped, the next COUNT captured; in a captured launch only the listed
 // blocks write records. The decision is made on the host at launch begin;
 // the block list travels to the device in the descriptor.
@@ -12,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "capture/host/kernel_name.hpp"
 #include "capture/host/ring_layout.hpp"
 
 namespace bankcheck::capture {
@@ -21,6 +24,7 @@ struct LaunchFilterSpec {
   std::uint64_t skip = 0;                ///< matching launches to pass over first
   std::optional<std::uint64_t> count;    ///< matching launches to capture after that; unset: all
   std::vector<BlockRange> blocks;        ///< linear block ids; empty: every block
+  KernelNameBase name_base = KernelNameBase::function;  ///< which name the regex is searched in
 };
 
 /// "0-3,7,10-12": linear block ids (blockIdx.x + blockIdx.y*gridDim.x +

@@ -137,39 +137,4 @@ NcuSourceTable parse_ncu_source(std::string_view text, const std::string& name) 
   return table;
 }
 
-std::string kernel_base_name(std::string_view d) {
-  // Cut the parameter list: the first '(' outside template brackets.
-  int depth = 0;
-  std::size_t end = d.size();
-  for (std::size_t i = 0; i < d.size(); ++i) {
-    if (d[i] == '<') ++depth;
-    else if (d[i] == '>') --depth;
-    else if (d[i] == '(' && depth == 0 && i > 0) {
-      // c++filt's scope "(anonymous namespace)::" (ncu prints "<unnamed>::") is part of the name.
-      constexpr std::string_view kAnonymous = "(anonymous namespace)";
-      if (d.substr(i, kAnonymous.size()) == kAnonymous) {
-        i += kAnonymous.size() - 1;
-        continue;
-      }
-      end = i;
-      break;
-    }
-  }
-  std::string_view s = d.substr(0, end);
-  // Drop template arguments (outermost).
-  std::string plain;
-  depth = 0;
-  for (char c : s) {
-    if (c == '<') ++depth;
-    else if (c == '>') --depth;
-    else if (depth == 0) plain += c;
-  }
-  // The last word after a space (return type) and after the last "::".
-  std::size_t from = plain.find_last_of(' ');
-  std::string name = from == std::string::npos ? plain : plain.substr(from + 1);
-  const std::size_t scope = name.rfind("::");
-  if (scope != std::string::npos) name = name.substr(scope + 2);
-  return name;
-}
-
 }  // namespace bankcheck::capture

@@ -39,8 +39,4 @@ struct NcuSourceTable {
 /// (missing columns, a row before any "Kernel Name", a bad number or address).
 NcuSourceTable parse_ncu_source(std::string_view text, const std::string& name);
 
-/// The function's base name, for matching ncu's demangled names against
-/// the demangler's: "void ns::f<int>(T1)" -> "f".
-std::string kernel_base_name(std::string_view demangled);
-
 }  // namespace bankcheck::capture

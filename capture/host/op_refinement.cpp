@@ -3,56 +3,36 @@
 #include <algorithm>
 #include <string>
 
+#include "capture/host/sass_form.hpp"
 #include "sim/trace/trace_file.hpp"
 
 namespace bankcheck::capture {
 namespace {
 
-/// The mnemonic of a SASS line: its first word after an optional predicate.
-std::string_view mnemonic(std::string_view sass) {
-  auto skip_space = [&] {
-    while (!sass.empty() && (sass.front() == ' ' || sass.front() == '\t')) sass.remove_prefix(1);
-  };
-  skip_space();
-  if (!sass.empty() && sass.front() == '@') {
-    sass.remove_prefix(std::min(sass.find(' '), sass.size()));
-    skip_space();
-  }
-  return sass.substr(0, sass.find_first_of(" \t"));
-}
-
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
-/// Whether an operand after the mnemonic is a predicate (P0-P6, PT, with or
-/// without '!'): the source-size / ignore-src form of LDGSTS
-/// ("LDGSTS.E.BYPASS.128 [R5], desc[UR4][R2.64], P0"). The guard in front
-/// ("@P0 LDGSTS...") is not an operand.
-bool has_predicate_operand(std::string_view sass) {
-  const std::string_view m = mnemonic(sass);
-  std::string_view rest = sass.substr(static_cast<std::size_t>(m.data() - sass.data()) + m.size());
-  while (!rest.empty()) {
-    const std::size_t start = rest.find_first_not_of(" \t,");
-    if (start == std::string_view::npos) break;
-    rest.remove_prefix(start);
-    std::string_view operand = rest.substr(0, rest.find_first_of(" \t,"));
-    rest.remove_prefix(operand.size());
-    if (!operand.empty() && operand.front() == '!') operand.remove_prefix(1);
-    if (operand.size() == 2 && operand[0] == 'P' && ((operand[1] >= '0' && operand[1] <= '6') || operand[1] == 'T'))
-      return true;
-  }
-  return false;
+/// The LDGSTS forms whose cost was measured (docs/bank-model.md, rule 6:
+/// the cpasrc, cgsrc, cgline, cgwarm, cgforms and casrcsize probe sets):
+/// `.ca` of 4, 8 and 16 bytes and `.cg` of 16 bytes, each with and without
+/// a predicate operand. Any other modifier (an L2 hint such as .LTC128B,
+/// .ZFILL, another width) is a form no rule was measured on.
+bool is_measured_copy_form(std::string_view m) {
+  return m == "LDGSTS.E" || m == "LDGSTS.E.64" || m == "LDGSTS.E.128" || m == "LDGSTS.E.BYPASS.128";
 }
 
 }  // namespace
 
 Op refine_op(Op reported, std::string_view sass) {
-  const std::string_view m = mnemonic(sass);
+  const std::string_view m = sass_mnemonic(sass);
   if (reported == Op::atom) {
     if (starts_with(m, "ATOMS.CAS") || starts_with(m, "ATOMS.CAST")) return Op::atom_cas;
     if (starts_with(m, "ATOMS.POPC.INC")) return Op::atom_popc;
   }
-  if (reported == Op::cpasync && starts_with(m, "LDGSTS") && m.find(".BYPASS") != std::string_view::npos)
-    return has_predicate_operand(sass) ? Op::cpasync_cg_zfill : Op::cpasync_cg;
+  if (reported == Op::cpasync && starts_with(m, "LDGSTS")) {
+    if (!is_measured_copy_form(m)) return Op::cpasync_unmeasured;
+    if (m.find(".BYPASS") != std::string_view::npos)
+      return has_predicate_operand(sass) ? Op::cpasync_cg_zfill : Op::cpasync_cg;
+  }
   return reported;
 }
 

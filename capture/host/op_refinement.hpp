@@ -16,9 +16,11 @@ namespace bankcheck::capture {
 
 /// The op of an access the sanitizer reported as `reported`, given its SASS
 /// text (predicate allowed): ATOMS.CAS* and ATOMS.CAST* -> atom.cas,
-/// ATOMS.POPC.INC* -> atom.popc, LDGSTS*.BYPASS* -> cpasync.cg, or
+/// ATOMS.POPC.INC* -> atom.popc, LDGSTS.E.BYPASS.128 -> cpasync.cg, or
 /// cpasync.cg.zfill when a predicate operand follows (the source-size or
-/// ignore-src form); else unchanged.
+/// ignore-src form); an LDGSTS of a form no rule was measured on
+/// (LDGSTS.E.LTC128B, LDGSTS.E.BYPASS.LTC128B.128, ...) -> cpasync.unmeasured,
+/// which no rule costs; else unchanged.
 Op refine_op(Op reported, std::string_view sass);
 
 /// Rewrites the trace at `path` (atomically: a temporary file renamed over

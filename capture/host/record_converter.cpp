@@ -1,5 +1,7 @@
 #include "capture/host/record_converter.hpp"
 
+#include <algorithm>
+
 namespace bankcheck::capture {
 
 RecordConverter::RecordConverter(TraceSink& sink, FunctionMap& functions, std::uint64_t launch)
@@ -59,6 +61,7 @@ void RecordConverter::write(const CaptureSlot& slot, std::span<const std::uint64
     return;
   }
   const Op op = static_cast<Op>(slot.op);
+  if (op == Op::wgmma) return write_wgmma(slot);
   if (!is_valid_access(op, slot.width)) {
     ++rejected_["width " + std::to_string(slot.width) + " of " + std::string(op_name(op))];
     return;
@@ -88,6 +91,34 @@ void RecordConverter::write(const CaptureSlot& slot, std::span<const std::uint64
     return;
   }
   sink_.record(functions_.site(slot.pc), request);
+  ++written_;
+}
+
+void RecordConverter::write_wgmma(const CaptureSlot& slot) {
+  // addr[0..3]: A's address and size (0: A in registers), B's address and
+  // size. The warpgroup's first warp carries the sizes (ncu counts the
+  // operands' wavefronts per instruction, summed over the four warps).
+  const std::uint32_t a = slot.addr[0], a_size = slot.addr[1], b = slot.addr[2], b_size = slot.addr[3];
+  if (slot.mask != 0xFu || a % 16 != 0 || b % 16 != 0 || a_size % 16 != 0 || b_size % 16 != 0) {
+    ++rejected_["a wgmma record whose operands are not 16-byte multiples"];
+    return;
+  }
+  constexpr unsigned kWarpsPerGroup = 4;
+  const bool carrier = slot.warp % kWarpsPerGroup == 0;
+  std::fill(addr_.begin(), addr_.end(), kInactive);
+  std::vector<std::uint64_t> sizes(kCaptureWarp, kInactive);
+  if (a_size != 0) {
+    addr_[0] = a;
+    sizes[0] = carrier ? a_size : 0;
+  }
+  addr_[1] = b;
+  sizes[1] = carrier ? b_size : 0;
+  TraceLocation where;
+  where.launch = launch_;
+  where.block = {slot.block[0], slot.block[1], slot.block[2]};
+  where.warp = slot.warp;
+  sink_.location(where);
+  sink_.record(functions_.site(slot.pc), WarpRequest{Op::wgmma, 16, addr_, sizes});
   ++written_;
 }
 

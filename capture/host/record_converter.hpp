@@ -46,6 +46,8 @@ class RecordConverter {
   std::uint64_t launch_;
   /// `source`: a copy's sources, else empty; `high`: the high halves of a global access's addresses, else empty.
   void write(const CaptureSlot& slot, std::span<const std::uint64_t> source, std::span<const std::uint64_t> high);
+  /// A wgmma record (SlotOp::wgmma) as the trace's Op::wgmma request.
+  void write_wgmma(const CaptureSlot& slot);
   void drop_pending(const char* why);
 
   std::vector<std::uint64_t> addr_;

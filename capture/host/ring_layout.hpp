@@ -43,6 +43,10 @@ enum class SlotOp : std::uint8_t {
   gld = 9,   ///< `capture --global`: a global load; addr[] holds the low halves of the addresses
   gst = 10,  ///< a global store, likewise
   gatom = 11,  ///< a global atomic or reduction, likewise
+  /// wgmma.mma_async with shared operands, one record per warp: addr[0..3]
+  /// hold matrix A's shared address and size, matrix B's address and size
+  /// (mask 0xF), as the sanitizer's callback gives them.
+  wgmma = 14,
   /// A cp.async record is followed, in the next two tickets, by its lanes'
   /// global source addresses: the low halves, then the high halves.
   source_low = 0xF0,

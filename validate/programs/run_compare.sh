@@ -7,7 +7,7 @@
 # With BANKCHECK=path/to/bankcheck, the CLI captures and compares
 # (`bankcheck capture --library $B/...`, `bankcheck compare --ncu`);
 # without it, the minimal smoke driver that gpu_smoke.sh built does.
-# GROUP: cub-device cub-block triton torch global-search (each a list of
+# GROUP: cub-device cub-block triton torch global-search library script (each a list of
 # programs below). CAPTURE_ARGS: more options for `bankcheck capture`, e.g.
 # `--global` (global loads and stores too, compared with ncu's sectors).
 # Per program: capture (at most $LAUNCHES launches matching its kernel
@@ -56,31 +56,48 @@ program() {  # program NAME KERNEL_REGEX CMD...   (ONLY=REGEX: only the programs
   [[ -n ${ONLY:-} && ! $name =~ $ONLY ]] && return 0
   local cap="$P/cap-$name"
   rm -rf "$cap"
+  # One regex selects the same launches in both tools: both search the name
+  # in NAME_BASE (docs/capture.md, "Comparing with Nsight Compute").
+  local base=${NAME_BASE:-mangled}
   if [ -n "${BANKCHECK:-}" ]; then
-    run "capture.$name" 120 "$BANKCHECK" capture --library "$B/libbankcheck_capture.so" \
-      --patches "$B/bankcheck_capture_patches.fatbin" ${CAPTURE_ARGS:-} --kernel "$regex" --launch-count "$LAUNCHES" \
-      -o "$cap" -- "$@"
+    run "capture.$name" "${CAPTURE_S:-120}" "$BANKCHECK" capture --library "$B/libbankcheck_capture.so" \
+      --patches "$B/bankcheck_capture_patches.fatbin" ${CAPTURE_ARGS:-} --kernel-name-base "$base" --kernel "$regex" \
+      --launch-count "$LAUNCHES" -o "$cap" -- "$@"
   else
+    base=function  # the smoke driver's filter searches the function name, ncu's default
     SMOKE_KERNEL="$regex" SMOKE_LAUNCH_COUNT="$LAUNCHES" \
       run "capture.$name" 120 "$B/smoke_driver" capture "$cap" "$B/libbankcheck_capture.so" \
       "$B/bankcheck_capture_patches.fatbin" 65536 -- "$@"
   fi
-  run "ncu.$name" 240 "$NCU" --section SourceCounters -k "regex:$regex" -c "$LAUNCHES" -f -o "$P/$name" "$@"
-  run "export.$name" 120 "$NCU" -i "$P/$name.ncu-rep" --page source --print-source sass --csv
+  run "ncu.$name" "${NCU_S:-240}" "$NCU" --section SourceCounters --kernel-name-base "$base" -k "regex:$regex" \
+    -c "$LAUNCHES" -f -o "$P/$name" "$@"
+  run "export.$name" 120 "$NCU" -i "$P/$name.ncu-rep" --page source --print-source sass --csv --print-kernel-base mangled
   cp "$P/export.$name.log" "$P/$name.sass.csv"
+  run "launches.$name" 120 "$NCU" -i "$P/$name.ncu-rep" --page raw --csv --metrics launch__grid_size \
+    --print-kernel-base mangled
+  cp "$P/launches.$name.log" "$P/$name.launches.csv"
+  cp "$cap/launches.csv" "$P/$name.capture-launches.csv" 2>/dev/null
   local traces=("$cap"/launch-*.bktrace)
   if [ -e "${traces[0]}" ]; then
     if [ -n "${BANKCHECK:-}" ]; then
-      run "compare.$name" 120 "$BANKCHECK" compare --ncu "$P/$name.sass.csv" "${traces[@]}"
-      "$BANKCHECK" compare --ncu "$P/$name.sass.csv" --csv "${traces[@]}" >"$P/$name.compare.csv" 2>/dev/null
+      local shapes=(--ncu-launches "$P/$name.launches.csv")
+      "$BANKCHECK" compare --ncu "$P/$name.sass.csv" "${shapes[@]}" "${traces[0]}" >/dev/null 2>&1
+      [ $? -eq 2 ] && shapes=()  # a launch list ncu printed otherwise: compare without the shape check, visibly
+      [ ${#shapes[@]} -eq 0 ] && echo "$name: --ncu-launches refused, compared without shapes" >>"$SUM"
+      run "compare.$name" 120 "$BANKCHECK" compare --ncu "$P/$name.sass.csv" "${shapes[@]}" "${traces[@]}"
+      "$BANKCHECK" compare --ncu "$P/$name.sass.csv" "${shapes[@]}" --csv "${traces[@]}" >"$P/$name.compare.csv" 2>/dev/null
       if [ -n "${KEEP_OPS:-}" ]; then
-        timeout 120 "$BANKCHECK" convert "${traces[0]}" - --to text 2>/dev/null |
-          grep -E -m "$KEEP_LINES" "^@[^ ]+ ($KEEP_OPS) " >"$P/$name.kept.trace"
+        for t in "${traces[@]}"; do
+          timeout 120 "$BANKCHECK" convert "$t" - --to text 2>/dev/null |
+            grep -E -m "$KEEP_LINES" "^@[^ ]+ ($KEEP_OPS) " >>"$P/$name.kept.trace"
+        done
+        grep -E "LDGSTS|HGMMA|UTMA|LDS|STS|LDSM|ATOMS" "$cap/sass.csv" >"$P/$name.capture-sass.csv" 2>/dev/null
       fi
     else
       run "compare.$name" 120 "$B/smoke_driver" compare "$P/$name.sass.csv" "$P/$name.compare.csv" "${traces[@]}"
     fi
-    log "$(printf '%-24s %s' "$name" "$(grep -E 'instructions equal' "$P/compare.$name.log" | tail -n 1)")"
+    log "$(printf '%-24s %s | %s | %s' "$name" "$(grep -E 'instructions equal' "$P/compare.$name.log" | tail -n 1)" \
+      "$(grep -E '^verdicts:' "$P/compare.$name.log" | tail -n 1)" "$(grep -E '^launches:' "$P/compare.$name.log" | tail -n 1)")"
   else
     log "$(printf '%-24s %s' "$name" "no trace captured: $(tail -n 3 "$P/capture.$name.log" | tr '\n' ' ')")"
   fi
@@ -105,7 +122,7 @@ for group in "$@"; do
       build search_bench validate/global_search/search_bench.cu -std=c++20 --expt-relaxed-constexpr -I.
       program search.gms gms_kernel "$BIN/search_bench" --K 65536 --queries 2048 --per-thread 1 --cached 1 --runs 1
       program search.btree btree_kernel "$BIN/search_bench" --K 65536 --queries 2048 --per-thread 1 --cached 1 --runs 1 ;;
-    triton | torch)
+    triton | torch | library | script)
       # PyTorch registers thousands of kernels: load (and patch) only the modules used.
       export CUDA_MODULE_LOADING=${CUDA_MODULE_LOADING:-LAZY} ;;&
     triton)
@@ -118,6 +135,35 @@ for group in "$@"; do
       program torch.layer_norm "layer_norm" python3 validate/programs/torch_ops.py layer_norm
       program torch.sort "sort|radix|Sort|Radix" python3 validate/programs/torch_ops.py sort
       program torch.cumsum "scan|Scan|cumsum" python3 validate/programs/torch_ops.py cumsum ;;
+    atomics64)
+      # Compare-and-swap loops of 64-bit and float shared atomics (issue 25, part 3).
+      build atomics64 validate/library/atomics64.cu -std=c++17
+      LAUNCHES=${ATOM_LAUNCHES:-40} program atomics64 "add_kernel" "$BIN/atomics64" 2 ;;
+    library)
+      # Library and framework kernels that move tiles with cp.async, wgmma and TMA
+      # (validate/library/library_kernels.py; issues 25 and 30).
+      L=validate/library/library_kernels.py
+      program lib.mm_f32_512 "gemm|xmma|sgemm|cutlass" python3 $L mm_f32_512
+      program lib.mm_f32_1024 "gemm|xmma|sgemm|cutlass" python3 $L mm_f32_1024
+      program lib.mm_f32_odd "gemm|xmma|sgemm|cutlass" python3 $L mm_f32_odd
+      program lib.bmm_f32 "gemm|xmma|sgemm|cutlass" python3 $L bmm_f32
+      program lib.mm_f16_1024 "gemm|xmma|nvjet|cutlass" python3 $L mm_f16_1024
+      program lib.mm_bf16_2048 "gemm|xmma|nvjet|cutlass" python3 $L mm_bf16_2048
+      program lib.sdpa_efficient "fmha|attention|Attention" python3 $L sdpa_efficient
+      program lib.sdpa_flash "flash" python3 $L sdpa_flash
+      program lib.sdpa_cudnn "cudnn|fmha|flash|attn|sdpa" python3 $L sdpa_cudnn
+      program lib.conv_f16 "conv|fprop|implicit|xmma" python3 $L conv_f16
+      program lib.conv_f32 "conv|fprop|implicit|xmma" python3 $L conv_f32
+      for c in triton_mm_s2 triton_mm_s3 triton_mm_s4 triton_mm_big; do
+        program "lib.$c" "matmul_kernel" python3 $L "$c"
+      done
+      for c in triton_attn_s2 triton_attn_s3; do
+        program "lib.$c" "attn_fwd_kernel" python3 $L "$c"
+      done ;;
+    script)
+      # A PyTorch script of many launches: every captured launch compared or listed.
+      LAUNCHES=${SCRIPT_LAUNCHES:-200} program lib.script "${SCRIPT_RE:-gemm|xmma|nvjet|reduce|softmax|SoftMax|sort|Sort|fmha|flash|conv|fprop|unique|scan|Scan|median}" \
+        python3 validate/library/library_kernels.py script ;;
     *) log "unknown group $group" ;;
   esac
 done

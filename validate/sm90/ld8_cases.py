@@ -292,3 +292,66 @@ def ld8cap_cases():
                             f"{'vacuous' if vacuous else 'real'}")
                     out.append(line(f"ld8cap-{name}", "ld", 8, build(partner, words, shared, vacuous)))
     return out
+
+
+def ld8pair_cases():
+    """8-byte loads whose lanes share addresses in pairs (l and l^1, or l and
+    l^2) or quads (l..l^3), each half warp reading a few distinct
+    doublewords: conflict-free, two per bank pair, or all in one bank pair;
+    the upper half reading the lower half's very words ("shared"), other
+    words of the same bank pairs ("same-banks") or of other bank pairs
+    ("other-banks"); every lane active, the upper half idle, every other
+    group idle, or a fixed three quarters of the groups active. Issue 25:
+    patterns of this class measured 2 where the per-instruction rule of
+    rule 3 says 3 or 4.
+    """
+    rnd = random.Random(8_2026_11_26)
+    out = []
+
+    def build(group, spread, upper, active):
+        # group: lanes of one address, as the xor-closed set around l
+        members = {"x1": (0, 1), "x2": (0, 2), "quad": (0, 1, 2, 3)}[group]
+        leaders = [l for l in range(W) if all((l ^ m) >= l for m in members) and l == min(l ^ m for m in members)]
+        per_half = len(leaders) // 2
+        column, other = (8 * c for c in rnd.sample(range(16), 2))
+        rows = rnd.sample(range(0, SHARED // 128), 2 * per_half)
+
+        def words(col, rws):
+            if spread == "free":      # consecutive doublewords: distinct bank pairs
+                base = 128 * rws[0]
+                return [base + 8 * i for i in range(per_half)]
+            if spread == "two":       # two doublewords per bank pair
+                base = 128 * rws[0]
+                return [base + 8 * (i // 2) + 128 * (i % 2) for i in range(per_half)]
+            return [col + 128 * r for r in rws[:per_half]]  # "one": every word in one bank pair
+
+        lower = words(column, rows[:per_half])
+        if upper == "shared":
+            higher = lower
+        elif upper == "same-banks":
+            higher = [a + 128 * (SHARED // 256) if a + 128 * (SHARED // 256) < SHARED else a - 128 * (SHARED // 256)
+                      for a in lower]
+        else:
+            higher = [(a + 64) % SHARED for a in lower]
+        addr = [None] * W
+        for i, l in enumerate(leaders):
+            a = (lower if l < 16 else higher)[i % per_half]
+            for m in members:
+                addr[l ^ m] = a
+        keep = {"full": lambda i, l: True, "lower": lambda i, l: l < 16, "alternate": lambda i, l: i % 2 == 0,
+                "three-quarters": lambda i, l: i % 4 != 3}[active]
+        for i, l in enumerate(leaders):
+            if not keep(i, l):
+                for m in members:
+                    addr[l ^ m] = None
+        return addr
+
+    for group in ("x1", "x2", "quad"):
+        for spread in ("free", "two", "one"):
+            for upper in ("shared", "same-banks", "other-banks"):
+                for active in ("full", "lower", "alternate", "three-quarters"):
+                    if active == "lower" and upper != "shared":
+                        continue  # the upper half is idle: its words do not matter
+                    name = f"{group}-{spread}-{upper}-{active}"
+                    out.append(line(f"ld8pair-{name}", "ld", 8, build(group, spread, upper, active)))
+    return out

@@ -22,7 +22,7 @@ TEST_CASE("capture options round trip through the environment") {
   CaptureOptions o;
   o.dir = "out-dir";
   o.patches = "/x/p.fatbin";
-  o.filter = {"gemm|scan", 3, 2, {{0, 3}, {7, 7}}};
+  o.filter = {"gemm|scan", 3, 2, {{0, 3}, {7, 7}}, KernelNameBase::mangled};
   o.ring_slots = 1024;
   o.generic = false;
   o.summary_slots = 512;
@@ -33,6 +33,7 @@ TEST_CASE("capture options round trip through the environment") {
   CHECK(back.dir == o.dir);
   CHECK(back.patches == o.patches);
   CHECK(back.filter.kernel_regex == "gemm|scan");
+  CHECK(back.filter.name_base == KernelNameBase::mangled);
   CHECK(back.filter.skip == 3);
   CHECK(back.filter.count == std::optional<std::uint64_t>{2});
   REQUIRE(back.filter.blocks.size() == 2);

@@ -5,16 +5,33 @@
 
 using namespace bankcheck::capture;
 
-TEST_CASE("launch filter: regex on either name, then skip, then count") {
+TEST_CASE("launch filter: regex on the function name (ncu's default base), then skip, then count") {
   LaunchFilter f({"transpose", 1, 2, {}});
   CHECK_FALSE(f.should_capture("_Z4scanPi", "scan(int*)"));
   CHECK_FALSE(f.should_capture("_Z9transposePf", "transpose(float*)"));  // skipped (first match)
   CHECK(f.should_capture("_Z9transposePf", "transpose(float*)"));
-  CHECK(f.should_capture("_Z1kv", "void ns::transpose_kernel<int>()"));  // demangled name matches
+  CHECK(f.should_capture("_Z1kv", "void ns::transpose_kernel<int>()"));  // the function name matches
   CHECK(f.exhausted());
   CHECK_FALSE(f.should_capture("_Z9transposePf", "transpose(float*)"));
   LaunchFilter all({});
   for (int i = 0; i < 5; ++i) CHECK(all.should_capture("a", "a"));
+}
+
+TEST_CASE("launch filter: each name base searches what ncu's --kernel-name-base of that value searches") {
+  // issue 25: "norm" picked PyTorch's `normal` kernel in one tool and not in the other, because capture
+  // searched the demangled signature (template arguments included) and ncu the function name.
+  const char* mangled = "_ZN2at6native6normalINS_9LayerNormEEEvv";
+  const char* demangled = "void at::native::normal<at::LayerNorm>()";
+  LaunchFilter function({"Norm", 0, {}, {}, KernelNameBase::function});
+  CHECK_FALSE(function.should_capture(mangled, demangled));  // "normal": no "Norm" in the function name
+  LaunchFilter full({"Norm", 0, {}, {}, KernelNameBase::demangled});
+  CHECK(full.should_capture(mangled, demangled));  // the template argument matches
+  LaunchFilter bare({"^normal$", 0, {}, {}, KernelNameBase::function});
+  CHECK(bare.should_capture(mangled, demangled));
+  LaunchFilter m({"^_ZN2at6native6normal", 0, {}, {}, KernelNameBase::mangled});
+  CHECK(m.should_capture(mangled, demangled));
+  LaunchFilter m2({"^void", 0, {}, {}, KernelNameBase::mangled});
+  CHECK_FALSE(m2.should_capture(mangled, demangled));
 }
 
 TEST_CASE("launch filter: bad values say what is allowed") {

@@ -38,6 +38,13 @@ TEST_CASE("mnemonics map to the kinds whose rules they follow") {
       {Op::cpasync, "@P1 LDGSTS.E.BYPASS.128 [R3+0x10], desc[UR6][R4.64+0x40], PT", Op::cpasync_cg_zfill},
       {Op::cpasync, "LDGSTS.E.128 [R3], desc[UR6][R4.64]", Op::cpasync},
       {Op::cpasync, "LDGSTS.E [R3], desc[UR6][R4.64]", Op::cpasync},
+      {Op::cpasync, "LDGSTS.E.64 [R3], desc[UR6][R4.64], P0", Op::cpasync},  // casrcsize: measured equal
+      // Forms no probe measured (issue 25: cuBLAS's sm80 FP32 GEMMs and PyTorch's CUTLASS attention on the
+      // H100): recorded, never costed by the rule of another form.
+      {Op::cpasync, "@P0 LDGSTS.E.LTC128B [R3], desc[UR6][R4.64], !PT", Op::cpasync_unmeasured},
+      {Op::cpasync, "LDGSTS.E.BYPASS.LTC128B.128 [R3], desc[UR6][R4.64], P0", Op::cpasync_unmeasured},
+      {Op::cpasync, "LDGSTS.E.BYPASS.LTC128B.128.ZFILL [R3], desc[UR6][R4.64]", Op::cpasync_unmeasured},
+      {Op::cpasync, "LDGSTS.E.BYPASS.64 [R3], desc[UR6][R4.64]", Op::cpasync_unmeasured},
       {Op::load, "LDS.64 R2, [R4]", Op::load},
       {Op::store, "ATOMS.CAS R0, [R2], R4, R5", Op::store},  // only a reported atom is refined
   };

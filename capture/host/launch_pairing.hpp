@@ -1,0 +1,48 @@
+#pragma once
+// Which Nsight Compute launch measured which captured launch (`bankcheck
+// compare`). The two runs are separate processes, so a launch is known by
+// its function and its place among that function's launches, never by its
+// base name alone (PyTorch launches many instantiations of one base name,
+// `reduce_kernel`):
+// - the function: the mangled name where ncu printed it (`ncu
+//   --print-kernel-base mangled`), else the demangled identity
+//   (capture/host/kernel_name.hpp);
+// - the place: where ncu profiled every launch of the function that the
+//   program made (launches.csv lists them all, captured or not), the k-th
+//   launch of the program is the k-th of ncu's; otherwise the captured
+//   launches of the function meet ncu's in order, which is right when both
+//   tools selected the same launches (docs/capture.md gives the recipe), and
+//   a note says so;
+// - the shape, where ncu's launch list is given (capture/host/ncu_launches.hpp):
+//   grid and block must be equal.
+// A launch that finds no partner is listed with the reason, never dropped.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "capture/host/launch_table.hpp"
+#include "capture/host/ncu_launches.hpp"
+
+namespace bankcheck::capture {
+
+struct LaunchPair {
+  std::uint64_t launch = 0;         ///< the capture's launch id
+  std::optional<std::size_t> ncu;   ///< index of ncu's launch, or none
+  std::string reason;               ///< why there is none
+};
+
+/// Whether ncu's name `ncu_name` is the function of the captured launch `row`.
+bool same_function(const LaunchRow& row, const std::string& ncu_name);
+
+/// Pair each launch of `wanted` (ids of rows of `table`, the capture's whole
+/// launches.csv) with one of ncu's launches, named `ncu_names` in profiling
+/// order; `shapes` (empty, or one per ncu launch, same names) checks grid
+/// and block. Notes on pairings made in order go to `notes`.
+/// @throws std::invalid_argument when `shapes` does not list ncu's launches.
+std::vector<LaunchPair> pair_launches(const std::vector<LaunchRow>& table, const std::vector<std::uint64_t>& wanted,
+                                      const std::vector<std::string>& ncu_names,
+                                      const std::vector<NcuLaunchShape>& shapes, std::vector<std::string>& notes);
+
+}  // namespace bankcheck::capture

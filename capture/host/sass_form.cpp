@@ -1,0 +1,62 @@
+#include "capture/host/sass_form.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace bankcheck::capture {
+
+namespace {
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+/// The opcode alone: the mnemonic up to its first modifier.
+std::string_view opcode(std::string_view mnemonic) { return mnemonic.substr(0, mnemonic.find('.')); }
+}  // namespace
+
+std::string_view sass_mnemonic(std::string_view sass) {
+  auto skip_space = [&] {
+    while (!sass.empty() && (sass.front() == ' ' || sass.front() == '\t')) sass.remove_prefix(1);
+  };
+  skip_space();
+  if (!sass.empty() && sass.front() == '@') {
+    sass.remove_prefix(std::min(sass.find_first_of(" \t"), sass.size()));
+    skip_space();
+  }
+  return sass.substr(0, sass.find_first_of(" \t"));
+}
+
+bool has_predicate_operand(std::string_view sass) {
+  const std::string_view m = sass_mnemonic(sass);
+  if (m.empty()) return false;
+  std::string_view rest = sass.substr(static_cast<std::size_t>(m.data() - sass.data()) + m.size());
+  while (!rest.empty()) {
+    const std::size_t start = rest.find_first_not_of(" \t,");
+    if (start == std::string_view::npos) break;
+    rest.remove_prefix(start);
+    std::string_view operand = rest.substr(0, rest.find_first_of(" \t,"));
+    rest.remove_prefix(operand.size());
+    if (!operand.empty() && operand.front() == '!') operand.remove_prefix(1);
+    if (operand.size() == 2 && operand[0] == 'P' && ((operand[1] >= '0' && operand[1] <= '6') || operand[1] == 'T'))
+      return true;
+  }
+  return false;
+}
+
+std::optional<std::string_view> untraced_kind(std::string_view mnemonic) {
+  const std::string_view op = opcode(mnemonic);
+  if (op == "HGMMA" || op == "QGMMA" || op == "IGMMA" || op == "BGMMA") return "wgmma";
+  if (starts_with(op, "UTMA") || starts_with(op, "UBLK")) return "TMA";
+  if (op == "STAS" || op == "REDAS") return "st.async";
+  if (op == "SYNCS") return "mbarrier";
+  return std::nullopt;
+}
+
+bool can_access_memory(std::string_view mnemonic) {
+  const std::string_view op = opcode(mnemonic);
+  constexpr std::array<std::string_view, 4> not_memory = {"LDC", "LDL", "STL", "LEPC"};
+  if (std::find(not_memory.begin(), not_memory.end(), op) != not_memory.end()) return false;
+  if (untraced_kind(mnemonic)) return true;
+  constexpr std::array<std::string_view, 4> prefixes = {"LD", "ST", "ATOM", "RED"};
+  return std::any_of(prefixes.begin(), prefixes.end(), [&](std::string_view p) { return starts_with(op, p); });
+}
+
+}  // namespace bankcheck::capture

@@ -1,0 +1,36 @@
+#pragma once
+// What an instruction's SASS text says about it, for the capture and for
+// `compare`: its mnemonic (opcode and modifiers, "LDGSTS.E.BYPASS.LTC128B.128"),
+// whether a predicate is one of its operands (the source-size / ignore-src
+// form of LDGSTS), whether it can touch shared or global memory at all (a
+// captured record never belongs to an IMAD or a BRA: a pairing that puts
+// one there pairs two different functions), and which shared-memory
+// readers and writers the capture cannot trace per lane (wgmma operands,
+// TMA and bulk copies, asynchronous stores, mbarriers).
+#include <optional>
+#include <string_view>
+
+namespace bankcheck::capture {
+
+/// The first word after an optional guard predicate ("@P0", "@!PT").
+std::string_view sass_mnemonic(std::string_view sass);
+
+/// Whether an operand after the mnemonic is a predicate (P0-P6, PT, with or
+/// without '!'); the guard in front ("@P0 LDGSTS...") is not an operand.
+bool has_predicate_operand(std::string_view sass);
+
+/// Whether an instruction of this mnemonic can access shared or global
+/// memory: loads, stores, atomics and reductions (LDS, LDG, LD, ST*,
+/// ATOM*, RED*), matrix loads and stores, LDGSTS, wgmma, TMA and bulk
+/// copies, mbarrier operations; not constant, local or uniform-constant
+/// loads (LDC, LDL, STL, ULDC) nor arithmetic and control flow.
+bool can_access_memory(std::string_view mnemonic);
+
+/// The kind of shared-memory access the capture records no lanes of, or
+/// none: "wgmma" (HGMMA, QGMMA, IGMMA, BGMMA reading operands through a
+/// matrix descriptor), "TMA" (UTMALDG, UTMASTG, UTMAREDG, UTMAPF, UBLKCP,
+/// UBLKRED, UBLKPF), "st.async" (STAS, REDAS: distributed shared memory),
+/// "mbarrier" (SYNCS).
+std::optional<std::string_view> untraced_kind(std::string_view mnemonic);
+
+}  // namespace bankcheck::capture

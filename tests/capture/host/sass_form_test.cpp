@@ -1,0 +1,41 @@
+// Tests of capture/host/sass_form.hpp on SASS lines as nvdisasm and ncu
+// print them (H100 captures, docs/bank-model.md rule 6).
+#include "capture/host/sass_form.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace bankcheck::capture;
+
+TEST_CASE("mnemonics, guard predicates and predicate operands") {
+  CHECK(sass_mnemonic("LDGSTS.E.BYPASS.128 [R5], desc[UR4][R2.64], P0") == "LDGSTS.E.BYPASS.128");
+  CHECK(sass_mnemonic("@!P1 LDS.64 R2, [R3+0x10]") == "LDS.64");
+  CHECK(sass_mnemonic("  @P0\tSTS [R1], R2") == "STS");
+  CHECK(sass_mnemonic("") == "");
+  CHECK(has_predicate_operand("LDGSTS.E.BYPASS.128 [R5], desc[UR4][R2.64], P0"));
+  CHECK(has_predicate_operand("LDGSTS.E.64 [R5], desc[UR4][R2.64], !PT"));
+  CHECK_FALSE(has_predicate_operand("@P0 LDGSTS.E.BYPASS.128 [R5], desc[UR4][R2.64]"));
+  CHECK_FALSE(has_predicate_operand("LDS R1, [R2+UR4]"));
+}
+
+TEST_CASE("which instructions can touch memory") {
+  for (const char* m : {"LDS", "LDS.U.128", "STS.64", "LDSM.16.M88.4", "STSM.16.M88.4", "ATOMS.CAST.SPIN", "ATOMS.POPC.INC",
+                        "LDGSTS.E.BYPASS.LTC128B.128", "LD.E", "ST.E.64", "LDG.E", "STG.E", "RED.E.ADD", "ATOM.E.ADD",
+                        "HGMMA.64x128x16.F32", "UTMALDG.2D", "UBLKCP.S.G", "SYNCS.ARRIVE.TRANS64.RED.A1T0"}) {
+    CAPTURE(m);
+    CHECK(can_access_memory(m));
+  }
+  for (const char* m : {"IMAD", "ISETP.GE.AND", "BRA", "ULDC.64", "LDC", "LDL", "STL.64", "BAR.SYNC", "LEPC", "S2R"}) {
+    CAPTURE(m);
+    CHECK_FALSE(can_access_memory(m));
+  }
+}
+
+TEST_CASE("shared-memory readers and writers the capture has no lanes of") {
+  CHECK(untraced_kind("HGMMA.64x64x16.F32.BF16") == std::optional<std::string_view>("wgmma"));
+  CHECK(untraced_kind("QGMMA.64x128x32.F32.E4M3.E4M3") == std::optional<std::string_view>("wgmma"));
+  CHECK(untraced_kind("UTMASTG.2D") == std::optional<std::string_view>("TMA"));
+  CHECK(untraced_kind("UBLKCP.S.G") == std::optional<std::string_view>("TMA"));
+  CHECK(untraced_kind("SYNCS.EXCH.64") == std::optional<std::string_view>("mbarrier"));
+  CHECK_FALSE(untraced_kind("LDS.128").has_value());
+  CHECK_FALSE(untraced_kind("LDGSTS.E.BYPASS.128").has_value());
+}

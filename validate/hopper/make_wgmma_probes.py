@@ -1,0 +1,162 @@
+"""Writes wgmma_probes.cu: one kernel per wgmma probe (issue 30), each a
+block of one or more warpgroups issuing `wgmma.mma_async` on operands in
+shared memory laid out by a matrix descriptor (PTX ISA, "Matrix
+Descriptor Format": start address, leading and stride byte offsets, swizzle
+mode), so that Nsight Compute can count each HGMMA's shared wavefronts per
+instruction. The probes vary N, the operand type, the swizzle mode, the
+byte offsets (overlapping and atom-breaking ones too), A from registers or
+shared memory, and the warpgroups in flight.
+
+    python3 make_wgmma_probes.py > wgmma_probes.cu
+    nvcc -gencode=arch=compute_90a,code=sm_90a -O2 -std=c++17 -o wgmma_probes wgmma_probes.cu
+
+The program prints, per probe, its name and the operand bytes a warpgroup
+reads (A's and B's), which predictions.txt turns into the rule's count.
+"""
+import sys
+
+TYPES = {  # name: (ptx shape suffix without N, K, bytes per element, transposes allowed, fill word)
+    "f16": ("k16.f32.f16.f16", 16, 2, True, "0x3c003c00u"),
+    "bf16": ("k16.f32.bf16.bf16", 16, 2, True, "0x3f803f80u"),
+    "tf32": ("k8.f32.tf32.tf32", 8, 4, False, "0x3f800000u"),
+    "e4m3": ("k32.f32.e4m3.e4m3", 32, 1, False, "0x38383838u"),
+}
+SWIZZLE = {"none": 0, "128B": 1, "64B": 2, "32B": 3}
+ROW = {"none": 16, "128B": 128, "64B": 64, "32B": 32}  # bytes of one row of a core matrix / swizzle atom
+
+
+def probes():
+    out = []
+    # (name, type, N, a_from_regs, swizzle, lbo, sbo, a_offset, warpgroups, trans_b)
+    for n in (8, 16, 32, 64, 128, 256):
+        out.append((f"ss-f16-n{n}-none", "f16", n, False, "none", 128, 256, 0, 1, 0))
+    for n in (8, 64, 256):
+        out.append((f"rs-f16-n{n}-none", "f16", n, True, "none", 128, 256, 0, 1, 0))
+    for sw, sbo in (("128B", 1024), ("64B", 512), ("32B", 256)):
+        for n in (64, 256):
+            out.append((f"ss-f16-n{n}-{sw}", "f16", n, False, sw, 16, sbo, 0, 1, 0))
+        out.append((f"rs-f16-n64-{sw}", "f16", 64, True, sw, 16, sbo, 0, 1, 0))
+    for t in ("bf16", "tf32", "e4m3"):
+        for n in (8, 64, 256):
+            out.append((f"ss-{t}-n{n}-none", t, n, False, "none", 128, 256, 0, 1, 0))
+        out.append((f"ss-{t}-n64-128B", t, 64, False, "128B", 16, 1024, 0, 1, 0))
+    # MN-major B (transposed) for 16-bit types
+    for sw, sbo in (("none", 256), ("128B", 1024)):
+        out.append((f"ss-f16-n64-{sw}-transB", "f16", 64, False, sw, 128 if sw == "none" else 16, sbo, 0, 1, 1))
+    # odd descriptors: overlapping core matrices, tiny and huge offsets, starts off the atom
+    out.append(("ss-f16-n64-none-overlap", "f16", 64, False, "none", 16, 16, 0, 1, 0))
+    out.append(("ss-f16-n64-none-lbo2048", "f16", 64, False, "none", 2048, 128, 0, 1, 0))
+    out.append(("ss-f16-n64-none-sbo2048", "f16", 64, False, "none", 128, 2048, 0, 1, 0))
+    out.append(("ss-f16-n64-128B-sbo512", "f16", 64, False, "128B", 16, 512, 0, 1, 0))
+    out.append(("ss-f16-n64-128B-start32", "f16", 64, False, "128B", 16, 1024, 32, 1, 0))
+    out.append(("ss-f16-n64-128B-start96", "f16", 64, False, "128B", 16, 1024, 96, 1, 0))
+    # several warpgroups in flight on one SM
+    out.append(("ss-f16-n64-none-wg2", "f16", 64, False, "none", 128, 256, 0, 2, 0))
+    out.append(("ss-f16-n128-128B-wg4", "f16", 128, False, "128B", 16, 1024, 0, 4, 0))
+    return out
+
+
+def kernel(p):
+    name, t, n, regs, sw, lbo, sbo, a_off, wgs, trans_b = p
+    shape, k, eb, trans_ok, fill = TYPES[t]
+    a_bytes = 64 * k * eb
+    b_bytes = n * k * eb
+    # room: rows of the layout's row size, and byte offsets up to 2 KiB apart
+    a_region = max(64 * ROW[sw] * max(1, (k * eb) // ROW[sw]), 64 * 128) + 4096
+    b_region = max(n * ROW[sw] * max(1, (k * eb) // ROW[sw]), n * 128) + 4096
+    per_wg = (a_region + b_region + 1023) // 1024 * 1024
+    acc = n // 2
+    ident = "wg_" + name.replace("-", "_")
+    dregs = ", ".join(f"%{i}" for i in range(acc))
+    outs = ", ".join(f'"+f"(d[{i}])' for i in range(acc))
+    base = acc
+    if regs:
+        a_op = "{" + ", ".join(f"%{base + i}" for i in range(4)) + "}"
+        ins = [f'"r"(ar[{i}])' for i in range(4)]
+        b_op = f"%{base + 4}"
+        ins.append('"l"(db)')
+        scale = f"%{base + 5}"
+        ins.append('"r"(scale_d)')
+        tail = f", 1, 1, {trans_b}" if trans_ok else ", 1, 1"
+    else:
+        a_op = f"%{base}"
+        b_op = f"%{base + 1}"
+        ins = ['"l"(da)', '"l"(db)', '"r"(scale_d)']
+        scale = f"%{base + 2}"
+        tail = f", 1, 1, 0, {trans_b}" if trans_ok else ", 1, 1"
+    asm = (f'asm volatile("{{\\n.reg .pred p;\\nsetp.ne.b32 p, {scale}, 0;\\n'
+           f'wgmma.mma_async.sync.aligned.m64n{n}{shape} {{{dregs}}}, {a_op}, {b_op}, p{tail};\\n}}\\n"'
+           f' : {outs} : {", ".join(ins)});')
+    return f"""
+// {name}: A {'registers' if regs else f'{a_bytes} B in shared memory'}, B {b_bytes} B, swizzle {sw},
+// leading byte offset {lbo}, stride byte offset {sbo}, A and B {a_off} bytes past their atoms, {wgs} warpgroup(s)
+__global__ void __launch_bounds__({128 * wgs}) {ident}(float* out, int scale_d) {{
+  extern __shared__ __align__(1024) unsigned char smem[];
+  for (int i = threadIdx.x; i < {per_wg * wgs} / 4; i += blockDim.x) reinterpret_cast<std::uint32_t*>(smem)[i] = {fill};
+  __syncthreads();
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  unsigned char* a = smem + (threadIdx.x / 128) * {per_wg};
+  unsigned char* b = a + {(a_region + 1023) // 1024 * 1024};
+  const std::uint64_t da = descriptor(a + {a_off}, {lbo}, {sbo}, {SWIZZLE[sw]});
+  const std::uint64_t db = descriptor(b + {a_off}, {lbo}, {sbo}, {SWIZZLE[sw]});
+  (void)da;
+  std::uint32_t ar[4] = {{{fill}, {fill}, {fill}, {fill}}};
+  (void)ar;
+  float d[{acc}];
+  for (int i = 0; i < {acc}; ++i) d[i] = 0.f;
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+  {asm}
+  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+  float s = 0.f;
+  for (int i = 0; i < {acc}; ++i) s += d[i];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}}
+""", ident, per_wg * wgs, 128 * wgs, a_bytes if not regs else 0, b_bytes
+
+
+def main():
+    ps = probes()
+    body = []
+    launches = []
+    for p in ps:
+        text, ident, smem, threads, a_bytes, b_bytes = kernel(p)
+        body.append(text)
+        launches.append(f'  run("{p[0]}", {ident}, {smem}, {threads}, {a_bytes}, {b_bytes});')
+    sys.stdout.write(f"""// Generated by validate/hopper/make_wgmma_probes.py: do not edit.
+#include <cstdint>
+#include <cstdio>
+
+#include "../cuda_check.cuh"
+
+/// A wgmma matrix descriptor (PTX ISA 9.7.15.5.1): start address, leading
+/// and stride byte offsets (each >> 4, 14 bits), swizzle mode in bits 62-63
+/// (0 none, 1 128B, 2 64B, 3 32B).
+__device__ std::uint64_t descriptor(const void* p, std::uint32_t lbo, std::uint32_t sbo, std::uint32_t swizzle) {{
+  const auto a = static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+  return (std::uint64_t{{(a & 0x3FFFF) >> 4}}) | (std::uint64_t{{(lbo & 0x3FFFF) >> 4}} << 16) |
+         (std::uint64_t{{(sbo & 0x3FFFF) >> 4}} << 32) | (std::uint64_t{{swizzle}} << 62);
+}}
+{''.join(body)}
+template <class Kernel>
+void run(const char* name, Kernel k, int smem, int threads, int a_bytes, int b_bytes) {{
+  float* out = nullptr;
+  CHECK(cudaMalloc(&out, sizeof(float) * threads));
+  CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  k<<<1, threads, smem>>>(out, 1);
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  CHECK(cudaFree(out));
+  std::printf("%s a_bytes=%d b_bytes=%d warpgroups=%d\\n", name, a_bytes, b_bytes, threads / 128);
+}}
+
+int main() {{
+{chr(10).join(launches)}
+  return 0;
+}}
+""")
+
+
+if __name__ == "__main__":
+    main()

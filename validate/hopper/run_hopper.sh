@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# wgmma probes on the H100 (issue 30), in one go, on the GPU machine from
+# the repository root, with build-gpu/ carried:
+#   OUT=DIR B=DIR BANKCHECK=build/bankcheck bash validate/hopper/run_hopper.sh
+# 1. generates and builds validate/hopper/wgmma_probes.cu (sm_90a), checks its SASS holds HGMMA;
+# 2. runs it (every probe must run without a CUDA error);
+# 3. Nsight Compute per instruction (SourceCounters) and the kernel-level shared
+#    counters of every op (regex metrics), exported as the source page and the raw page;
+# 4. lists the metrics this ncu knows about gmma, TMA and shared memory;
+# 5. captures the probe with `bankcheck capture` and compares it per instruction;
+# 6. the same for the TMA probes (validate/hopper/tma_probes.cu).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+: "${OUT:?set OUT}" "${B:?set B}" "${BANKCHECK:?set BANKCHECK}"
+mkdir -p "$OUT"
+NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+W=$(mktemp -d /tmp/hopper.XXXXXX)
+step() {  # step NAME SECONDS CMD...
+  local name=$1 limit=$2
+  shift 2
+  local t0=$SECONDS
+  timeout "$limit" "$@" >"$OUT/$name.log" 2>&1
+  echo "$name: exit $? after $((SECONDS - t0)) s" | tee -a "$OUT/summary.txt"
+}
+python3 validate/hopper/make_wgmma_probes.py >validate/hopper/wgmma_probes.cu
+step build 300 nvcc -gencode=arch=compute_90a,code=sm_90a -O2 -std=c++17 -diag-suppress 550 -lineinfo \
+  -o "$W/wgmma_probes" validate/hopper/wgmma_probes.cu
+cuobjdump -sass "$W/wgmma_probes" >"$W/sass.txt" 2>&1
+grep -oE "[A-Z]GMMA\.[^ ]*" "$W/sass.txt" | sort | uniq -c >"$OUT/hgmma_forms.txt"
+step native 60 "$W/wgmma_probes"
+step ncu 300 "$NCU" --section SourceCounters \
+  --metrics "regex:^l1tex__data_(bank_conflicts_pipe_lsu|pipe_lsu_wavefronts)_mem_shared.*\.sum$" \
+  -f -o "$W/wgmma" "$W/wgmma_probes"
+step export 120 "$NCU" -i "$W/wgmma.ncu-rep" --page source --print-source sass --csv --print-kernel-base mangled
+cp "$OUT/export.log" "$OUT/wgmma.sass.csv"
+step raw 120 "$NCU" -i "$W/wgmma.ncu-rep" --page raw --csv --print-kernel-base mangled
+cp "$OUT/raw.log" "$OUT/wgmma.raw.csv"
+step metrics 60 sh -c "'$NCU' --query-metrics --chip gh100 | grep -iE 'gmma|tma|utma|shared|dsmem|bulk'"
+step capture 180 "$BANKCHECK" capture --library "$B/libbankcheck_capture.so" --patches "$B/bankcheck_capture_patches.fatbin" \
+  -o "$W/cap" -- "$W/wgmma_probes"
+cp "$W/cap/launches.csv" "$OUT/capture-launches.csv" 2>/dev/null
+cp "$W/cap/capture.json" "$OUT/capture.json" 2>/dev/null
+step compare 120 "$BANKCHECK" compare --ncu "$OUT/wgmma.sass.csv" "$W"/cap/launch-*.bktrace
+"$BANKCHECK" compare --ncu "$OUT/wgmma.sass.csv" --csv "$W"/cap/launch-*.bktrace >"$OUT/wgmma.compare.csv" 2>/dev/null
+"$BANKCHECK" convert "$W/cap/launch-0.bktrace" - --to text 2>/dev/null | head -n 40 >"$OUT/launch-0.head.trace"
+# TMA: swizzled tiles in and out, read right and wrong (validate/hopper/tma_probes.cu)
+step tma-build 200 nvcc -arch=sm_90 -O2 -std=c++17 -lineinfo -o "$W/tma_probes" validate/hopper/tma_probes.cu -lcuda
+cuobjdump -sass "$W/tma_probes" 2>&1 | grep -oE "(UTMA|UBLK|SYNCS)[A-Z0-9.]*" | sort | uniq -c >"$OUT/tma_forms.txt"
+step tma-native 60 "$W/tma_probes"
+step tma-ncu 200 "$NCU" --section SourceCounters \
+  --metrics "regex:^l1tex__data_(bank_conflicts_pipe_lsu|pipe_lsu_wavefronts)_mem_shared.*\.sum$" \
+  -f -o "$W/tma" "$W/tma_probes"
+step tma-export 120 "$NCU" -i "$W/tma.ncu-rep" --page source --print-source sass --csv --print-kernel-base mangled
+cp "$OUT/tma-export.log" "$OUT/tma.sass.csv"
+step tma-raw 120 "$NCU" -i "$W/tma.ncu-rep" --page raw --csv --print-kernel-base mangled
+cp "$OUT/tma-raw.log" "$OUT/tma.raw.csv"
+step tma-capture 120 "$BANKCHECK" capture --library "$B/libbankcheck_capture.so" --patches "$B/bankcheck_capture_patches.fatbin" \
+  -o "$W/tcap" -- "$W/tma_probes"
+cp "$W/tcap/launches.csv" "$OUT/tma-capture-launches.csv" 2>/dev/null
+step tma-compare 120 "$BANKCHECK" compare --ncu "$OUT/tma.sass.csv" "$W"/tcap/launch-*.bktrace
+rm -rf "$W"
