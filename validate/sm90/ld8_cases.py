@@ -314,7 +314,7 @@ def ld8pair_cases():
         leaders = [l for l in range(W) if all((l ^ m) >= l for m in members) and l == min(l ^ m for m in members)]
         per_half = len(leaders) // 2
         column, other = (8 * c for c in rnd.sample(range(16), 2))
-        rows = rnd.sample(range(0, SHARED // 128), 2 * per_half)
+        rows = rnd.sample(range(0, SHARED // 128 - 2), 2 * per_half)  # "two" reaches one row further
 
         def words(col, rws):
             if spread == "free":      # consecutive doublewords: distinct bank pairs
