@@ -81,7 +81,7 @@ for s in "$@"; do
         bash validate/programs/run_compare.sh library ;;
     script) step script 400 env CUDA_MODULE_LOADING=LAZY CAPTURE_S=300 NCU_S=300 OUT="$OUT/script" B="$B" \
         BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh script ;;
-    atomics64) step atomics64 200 env LAUNCHES=40 KEEP_OPS='atom[.a-z]*' OUT="$OUT/atomics64" B="$B" \
+    atomics64) step atomics64 200 env LAUNCHES=40 KEEP_OPS='atom[.a-z]*' KEEP_LINES=100000 OUT="$OUT/atomics64" B="$B" \
         BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh atomics64 ;;
     ld8pair) step ld8pair 200 env OUT="$OUT/ld8pair" CASES=validate/sm90/cases/ld8pair.trace NAME=ld8pair \
         bash validate/sm90/run_ld8cap.sh ;;

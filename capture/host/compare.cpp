@@ -197,8 +197,14 @@ CompareResult compare_with_ncu(const NcuSourceTable& ncu, const std::vector<std:
         result.uncompared.push_back({p.launch, row ? row->demangled : "", p.reason});
         continue;
       }
-      Replayed sites = replay_sites(trace, *row, model);
       const NcuLaunch& measured = ncu.launches[*p.ncu];
+      if (!measured.measured) {
+        ncu_used[*p.ncu] = true;
+        result.uncompared.push_back({p.launch, row->demangled, "ncu's launch " + std::to_string(*p.ncu) +
+                                                                   " has no counters (it failed under the profiler)"});
+        continue;
+      }
+      Replayed sites = replay_sites(trace, *row, model);
       if (const std::string why = mispairing(sites, measured); !why.empty()) {
         result.uncompared.push_back({p.launch, row->demangled, "paired with ncu's launch " + std::to_string(*p.ncu) + ": " + why});
         continue;

@@ -26,8 +26,11 @@ struct NcuInstruction {
 };
 
 struct NcuLaunch {
-  std::string kernel;  ///< demangled, as ncu prints it
+  std::string kernel;  ///< as ncu prints it (demangled, or mangled with --print-kernel-base mangled)
   std::vector<NcuInstruction> instructions;
+  /// false: ncu printed the block without its counters (a launch that
+  /// failed under the profiler, "==ERROR== LaunchFailed"): nothing measured.
+  bool measured = true;
 };
 
 struct NcuSourceTable {

@@ -61,10 +61,13 @@ def kernel(p):
     shape, k, eb, trans_ok, fill = TYPES[t]
     a_bytes = 64 * k * eb
     b_bytes = n * k * eb
-    # room: rows of the layout's row size, and byte offsets up to 2 KiB apart
-    a_region = max(64 * ROW[sw] * max(1, (k * eb) // ROW[sw]), 64 * 128) + 4096
-    b_region = max(n * ROW[sw] * max(1, (k * eb) // ROW[sw]), n * 128) + 4096
-    per_wg = (a_region + b_region + 1023) // 1024 * 1024
+    # room: every core matrix or swizzle atom the descriptor can reach (rows / 8 groups SBO apart, K
+    # chunks LBO apart), plus the start offset and one atom
+    def region(rows):
+        return (rows // 8) * max(sbo, 128) + (k * eb // 16 + 1) * max(lbo, 16) + a_off + 1024
+    a_region = (region(64) + 1023) // 1024 * 1024
+    b_region = (region(n) + 1023) // 1024 * 1024
+    per_wg = a_region + b_region
     acc = n // 2
     ident = "wg_" + name.replace("-", "_")
     dregs = ", ".join(f"%{i}" for i in range(acc))
@@ -91,13 +94,15 @@ def kernel(p):
 // {name}: A {'registers' if regs else f'{a_bytes} B in shared memory'}, B {b_bytes} B, swizzle {sw},
 // leading byte offset {lbo}, stride byte offset {sbo}, A and B {a_off} bytes past their atoms, {wgs} warpgroup(s)
 __global__ void __launch_bounds__({128 * wgs}) {ident}(float* out, int scale_d) {{
-  extern __shared__ __align__(1024) unsigned char smem[];
+  extern __shared__ __align__(1024) unsigned char raw[];
+  // the swizzle atoms need 1024-byte alignment in the shared window: align the base explicitly
+  unsigned char* smem = raw + ((1024 - static_cast<std::uint32_t>(__cvta_generic_to_shared(raw)) % 1024) % 1024);
   for (int i = threadIdx.x; i < {per_wg * wgs} / 4; i += blockDim.x) reinterpret_cast<std::uint32_t*>(smem)[i] = {fill};
   __syncthreads();
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
   __syncthreads();
   unsigned char* a = smem + (threadIdx.x / 128) * {per_wg};
-  unsigned char* b = a + {(a_region + 1023) // 1024 * 1024};
+  unsigned char* b = a + {a_region};
   const std::uint64_t da = descriptor(a + {a_off}, {lbo}, {sbo}, {SWIZZLE[sw]});
   const std::uint64_t db = descriptor(b + {a_off}, {lbo}, {sbo}, {SWIZZLE[sw]});
   (void)da;
@@ -113,7 +118,7 @@ __global__ void __launch_bounds__({128 * wgs}) {ident}(float* out, int scale_d) 
   for (int i = 0; i < {acc}; ++i) s += d[i];
   out[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }}
-""", ident, per_wg * wgs, 128 * wgs, a_bytes if not regs else 0, b_bytes
+""", ident, per_wg * wgs + 1024, 128 * wgs, a_bytes if not regs else 0, b_bytes
 
 
 def main():

@@ -29,9 +29,12 @@
 
 constexpr int kRows = 64;
 
-/// The 16-byte chunk j of row r after a swizzle of `span` bytes (32, 64, 128; 0: none): CUTLASS's
-/// Swizzle<B,4,3>, chunk index XOR (row mod span/16).
-__device__ __host__ inline int swizzled_chunk(int r, int j, int span) { return span == 0 ? j : j ^ (r % (span / 16)); }
+/// Where TMA puts the 16-byte chunk j of row r (rows `row_bytes` long) under a swizzle of `span` bytes
+/// (32, 64, 128; 0: none): the chunk bits [4, 4 + log2(span/16)) of the address XOR the bits above
+/// 128 bytes ([7, ...)), as CUTLASS's Swizzle<log2(span/16), 4, 3>.
+__device__ __host__ inline int swizzled_chunk(int r, int j, int span, int row_bytes) {
+  return span == 0 ? j : j ^ ((r * row_bytes >> 7) % (span / 16));
+}
 
 template <int kRowBytes, int kSpan, bool kRespectSwizzle>
 __global__ void tma_kernel(const __grid_constant__ CUtensorMap in, const __grid_constant__ CUtensorMap out,
@@ -63,7 +66,7 @@ __global__ void tma_kernel(const __grid_constant__ CUtensorMap in, const __grid_
   std::uint32_t sum = 0;
   for (int idx = threadIdx.x; idx < kRows * chunks; idx += blockDim.x) {
     const int quarter = idx / 8, j = quarter % chunks, r = (quarter / chunks) * 8 + idx % 8;
-    const int at = kRespectSwizzle ? swizzled_chunk(r, j, kSpan) : j;
+    const int at = kRespectSwizzle ? swizzled_chunk(r, j, kSpan, kRowBytes) : j;
     const uint4 v = *reinterpret_cast<const uint4*>(tile + r * kRowBytes + 16 * at);
     sum += v.x ^ v.y ^ v.z ^ v.w;
   }

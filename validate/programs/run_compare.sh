@@ -89,7 +89,7 @@ program() {  # program NAME KERNEL_REGEX CMD...   (ONLY=REGEX: only the programs
       if [ -n "${KEEP_OPS:-}" ]; then
         for t in "${traces[@]}"; do
           timeout 120 "$BANKCHECK" convert "$t" - --to text 2>/dev/null |
-            grep -E -m "$KEEP_LINES" "^@[^ ]+ ($KEEP_OPS) " >>"$P/$name.kept.trace"
+            grep -E -m "$KEEP_LINES" "^(at launch|@[^ ]+ ($KEEP_OPS) )" >>"$P/$name.kept.trace"
         done
         grep -E "LDGSTS|HGMMA|UTMA|LDS|STS|LDSM|ATOMS" "$cap/sass.csv" >"$P/$name.capture-sass.csv" 2>/dev/null
       fi

@@ -66,6 +66,14 @@ TEST_CASE("ncu source tables: distinct consecutive blocks are kept; malformed in
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(parse_ncu_source("\"Kernel Name\",\"k\"\n\"Address\",\"Source\"\n", "x"),
                        doctest::Contains("x:2: the header has no \"Instructions Executed\""), std::invalid_argument);
+  // A launch that failed under ncu ("==ERROR== LaunchFailed", H100, 2026-11-26): its listing with samples only.
+  const auto failed = parse_ncu_source(
+      "\"Kernel Name\",\"k\"\n\"Address\",\"Source\",\"Warp Stall Sampling (All Samples)\",\"Warp Stall Sampling "
+      "(Not-issued Samples)\"\n\"0x10\",\"LDS R1, [R2]\",\"0\",\"0\"\n" + one, "x");
+  REQUIRE(failed.launches.size() == 2);
+  CHECK_FALSE(failed.launches[0].measured);
+  CHECK(failed.launches[0].instructions.empty());
+  CHECK(failed.launches[1].measured);
   CHECK_THROWS_WITH_AS(parse_ncu_source(one.substr(0, one.size() - 1) + "\n\"zz\",\"a\",\"1\",\"1\",\"1\"\n", "x"),
                        doctest::Contains("x:4: bad address 'zz'"), std::invalid_argument);
 }
