@@ -257,11 +257,34 @@ BANKCHECK_HD WarpCost staged_copy_cost(unsigned width, const Address* dst, const
   return cost;
 }
 
+/// Whether the active lanes of every store phase read one 128-byte source
+/// line (true without sources: lane l then reads element l of an aligned block).
+BANKCHECK_HD_INLINE bool phases_read_one_line(unsigned width, const std::uint64_t* source, std::uint32_t active) {
+  if (source == nullptr) return true;
+  const unsigned n = unpaired_phase_lanes(width);
+  for (unsigned first = 0; first < kLanes; first += n) {
+    bool seen = false;
+    std::uint64_t line = 0;
+    for (unsigned l = first; l < first + n; ++l) {
+      if (!(active & lane_bit(l))) continue;
+      if (seen && source[l] / kPhaseBytes != line) return false;
+      seen = true;
+      line = source[l] / kPhaseBytes;
+    }
+  }
+  return true;
+}
+
 /// cp.async.cg in its zero-fill form (rule 6c): one wavefront per store
-/// phase (quarter warp) with an active lane, whatever the sources and the
-/// destinations; never a conflict. Measured with 64 single-warp copies
-/// (validate/sm90/cases/cgforms.trace) whose plain form costs 1 to 8 per row.
-BANKCHECK_HD_INLINE WarpCost phase_count_cost(unsigned width, std::uint32_t active) {
+/// phase (quarter warp) with an active lane, whatever the destinations;
+/// never a conflict; when every quarter warp reads one 128-byte source line.
+/// Measured with 64 single-warp copies (validate/sm90/cases/cgforms.trace),
+/// and in running kernels (Triton's matmul and attention, 2026-11-26). A
+/// quarter warp that reads two lines is not modelled: it cost 1 in the
+/// single-warp probes and in one Triton matmul, 2 (one per line) in
+/// another (validate/results/h100-2026-11-26b/).
+BANKCHECK_HD_INLINE WarpCost phase_count_cost(unsigned width, std::uint32_t active, const std::uint64_t* source) {
+  if (!phases_read_one_line(width, source, active)) return WarpCost{0, 0, 0, false};
   WarpCost cost;
   const unsigned n = unpaired_phase_lanes(width);
   for (unsigned first = 0; first < kLanes; first += n) add_phase(cost, (active & lane_range(first, n)) != 0 ? 1u : 0u);
@@ -315,7 +338,7 @@ BANKCHECK_HD WarpCost sector_copy_cost(const Address* dst, std::uint32_t active)
     cost.wavefronts += first_of_row;
   }
   cost.degree = cost.wavefronts > 0 ? 1u : 0u;
-  cost.ideal = phase_count_cost(16, active).ideal;  // one per quarter warp with lanes
+  cost.ideal = phase_count_cost(16, active, nullptr).ideal;  // one per quarter warp with lanes
   return cost;
 }
 
@@ -375,7 +398,7 @@ BANKCHECK_HD WarpCost cost_by_rule(AccessRule rule, Op op, unsigned width, const
       for (unsigned l = 0; l < kLanes; ++l) lane_order[l] = std::uint64_t{width} * l;
       return sourced_bypass_copy_cost(width, addr, lane_order, active);
     }
-    case AccessRule::phase_count: return phase_count_cost(width, active);
+    case AccessRule::phase_count: return phase_count_cost(width, active, source);
     case AccessRule::operand_bytes: return operand_bytes_cost(addr, active, source);
     case AccessRule::as_quad:
     case AccessRule::unmodelled: break;

@@ -146,15 +146,10 @@ void refine_summary(InstructionSummary& row, const SassTable& sass) {
   if (refined == Op::atom_cas) {  // a read and a write pass of every atom pass: twice the cost
     row.costs.wavefronts *= 2;
     row.costs.ideal *= 2;
-  } else if (refined == Op::cpasync_cg_zfill && row.op == Op::cpasync && row.costs.unmodelled == 0) {
-    // Rule 6c: one wavefront per store phase with an active lane, which is
-    // exactly the ideal of the 16-byte cp.async the device costed. The kept
-    // worst record stays (recosted below: every execution has no excess).
-    row.costs.wavefronts = row.costs.ideal;
-    row.costs.degree = row.costs.ideal > 0 ? 1 : 0;
-  } else if (refined == Op::cpasync_unmeasured) {
-    // A copy form no rule was measured on: every execution not modelled,
-    // whatever the device costed it as (docs/bank-model.md, rule 6).
+  } else if (refined == Op::cpasync_cg_zfill || refined == Op::cpasync_unmeasured) {
+    // Rule 6c holds only where every quarter warp reads one source line,
+    // which the summary's totals do not tell; an unmeasured form has no rule:
+    // every execution not modelled.
     row.costs = CostColumn{row.executions, row.lanes, 0, 0, 0};
     row.worst.reset();
   } else if (refined != row.op && row.alt && refined == alternative_op(row.op, row.width)) {

@@ -294,7 +294,7 @@ def ld8cap_cases():
     return out
 
 
-def ld8pair_cases():
+def ld8pair_cases(split=False):
     """8-byte loads whose lanes share addresses in pairs (l and l^1, or l and
     l^2) or quads (l..l^3), each half warp reading a few distinct
     doublewords: conflict-free, two per bank pair, or all in one bank pair;
@@ -305,7 +305,7 @@ def ld8pair_cases():
     patterns of this class measured 2 where the per-instruction rule of
     rule 3 says 3 or 4.
     """
-    rnd = random.Random(8_2026_11_26)
+    rnd = random.Random(8_2026_11_26 + (1 if split else 0))
     out = []
 
     def build(group, spread, upper, active):
@@ -346,6 +346,16 @@ def ld8pair_cases():
                     addr[l ^ m] = None
         return addr
 
+    if split:  # "ld8split": the two halves with different degrees (d0 != d1), each from its own words
+        for group in ("x1", "x2", "quad"):
+            for lower_spread, upper_spread in (("two", "free"), ("one", "free"), ("one", "two"), ("free", "two"),
+                                               ("free", "one"), ("two", "one")):
+                for active in ("full", "three-quarters"):
+                    lo = build(group, lower_spread, "other-banks", active)
+                    hi = build(group, upper_spread, "other-banks", active)
+                    name = f"{group}-{lower_spread}-{upper_spread}-{active}"
+                    out.append(line(f"ld8split-{name}", "ld", 8, lo[:16] + hi[16:]))
+        return out
     for group in ("x1", "x2", "quad"):
         for spread in ("free", "two", "one"):
             for upper in ("shared", "same-banks", "other-banks"):
