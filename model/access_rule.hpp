@@ -24,6 +24,7 @@ enum class AccessRule : std::uint8_t {
                   ///< (cpasync.cg.zfill, rule 6c)
   as_quad,        ///< a 12-byte access: the 16-byte instruction that carries it (BankModel::cost_as_quad)
   operand_bytes,  ///< one wavefront per 128 bytes of operand read, whatever the layout (wgmma, rule 8)
+  store_twice,    ///< a store's phases and degree, twice: a read and a write pass (atom.cast, rule 4)
 };
 
 /// Which of the H100's counters a cost reproduces. They differ for one kind

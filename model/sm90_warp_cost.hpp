@@ -55,6 +55,7 @@ BANKCHECK_HD_INLINE AccessRule power_width_rule(Op op, unsigned width) {
     case Op::cpasync_cg_zfill: return AccessRule::phase_count;
     case Op::cpasync_unmeasured: return AccessRule::unmodelled;  // a copy form no probe measured
     case Op::wgmma: return AccessRule::operand_bytes;
+    case Op::atom_cast: return AccessRule::store_twice;
     case Op::gld:
     case Op::gst:
     case Op::gatom: return AccessRule::unmodelled;  // global memory: sectors (model/global_access.hpp), not banks
@@ -400,6 +401,16 @@ BANKCHECK_HD WarpCost cost_by_rule(AccessRule rule, Op op, unsigned width, const
     }
     case AccessRule::phase_count: return phase_count_cost(width, active, source);
     case AccessRule::operand_bytes: return operand_bytes_cost(addr, active, source);
+    case AccessRule::store_twice: {
+      // ATOMS.CAST.SPIN (rule 4): lanes of one word are served together, as
+      // a store's; a read and a write pass. 33 of 33 CAS loops of
+      // validate/library/atomics64.cu equal (H100, 2026-11-26), where each
+      // lane as its own pass (ATOMS.CAS's rule) was 5 of 33.
+      WarpCost c = phase_cost(Op::store, width, addr, active, counter);
+      c.wavefronts *= 2;
+      c.ideal *= 2;
+      return c;
+    }
     case AccessRule::as_quad:
     case AccessRule::unmodelled: break;
   }

@@ -47,10 +47,14 @@ enum class Op : std::uint8_t {
   /// the sanitizer reports them. The warpgroup's first warp carries the
   /// sizes; the other three warps' records carry 0 ("wgmma").
   wgmma = 14,
+  /// ATOMS.CAST.SPIN: the compare-and-store of the loops nvcc makes for
+  /// float, double and 64-bit atomicAdd on shared memory ("atom.cast"),
+  /// refined from the SASS; costs differently from ATOMS.CAS (rule 4).
+  atom_cast = 15,
 };
 
 /// Number of Op values; ops are numbered 0 .. kOpCount-1 in files.
-inline constexpr unsigned kOpCount = 15;
+inline constexpr unsigned kOpCount = 16;
 
 /// Whether `op` accesses global memory (costed by model/global_access.hpp, not the banks).
 constexpr bool is_global(Op op) { return op == Op::gld || op == Op::gst || op == Op::gatom; }
@@ -78,6 +82,7 @@ constexpr std::uint32_t allowed_widths(Op op) {
     case Op::store:
     case Op::atom:
     case Op::atom_cas:
+    case Op::atom_cast:
     case Op::atom_popc: return scalar;
     case Op::ldsm:
     case Op::stsm:
@@ -112,11 +117,11 @@ constexpr bool is_valid_op(unsigned value) { return value < kOpCount; }
 
 /// The trace token of an op: "ld", "st", "atom", "ldsm", "stsm", "cpasync",
 /// "atom.cas", "atom.popc", "cpasync.cg", "gld", "gst", "gatom", "cpasync.cg.zfill",
-/// "cpasync.unmeasured", "wgmma".
+/// "cpasync.unmeasured", "wgmma", "atom.cast".
 constexpr std::string_view op_name(Op op) {
   constexpr std::array<std::string_view, kOpCount> names = {
       "ld", "st", "atom", "ldsm", "stsm", "cpasync", "atom.cas", "atom.popc", "cpasync.cg", "gld", "gst", "gatom",
-      "cpasync.cg.zfill", "cpasync.unmeasured", "wgmma"};
+      "cpasync.cg.zfill", "cpasync.unmeasured", "wgmma", "atom.cast"};
   return names[static_cast<unsigned>(op)];
 }
 
@@ -127,6 +132,7 @@ inline std::string_view allowed_widths_text(Op op) {
     case Op::store:
     case Op::atom:
     case Op::atom_cas:
+    case Op::atom_cast:
     case Op::atom_popc: return "1, 2, 4, 8, 12, 16";
     case Op::ldsm:
     case Op::stsm:

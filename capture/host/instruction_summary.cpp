@@ -146,6 +146,12 @@ void refine_summary(InstructionSummary& row, const SassTable& sass) {
   if (refined == Op::atom_cas) {  // a read and a write pass of every atom pass: twice the cost
     row.costs.wavefronts *= 2;
     row.costs.ideal *= 2;
+  } else if (refined == Op::atom_cast && row.alt && refined != row.op) {
+    // a store's cost (the atom.popc column the device kept) of a read and a write pass
+    row.costs = *row.alt;
+    row.costs.wavefronts *= 2;
+    row.costs.ideal *= 2;
+    row.worst = row.alt_worst;
   } else if (refined == Op::cpasync_cg_zfill || refined == Op::cpasync_unmeasured) {
     // Rule 6c holds only where every quarter warp reads one source line,
     // which the summary's totals do not tell; an unmeasured form has no rule:

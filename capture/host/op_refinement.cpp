@@ -25,7 +25,8 @@ bool is_measured_copy_form(std::string_view m) {
 Op refine_op(Op reported, std::string_view sass) {
   const std::string_view m = sass_mnemonic(sass);
   if (reported == Op::atom) {
-    if (starts_with(m, "ATOMS.CAS") || starts_with(m, "ATOMS.CAST")) return Op::atom_cas;
+    if (starts_with(m, "ATOMS.CAST")) return Op::atom_cast;
+    if (starts_with(m, "ATOMS.CAS")) return Op::atom_cas;
     if (starts_with(m, "ATOMS.POPC.INC")) return Op::atom_popc;
   }
   if (reported == Op::cpasync && starts_with(m, "LDGSTS")) {

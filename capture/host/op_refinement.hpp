@@ -15,7 +15,7 @@
 namespace bankcheck::capture {
 
 /// The op of an access the sanitizer reported as `reported`, given its SASS
-/// text (predicate allowed): ATOMS.CAS* and ATOMS.CAST* -> atom.cas,
+/// text (predicate allowed): ATOMS.CAS* -> atom.cas, ATOMS.CAST* -> atom.cast,
 /// ATOMS.POPC.INC* -> atom.popc, LDGSTS.E.BYPASS.128 -> cpasync.cg, or
 /// cpasync.cg.zfill when a predicate operand follows (the source-size or
 /// ignore-src form); an LDGSTS of a form no rule was measured on

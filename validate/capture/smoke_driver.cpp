@@ -49,6 +49,7 @@ using Key = std::tuple<std::array<std::uint32_t, 3>, std::uint32_t, unsigned, un
 unsigned issued_op(Op op) {
   switch (op) {
     case Op::atom_cas:
+    case Op::atom_cast:
     case Op::atom_popc: return static_cast<unsigned>(Op::atom);
     case Op::cpasync_cg:
     case Op::cpasync_cg_zfill:

@@ -95,6 +95,20 @@ TEST_CASE("the SASS refines a row's kind: CAS doubles, POPC.INC and BYPASS take 
   CHECK_FALSE(cas.alt);
   CHECK(cas.worst->excess == 6);  // 8 passes against an ideal of 2
 
+  // ATOMS.CAST.SPIN: a store's cost (the popc column: 12 over 10 executions), twice.
+  SassTable cast;
+  cast.add({"_Z6kernelPi", 0x1a0, "ATOMS.CAST.SPIN P1, [R2], R4, R5"});
+  InstructionSummary spin = atom_row();
+  refine_summary(spin, cast);
+  CHECK(spin.op == Op::atom_cast);
+  CHECK(spin.costs.wavefronts == 24);
+  CHECK(spin.costs.ideal == 20);
+  CHECK_FALSE(spin.alt);
+  REQUIRE(spin.worst);
+  CHECK(spin.worst->warp == 6);  // the popc column's worst execution
+  CHECK(spin.worst->wavefronts == 8);  // four words of one bank, a store's 4, twice
+  CHECK(spin.worst->excess == 6);
+
   SassTable popc;
   popc.add({"_Z6kernelPi", 0x1a0, "ATOMS.POPC.INC.32 RZ, [R2+URZ]"});
   InstructionSummary inc = atom_row();

@@ -28,7 +28,8 @@ TEST_CASE("mnemonics map to the kinds whose rules they follow") {
       {Op::atom, "ATOMS.EXCH.64 R2, [R4], R6", Op::atom},
       {Op::atom, "ATOMS.CAS R0, [R2], R4, R5", Op::atom_cas},
       {Op::atom, "ATOMS.CAS.64 R0, [R2], R4, R6", Op::atom_cas},
-      {Op::atom, "@P0 ATOMS.CAST.SPIN P1, [R2], R4, R5", Op::atom_cas},
+      {Op::atom, "@P0 ATOMS.CAST.SPIN P1, [R2], R4, R5", Op::atom_cast},  // the loops of float/64-bit atomicAdd
+      {Op::atom, "ATOMS.CAST.SPIN.64 R6, [R3], R4, R6", Op::atom_cast},
       {Op::atom, "ATOMS.POPC.INC.32 RZ, [R0+UR4]", Op::atom_popc},
       {Op::cpasync, "LDGSTS.E.BYPASS.128 [R3], desc[UR6][R4.64]", Op::cpasync_cg},
       // The source-size / ignore-src form: a predicate operand (cuobjdump's and ncu's operand orders).
