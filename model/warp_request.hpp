@@ -41,11 +41,11 @@ enum class Op : std::uint8_t {
   /// ("cpasync.unmeasured"): recorded, never costed (docs/bank-model.md).
   cpasync_unmeasured = 13,
   /// wgmma.mma_async reading its operands from shared memory (HGMMA; issue
-  /// 30): one record per warp of the warpgroup; lane 0 holds matrix A's
-  /// shared address (inactive when A comes from registers) and lane 1 matrix
-  /// B's, and their `source` entries hold the operands' sizes in bytes, as
-  /// the sanitizer reports them. The warpgroup's first warp carries the
-  /// sizes; the other three warps' records carry 0 ("wgmma").
+  /// 30): one record per warp of the warpgroup. The group's first warp:
+  /// lane 0 holds matrix A's shared address (inactive when A comes from
+  /// registers) and lane 1 matrix B's, and their `source` entries the
+  /// operands' sizes in bytes, as the sanitizer reports them; the other
+  /// three warps: lane 2 holds B's address, size 0 ("wgmma").
   wgmma = 14,
   /// ATOMS.CAST.SPIN: the compare-and-store of the loops nvcc makes for
   /// float, double and 64-bit atomicAdd on shared memory ("atom.cast"),

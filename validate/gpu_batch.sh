@@ -26,7 +26,8 @@
 #            Triton matmul/attention at several num_stages): run_compare.sh library (issues 25, 30)
 #   script   a PyTorch script of many launches, compared launch by launch (run_compare.sh script)
 #   atomics64  64-bit and float shared atomics (CAS loops), captured and compared
-#   ld8pair  8-byte loads with lanes paired on addresses (validate/sm90/cases/ld8pair.trace)
+#   ld8pair  8-byte loads with lanes paired on addresses (validate/sm90/cases/ld8pair.trace);
+#   ld8split the same with half warps of different degrees (ld8split.trace)
 #   hopper   wgmma probes (validate/hopper/run_hopper.sh)
 #   bench    bench.replay on this machine's cores, with the SIMD path it measures
 #            fastest and again with BANKCHECK_SIMD=avx512 (model/simd_degree.hpp)
@@ -79,11 +80,11 @@ for s in "$@"; do
     library) step library 560 env CUDA_MODULE_LOADING=LAZY LAUNCHES=${LAUNCHES:-4} KEEP_OPS="${KEEP_OPS:-cpasync[.a-z]*|wgmma}" \
         CAPTURE_S=150 NCU_S=200 ONLY="${LIBRARY_ONLY:-}" OUT="$OUT/library" B="$B" BANKCHECK="$PWD/build/bankcheck" \
         bash validate/programs/run_compare.sh library ;;
-    script) step script 400 env CUDA_MODULE_LOADING=LAZY CAPTURE_S=300 NCU_S=300 OUT="$OUT/script" B="$B" \
+    script) step script 560 env CUDA_MODULE_LOADING=LAZY CAPTURE_S=420 NCU_S=120 OUT="$OUT/script" B="$B" \
         BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh script ;;
     atomics64) step atomics64 200 env LAUNCHES=40 KEEP_OPS='atom[.a-z]*' KEEP_LINES=100000 OUT="$OUT/atomics64" B="$B" \
         BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh atomics64 ;;
-    ld8pair) step ld8pair 200 env OUT="$OUT/ld8pair" CASES=validate/sm90/cases/ld8pair.trace NAME=ld8pair \
+    ld8pair|ld8split) step "$s" 200 env OUT="$OUT/$s" CASES="validate/sm90/cases/$s.trace" NAME="$s" \
         bash validate/sm90/run_ld8cap.sh ;;
     hopper) step hopper 500 env OUT="$OUT/hopper" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/hopper/run_hopper.sh ;;
     *) echo "unknown step $s" | tee -a "$LOG" ;;

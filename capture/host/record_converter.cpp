@@ -107,12 +107,17 @@ void RecordConverter::write_wgmma(const CaptureSlot& slot) {
   const bool carrier = slot.warp % kWarpsPerGroup == 0;
   std::fill(addr_.begin(), addr_.end(), kInactive);
   std::vector<std::uint64_t> sizes(kCaptureWarp, kInactive);
-  if (a_size != 0) {
-    addr_[0] = a;
-    sizes[0] = carrier ? a_size : 0;
+  if (carrier) {
+    if (a_size != 0) {
+      addr_[0] = a;
+      sizes[0] = a_size;
+    }
+    addr_[1] = b;
+    sizes[1] = b_size;  // 0 (which the API rules out) leaves the instruction not modelled
+  } else {
+    addr_[2] = b;  // the other warps of the group: their share is the carrier's
+    sizes[2] = 0;
   }
-  addr_[1] = b;
-  sizes[1] = carrier ? b_size : 0;
   TraceLocation where;
   where.launch = launch_;
   where.block = {slot.block[0], slot.block[1], slot.block[2]};

@@ -42,7 +42,9 @@ cp "$W/cap/launches.csv" "$OUT/capture-launches.csv" 2>/dev/null
 cp "$W/cap/capture.json" "$OUT/capture.json" 2>/dev/null
 step compare 120 "$BANKCHECK" compare --ncu "$OUT/wgmma.sass.csv" "$W"/cap/launch-*.bktrace
 "$BANKCHECK" compare --ncu "$OUT/wgmma.sass.csv" --csv "$W"/cap/launch-*.bktrace >"$OUT/wgmma.compare.csv" 2>/dev/null
-"$BANKCHECK" convert "$W/cap/launch-0.bktrace" - --to text 2>/dev/null | head -n 40 >"$OUT/launch-0.head.trace"
+for t in "$W"/cap/launch-*.bktrace; do  # every wgmma record, as text
+  "$BANKCHECK" convert "$t" - --to text 2>/dev/null | grep -E "^(at launch|@[^ ]+ wgmma )" >>"$OUT/wgmma-records.trace"
+done
 # TMA: swizzled tiles in and out, read right and wrong (validate/hopper/tma_probes.cu)
 step tma-build 200 nvcc -arch=sm_90 -O2 -std=c++17 -lineinfo -o "$W/tma_probes" validate/hopper/tma_probes.cu -lcuda
 cuobjdump -sass "$W/tma_probes" 2>&1 | grep -oE "(UTMA|UBLK|SYNCS)[A-Z0-9.]*" | sort | uniq -c >"$OUT/tma_forms.txt"

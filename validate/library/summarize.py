@@ -1,0 +1,58 @@
+"""The library corpus table (README, docs/capture.md) from committed
+`bankcheck compare --csv` outputs: per program, the shared-memory rows by
+verdict, and the LDGSTS and HGMMA rows by verdict.
+
+    python3 validate/library/summarize.py validate/results/h100-2026-11-26b/library
+"""
+import collections
+import csv
+import glob
+import os
+import re
+import sys
+
+VERDICTS = ("yes", "no", "not modelled", "not traced", "executions differ")
+
+
+def verdict(text):
+    for v in sorted(VERDICTS, key=len, reverse=True):  # "no" is a prefix of "not ..."
+        if text.startswith(v):
+            return v
+    raise ValueError(f"unknown verdict {text!r}")
+
+
+def mnemonic(sass):
+    return re.match(r"\s*(?:@!?U?P\w+\s+)?(\S+)", sass).group(1)
+
+
+def main(folder):
+    print("| program | rows | yes | no | not modelled | not traced | executions differ | LDGSTS yes / not modelled / no | HGMMA yes |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|---:|")
+    total = collections.Counter()
+    for path in sorted(glob.glob(os.path.join(folder, "*.compare.csv"))):
+        name = os.path.basename(path).replace(".compare.csv", "")
+        c, ld, mma = collections.Counter(), collections.Counter(), collections.Counter()
+        for r in csv.DictReader(open(path, newline="")):
+            v = verdict(r["equal"])
+            c[v] += 1
+            m = mnemonic(r["sass"])
+            if m.startswith("LDGSTS"):
+                ld[v] += 1
+            if re.match(r"[A-Z]GMMA", m):
+                mma[v] += 1
+        total.update(c)
+        total["ldgsts " + "yes"] += ld["yes"]
+        total["ldgsts not modelled"] += ld["not modelled"]
+        total["ldgsts no"] += ld["no"]
+        total["mma yes"] += mma["yes"]
+        total["mma other"] += sum(mma.values()) - mma["yes"]
+        print(f"| {name} | {sum(c.values())} | " + " | ".join(str(c[v]) for v in VERDICTS) +
+              f" | {ld['yes']} / {ld['not modelled']} / {ld['no']} | {mma['yes']} of {sum(mma.values())} |")
+    rows = sum(total[v] for v in VERDICTS)
+    print(f"| all | {rows} | " + " | ".join(str(total[v]) for v in VERDICTS) +
+          f" | {total['ldgsts yes']} / {total['ldgsts not modelled']} / {total['ldgsts no']} | "
+          f"{total['mma yes']} of {total['mma yes'] + total['mma other']} |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "validate/results/h100-2026-11-26b/library")
