@@ -48,6 +48,15 @@ void print_list() {
               << c.domain.E_hi << "]\n    " << c.statement << "\n    hypotheses: " << c.hypotheses << "\n";
   std::cout << "\nmutations (deliberately broken; each should report a counterexample):\n";
   for (const auto& c : proofs::mutation_claims()) std::cout << c.id << "\n    " << c.statement << "\n";
+  // The counts the docs quote (tests/proofs/claims_registry_test.cpp holds them to this).
+  std::cout << "\n" << proofs::all_claims().size() << " claims (";
+  const auto papers = proofs::paper_names();
+  for (std::size_t i = 0; i < papers.size(); ++i) {
+    std::size_t n = 0;
+    for (const auto& c : proofs::all_claims()) n += proofs::paper_name(c.id) == papers[i];
+    std::cout << (i ? ", " : "") << papers[i] << " " << n;
+  }
+  std::cout << ") and " << proofs::mutation_claims().size() << " mutations\n";
 }
 
 void run(const VerifyArgs& a) {

@@ -14,6 +14,7 @@
 #include "capture/host/capture_run.hpp"
 #include "tests/cli/cli_runner.hpp"
 #include "tests/scratch.hpp"
+#include "tests/skip.hpp"
 
 using bankcheck::test::run_cli;
 namespace fs = std::filesystem;
@@ -106,7 +107,7 @@ TEST_CASE("capture: bad options exit 2 naming what is allowed") {
 
 TEST_CASE("capture: a program that tries CUDA where there is no driver gets a clear message") {
   if (bankcheck::capture::cuda_driver_present()) {
-    MESSAGE("skipped: this machine has a CUDA driver");
+    bankcheck::test::skip("the no-driver message: this machine has a CUDA driver");
     return;
   }
   const fs::path out = temp("bankcheck_capture_nocuda");

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "tests/cli/cli_runner.hpp"
+#include "tests/skip.hpp"
 
 namespace {
 /// stderr and stdout of `bankcheck ARGS` run on a terminal (script(1)).
@@ -21,7 +22,7 @@ std::string on_terminal(const std::string& args) {
 
 TEST_CASE("progress: on a terminal after the delay, cleared at the end; never with --quiet or without a terminal") {
   if (std::system("command -v script >/dev/null 2>&1") != 0) {
-    MESSAGE("skipped: no script(1) to give the command a terminal");
+    bankcheck::test::skip("no script(1) to give the command a terminal");
     return;
   }
   const std::string trace = bankcheck::test::scratch("progress.trace");

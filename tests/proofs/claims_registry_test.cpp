@@ -2,7 +2,11 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <regex>
 #include <set>
+#include <sstream>
 
 #include "model/bank_model.hpp"
 #include "proofs/spaa_residues.hpp"
@@ -77,4 +81,63 @@ TEST_CASE("the mutations are registered and each fails somewhere small") {
         if (m.region({w, E}) != Region::skip && at(m, w, E).counterexample) failed = true;
     CHECK(failed);
   }
+}
+
+TEST_CASE("the docs state the registry's counts: every number of claims or mutations in README.md and docs/") {
+  // Each phrase that counts claims says what it counts; the count is taken
+  // from the registry here, never written into the test. A new phrase that
+  // counts claims must be added below, so none goes unchecked.
+  const std::size_t total = all_claims().size(), mutations = mutation_claims().size();
+  std::size_t spaa = 0;
+  for (const Claim& c : all_claims()) spaa += paper_name(c.id) == "spaa";
+  struct Phrase {
+    std::regex pattern;
+    std::size_t count;
+  };
+  const std::vector<Phrase> phrases = {
+      {std::regex(R"((\d+) executable claims)"), total},
+      {std::regex(R"((\d+) claims \(spaa \d+, hipc)"), total},  // `verify --list`'s last line, shown in docs/claims.md
+      {std::regex(R"((\d+) mutations)"), mutations},
+      {std::regex(R"(every SPAA claim, (\d+))"), spaa},
+      {std::regex(R"(all (\d+) claims)"), spaa},          // docs/claims.md: the SPAA run's verdicts
+      {std::regex(R"(\((\d+) claims\))"), spaa},         // docs/scaling.md: `verify spaa`
+      {std::regex(R"(the other (\d+) claims)"), spaa - 6},  // docs/claims.md: the SPAA claims after the six it names
+      // A measurement of a past registry says so, and keeps the count it was made with.
+      {std::regex(R"(when it held (\d+) claims)"), std::string::npos},
+      // A console block's `verify` summary line: the count of the claims that command selects, which
+      // tests/cli/doc_commands_test.cpp checks against what the command prints.
+      {std::regex(R"((\d+) claims, \[\.\.\.\]; exit code)"), std::string::npos},
+  };
+  // A count of claims: a number, not part of a range such as "Section 3-4", before "claims" or "mutations".
+  const std::regex any_count(R"((^|[^-\d])(\d+) ((executable|SPAA) )?(claims|mutations)\b|claim, (\d+))");
+  std::vector<std::filesystem::path> pages = {std::filesystem::path(BANKCHECK_SOURCE_DIR) / "README.md"};
+  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(BANKCHECK_SOURCE_DIR) / "docs"))
+    if (e.path().extension() == ".md") pages.push_back(e.path());
+  std::size_t checked = 0;
+  for (const auto& page : pages) {
+    std::ifstream in(page);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    std::string text = buffer.str();
+    for (char& ch : text)
+      if (ch == '\n') ch = ' ';  // a phrase may wrap
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), any_count); it != std::sregex_iterator(); ++it) {
+      const std::size_t at = static_cast<std::size_t>(it->position(0));
+      const std::string context = text.substr(at >= 40 ? at - 40 : 0, 100);
+      CAPTURE(page.filename().string());
+      CAPTURE(context);
+      bool known = false;
+      for (const Phrase& p : phrases) {
+        std::smatch m;
+        const std::string window = text.substr(at >= 30 ? at - 30 : 0, 80);
+        if (!std::regex_search(window, m, p.pattern)) continue;
+        known = true;
+        ++checked;
+        if (p.count != std::string::npos) CHECK(std::stoul(m[1].str()) == p.count);
+        break;
+      }
+      CHECK_MESSAGE(known, "a count of claims that this test does not know: say what it counts above");
+    }
+  }
+  CHECK(checked >= 5);
 }

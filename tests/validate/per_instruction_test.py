@@ -5,7 +5,9 @@ ncu SourceCounters and nvdisasm -gi from the 2026-11-22 run, GPU and command
 in environment.txt there): the mapping must reproduce the hardware's
 per-site counts where the model and the hardware agree, report a changed
 prediction as a mismatch naming its SASS, and report line-info splits as
-sets."""
+sets; it must exit 1 unless every site is equal, read an enum as C++ numbers
+it (never pairing two lists by position), and stop at a site the program
+emitted that its reading of the headers cannot name."""
 import csv
 import gzip
 import os
@@ -18,6 +20,8 @@ import unittest
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 DATA = os.path.join(ROOT, "validate", "results", "h100-2026-11-22", "per-instruction")
 SCRIPT = os.path.join(ROOT, "validate", "harness", "per_instruction.py")
+sys.path.insert(0, os.path.dirname(SCRIPT))
+import per_instruction  # noqa: E402
 
 
 def run(program, work, predicted=None):
@@ -63,7 +67,8 @@ class PerInstruction(unittest.TestCase):
             w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
             w.writeheader()
             w.writerows(rows)
-        _, stdout, out = run("transpose", self.work, changed)
+        code, stdout, out = run("transpose", self.work, changed)
+        self.assertEqual(code, 1)
         bad = [r for r in out if r["wavefronts_equal"] == "0"]
         self.assertEqual(len(bad), 1)
         self.assertEqual((bad[0]["case"], bad[0]["site"]), (rows[0]["case"], rows[0]["site"]))
@@ -73,13 +78,47 @@ class PerInstruction(unittest.TestCase):
     def test_scan_loads_split_by_line_info_agree_as_a_set(self):
         # nvcc gave both stores of scan's if-converted load pair (prefix_scan.hpp
         # lines 55-56) line 55: per site they differ, as a set they agree.
-        _, _, rows = run("sigmod", self.work)
+        code, _, rows = run("sigmod", self.work)
+        self.assertEqual(code, 1)  # equal as a set is not equal per site
         scan = [r for r in rows if r["case"].startswith("scan/") and r["site"] in ("scan.load_a", "scan.load_b")]
         self.assertTrue(scan)
         for r in scan:
             self.assertEqual(r["group_equal"], "1", r)
         self.assertTrue(any(r["wavefronts_equal"] == "0" for r in scan))
         self.assertFalse(any(r["group_equal"] == "0" for r in rows))
+
+    def test_a_site_the_program_emitted_that_no_header_names_is_a_problem(self):
+        renamed = os.path.join(self.work, "renamed.csv")
+        with open(os.path.join(DATA, "transpose.predicted_sites.csv"), newline="") as f:
+            text = f.read()
+        self.assertIn("transpose.read_column", text)
+        with open(renamed, "w", newline="") as f:
+            f.write(text.replace("transpose.read_column", "transpose.read_col"))
+        code, stdout, _ = run("transpose", self.work, renamed)
+        self.assertEqual(code, 1)
+        self.assertIn("no header table read here names: transpose.read_col", stdout)
+
+
+class SiteTables(unittest.TestCase):
+    def table(self, text):
+        problems = []
+        found = per_instruction.SiteTable.structs(text.split("\n"), "h.hpp", problems)
+        return {name: t for _, name, t in found}, problems
+
+    def test_values_as_cpp_numbers_them(self):
+        tables, problems = self.table('static constexpr const char* kName = "x";\n'
+                                      'enum Site : int { c = 2, a = 0, b };\n'
+                                      'static constexpr const char* kSiteNames[3] = {"first", "second", "third"};')
+        self.assertEqual(problems, [])
+        self.assertEqual(tables["x"], {"a": "first", "b": "second", "c": "third"})
+
+    def test_an_enum_and_names_that_differ_in_length_are_a_problem_not_truncated(self):
+        tables, problems = self.table('static constexpr const char* kName = "x";\n'
+                                      'enum Site : int { a, b, c };\n'
+                                      'static constexpr const char* kSiteNames[2] = {"a", "b"};')
+        self.assertEqual(tables, {})
+        self.assertEqual(len(problems), 1)
+        self.assertIn("h.hpp:1", problems[0])
 
 
 if __name__ == "__main__":

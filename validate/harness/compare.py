@@ -9,6 +9,9 @@ P.predicted.csv comes from `kernel.P --mode predict` (CPU, this machine),
 P.manifest.csv and P.ncu.csv from `ncu ... kernel.P --mode profile` on the GPU
 machine: the manifest names launch i, the ncu rows are the launches in order.
 Both sides carry the input's hash; a hash mismatch is reported, never hidden.
+Exit status 0 only when every (case, op, quantity) is equal and nothing is
+left unpaired: a mismatch, a launch without a profiled kernel (or the
+reverse), a launch without a prediction or an input hash that differs exit 1.
 
 Metrics compared (docs/validation.md says why):
   instructions  smsp__inst_executed_op_shared_{ld,st}.sum: the compiler kept
@@ -24,6 +27,7 @@ we can rely on).
 """
 import argparse
 import csv
+import itertools
 import sys
 
 METRIC = {
@@ -71,7 +75,14 @@ def main():
         problems.append(f"{len(manifest)} launches in the manifest but {len(measured)} profiled kernels in {a.ncu}")
 
     out_rows, mismatches = [], []
-    for launch, (m, n) in enumerate(zip(manifest, measured)):
+    # Paired in launch order; a launch on one side only is a problem, never dropped.
+    for launch, (m, n) in enumerate(itertools.zip_longest(manifest, measured)):
+        if n is None:
+            problems.append(f"launch {launch} ({m['case']}) has no profiled kernel")
+            continue
+        if m is None:
+            problems.append(f"profiled kernel {launch} ({n.get('Kernel Name', '')[:60]}) has no manifest row")
+            continue
         case = m["case"]
         p = predicted.get(case)
         if p is None:
@@ -129,6 +140,9 @@ def main():
         print(f"{a.title:12s} {q:12s} {ok:4d}/{total:<4d} equal")
     for p in problems:
         print("PROBLEM:", p)
+    if mismatches or problems:
+        print(f"{a.title:12s} FAILED: {len(mismatches)} mismatches, {len(problems)} problems")
+        return 1
     return 0
 
 

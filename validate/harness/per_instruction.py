@@ -25,9 +25,14 @@ How an LDS/STS finds its site, stated up front:
      accessor argument first, else any identifier on the line, as when a
      wrapper such as PBS's key(smem, probe, i) passes it on); it is named by
      its `kSiteNames` entry prefixed with the struct's `kName` (the name
-     BlockRecorder gives it), and must be one of the sites predicted for the
-     launch; a frame that names two such sites, or none, passes the question
-     to the next frame outwards.
+     BlockRecorder gives it), and must be one of the sites the program
+     emitted for the launch (P.predicted_sites.csv); a frame that names two
+     such sites, or none, passes the question to the next frame outwards.
+     An enumerator's value is its C++ value (explicit `= N` included); an
+     enum whose values are not exactly 0..N-1 for the N names of kSiteNames
+     is a problem, never paired by position. Every site the program emitted
+     for a launch must be a name of the header tables read, else that is a
+     problem too: the header reading is checked against the program.
 An instruction whose site cannot be told is listed as unmapped, never
 guessed. Per site the measured side sums its SASS instructions:
   wavefronts   "L1 Wavefronts Shared" (what the model predicts): primary
@@ -39,10 +44,14 @@ guessed. Per site the measured side sums its SASS instructions:
                instruction all of whose threads are predicated off; the
                prediction counts instructions with an active lane, so
                instructions are reported, and compared only as information.
+Exit status 0 only when every (launch, site, op) has equal wavefronts, every
+executed LDS/STS maps to a site and there is no problem (launches unpaired,
+SASS that matches no function, a site table that cannot be read); else 1.
 Only the standard library is used.
 """
 import argparse
 import csv
+import itertools
 import os
 import re
 import sys
@@ -102,13 +111,19 @@ class SiteTable:
     def __init__(self, repo):
         self.repo = repo
         self.cache = {}
+        self.problems = []  # site tables that could not be read
 
     def header(self, rel):
         if rel not in self.cache:
             path = self.locate(rel)
             lines = open(path).read().split("\n") if path else []
-            self.cache[rel] = (lines, self.structs(lines))
+            self.cache[rel] = (lines, self.structs(lines, rel, self.problems))
         return self.cache[rel]
+
+    def names(self):
+        """Every site name of the headers read so far."""
+        return {f"{name}.{site}" for _, structs in self.cache.values() for _, name, table in structs
+                for site in table.values()}
 
     def locate(self, rel):
         """The header a line-table path names: as given, or (line tables
@@ -122,10 +137,30 @@ class SiteTable:
         return hits[0] if len(hits) == 1 else None
 
     @staticmethod
-    def structs(lines):
+    def enumerators(body):
+        """{enumerator: value} of an enum body, as C++ numbers them (implicit
+        values count on from the previous one; explicit ones must be integer
+        literals), or None when a value is not a literal."""
+        body = re.sub(r"//[^\n]*|/\*.*?\*/", "", body, flags=re.S)
+        values, nxt = {}, 0
+        for e in (e.strip() for e in body.split(",")):
+            if not e:
+                continue
+            name, _, value = (part.strip() for part in e.partition("="))
+            if value:
+                if not re.fullmatch(r"-?\d+", value):
+                    return None
+                nxt = int(value)
+            values[name] = nxt
+            nxt += 1
+        return values
+
+    @staticmethod
+    def structs(lines, rel="", problems=None):
         """[(first line, kName, {enumerator: site name})] in file order; a
         kName chosen by a template parameter (PBS: `V == ... ? "pbs" : ...`)
-        gives one entry per name it can take."""
+        gives one entry per name it can take. An enum whose values are not
+        0..N-1 for the N kSiteNames is reported in `problems` and left out."""
         text = "\n".join(lines)
         found = []
         for m in re.finditer(r"kName\s*=([^;]*);", text):
@@ -135,10 +170,16 @@ class SiteTable:
             names = re.search(r"kSiteNames\[\d*\]\s*=\s*\{([^}]*)\}", rest)
             if not enum or not names:
                 continue
-            enumerators = [e.split("=")[0].strip() for e in enum.group(1).split(",") if e.strip()]
+            values = SiteTable.enumerators(enum.group(1))
             site_names = re.findall(r'"([^"]*)"', names.group(1))
+            if values is None or sorted(values.values()) != list(range(len(site_names))):
+                if problems is not None:
+                    problems.append(f"{rel}:{start}: enum Site {values} does not number the {len(site_names)} "
+                                    f"kSiteNames {site_names} as 0..{len(site_names) - 1}")
+                continue
+            table = {e: site_names[v] for e, v in values.items()}
             for name in re.findall(r'"([^"]+)"', m.group(1)):
-                found.append((start, name, dict(zip(enumerators, site_names))))
+                found.append((start, name, table))
         return found
 
     def site(self, rel, line, allowed):
@@ -233,8 +274,11 @@ def main():
         launches = launches[::2]
     if len(launches) != len(manifest):
         problems.append(f"{len(manifest)} launches in the manifest, {len(launches)} in {a.sass}")
-    for launch, ((kernel, rows), m) in enumerate(zip(launches, manifest)):
-        case = m["case"]
+    for launch, (profiled, m) in enumerate(itertools.zip_longest(launches, manifest)):
+        if m is None or profiled is None:
+            problems.append(f"launch {launch}: " + ("no manifest row" if m is None else f"({m['case']}) not in {a.sass}"))
+            continue
+        (kernel, rows), case = profiled, m["case"]
         fn = match_function(rows, functions)
         if fn is None:
             problems.append(f"launch {launch} ({case}): its SASS matches no function of {a.disasm}")
@@ -273,6 +317,14 @@ def main():
                         "predicted_conflicts": pc, "measured_conflicts": mc,
                         "wavefronts_equal": int(pw == mw), "conflicts_equal": int(pc == mc),
                         "sass": " | ".join(t["sass"]) if t else ""})
+
+    # The header tables read must know every site the program emitted for the
+    # launches compared: else the reading of the headers is wrong, not the model.
+    compared = {m["case"] for m in manifest}
+    unknown = sorted({site for case in compared for site, _ in predicted.get(case, {})} - sites.names())
+    if unknown:
+        problems.append(f"sites the program emitted that no header table read here names: {', '.join(unknown)}")
+    problems.extend(sites.problems)
 
     # Line info is per instruction and the compiler may give one site's
     # instruction the line of its neighbour (an if-converted pair of stores,
@@ -332,7 +384,7 @@ def main():
           + (f", problems {len(problems)}" if problems else ""))
     for p in problems:
         print("  problem:", p)
-    return 0 if not problems else 1
+    return 0 if not problems and wf == n and not unmapped else 1
 
 
 if __name__ == "__main__":

@@ -63,7 +63,7 @@ for p in $programs; do
       cp "$PRED/$p.predicted.csv" "$res/"
       python3 validate/harness/compare.py --title "$p" --predicted "$res/$p.predicted.csv" \
         --manifest "$res/$p.manifest.csv" --ncu "$res/$p.ncu.csv" \
-        --csv "$res/$p.compare.csv" --markdown "$res/$p.summary.md"
+        --csv "$res/$p.compare.csv" --markdown "$res/$p.summary.md" || status=1  # a mismatch or an unpaired launch
     else
       echo "no prediction $PRED/$p.predicted.csv"
     fi
@@ -85,7 +85,7 @@ for p in $programs; do
       cp "$PRED/$p.predicted_sites.csv" "$res/"
       python3 validate/harness/per_instruction.py --title "$p" --sass "$res/$p.sass.csv" --disasm "$res/$p.gi.txt" \
         --manifest "$sdir/$p.manifest.csv" --predicted-sites "$res/$p.predicted_sites.csv" --repo . \
-        --csv "$res/$p.per_instruction.csv" --markdown "$res/$p.per_instruction.md"
+        --csv "$res/$p.per_instruction.csv" --markdown "$res/$p.per_instruction.md" || status=1
     else
       echo "no prediction $PRED/$p.predicted_sites.csv"
     fi

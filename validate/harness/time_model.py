@@ -7,9 +7,17 @@ variant timed on the H100, the model's shared-memory time is
 
 (docs/bank-model.md, "Time": each SM's shared-memory pipe serves one
 wavefront per cycle, measured), and the predicted difference between two
-variants, T_a - T_b, is set against their measured median times.
+variants, T_a - T_b, is set against their measured median times. The ratio
+is measured / predicted difference (both negative: the variant with more
+conflicts has fewer wavefronts and is faster, and the ratio says by how much).
+The summary states, per kernel and pair of variants, the range of the ratio
+and how many pairs lie in the band [0.5, 1] (the measured difference is
+between half and all of the predicted), and how many in the whole table.
 
   time_model.py RESULTS_DIR [--sms 132] [--clock-ghz 1.98] [--csv OUT] [--markdown OUT]
+
+The committed table (validate/results/h100-2026-11-23/time-model/) is
+`time_model.py validate/results/h100-2026-11-22 --csv ... --markdown ...`.
 
 RESULTS_DIR holds PROGRAM.predicted.csv (the model's counts for a few blocks,
 from `kernel.PROGRAM --mode predict`) and PROGRAM.timing.csv (CUDA-event
@@ -25,6 +33,7 @@ from collections import defaultdict
 
 SIZE = re.compile(r";?(Q|blocks|n)=\d+")
 PROGRAMS = ("transpose", "pbs", "aho_corasick", "pairwise_merge", "sigmod")
+BAND = (0.5, 1.0)
 
 
 def key_of(case):
@@ -75,6 +84,34 @@ def pairs(table):
                 yield r, base
 
 
+def ratio(measured, predicted):
+    return measured / predicted if predicted != 0 else float("nan")
+
+
+def summary(out):
+    """[(kernel, variant, base, pairs, pairs in BAND, lowest ratio, highest ratio)] in
+    table order, and the line that states the whole table."""
+    groups = {}
+    for r in out:
+        groups.setdefault((r["kernel"], r["variant"], r["base"]), []).append(float(r["ratio"]))
+    rows = []
+    for (kernel, variant, base), ratios in groups.items():
+        inside = sum(BAND[0] <= x <= BAND[1] for x in ratios)
+        rows.append((kernel, variant, base, len(ratios), inside, min(ratios), max(ratios)))
+    inside = sum(g[4] for g in rows)
+    line = f"{inside} of {len(out)} pairs have a ratio in [{BAND[0]}, {BAND[1]}]"
+    return rows, line
+
+
+def summary_markdown(out):
+    rows, line = summary(out)
+    text = ["", f"Summary: {line}.", "",
+            "| kernel | variant vs base | pairs | ratio in [0.5, 1] | ratio range |", "|---|---|---:|---:|---|"]
+    for kernel, variant, base, n, inside, lo, hi in rows:
+        text.append(f"| {kernel} | {variant} vs {base} | {n} | {inside} | {lo:.2f} to {hi:.2f} |")
+    return "\n".join(text) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("results")
@@ -92,17 +129,16 @@ def main():
         meas = r["measured_ms"] - b["measured_ms"]
         out.append({"kernel": r["group"][0], "input": r["group"][1], "parameters": r["group"][2],
                     "variant": r["variant"], "base": b["variant"], "conflicts": r["conflicts"] - b["conflicts"],
-                    "predicted_extra_ms": pred, "measured_extra_ms": meas,
-                    "ratio": meas / pred if pred > 0 else float("nan")})
+                    "predicted_extra_ms": pred, "measured_extra_ms": meas, "ratio": ratio(meas, pred)})
         lines.append(f"| {r['group'][0]} | {r['group'][1]} | {r['group'][2]} | {r['variant']} vs {b['variant']} | "
                      f"{(r['conflicts'] - b['conflicts']) / 1e6:.2f} | {pred:.4f} | {meas:.4f} | "
-                     f"{meas / pred if pred > 0 else float('nan'):.2f} |")
+                     f"{ratio(meas, pred):.2f} |")
     if a.csv:
         with open(a.csv, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(out[0].keys()) if out else ["kernel"])
             w.writeheader()
             w.writerows(out)
-    text = "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n" + (summary_markdown(out) if out else "")
     if a.markdown:
         open(a.markdown, "w").write(text)
     print(text, end="")

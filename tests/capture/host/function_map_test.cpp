@@ -5,11 +5,12 @@
 
 #include <cstdlib>
 #include <filesystem>
-
-#include <cstdlib>
 #include <fstream>
 #include <iterator>
+
+#include "tests/cli/cli_runner.hpp"
 #include "tests/scratch.hpp"
+#include "tests/skip.hpp"
 
 using namespace bankcheck::capture;
 
@@ -38,15 +39,18 @@ TEST_CASE("function names from a cubin's ELF symbol table") {
   const std::string not_elf = "BKTRACE not an elf image at all, long enough to be read as a header........";
   CHECK(cubin_function_names({reinterpret_cast<const std::byte*>(not_elf.data()), not_elf.size()}).empty());
   // A real cubin, when nvcc is on this machine (CI has it): its kernels are listed.
-  const auto dir = bankcheck::test::scratch_dir();
-  const auto cu = dir / "bankcheck_fm_test.cu", cubin = dir / "bankcheck_fm_test.cubin";
-  std::ofstream(cu) << "__global__ void first_kernel(int* p) { p[threadIdx.x] = 1; }\n"
-                       "__global__ void second_kernel(float* p) { p[0] = 2; }\n";
-  const std::string cmd = "nvcc -arch=sm_90 -cubin -o " + cubin.string() + " " + cu.string() + " 2>/dev/null";
-  if (std::system(cmd.c_str()) != 0) {
-    MESSAGE("skipped the real-cubin half: no nvcc");
+  // No nvcc is a skip; an nvcc that fails is a failure, with its output.
+  if (std::system("command -v nvcc >/dev/null 2>&1") != 0) {
+    bankcheck::test::skip("the real-cubin half: no nvcc on PATH");
     return;
   }
+  const auto dir = bankcheck::test::scratch_dir();
+  const auto cu = dir / "bankcheck_fm_test.cu", cubin = dir / "bankcheck_fm_test.cubin", log = dir / "nvcc.log";
+  std::ofstream(cu) << "__global__ void first_kernel(int* p) { p[threadIdx.x] = 1; }\n"
+                       "__global__ void second_kernel(float* p) { p[0] = 2; }\n";
+  const std::string cmd =
+      "nvcc -arch=sm_90 -cubin -o " + cubin.string() + " " + cu.string() + " >" + log.string() + " 2>&1";
+  REQUIRE_MESSAGE(std::system(cmd.c_str()) == 0, "nvcc failed: " << cmd << "\n" << bankcheck::test::slurp(log.string()));
   std::ifstream in(cubin, std::ios::binary);
   const std::string image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const auto names = cubin_function_names({reinterpret_cast<const std::byte*>(image.data()), image.size()});

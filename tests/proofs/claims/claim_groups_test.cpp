@@ -6,6 +6,8 @@
 
 #include "model/global_access.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <string>
 #include <vector>
 
@@ -110,4 +112,49 @@ TEST_CASE("the gather's fast path prices other models too (sm90, w = 32, 8-byte 
   REQUIRE(fast.counterexample);
   CHECK(fast.counterexample->detail == slow.counterexample->detail);
   CHECK(fast.cases == slow.cases);
+}
+
+namespace {
+/// The paper's merge model by definition (SPAA 2025 Section 4), written here
+/// apart from proofs/: a merge order labels each of the wE outputs A or B; A
+/// fills cells [0, |A|), B the cells after it, each in merge order; thread i's
+/// step t reads output iE + t; a step costs the most cells in one bank (cell
+/// mod w; the cells of one step are distinct), and a merge the sum over its E
+/// steps. The maximum over all 2^(wE) orders, by enumeration.
+std::uint64_t merge_model_maximum(unsigned w, unsigned E) {
+  const unsigned n = w * E;
+  std::uint64_t best = 0;
+  std::vector<unsigned> cell(n), per_bank(w);
+  for (std::uint64_t order = 0; order < (std::uint64_t{1} << n); ++order) {
+    const unsigned from_a = static_cast<unsigned>(std::popcount(order));
+    unsigned a = 0, b = 0;
+    for (unsigned p = 0; p < n; ++p) cell[p] = (order >> p & 1) ? a++ : from_a + b++;
+    std::uint64_t cost = 0;
+    for (unsigned t = 0; t < E; ++t) {
+      std::fill(per_bank.begin(), per_bank.end(), 0u);
+      unsigned most = 0;
+      for (unsigned i = 0; i < w; ++i) most = std::max(most, ++per_bank[cell[i * E + t] % w]);
+      cost += most;
+    }
+    best = std::max(best, cost);
+  }
+  return best;
+}
+}  // namespace
+
+TEST_CASE("README finding: Theorem 8's construction is not the maximum at w = 5, E = 4 (14 against 13)") {
+  // Theorem 8 at w = 5, E = 4 by hand: w = qE + r with q = 1, r = 1, d = gcd = 1, E > w/2:
+  // (E^2 + 2Er + Ed - r^2 - rd) / 2 = (16 + 8 + 4 - 1 - 1) / 2 = 13.
+  CHECK(merge_model_maximum(5, 4) == 14);
+  // Where the counting bound E * min(w, E) meets Theorem 8 (E <= w/2: E^2) no order exceeds it.
+  CHECK(merge_model_maximum(4, 2) == 4);
+  CHECK(merge_model_maximum(6, 3) == 9);
+  // The registry's claim reports the same finding at that point, with an order that reaches 14.
+  const Claim* worst = find_claim("spaa.theorem8.worst");
+  REQUIRE(worst != nullptr);
+  CHECK_FALSE(worst->asserted);  // a question the paper does not assert: a counterexample is a finding
+  const PointResult r = at(*worst, 5, 4);
+  REQUIRE(r.counterexample);
+  CHECK(r.counterexample->detail.find("14") != std::string::npos);
+  CHECK(r.counterexample->detail.find("13") != std::string::npos);
 }
