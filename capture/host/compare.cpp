@@ -159,9 +159,24 @@ void add_rows(CompareResult& result, const LaunchRow& row, Replayed sites, const
 
 }  // namespace
 
-CompareResult compare_with_ncu(const NcuSourceTable& ncu, const std::vector<std::string>& traces, const BankModel& model,
+CompareResult compare_with_ncu(const NcuSourceTable& page, const std::vector<std::string>& traces, const BankModel& model,
                                const std::vector<NcuLaunchShape>& shapes) {
   CompareResult result;
+  NcuSourceTable aligned;
+  if (!shapes.empty() && page.launches.size() != shapes.size()) {
+    aligned = page;
+    const std::size_t dropped = drop_copies_by_launch_list(aligned, shapes);
+    result.notes.push_back("ncu printed " + std::to_string(dropped) + " of " + std::to_string(shapes.size()) +
+                           " launches' blocks twice; the copies were told apart by the launch list and dropped");
+  } else if (shapes.empty() && !page.deduplicated) {
+    for (std::size_t i = 0; i + 1 < page.launches.size(); ++i)
+      if (page.launches[i].kernel == page.launches[i + 1].kernel) {
+        result.notes.push_back("consecutive source-page blocks of one function: launches or ncu's copies; give "
+                               "--ncu-launches so compare can tell them apart");
+        break;
+      }
+  }
+  const NcuSourceTable& ncu = aligned.launches.empty() ? page : aligned;
   std::vector<std::string> ncu_names;
   for (const NcuLaunch& l : ncu.launches) ncu_names.push_back(l.kernel);
 

@@ -74,4 +74,38 @@ std::vector<NcuLaunchShape> parse_ncu_launches(std::string_view text, const std:
   return launches;
 }
 
+std::size_t drop_copies_by_launch_list(NcuSourceTable& table, const std::vector<NcuLaunchShape>& launches) {
+  auto same = [](const NcuLaunch& a, const NcuLaunch& b) {
+    if (a.kernel != b.kernel || a.measured != b.measured || a.instructions.size() != b.instructions.size()) return false;
+    for (std::size_t i = 0; i < a.instructions.size(); ++i) {
+      const auto &x = a.instructions[i], &y = b.instructions[i];
+      if (x.offset != y.offset || x.sass != y.sass || x.executed != y.executed || x.wavefronts != y.wavefronts ||
+          x.ideal != y.ideal || x.sectors != y.sectors || x.ideal_sectors != y.ideal_sectors)
+        return false;
+    }
+    return true;
+  };
+  std::vector<NcuLaunch> kept;
+  std::size_t b = 0, dropped = 0;
+  auto& blocks = table.launches;
+  for (std::size_t l = 0; l < launches.size(); ++l) {
+    if (b >= blocks.size() || blocks[b].kernel != launches[l].kernel)
+      throw std::invalid_argument("the source page's block " + std::to_string(b) + " is not launch " + std::to_string(l) +
+                                  " ('" + launches[l].kernel + "') of the launch list: export both from one report");
+    kept.push_back(std::move(blocks[b]));
+    ++b;
+    const std::size_t launches_left = launches.size() - l - 1;
+    if (b < blocks.size() && blocks.size() - b > launches_left && same(kept.back(), blocks[b])) {
+      ++b;
+      ++dropped;
+    }
+  }
+  if (b != blocks.size())
+    throw std::invalid_argument("the source page has " + std::to_string(blocks.size() - b) +
+                                " blocks more than the launch list's " + std::to_string(launches.size()) + " launches");
+  blocks = std::move(kept);
+  table.deduplicated = table.deduplicated || dropped > 0;
+  return dropped;
+}
+
 }  // namespace bankcheck::capture

@@ -33,3 +33,35 @@ TEST_CASE("malformed launch lists name the file and line") {
                        doctest::Contains("l.csv:2: bad Grid Size '(1, 2)'"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(parse_ncu_launches("", "l.csv"), doctest::Contains("no header row"), std::invalid_argument);
 }
+
+TEST_CASE("the launch list tells ncu's copies of a block from launches") {
+  // ncu 2025.3 printed 132 of 136 launches of a PyTorch script twice and
+  // cuDNN's sm90 attention launches once (H100, 2026-11-26).
+  auto block = [](const char* name, std::uint64_t wavefronts) {
+    NcuLaunch l;
+    l.kernel = name;
+    l.instructions.push_back({0x10, "LDS R1, [R2]", 1, wavefronts, 1, 0, 0});
+    return l;
+  };
+  NcuSourceTable page;
+  page.launches = {block("a", 1), block("a", 1), block("s", 2), block("a", 1), block("a", 1), block("a", 1)};
+  std::vector<NcuLaunchShape> list = {{"a", {1, 1, 1}, {32, 1, 1}}, {"s", {1, 1, 1}, {32, 1, 1}},
+                                      {"a", {1, 1, 1}, {32, 1, 1}}, {"a", {1, 1, 1}, {32, 1, 1}}};
+  NcuSourceTable t = page;
+  CHECK(drop_copies_by_launch_list(t, list) == 2);
+  REQUIRE(t.launches.size() == 4);
+  CHECK(t.launches[1].kernel == "s");
+  // two identical launches printed once each stay two
+  NcuSourceTable once;
+  once.launches = {block("a", 1), block("a", 1)};
+  CHECK(drop_copies_by_launch_list(once, {list[0], list[2]}) == 0);
+  CHECK(once.launches.size() == 2);
+  // a page that is not the list's
+  NcuSourceTable other;
+  other.launches = {block("b", 1)};
+  CHECK_THROWS_AS(drop_copies_by_launch_list(other, {list[0]}), std::invalid_argument);
+  NcuSourceTable extra;
+  extra.launches = {block("a", 1), block("a", 2)};
+  CHECK_THROWS_WITH_AS(drop_copies_by_launch_list(extra, {list[0]}), doctest::Contains("blocks more than"),
+                       std::invalid_argument);
+}
