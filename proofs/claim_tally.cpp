@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/parallel/cluster.hpp"
+
 namespace bankcheck::proofs {
 namespace {
 
@@ -21,6 +23,15 @@ std::optional<Found> found_from_json(const Json& j) {
 }
 
 }  // namespace
+
+void ClaimTally::add(Region region, const PointResult& result, std::uint64_t order, double secs) {
+  std::lock_guard lock(mutex);
+  seconds += secs;
+  const bool inside = region == Region::within;
+  (inside ? points_within : points_beyond) += 1;
+  (inside ? cases_within : cases_beyond) += result.cases;
+  if (result.counterexample) keep_first(inside ? within : beyond, Found{order, *result.counterexample});
+}
 
 void ClaimTally::keep_first(std::optional<Found>& slot, const Found& found) {
   if (!slot || slot->order > found.order) slot = found;
@@ -65,6 +76,23 @@ void merge_tallies_from_text(const std::string& text, std::vector<ClaimTally>& i
   } catch (const Json::exception& e) {
     throw std::invalid_argument(std::string("a rank's tallies are unreadable: ") + e.what());
   }
+}
+
+void merge_over_ranks(const Cluster& cluster, std::vector<ClaimTally>& tallies) {
+  ShardOutcome mine;
+  try {
+    mine.payload = tallies_to_text(tallies);
+  } catch (const std::exception& e) {
+    mine = {false, e.what()};
+  }
+  const std::string merged = cluster.reduce(mine, [n = tallies.size()](const std::vector<std::string>& parts) {
+    std::vector<ClaimTally> sum(n);
+    for (const std::string& part : parts) merge_tallies_from_text(part, sum);
+    return tallies_to_text(sum);
+  });
+  std::vector<ClaimTally> sum(tallies.size());
+  merge_tallies_from_text(merged, sum);
+  tallies.swap(sum);
 }
 
 }  // namespace bankcheck::proofs

@@ -12,6 +12,10 @@
 
 #include "proofs/claim.hpp"
 
+namespace bankcheck {
+class Cluster;
+}
+
 namespace bankcheck::proofs {
 
 /// A counterexample and its point's position in (w, E) order.
@@ -26,6 +30,9 @@ struct ClaimTally {
   std::optional<Found> within, beyond;  ///< the first found (lowest order)
   double seconds = 0;
 
+  /// Adds one checked point (thread-safe): where it lies, what its check
+  /// found, its position in (w, E) order and the thread time it took.
+  void add(Region region, const PointResult& result, std::uint64_t order, double seconds);
   /// Keep `found` in `slot` when it comes earlier in (w, E) order.
   static void keep_first(std::optional<Found>& slot, const Found& found);
   /// Add another process's tally of the same claim.
@@ -36,5 +43,10 @@ struct ClaimTally {
 std::string tallies_to_text(const std::vector<ClaimTally>& tallies);
 /// @throws std::invalid_argument when `text` is not what tallies_to_text wrote for `claims` tallies.
 void merge_tallies_from_text(const std::string& text, std::vector<ClaimTally>& into);
+
+/// Every rank's tallies merged, on every rank (Cluster::reduce), so all
+/// ranks build the same report and exit code.
+/// @throws std::runtime_error on every rank when a rank failed.
+void merge_over_ranks(const Cluster& cluster, std::vector<ClaimTally>& tallies);
 
 }  // namespace bankcheck::proofs

@@ -1,6 +1,8 @@
 #pragma once
-// The verifier: checks a list of claims over a grid of points (w, E) on
-// several threads and summarizes each claim as holds / fails / finding.
+// The verifier: checks a list of claims over a grid of points (w, E)
+// (proofs/claim_grid.hpp) on several threads and MPI ranks
+// (proofs/verify_tasks.hpp), counts what each point found
+// (proofs/claim_tally.hpp) and summarizes each claim as holds / fails / finding.
 //
 //  * holds           no counterexample at any point inside the hypotheses, and none beyond
 //  * fails           a counterexample inside the hypotheses: the paper's claim is refuted
@@ -14,6 +16,8 @@
 #include <vector>
 
 #include "proofs/claim.hpp"
+#include "proofs/claim_grid.hpp"
+#include "proofs/verify_tasks.hpp"
 
 namespace bankcheck {
 class Cluster;
@@ -23,22 +27,6 @@ namespace bankcheck::proofs {
 
 enum class Status { holds, fails, finding, vacuous, not_applicable };
 std::string status_name(Status s);
-
-/// An inclusive range lo..hi.
-struct Range {
-  std::uint64_t lo = 1, hi = 1;
-};
-
-/// Parse "A..B" or "A" (a single value).
-/// @throws std::invalid_argument on syntax errors, empty/reversed ranges, values < 1 or > 2^20.
-Range parse_range(const std::string& text, const std::string& flag);
-
-/// How far a run is: points checked of all, and the same weighted by w*E
-/// (a point's work grows with it), for a progress bar's estimate.
-struct VerifyProgress {
-  std::uint64_t done_points = 0, total_points = 0;
-  std::uint64_t done_work = 0, total_work = 0;
-};
 
 struct VerifyRequest {
   std::optional<Range> w, E;       ///< override every claim's domain

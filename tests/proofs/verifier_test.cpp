@@ -32,15 +32,6 @@ Claim toy() {
 }
 }  // namespace
 
-TEST_CASE("ranges: A..B, single values, and bad input") {
-  CHECK(parse_range("1..256", "--w").hi == 256);
-  CHECK(parse_range("7", "--w").lo == 7);
-  CHECK_THROWS_AS(parse_range("9..3", "--w"), std::invalid_argument);
-  CHECK_THROWS_AS(parse_range("0..3", "--w"), std::invalid_argument);
-  CHECK_THROWS_AS(parse_range("a..3", "--w"), std::invalid_argument);
-  CHECK_THROWS_AS(parse_range("1..", "--w"), std::invalid_argument);
-}
-
 TEST_CASE("status: fails inside, finding beyond, first counterexample is deterministic") {
   const Claim c = toy();
   for (unsigned threads : {1u, 2u, 4u}) {
