@@ -59,8 +59,8 @@ ClaimGrid claim_grid(const Claim& c, const GridRequest& req, const std::string& 
   std::vector<Point>& pts = grid.points;
   const bool triangle = c.domain.triangle && !req.E;  // default grid: E <= w only
   const bool every_warp = model.empty() || model == "dmm";
-  auto keep = [&](const Point& p) {
-    return (!triangle || p.E <= p.w) && (every_warp || model_defined(model, p.w)) && c.region(p) != Region::skip;
+  auto in_domain = [&](const Point& p) {
+    return (every_warp || model_defined(model, p.w)) && c.region(p) != Region::outside;
   };
   const BigCount size = BigCount(w.hi - w.lo + 1) * (E.hi - E.lo + 1);
   const bool sample = req.sample_points > 0 && size > req.sample_points;
@@ -69,8 +69,12 @@ ClaimGrid claim_grid(const Claim& c, const GridRequest& req, const std::string& 
       throw std::invalid_argument("claim " + c.id + ": the grid has " + size.str() + " points (more than " +
                                   std::to_string(req.point_limit) + "); narrow --w/--E or use --sample N");
     for (std::uint64_t a = w.lo; a <= w.hi; ++a)
-      for (std::uint64_t e = E.lo; e <= E.hi; ++e)
-        if (keep({a, e})) pts.push_back({a, e});
+      for (std::uint64_t e = E.lo; e <= E.hi && (!triangle || e <= a); ++e) {
+        if (in_domain({a, e}))
+          pts.push_back({a, e});
+        else
+          ++grid.outside;
+      }
     return grid;
   }
   std::mt19937_64 rng(mix64(req.seed) ^ std::hash<std::string>{}(c.id));
@@ -78,8 +82,11 @@ ClaimGrid claim_grid(const Claim& c, const GridRequest& req, const std::string& 
   std::uint64_t tries = 0;
   while (pts.size() < req.sample_points && tries++ < 20 * req.sample_points) {
     const Point p{w.lo + rng() % (w.hi - w.lo + 1), E.lo + rng() % (E.hi - E.lo + 1)};
-    if (!keep(p) || !seen.insert({p.w, p.E}).second) continue;
-    pts.push_back(p);
+    if ((triangle && p.E > p.w) || !seen.insert({p.w, p.E}).second) continue;
+    if (in_domain(p))
+      pts.push_back(p);
+    else
+      ++grid.outside;
   }
   std::sort(pts.begin(), pts.end(), [](const Point& a, const Point& b) { return a.w != b.w ? a.w < b.w : a.E < b.E; });
   return grid;

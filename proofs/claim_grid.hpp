@@ -1,8 +1,9 @@
 #pragma once
 // The points of one claim that a verify run checks: the claim's default
 // ranges or the requested --w/--E, every point or a seeded sample, less the
-// points the claim's hypotheses skip and those where its bank model has no
-// preset (sm90 and Kepler exist at w = 32 only).
+// points outside the claim's domain (Region::outside) and those where its
+// bank model has no preset (sm90 and Kepler exist at w = 32 only). The points
+// left out are counted, so a report can say how many were not checked.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -34,6 +35,9 @@ struct GridRequest {
 struct ClaimGrid {
   Range w, E;                 ///< the ranges the points come from
   std::vector<Point> points;  ///< the points to check, in (w, E) order
+  /// Points of the grid (of a sample: distinct points drawn) outside the
+  /// claim's domain or the model's warp sizes, not checked.
+  std::uint64_t outside = 0;
 };
 
 /// The grid of `claim` under bank model `model` ("" or "dmm": every warp size).

@@ -33,6 +33,13 @@ void ClaimTally::add(Region region, const PointResult& result, std::uint64_t ord
   if (result.counterexample) keep_first(inside ? within : beyond, Found{order, *result.counterexample});
 }
 
+void ClaimTally::add_error(Region region, const Counterexample& what, std::uint64_t order, double secs) {
+  std::lock_guard lock(mutex);
+  seconds += secs;
+  (region == Region::within ? points_within : points_beyond) += 1;
+  keep_first(error, Found{order, what});
+}
+
 void ClaimTally::keep_first(std::optional<Found>& slot, const Found& found) {
   if (!slot || slot->order > found.order) slot = found;
 }
@@ -45,13 +52,14 @@ void ClaimTally::merge(const ClaimTally& other) {
   seconds += other.seconds;
   if (other.within) keep_first(within, *other.within);
   if (other.beyond) keep_first(beyond, *other.beyond);
+  if (other.error) keep_first(error, *other.error);
 }
 
 std::string tallies_to_text(const std::vector<ClaimTally>& tallies) {
   Json all = Json::array();
   for (const ClaimTally& t : tallies)
     all.push_back({t.points_within, t.points_beyond, t.cases_within, t.cases_beyond, t.seconds,
-                   found_to_json(t.within), found_to_json(t.beyond)});
+                   found_to_json(t.within), found_to_json(t.beyond), found_to_json(t.error)});
   return all.dump();
 }
 
@@ -71,6 +79,7 @@ void merge_tallies_from_text(const std::string& text, std::vector<ClaimTally>& i
       t.seconds = j.at(4);
       t.within = found_from_json(j.at(5));
       t.beyond = found_from_json(j.at(6));
+      t.error = found_from_json(j.at(7));
       into[i].merge(t);
     }
   } catch (const Json::exception& e) {

@@ -118,27 +118,28 @@ std::vector<PointTask> tasks_of(const std::vector<ClaimPlan>& plans) {
   return tasks;
 }
 
-/// Checks one point (the fast path unless brute force is asked for) and adds it to the claim's tally.
+/// Checks one point of the claim's domain (the fast path unless brute force
+/// is asked for) and adds it to the claim's tally. Whatever the check throws
+/// is an error at this point, with its message: the domain said the check
+/// is defined here.
 void check_point(const Claim& c, const PointTask& t, const CheckOptions& o, ClaimTally& tally) {
   const Region region = c.asserted ? c.region(t.point) : Region::beyond;
   const auto t0 = Clock::now();
-  PointResult res;
-  bool unsupported = false;
+  auto seconds = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
+  std::string error;
   try {
-    res = (c.fast_check && !o.brute_force ? c.fast_check : c.check)(t.point, o);
-  } catch (const std::invalid_argument&) {
-    unsupported = true;  // the algorithm does not accept these parameters
-  } catch (const std::exception& e) {
-    res.counterexample = Counterexample{t.point, std::string("the check threw: ") + e.what(),
-                                        reproduce_command(c.id, t.point, o)};
-  }
-  const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
-  if (unsupported) {
-    std::lock_guard lock(tally.mutex);
-    tally.seconds += secs;
+    const PointResult res = (c.fast_check && !o.brute_force ? c.fast_check : c.check)(t.point, o);
+    tally.add(region, res, t.order, seconds());
     return;
+  } catch (const std::exception& e) {
+    error = e.what();
+  } catch (...) {
+    error = "an exception that is not a std::exception";
   }
-  tally.add(region, res, t.order, secs);
+  tally.add_error(region,
+                  Counterexample{t.point, "the check threw at a point of its domain: " + error,
+                                 reproduce_command(c.id, t.point, o)},
+                  t.order, seconds());
 }
 
 /// `found` checked again with the artifact directory, so that its trace
@@ -150,14 +151,17 @@ Counterexample with_artifacts(const Claim& c, const Counterexample& found, Check
     o.artifact_dir = req.options.artifact_dir;
     const PointResult again = c.check(found.point, o);
     if (again.counterexample) return *again.counterexample;
-  } catch (const std::exception&) {
+  } catch (const std::exception& e) {
+    Counterexample kept = found;
+    kept.detail += " (its trace was not written: " + std::string(e.what()) + ")";
+    return kept;
   }
   return found;
 }
 
 Status status_of(const ClaimReport& r, bool applicable) {
   if (!applicable) return Status::not_applicable;
-  if (r.counterexample) return Status::fails;
+  if (r.counterexample || r.error) return Status::fails;
   if (r.finding) return Status::finding;
   if (r.points_within + r.points_beyond == 0) return Status::vacuous;
   return Status::holds;
@@ -171,11 +175,13 @@ ClaimReport claim_report(const Claim& c, const ClaimPlan& plan, const ClaimTally
   r.E = plan.grid.E;
   r.points_within = t.points_within;
   r.points_beyond = t.points_beyond;
+  r.points_outside = plan.grid.outside;
   r.cases_within = t.cases_within;
   r.cases_beyond = t.cases_beyond;
   r.seconds = t.seconds;
   if (t.within) r.counterexample = with_artifacts(c, t.within->counterexample, plan.options, req, rank);
   if (t.beyond) r.finding = with_artifacts(c, t.beyond->counterexample, plan.options, req, rank);
+  if (t.error) r.error = t.error->counterexample;
   r.status = status_of(r, plan.model.has_value());
   return r;
 }

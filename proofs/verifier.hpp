@@ -5,10 +5,15 @@
 // (proofs/claim_tally.hpp) and summarizes each claim as holds / fails / finding.
 //
 //  * holds           no counterexample at any point inside the hypotheses, and none beyond
-//  * fails           a counterexample inside the hypotheses: the paper's claim is refuted
+//  * fails           a counterexample inside the hypotheses: the paper's claim is refuted;
+//                    or the check threw at a point of the claim's domain (the message is kept)
 //  * finding         holds inside the hypotheses but breaks beyond them (not a failure)
-//  * vacuous         no point of the grid lies inside or beyond the hypotheses
+//  * vacuous         every point of the grid lies outside the claim's domain: nothing checked
 //  * not applicable  the claim is not stated for the requested bank model (not run)
+//
+// Points outside a claim's domain are those its `region` declares so
+// (proofs/claim.hpp); they are counted in the report, never inferred from
+// an exception.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -50,9 +55,11 @@ struct ClaimReport {
   std::string model;                   ///< the model it was checked under ("" if model-independent)
   Range w, E;                          ///< the grid checked
   std::uint64_t points_within = 0, points_beyond = 0;
+  std::uint64_t points_outside = 0;    ///< of the grid, outside the claim's domain or its model's warp sizes: not checked
   std::uint64_t cases_within = 0, cases_beyond = 0;
   Status status = Status::vacuous;
   std::optional<Counterexample> counterexample;  ///< first inside the hypotheses (fails)
+  std::optional<Counterexample> error;           ///< first point of the domain whose check threw (fails)
   std::optional<Counterexample> finding;         ///< first beyond them
   double seconds = 0;                  ///< thread time spent on this claim
 };

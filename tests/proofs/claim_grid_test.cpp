@@ -64,11 +64,13 @@ TEST_CASE("the default grid is the claim's ranges with E <= w; an explicit E ran
 
 TEST_CASE("points the hypotheses skip and warp sizes without the model's preset are left out") {
   Claim c = toy(Domain{1, 40, 1, 40, false});
-  c.region = [](const Point& p) { return std::gcd(p.w, p.E) == 1 ? Region::within : Region::skip; };
+  c.region = [](const Point& p) { return std::gcd(p.w, p.E) == 1 ? Region::within : Region::outside; };
   std::size_t coprime = 0;
   for (std::uint64_t w = 1; w <= 40; ++w)
     for (std::uint64_t E = 1; E <= 40; ++E) coprime += std::gcd(w, E) == 1;
-  CHECK(claim_grid(c, GridRequest{}, "dmm").points.size() == coprime);
+  const ClaimGrid g = claim_grid(c, GridRequest{}, "dmm");
+  CHECK(g.points.size() == coprime);
+  CHECK(g.outside == 40 * 40 - coprime);  // left out, and counted
   // sm90 exists only at w = 32: of w in 30..34 only w = 32 stays.
   GridRequest r;
   r.w = Range{30, 34};
@@ -77,6 +79,7 @@ TEST_CASE("points the hypotheses skip and warp sizes without the model's preset 
   REQUIRE(sm90.points.size() == 2);
   CHECK(sm90.points[0].w == 32);
   CHECK(sm90.points[1].w == 32);
+  CHECK(sm90.outside == 8);
   CHECK(claim_grid(toy(Domain{}), r, "dmm").points.size() == 10);
 }
 
@@ -114,6 +117,14 @@ TEST_CASE("a sample draws distinct points of the grid, sorted, the same for the 
     seen.insert({p.w, p.E});
   }
   CHECK(seen.size() == 200);
+  CHECK(a.outside == 0);
+  // Drawn points outside the domain are counted once each, and not returned.
+  Claim half = c;
+  half.region = [](const Point& p) { return p.w % 2 ? Region::outside : Region::within; };
+  const ClaimGrid h = claim_grid(half, r, "dmm");
+  CHECK(h.points.size() == 200);
+  CHECK(h.outside > 0);
+  CHECK(std::all_of(h.points.begin(), h.points.end(), [](const Point& p) { return p.w % 2 == 0; }));
   CHECK(std::equal(a.points.begin(), a.points.end(), b.points.begin(),
                    [](const Point& x, const Point& y) { return x.w == y.w && x.E == y.E; }));
   r.seed = 8;

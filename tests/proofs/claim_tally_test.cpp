@@ -56,6 +56,13 @@ TEST_CASE("tallies travel as text and merge to the sum, keeping the first counte
   CHECK(sum[0].within->counterexample.detail == "at w=3");
   CHECK(sum[1].points_beyond == 1);
   CHECK_FALSE(sum[1].beyond);
+  std::vector<ClaimTally> e(2);
+  e[0].add_error(Region::beyond, Counterexample{{4, 4}, "threw", "r"}, 4, 0);
+  e[0].add_error(Region::beyond, Counterexample{{1, 1}, "threw first", "r"}, 1, 0);
+  merge_tallies_from_text(tallies_to_text(e), sum);
+  CHECK(sum[0].points_beyond == 2);  // an error counts as a checked point where it lies
+  REQUIRE(sum[0].error);
+  CHECK(sum[0].error->counterexample.detail == "threw first");
   std::vector<ClaimTally> three(3);
   CHECK_THROWS_AS(merge_tallies_from_text(tallies_to_text(a), three), std::invalid_argument);
   CHECK_THROWS_AS(merge_tallies_from_text("not json", sum), std::invalid_argument);
