@@ -159,3 +159,15 @@ TEST_CASE("capture --summary: a program without CUDA gives an empty summary in t
   CHECK(slurp(out / "capture.json").find("\"mode\": \"summary\"") != std::string::npos);
   fs::remove_all(out);
 }
+
+TEST_CASE("capture --summary: a summary.json that cannot be written fails the run, never a silent exit 0") {
+  const fs::path out = temp("bankcheck_capture_summary_unwritable");
+  fs::remove_all(out);
+  // The program leaves a folder where summary.json is to go (the capture's
+  // staging folder becomes OUT), so the file cannot be put in place.
+  const auto r = run_cli("capture " + library_options() + "--summary --summary-slots 64 -o " + out.string() +
+                         " -- sh -c 'mkdir \"$BANKCHECK_CAPTURE_DIR/summary.json\"'");
+  CHECK(r.code == 2);
+  CHECK(r.std_err.find("summary.json") != std::string::npos);
+  fs::remove_all(out);
+}
