@@ -6,9 +6,9 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -20,6 +20,7 @@
 #include "capture/host/summary_results.hpp"
 #include "model/bank_model.hpp"
 #include "sim/report/results_writer.hpp"
+#include "sim/trace/atomic_file.hpp"
 #include "capture/host/launch_filter.hpp"
 #include "capture/host/process.hpp"
 #include "cli/commands.hpp"
@@ -56,10 +57,11 @@ void print_summary(const fs::path& out) {
   };
   const auto rows = capture::read_summary_table((out / "summary.csv").string());
   const report::Results results = capture::summary_results(rows, make_preset("sm90"), sass_of, out.string());
-  {
-    std::ofstream json(out / "summary.json");
-    report::ResultsWriter(json, report::Format::json, false).finish(results);
-  }
+  std::ostringstream json;
+  report::ResultsWriter(json, report::Format::json, false).finish(results);
+  AtomicFile file(out / "summary.json");
+  file.write(json.str());
+  file.commit();
   report::ResultsWriter(std::cout, report::Format::text, false).finish(results);
 }
 

@@ -16,6 +16,7 @@
 #include "capture/host/ncu_launches.hpp"
 #include "capture/host/ncu_table.hpp"
 #include "cli/commands.hpp"
+#include "sim/report/result_output.hpp"
 #include "sim/trace/atomic_file.hpp"
 #include "sim/trace/trace_error.hpp"
 
@@ -27,6 +28,17 @@ struct CompareOptions {
   std::vector<std::string> traces;
   bool json = false, csv = false;
 };
+
+/// Every file compare reads: the ncu report and launch list, the traces and the launches.csv beside each.
+std::vector<std::string> compare_inputs(const CompareOptions& o) {
+  std::vector<std::string> inputs = {o.ncu};
+  if (!o.ncu_launches.empty()) inputs.push_back(o.ncu_launches);
+  for (const auto& t : o.traces) {
+    inputs.push_back(t);
+    inputs.push_back((std::filesystem::path(t).parent_path() / "launches.csv").string());
+  }
+  return inputs;
+}
 
 void run(const CompareOptions& o) {
   auto read = [](const std::string& path) {
@@ -138,9 +150,7 @@ void add_compare_command(CLI::App& app) {
   json->excludes(csv);
   cmd->callback([o] {
     try {
-      for (const auto& t : o->traces)
-        if (!o->out.empty() && std::filesystem::weakly_canonical(t) == std::filesystem::weakly_canonical(o->out))
-          throw std::invalid_argument("-o " + o->out + " would overwrite its own input");
+      if (!o->out.empty()) report::refuse_overwriting_inputs(o->out, compare_inputs(*o));
       run(*o);
     } catch (const TraceError& e) {
       std::cerr << e.what() << "\n";

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "cli/commands.hpp"
+#include "cli/standard_output.hpp"
 #include "sim/parallel/cluster.hpp"
 #include "cli/version.hpp"
 
@@ -59,15 +60,16 @@ int main(int argc, char** argv) {
   add_adversary_command(app);
   add_capture_command(app);
   add_compare_command(app);
+  // Every way out checks that what was printed reached standard output.
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
-    return code == 0 ? 0 : kBadInput;
+    return checked_exit(code == 0 ? 0 : kBadInput);
   } catch (const std::exception& e) {
     std::cout.flush();
     std::cerr << "bankcheck: error: " << e.what() << "\n";
-    return kBadInput;
+    return checked_exit(kBadInput);
   }
-  return exit_code();
+  return checked_exit(exit_code());
 }

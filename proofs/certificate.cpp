@@ -61,13 +61,13 @@ std::string csv_field(const std::string& s) {
 
 std::string certificate_csv(const VerifyReport& report) {
   std::ostringstream out;
-  out << "claim,paper,lemma,model,w_lo,w_hi,E_lo,E_hi,points_within,points_beyond,cases_within,cases_beyond,status,"
-         "seconds,counterexample_w,counterexample_E,detail,reproduce\n";
+  out << "claim,paper,lemma,model,w_lo,w_hi,E_lo,E_hi,points_within,points_beyond,points_outside,cases_within,"
+         "cases_beyond,status,seconds,counterexample_w,counterexample_E,detail,reproduce\n";
   for (const ClaimReport& r : report.claims) {
-    const std::optional<Counterexample>& shown = r.counterexample ? r.counterexample : r.finding;
+    const std::optional<Counterexample>& shown = r.counterexample ? r.counterexample : r.error ? r.error : r.finding;
     out << csv_field(r.claim->id) << ',' << csv_field(r.claim->paper) << ',' << csv_field(r.claim->lemma) << ','
         << csv_field(model_text(r)) << ',' << r.w.lo << ',' << r.w.hi << ',' << r.E.lo << ',' << r.E.hi << ','
-        << r.points_within << ',' << r.points_beyond << ',' << r.cases_within << ',' << r.cases_beyond << ','
+        << r.points_within << ',' << r.points_beyond << ',' << r.points_outside << ',' << r.cases_within << ',' << r.cases_beyond << ','
         << csv_field(status_name(r.status)) << ',' << seconds_text(r.seconds) << ',';
     if (shown)
       out << shown->point.w << ',' << shown->point.E << ',' << csv_field(shown->detail) << ',' << csv_field(shown->reproduce);
@@ -106,11 +106,13 @@ nlohmann::json certificate_json(const VerifyReport& report, const VerifyRequest&
                         {"E", {{"lo", r.E.lo}, {"hi", r.E.hi}}},
                         {"points_within", r.points_within},
                         {"points_beyond", r.points_beyond},
+                        {"points_outside", r.points_outside},
                         {"cases_within", r.cases_within},
                         {"cases_beyond", r.cases_beyond},
                         {"status", status_name(r.status)},
                         {"seconds", r.seconds}};
     if (r.counterexample) c["counterexample"] = counterexample_json(*r.counterexample);
+    if (r.error) c["error"] = counterexample_json(*r.error);
     if (r.finding) c["finding"] = counterexample_json(*r.finding);
     j["claims"].push_back(std::move(c));
   }
@@ -119,17 +121,20 @@ nlohmann::json certificate_json(const VerifyReport& report, const VerifyRequest&
 
 std::string certificate_markdown(const VerifyReport& report) {
   std::ostringstream out;
-  out << "| claim | paper | lemma | model | w | E | points (in/beyond) | cases (in/beyond) | status | seconds |\n"
+  out << "| claim | paper | lemma | model | w | E | points (in/beyond/outside) | cases (in/beyond) | status | seconds |\n"
       << "|---|---|---|---|---|---|---|---|---|---|\n";
   for (const ClaimReport& r : report.claims)
     out << "| " << r.claim->id << " | " << r.claim->paper << " | " << cell(r.claim->lemma) << " | " << model_text(r)
         << " | " << range_text(r.w) << " | " << range_text(r.E) << " | " << r.points_within << " / " << r.points_beyond
-        << " | " << r.cases_within << " / " << r.cases_beyond << " | " << status_name(r.status) << " | "
+        << " / " << r.points_outside << " | " << r.cases_within << " / " << r.cases_beyond << " | " << status_name(r.status) << " | "
         << seconds_text(r.seconds) << " |\n";
   for (const ClaimReport& r : report.claims) {
     if (r.counterexample)
       out << "\n**" << r.claim->id << " fails** at w=" << r.counterexample->point.w << ", E=" << r.counterexample->point.E
           << ": " << r.counterexample->detail << "\n  reproduce: `" << r.counterexample->reproduce << "`\n";
+    if (r.error)
+      out << "\n**" << r.claim->id << " fails** at w=" << r.error->point.w << ", E=" << r.error->point.E << ": "
+          << r.error->detail << "\n  reproduce: `" << r.error->reproduce << "`\n";
     if (r.finding)
       out << "\n**" << r.claim->id << " finding** (beyond the hypotheses) at w=" << r.finding->point.w
           << ", E=" << r.finding->point.E << ": " << r.finding->detail << "\n  reproduce: `" << r.finding->reproduce
@@ -140,7 +145,8 @@ std::string certificate_markdown(const VerifyReport& report) {
       out << "\n" << r.claim->id << " is not applicable: it is stated for " << models_text(*r.claim) << ", not " << r.model
           << "\n";
     if (r.status == Status::vacuous)
-      out << "\n" << r.claim->id << " is vacuous: no point of the grid lies inside or beyond its hypotheses"
+      out << "\n" << r.claim->id << " is vacuous: no point of its grid lies in its domain (" << r.points_outside
+          << " outside), so nothing was checked"
           << (r.model.empty() || r.model == "dmm" ? "" : " (" + r.model + " exists only at w = 32)") << "\n";
   }
   const std::string ranks = report.ranks > 1 ? " x " + std::to_string(report.ranks) + " ranks" : "";

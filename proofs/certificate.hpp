@@ -9,8 +9,9 @@
 namespace bankcheck::proofs {
 
 /// JSON: {"tool", "options", "seconds", "threads", "exit_code", "claims": [...]};
-/// each claim has id, paper, lemma, statement, hypotheses, grid, points, cases,
-/// status, seconds and (when present) counterexample / finding with reproduce.
+/// each claim has id, paper, lemma, statement, hypotheses, grid, points
+/// (within, beyond, outside the domain), cases, status, seconds and (when
+/// present) counterexample / error / finding with reproduce.
 nlohmann::json certificate_json(const VerifyReport& report, const VerifyRequest& request);
 
 /// One markdown table row per claim, then the counterexamples and findings.
@@ -27,7 +28,7 @@ CertificateFormat certificate_format(const std::string& format, const std::strin
 std::string render_certificate(const VerifyReport& report, const VerifyRequest& request, CertificateFormat format);
 
 /// One CSV row per claim (RFC 4180 quoting), with the counterexample (or
-/// else the finding) and its reproduction.
+/// else the error, or else the finding) and its reproduction.
 std::string certificate_csv(const VerifyReport& report);
 
 }  // namespace bankcheck::proofs

@@ -7,7 +7,10 @@
 //
 // Points inside the hypotheses decide whether the claim holds; points beyond
 // them (w not a power of two, E > w, ...) are explored and a failure there is
-// a finding, not a refutation of the paper.
+// a finding, not a refutation of the paper. The claim's domain (within or
+// beyond) is where its check is defined; `region` declares the points
+// outside it, which are counted and not checked. Nothing is inferred from an
+// exception: a check that throws at a point of its domain fails there.
 #include <boost/multiprecision/cpp_int.hpp>
 #include <cstdint>
 #include <functional>
@@ -26,8 +29,10 @@ struct Point {
   std::uint64_t E = 1;
 };
 
-/// Where a point lies relative to a claim's hypotheses.
-enum class Region { within, beyond, skip };
+/// Where a point lies relative to a claim's hypotheses: within them, beyond
+/// them (explored), or outside the claim's domain (the check is not defined
+/// there, e.g. parameters the algorithm refuses: counted, never checked).
+enum class Region { within, beyond, outside };
 
 /// How inputs at a point are covered.
 enum class Mode {
@@ -61,9 +66,10 @@ struct PointResult {
   std::optional<Counterexample> counterexample;
 };
 
-/// Default parameter ranges of a claim (inclusive).
-/// Without --w/--E a claim checks its default domain; `triangle` keeps only
-/// E <= w there (the papers' setting), while explicit --E ranges explore E > w.
+/// Default parameter ranges of a claim (inclusive): the grid `verify` checks
+/// without --w/--E (points of it outside the claim's domain, Region::outside,
+/// are left out); `triangle` keeps only E <= w there (the papers' setting),
+/// while explicit --E ranges explore E > w.
 struct Domain {
   std::uint64_t w_lo = 1, w_hi = 256;
   std::uint64_t E_lo = 1, E_hi = 256;
@@ -79,10 +85,12 @@ struct Claim {
   std::string statement;   ///< what is asserted, in one sentence
   std::string hypotheses;  ///< under which conditions the paper asserts it
   std::string category;    ///< "number theory", "algorithm", "worst case", ...
-  Domain domain;           ///< default ranges for `verify` without --w/--E
+  Domain domain;           ///< default ranges for `verify` without --w/--E (not the domain: see `region`)
   /// False for questions the paper does not assert as stated (e.g. "is the
   /// construction the exact maximum?"): a counterexample is then a finding.
   bool asserted = true;
+  /// Where a point lies; Region::outside declares the points the check is
+  /// not defined for (the only points `verify` leaves out).
   std::function<Region(const Point&)> region;
   /// The brute-force check: runs the paper's objects or the algorithm code as
   /// written. It is the oracle that fast_check is tested against.

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/parallel/cluster.hpp"
+
 namespace bankcheck::proofs {
 namespace {
 
@@ -22,6 +24,22 @@ std::optional<Found> found_from_json(const Json& j) {
 
 }  // namespace
 
+void ClaimTally::add(Region region, const PointResult& result, std::uint64_t order, double secs) {
+  std::lock_guard lock(mutex);
+  seconds += secs;
+  const bool inside = region == Region::within;
+  (inside ? points_within : points_beyond) += 1;
+  (inside ? cases_within : cases_beyond) += result.cases;
+  if (result.counterexample) keep_first(inside ? within : beyond, Found{order, *result.counterexample});
+}
+
+void ClaimTally::add_error(Region region, const Counterexample& what, std::uint64_t order, double secs) {
+  std::lock_guard lock(mutex);
+  seconds += secs;
+  (region == Region::within ? points_within : points_beyond) += 1;
+  keep_first(error, Found{order, what});
+}
+
 void ClaimTally::keep_first(std::optional<Found>& slot, const Found& found) {
   if (!slot || slot->order > found.order) slot = found;
 }
@@ -34,13 +52,14 @@ void ClaimTally::merge(const ClaimTally& other) {
   seconds += other.seconds;
   if (other.within) keep_first(within, *other.within);
   if (other.beyond) keep_first(beyond, *other.beyond);
+  if (other.error) keep_first(error, *other.error);
 }
 
 std::string tallies_to_text(const std::vector<ClaimTally>& tallies) {
   Json all = Json::array();
   for (const ClaimTally& t : tallies)
     all.push_back({t.points_within, t.points_beyond, t.cases_within, t.cases_beyond, t.seconds,
-                   found_to_json(t.within), found_to_json(t.beyond)});
+                   found_to_json(t.within), found_to_json(t.beyond), found_to_json(t.error)});
   return all.dump();
 }
 
@@ -60,11 +79,29 @@ void merge_tallies_from_text(const std::string& text, std::vector<ClaimTally>& i
       t.seconds = j.at(4);
       t.within = found_from_json(j.at(5));
       t.beyond = found_from_json(j.at(6));
+      t.error = found_from_json(j.at(7));
       into[i].merge(t);
     }
   } catch (const Json::exception& e) {
     throw std::invalid_argument(std::string("a rank's tallies are unreadable: ") + e.what());
   }
+}
+
+void merge_over_ranks(const Cluster& cluster, std::vector<ClaimTally>& tallies) {
+  ShardOutcome mine;
+  try {
+    mine.payload = tallies_to_text(tallies);
+  } catch (const std::exception& e) {
+    mine = {false, e.what()};
+  }
+  const std::string merged = cluster.reduce(mine, [n = tallies.size()](const std::vector<std::string>& parts) {
+    std::vector<ClaimTally> sum(n);
+    for (const std::string& part : parts) merge_tallies_from_text(part, sum);
+    return tallies_to_text(sum);
+  });
+  std::vector<ClaimTally> sum(tallies.size());
+  merge_tallies_from_text(merged, sum);
+  tallies.swap(sum);
 }
 
 }  // namespace bankcheck::proofs

@@ -1,12 +1,19 @@
 #pragma once
-// The verifier: checks a list of claims over a grid of points (w, E) on
-// several threads and summarizes each claim as holds / fails / finding.
+// The verifier: checks a list of claims over a grid of points (w, E)
+// (proofs/claim_grid.hpp) on several threads and MPI ranks
+// (proofs/verify_tasks.hpp), counts what each point found
+// (proofs/claim_tally.hpp) and summarizes each claim as holds / fails / finding.
 //
 //  * holds           no counterexample at any point inside the hypotheses, and none beyond
-//  * fails           a counterexample inside the hypotheses: the paper's claim is refuted
+//  * fails           a counterexample inside the hypotheses: the paper's claim is refuted;
+//                    or the check threw at a point of the claim's domain (the message is kept)
 //  * finding         holds inside the hypotheses but breaks beyond them (not a failure)
-//  * vacuous         no point of the grid lies inside or beyond the hypotheses
+//  * vacuous         every point of the grid lies outside the claim's domain: nothing checked
 //  * not applicable  the claim is not stated for the requested bank model (not run)
+//
+// Points outside a claim's domain are those its `region` declares so
+// (proofs/claim.hpp); they are counted in the report, never inferred from
+// an exception.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -14,6 +21,8 @@
 #include <vector>
 
 #include "proofs/claim.hpp"
+#include "proofs/claim_grid.hpp"
+#include "proofs/verify_tasks.hpp"
 
 namespace bankcheck {
 class Cluster;
@@ -23,22 +32,6 @@ namespace bankcheck::proofs {
 
 enum class Status { holds, fails, finding, vacuous, not_applicable };
 std::string status_name(Status s);
-
-/// An inclusive range lo..hi.
-struct Range {
-  std::uint64_t lo = 1, hi = 1;
-};
-
-/// Parse "A..B" or "A" (a single value).
-/// @throws std::invalid_argument on syntax errors, empty/reversed ranges, values < 1 or > 2^20.
-Range parse_range(const std::string& text, const std::string& flag);
-
-/// How far a run is: points checked of all, and the same weighted by w*E
-/// (a point's work grows with it), for a progress bar's estimate.
-struct VerifyProgress {
-  std::uint64_t done_points = 0, total_points = 0;
-  std::uint64_t done_work = 0, total_work = 0;
-};
 
 struct VerifyRequest {
   std::optional<Range> w, E;       ///< override every claim's domain
@@ -62,9 +55,11 @@ struct ClaimReport {
   std::string model;                   ///< the model it was checked under ("" if model-independent)
   Range w, E;                          ///< the grid checked
   std::uint64_t points_within = 0, points_beyond = 0;
+  std::uint64_t points_outside = 0;    ///< of the grid, outside the claim's domain or its model's warp sizes: not checked
   std::uint64_t cases_within = 0, cases_beyond = 0;
   Status status = Status::vacuous;
   std::optional<Counterexample> counterexample;  ///< first inside the hypotheses (fails)
+  std::optional<Counterexample> error;           ///< first point of the domain whose check threw (fails)
   std::optional<Counterexample> finding;         ///< first beyond them
   double seconds = 0;                  ///< thread time spent on this claim
 };

@@ -12,6 +12,7 @@
 #include "capture/host/capture_options.hpp"
 #include "capture/host/instruction_summary.hpp"
 #include "capture/host/sass_table.hpp"
+#include "sim/trace/atomic_file.hpp"
 
 namespace bankcheck::capture {
 
@@ -27,14 +28,9 @@ std::string read_text(const fs::path& path) {
 }
 
 void write_text_atomically(const fs::path& path, const std::string& text) {
-  const fs::path temp = path.string() + ".tmp";
-  {
-    std::ofstream out(temp, std::ios::binary);
-    out << text;
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write " + temp.string());
-  }
-  fs::rename(temp, path);
+  AtomicFile out(path);
+  out.write(text);
+  out.commit();
 }
 
 /// Whether `dir` may be replaced by a capture: absent, empty, or a previous capture.
@@ -73,16 +69,20 @@ void mark_unfinished_traces(const fs::path& staging, CaptureReport& report) {
 }
 
 /// sass.csv from the saved cubins, by nvdisasm (or cuobjdump -sass).
-void write_sass(const fs::path& staging, const CaptureRequest& request, CaptureReport& report) {
+/// @return why some SASS is missing (no disassembler, a cubin it could not
+///         read), each also a note; empty when every cubin was read.
+std::vector<std::string> write_sass(const fs::path& staging, const CaptureRequest& request, CaptureReport& report) {
+  std::vector<std::string> problems;
   const fs::path cubins = staging / "cubins";
   std::error_code ec;
-  if (!fs::is_directory(cubins, ec) || fs::is_empty(cubins, ec)) return;
+  if (!fs::is_directory(cubins, ec) || fs::is_empty(cubins, ec)) return problems;
   const std::string nvdisasm = find_executable({"nvdisasm"}, request.tool_dirs);
   const std::string cuobjdump = nvdisasm.empty() ? find_executable({"cuobjdump"}, request.tool_dirs) : "";
   if (nvdisasm.empty() && cuobjdump.empty()) {
-    report.notes.push_back("neither nvdisasm nor cuobjdump was found (PATH, next to nvcc): sass.csv not written; "
-                           "the cubins are in cubins/");
-    return;
+    problems.push_back("neither nvdisasm nor cuobjdump was found (PATH, next to nvcc): sass.csv not written; "
+                       "the cubins are in cubins/");
+    report.notes.push_back(problems.back());
+    return problems;
   }
   std::vector<SassLine> lines;
   for (const auto& entry : fs::directory_iterator(cubins)) {
@@ -90,39 +90,62 @@ void write_sass(const fs::path& staging, const CaptureRequest& request, CaptureR
     const auto listing = nvdisasm.empty() ? program_output({cuobjdump, "-sass", entry.path().string()})
                                           : program_output({nvdisasm, "-c", entry.path().string()});
     if (!listing) {
-      report.notes.push_back("could not disassemble " + entry.path().filename().string());
+      problems.push_back("could not disassemble " + entry.path().filename().string() + " with " +
+                         (nvdisasm.empty() ? cuobjdump : nvdisasm));
+      report.notes.push_back(problems.back());
       continue;
     }
     auto part = parse_disassembly(*listing);
     lines.insert(lines.end(), part.begin(), part.end());
   }
   write_text_atomically(staging / "sass.csv", sass_table_text(lines));
+  return problems;
 }
 
 /// Rewrite summary.csv with the ops its SASS refines (capture/host/instruction_summary.hpp).
-void refine_summary_ops(const fs::path& staging, const SassTable& sass) {
+/// @return the rows of a refinable kind whose site has no SASS.
+std::uint64_t refine_summary_ops(const fs::path& staging, const SassTable& sass) {
   auto rows = read_summary_table((staging / "summary.csv").string());
   std::string text = summary_table_header();
+  std::uint64_t unrefined = 0;
   for (auto& row : rows) {
+    unrefined += refinable(row.op) && sass.find(row.site) == nullptr;
     refine_summary(row, sass);
     text += summary_row_line(row);
   }
   write_text_atomically(staging / "summary.csv", text);
+  return unrefined;
 }
 
-/// Rewrite each trace (and summary.csv) with the ops its SASS refines (capture/host/op_refinement.hpp).
-void refine_ops(const fs::path& staging, CaptureReport& report) {
+/// Rewrite each trace (and summary.csv) with the ops its SASS refines
+/// (capture/host/op_refinement.hpp). An atomic or cp.async whose site has
+/// no SASS keeps the sanitizer's kind, which may cost otherwise: the
+/// capture is then partial, with why the SASS is missing.
+void refine_ops(const fs::path& staging, const std::vector<std::string>& sass_problems, CaptureReport& report) {
   std::error_code ec;
-  if (!fs::exists(staging / "sass.csv", ec)) {
-    report.notes.push_back("no sass.csv: atomics and cp.async keep the kinds the sanitizer reported (a CAS costs "
-                           "twice an atom on sm90; docs/bank-model.md, rules 4 and 6)");
-    return;
-  }
   try {
-    const SassTable sass = SassTable::read((staging / "sass.csv").string());
-    for (const LaunchRow& row : report.launches)
-      if (!row.trace.empty() && fs::exists(staging / row.trace, ec)) refine_trace_ops(staging / row.trace, sass);
-    if (fs::exists(staging / "summary.csv", ec)) refine_summary_ops(staging, sass);
+    SassTable sass;
+    if (fs::exists(staging / "sass.csv", ec)) sass = SassTable::read((staging / "sass.csv").string());
+    std::uint64_t records = 0, rows = 0;
+    std::string traces;
+    for (const LaunchRow& row : report.launches) {
+      if (row.trace.empty() || !fs::exists(staging / row.trace, ec)) continue;
+      const TraceRefinement r = refine_trace_ops(staging / row.trace, sass);
+      if (r.unrefined == 0) continue;
+      records += r.unrefined;
+      traces += (traces.empty() ? "" : ", ") + row.trace;
+    }
+    if (fs::exists(staging / "summary.csv", ec)) rows = refine_summary_ops(staging, sass);
+    if (records == 0 && rows == 0) return;
+    std::string what;
+    if (records > 0) what = std::to_string(records) + " atomic or cp.async warp accesses (" + traces + ")";
+    if (rows > 0)
+      what += (what.empty() ? "" : " and ") + std::to_string(rows) + " atomic or cp.async instructions of summary.csv";
+    std::string why;
+    for (const std::string& p : sass_problems) why += (why.empty() ? "" : "; ") + p;
+    if (why.empty()) why = "no SASS was saved for their functions";
+    report.reasons.push_back(what + " have no SASS, so their kinds stay as the sanitizer reported them, which may "
+                             "cost otherwise on sm90 (a CAS twice an atom; docs/bank-model.md, rules 4 and 6): " + why);
   } catch (const std::exception& e) {
     report.reasons.push_back(std::string("refining the traces' ops from their SASS failed: ") + e.what());
   }
@@ -263,12 +286,14 @@ CaptureReport run_capture(const CaptureRequest& request) {
                                    : "the capture library was never loaded, and this machine has no GPU / no CUDA "
                                      "driver (libcuda.so.1 cannot be loaded): no kernel can run or be captured here");
   }
+  std::vector<std::string> sass_problems;
   try {
-    write_sass(staging, request, report);
+    sass_problems = write_sass(staging, request, report);
   } catch (const std::exception& e) {
-    report.notes.push_back(std::string("sass.csv not written: ") + e.what());
+    sass_problems.push_back(std::string("sass.csv not written: ") + e.what());
+    report.notes.push_back(sass_problems.back());
   }
-  refine_ops(staging, report);
+  refine_ops(staging, sass_problems, report);
   report.complete = report.reasons.empty();
   write_text_atomically(staging / "capture.json", capture_json(request, report));
 

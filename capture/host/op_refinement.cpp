@@ -37,9 +37,11 @@ Op refine_op(Op reported, std::string_view sass) {
   return reported;
 }
 
-std::uint64_t refine_trace_ops(const std::filesystem::path& path, const SassTable& sass) {
+bool refinable(Op reported) { return reported == Op::atom || reported == Op::cpasync; }
+
+TraceRefinement refine_trace_ops(const std::filesystem::path& path, const SassTable& sass) {
   // First pass: does any record change? Most traces have no such op, and are left alone.
-  std::uint64_t changed = 0;
+  TraceRefinement result;
   bool global = false;
   {
     auto source = open_trace(path.string());
@@ -47,10 +49,12 @@ std::uint64_t refine_trace_ops(const std::filesystem::path& path, const SassTabl
     while (source->next(r)) {
       global = global || is_global(r.request.op);
       if (const std::string* text = sass.find(source->sites().name(r.site)))
-        changed += refine_op(r.request.op, *text) != r.request.op;
+        result.changed += refine_op(r.request.op, *text) != r.request.op;
+      else
+        result.unrefined += refinable(r.request.op);
     }
   }
-  if (changed == 0) return 0;
+  if (result.changed == 0) return result;
   auto source = open_trace(path.string());
   const std::filesystem::path temporary = path.string() + ".refined";
   {
@@ -75,7 +79,7 @@ std::uint64_t refine_trace_ops(const std::filesystem::path& path, const SassTabl
     sink->end();
   }
   std::filesystem::rename(temporary, path);
-  return changed;
+  return result;
 }
 
 }  // namespace bankcheck::capture

@@ -23,11 +23,22 @@ namespace bankcheck::capture {
 /// which no rule costs; else unchanged.
 Op refine_op(Op reported, std::string_view sass);
 
+/// Whether refine_op may change an access reported as `reported` (an atomic
+/// or a cp.async): without its SASS such an access keeps a kind that may
+/// cost otherwise, and a capture holding one is partial.
+bool refinable(Op reported);
+
+/// What refining one trace did.
+struct TraceRefinement {
+  std::uint64_t changed = 0;    ///< records whose op changed
+  std::uint64_t unrefined = 0;  ///< records of a refinable kind whose site has no SASS (kept as reported)
+};
+
 /// Rewrites the trace at `path` (atomically: a temporary file renamed over
 /// it) with every record's op refined from its site's SASS, when at least
-/// one changes; sites without SASS keep their op.
-/// @return the number of records whose op changed.
+/// one changes; sites without SASS keep their op, and those of a refinable
+/// kind are counted.
 /// @throws TraceError on a malformed trace, std::runtime_error on I/O errors.
-std::uint64_t refine_trace_ops(const std::filesystem::path& path, const SassTable& sass);
+TraceRefinement refine_trace_ops(const std::filesystem::path& path, const SassTable& sass);
 
 }  // namespace bankcheck::capture

@@ -29,11 +29,13 @@ Claim ac_claim_for(const char* staging_name) {
   c.statement = std::string("with the ") + staging_name +
                 " staging every lane scans its own bank: the match phase makes no bank conflict, for every chunk size "
                 "(point = (w, chunk in 4-byte words), 2w threads; match counts checked)";
-  c.hypotheses = "chunk a multiple of 4 bytes up to 4096; threads a multiple of w";
+  c.hypotheses = "chunk a multiple of 4 bytes up to 4096; threads a multiple of w, at most 1024";
   c.category = "algorithm";
   c.domain = Domain{1, 32, 1, 64, false};
   c.models = {"dmm", "sm90"};
-  c.region = [](const Point& p) { return p.E <= 1024 ? Region::within : Region::skip; };
+  // The algorithm's domain (AhoCorasick::validate): a chunk of at most 4096
+  // bytes (E <= 1024 words) and a block of at most 1024 threads (2w <= 1024).
+  c.region = [](const Point& p) { return p.E <= 1024 && p.w <= 512 ? Region::within : Region::outside; };
   c.exhaustive_cases = [](const Point&) { return BigCount(1); };
   c.check = [id = c.id, staging](const Point& p, const CheckOptions& o) {
     PointResult res;

@@ -155,7 +155,7 @@ Claim cl_stage2_claim() {
                       "w a power of two >= 2, K a power of two >= w^2");
   c.domain = Domain{2, 16, 4, 256, false};
   c.region = [](const Point& p) {
-    if (p.w < 2 || p.E < p.w) return Region::skip;
+    if (p.w < 2 || p.E < p.w) return Region::outside;
     return nt::is_power_of_two(p.w) && nt::is_power_of_two(p.E) && p.E >= p.w * p.w ? Region::within : Region::beyond;
   };
   c.exhaustive_cases = [](const Point& p) { return BigCount(1) + pbs_exhaustive(p); };

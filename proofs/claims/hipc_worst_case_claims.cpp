@@ -98,7 +98,7 @@ Claim lemma42() {
                              "w a power of two >= 2, K >= 2w^2");
   c.domain = Domain{2, 16, 8, 1024, false};
   c.region = [](const Point& p) {
-    if (p.w < 2 || p.E < 2 * p.w * p.w) return Region::skip;
+    if (p.w < 2 || p.E < 2 * p.w * p.w) return Region::outside;
     return nt::is_power_of_two(p.w) ? Region::within : Region::beyond;
   };
   c.exhaustive_cases = [](const Point& p) { return BigCount(p.E); };

@@ -48,7 +48,7 @@ Claim k_way_claim() {
   c.category = "bank model";
   c.domain = Domain{1, 64, 1, 64};
   c.models = {"dmm", "sm90"};
-  c.region = [](const Point& p) { return p.E <= p.w ? Region::within : Region::skip; };
+  c.region = [](const Point& p) { return p.E <= p.w ? Region::within : Region::outside; };
   c.exhaustive_cases = [](const Point&) { return BigCount(6); };
   c.check = [id = c.id](const Point& p, const CheckOptions& o) {
     PointResult res;
@@ -109,7 +109,7 @@ Claim paged_access_claim() {
   c.category = "global memory";
   c.domain = Domain{1, 64, 1, 64};
   c.models = {"dmm", "sm90"};
-  c.region = [](const Point& p) { return p.E <= p.w ? Region::within : Region::skip; };
+  c.region = [](const Point& p) { return p.E <= p.w ? Region::within : Region::outside; };
   c.exhaustive_cases = [](const Point&) { return BigCount(15); };
   c.check = [id = c.id](const Point& pt, const CheckOptions& o) {
     PointResult res;
@@ -146,7 +146,7 @@ Claim misaligned_claim() {
   c.category = "global memory";
   c.domain = Domain{1, 64, 1, 64};
   c.models = {"dmm", "sm90"};
-  c.region = [](const Point& p) { return p.E <= p.w ? Region::within : Region::skip; };
+  c.region = [](const Point& p) { return p.E <= p.w ? Region::within : Region::outside; };
   c.exhaustive_cases = [](const Point&) { return BigCount(10); };
   c.check = [id = c.id](const Point& pt, const CheckOptions& o) {
     PointResult res;

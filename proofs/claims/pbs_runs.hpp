@@ -93,7 +93,7 @@ inline std::vector<int> corollary_queries(std::uint64_t w, long K, long C) {
 
 /// Corollary 4.1 and A_PBS: stated for w and K powers of two with K = 0 mod w^2.
 inline Region corollary_region(const Point& p) {
-  if (p.w < 2 || p.E < p.w * p.w || p.E % (p.w * p.w) != 0) return Region::skip;
+  if (p.w < 2 || p.E < p.w * p.w || p.E % (p.w * p.w) != 0) return Region::outside;
   return nt::is_power_of_two(p.w) && nt::is_power_of_two(p.E) ? Region::within : Region::beyond;
 }
 

@@ -53,7 +53,7 @@ Claim lemma1() {
   Claim c = base("spaa.lemma1", "Lemma 1",
                  "if GCD(w, E) = 1 then R_j = {j + kE : 0 <= k < w} is a complete residue system mod w",
                  "GCD(w, E) = 1 (checked for every round j in [0, E))");
-  c.region = [](const Point& p) { return nt::gcd(p.w, p.E) == 1 ? Region::within : Region::skip; };
+  c.region = [](const Point& p) { return nt::gcd(p.w, p.E) == 1 ? Region::within : Region::outside; };
   c.check = [id = c.id](const Point& p, const CheckOptions& o) {
     PointResult res;
     thread_local nt::ResidueSet seen;
@@ -79,7 +79,7 @@ Claim lemma1_tight() {
   Claim c = base("spaa.lemma1.tight", "Lemma 1 (converse, Section 3.2)",
                  "if d = GCD(w, E) > 1 then R_j hits exactly w/d residues mod w, each d times (a d-way conflict)",
                  "d = GCD(w, E) > 1");
-  c.region = [](const Point& p) { return nt::gcd(p.w, p.E) > 1 ? Region::within : Region::skip; };
+  c.region = [](const Point& p) { return nt::gcd(p.w, p.E) > 1 ? Region::within : Region::outside; };
   c.check = [id = c.id](const Point& p, const CheckOptions& o) {
     PointResult res;
     const uint64_t d = nt::gcd(p.w, p.E);
@@ -180,7 +180,7 @@ Claim lemma4() {
                  "the first element of R_{j+1 mod E}^(l+1) minus the last of R_j^(l) is E+1 if j < E-1, else 1",
                  "d = GCD(w, E) >= 2 (so l+1 < d exists); every j in [0, E), l in [0, d-1)");
   c.region = [](const Point& p) {
-    if (nt::gcd(p.w, p.E) < 2) return Region::skip;
+    if (nt::gcd(p.w, p.E) < 2) return Region::outside;
     return p.E <= p.w ? Region::within : Region::beyond;
   };
   c.exhaustive_cases = [](const Point& p) { return BigCount(p.E) * (nt::gcd(p.w, p.E) - 1); };

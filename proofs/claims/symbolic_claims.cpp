@@ -76,7 +76,7 @@ Claim xor_claim() {
   c.models = {"dmm", "sm90"};
   c.domain = Domain{1, 256, 1, 256, false};
   c.region = [](const Point& p) {
-    return nt::is_power_of_two(p.w) && nt::is_power_of_two(p.E) ? Region::within : Region::skip;
+    return nt::is_power_of_two(p.w) && nt::is_power_of_two(p.E) ? Region::within : Region::outside;
   };
   c.exhaustive_cases = [](const Point& p) { return BigCount(2 * p.E); };
   c.check = [id = c.id](const Point& p, const CheckOptions& o) {

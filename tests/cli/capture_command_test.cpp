@@ -7,11 +7,15 @@
 // one was not built.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "capture/host/capture_run.hpp"
+#include "capture/host/instruction_summary.hpp"
+#include "capture/host/launch_table.hpp"
 #include "tests/cli/cli_runner.hpp"
 #include "tests/scratch.hpp"
 #include "tests/skip.hpp"
@@ -159,4 +163,90 @@ TEST_CASE("capture --summary: a program without CUDA gives an empty summary in t
   CHECK(json.find("\"mode\": \"summary\"") != std::string::npos);
   CHECK(slurp(out / "capture.json").find("\"mode\": \"summary\"") != std::string::npos);
   fs::remove_all(out);
+}
+
+TEST_CASE("capture --summary: a summary.json that cannot be written fails the run, never a silent exit 0") {
+  const fs::path out = temp("bankcheck_capture_summary_unwritable");
+  fs::remove_all(out);
+  // The program leaves a folder where summary.json is to go (the capture's
+  // staging folder becomes OUT), so the file cannot be put in place.
+  const auto r = run_cli("capture " + library_options() + "--summary --summary-slots 64 -o " + out.string() +
+                         " -- sh -c 'mkdir \"$BANKCHECK_CAPTURE_DIR/summary.json\"'");
+  CHECK(r.code == 2);
+  CHECK(r.std_err.find("summary.json") != std::string::npos);
+  fs::remove_all(out);
+}
+
+namespace {
+
+/// A program that leaves what the capture library would (one captured launch
+/// of kernel k whose trace holds `records`, or in --summary mode summary.csv
+/// with `summary_row`, and k's cubin) in the capture's folder, run with
+/// `nvdisasm` on PATH being a disassembler that fails.
+bankcheck::test::CliResult capture_with_failing_nvdisasm(const fs::path& work, const std::string& records,
+                                                         const fs::path& out,
+                                                         const std::optional<bankcheck::capture::InstructionSummary>&
+                                                             summary_row = std::nullopt) {
+  fs::remove_all(work);
+  fs::create_directories(work / "left" / "cubins");
+  fs::create_directories(work / "bin");
+  std::ofstream(work / "left" / "cubins" / "k.cubin") << "not a cubin";
+  bankcheck::capture::LaunchRow row;
+  row.kernel = row.demangled = "k";
+  row.grid = {1, 1, 1};
+  row.block = {4, 1, 1};
+  row.records_written = 1;
+  row.status = bankcheck::capture::kStatusCaptured;
+  row.trace = summary_row ? "" : "launch-0.bktrace";
+  std::ofstream(work / "left" / "launches.csv")
+      << bankcheck::capture::launch_table_header() << bankcheck::capture::launch_row_line(row);
+  if (summary_row)
+    std::ofstream(work / "left" / "summary.csv")
+        << bankcheck::capture::summary_table_header() << bankcheck::capture::summary_row_line(*summary_row);
+  else
+    std::ofstream(work / "left" / "launch-0.bktrace") << "warp 4\n" << records;
+  std::ofstream(work / "program.sh") << "cp -r '" << (work / "left").string() << "'/. \"$BANKCHECK_CAPTURE_DIR\"/\n";
+  std::ofstream(work / "bin" / "nvdisasm") << "#!/bin/sh\necho 'nvdisasm: not a cubin' >&2\nexit 1\n";
+  fs::permissions(work / "bin" / "nvdisasm", fs::perms::owner_all);
+  const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  setenv("PATH", ((work / "bin").string() + ":" + path).c_str(), 1);
+  auto r = run_cli("capture " + library_options() + (summary_row ? "--summary " : "") + "-o " + out.string() +
+                   " -- sh " + (work / "program.sh").string());
+  setenv("PATH", path.c_str(), 1);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("capture: atomics whose SASS could not be read keep unrefined kinds, and the capture says partial") {
+  const fs::path work = temp("bankcheck_capture_nosass"), out = temp("bankcheck_capture_nosass_out");
+  fs::remove_all(out);
+  // An atomic: ATOMS.CAS and ATOMS.ADD cost differently on sm90, and only the SASS tells them apart.
+  auto r = capture_with_failing_nvdisasm(work, "@k+0x10 atom 4 0 4 8 12\n", out);
+  CHECK(r.code == 1);
+  CHECK(r.out.find("PARTIAL") != std::string::npos);
+  std::string json = slurp(out / "capture.json");
+  CHECK(json.find("\"complete\": false") != std::string::npos);
+  CHECK(json.find("1 atomic or cp.async warp accesses (launch-0.bktrace) have no SASS") != std::string::npos);
+  CHECK(json.find("could not disassemble k.cubin") != std::string::npos);
+  // Loads and stores need no SASS: the same failure leaves that capture complete.
+  r = capture_with_failing_nvdisasm(work, "@k+0x20 ld 4 0 4 8 12\n", out);
+  CHECK(r.code == 0);
+  json = slurp(out / "capture.json");
+  CHECK(json.find("\"complete\": true") != std::string::npos);
+  CHECK(json.find("could not disassemble k.cubin") != std::string::npos);  // still a note
+  // --summary: an atomic instruction of summary.csv without SASS, the same.
+  bankcheck::capture::InstructionSummary atom;
+  atom.site = "k+0x10";
+  atom.op = bankcheck::Op::atom;
+  atom.executions = 1;
+  atom.lanes = 4;
+  atom.costs.wavefronts = atom.costs.ideal = atom.costs.degree = 1;
+  r = capture_with_failing_nvdisasm(work, "", out, atom);
+  CHECK(r.code == 1);
+  json = slurp(out / "capture.json");
+  CHECK(json.find("\"complete\": false") != std::string::npos);
+  CHECK(json.find("1 atomic or cp.async instructions of summary.csv have no SASS") != std::string::npos);
+  fs::remove_all(out);
+  fs::remove_all(work);
 }

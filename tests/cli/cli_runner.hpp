@@ -35,18 +35,21 @@ inline void write_text(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
-/// Runs `bankcheck ARGS` (ARGS is shell text) with a time limit, optionally with stdin from a file.
-inline CliResult run_cli(const std::string& args, const std::string& stdin_file = "", int seconds = 300) {
+/// Runs `bankcheck ARGS` (ARGS is shell text) with a time limit, optionally with stdin from a file
+/// and with stdout going to `stdout_to` (e.g. /dev/full; then CliResult::std_out is empty).
+inline CliResult run_cli(const std::string& args, const std::string& stdin_file = "", int seconds = 300,
+                         const std::string& stdout_to = "") {
   static int n = 0;
-  const std::string out = scratch("cli-out-" + std::to_string(n)), err = scratch("cli-err-" + std::to_string(n));
+  const std::string err = scratch("cli-err-" + std::to_string(n));
+  const std::string out = stdout_to.empty() ? scratch("cli-out-" + std::to_string(n)) : stdout_to;
   ++n;
   std::string cmd = "timeout " + std::to_string(seconds) + " '" + std::string(BANKCHECK_CLI) + "' " + args + " >'" +
                     out + "' 2>'" + err + "'";
   if (!stdin_file.empty()) cmd += " <'" + stdin_file + "'";
   const int status = std::system(cmd.c_str());
-  CliResult r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, "", slurp(out), slurp(err)};
+  CliResult r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, "", stdout_to.empty() ? slurp(out) : "", slurp(err)};
   r.out = r.std_out + r.std_err;
-  std::remove(out.c_str());
+  if (stdout_to.empty()) std::remove(out.c_str());
   std::remove(err.c_str());
   return r;
 }

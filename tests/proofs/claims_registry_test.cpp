@@ -10,6 +10,7 @@
 
 #include "model/bank_model.hpp"
 #include "proofs/spaa_residues.hpp"
+#include "proofs/verifier.hpp"
 
 using namespace bankcheck::proofs;
 
@@ -58,7 +59,7 @@ TEST_CASE("the number-theory lemmas hold at hand-picked points, including the pa
 TEST_CASE("Lemma 1 is stated for coprime w, E; its converse catches d > 1") {
   const Claim& tight = *find_claim("spaa.lemma1.tight");
   CHECK(tight.region({12, 6}) == Region::within);
-  CHECK(tight.region({12, 5}) == Region::skip);
+  CHECK(tight.region({12, 5}) == Region::outside);
   CHECK_FALSE(at(tight, 12, 6).counterexample);
 }
 
@@ -78,7 +79,7 @@ TEST_CASE("the mutations are registered and each fails somewhere small") {
     bool failed = false;
     for (std::uint64_t w = 2; w <= 8 && !failed; w *= 2)
       for (std::uint64_t E : {2u, 4u, 8u, 64u})
-        if (m.region({w, E}) != Region::skip && at(m, w, E).counterexample) failed = true;
+        if (m.region({w, E}) != Region::outside && at(m, w, E).counterexample) failed = true;
     CHECK(failed);
   }
 }
@@ -140,4 +141,40 @@ TEST_CASE("the docs state the registry's counts: every number of claims or mutat
     }
   }
   CHECK(checked >= 5);
+
+TEST_CASE("each claim declares its domain: no check throws on a sampled grid beyond the defaults") {
+  // An exception at a point of the domain is a failure (proofs/verifier.hpp),
+  // so a claim whose algorithm refuses some parameters must declare them
+  // outside. Sampled points of w <= 64, E <= 128 (E > w included) and
+  // the mutations' grids.
+  std::vector<const Claim*> claims;
+  for (const Claim& c : all_claims()) claims.push_back(&c);
+  for (const Claim& c : mutation_claims()) claims.push_back(&c);
+  VerifyRequest req;
+  req.w = Range{1, 64};
+  req.E = Range{1, 128};
+  req.options.mode = Mode::sample;
+  req.options.inputs = 1;
+  req.sample_points = 40;
+  req.threads = 2;
+  const VerifyReport r = verify(claims, req);
+  for (const ClaimReport& c : r.claims) {
+    CAPTURE(c.claim->id);
+    CHECK_MESSAGE(!c.error, (c.error ? c.error->detail : ""));
+    CHECK(c.points_within + c.points_beyond > 0);
+  }
+}
+
+TEST_CASE("the Aho-Corasick scan's domain is the algorithm's: 2w <= 1024 threads, chunks of at most 4096 bytes") {
+  const Claim& ac = *find_claim("ac.sm2.scan_conflict_free");
+  CHECK(ac.region({512, 1024}) == Region::within);
+  CHECK(ac.region({513, 1}) == Region::outside);   // 1026 threads
+  CHECK(ac.region({1, 1025}) == Region::outside);  // 4100-byte chunks
+  VerifyRequest req;
+  req.w = Range{512, 513};
+  req.E = Range{1, 1};
+  const VerifyReport r = verify({&ac}, req);
+  CHECK(r.claims[0].points_within == 1);
+  CHECK(r.claims[0].points_outside == 1);
+  CHECK(r.claims[0].status == Status::holds);
 }

@@ -5,7 +5,9 @@
 #include "proofs/certificate.hpp"
 #include "proofs/claims_registry.hpp"
 
+#include <atomic>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 using namespace bankcheck::proofs;
@@ -31,15 +33,6 @@ Claim toy() {
   return c;
 }
 }  // namespace
-
-TEST_CASE("ranges: A..B, single values, and bad input") {
-  CHECK(parse_range("1..256", "--w").hi == 256);
-  CHECK(parse_range("7", "--w").lo == 7);
-  CHECK_THROWS_AS(parse_range("9..3", "--w"), std::invalid_argument);
-  CHECK_THROWS_AS(parse_range("0..3", "--w"), std::invalid_argument);
-  CHECK_THROWS_AS(parse_range("a..3", "--w"), std::invalid_argument);
-  CHECK_THROWS_AS(parse_range("1..", "--w"), std::invalid_argument);
-}
 
 TEST_CASE("status: fails inside, finding beyond, first counterexample is deterministic") {
   const Claim c = toy();
@@ -115,10 +108,76 @@ TEST_CASE("models: a claim runs under its first model, or the requested one it i
 
 TEST_CASE("a run that checks no point at all exits 2") {
   Claim c = toy();
-  c.region = [](const Point&) { return Region::skip; };
+  c.region = [](const Point&) { return Region::outside; };
   const VerifyReport r = verify({&c}, VerifyRequest{});
   CHECK(r.claims[0].status == Status::vacuous);
+  CHECK(r.claims[0].points_outside == 55);  // the default triangle of 1..10
   CHECK(r.exit_code() == 2);
+  CHECK(certificate_markdown(r).find("toy is vacuous: no point of its grid lies in its domain (55 outside)") !=
+        std::string::npos);
+}
+
+TEST_CASE("points outside the domain are the ones the claim declares; they are counted, not checked") {
+  Claim c = toy();
+  std::atomic<int> outside_checked{0};
+  c.region = [](const Point& p) { return p.w % 2 ? Region::outside : p.w >= 8 ? Region::within : Region::beyond; };
+  c.check = [&outside_checked](const Point& p, const CheckOptions&) {
+    if (p.w % 2) ++outside_checked;
+    return PointResult{1, std::nullopt};
+  };
+  VerifyRequest req;
+  req.E = Range{1, 10};
+  const VerifyReport r = verify({&c}, req);
+  CHECK(outside_checked.load() == 0);
+  CHECK(r.claims[0].points_outside == 50);  // w = 1, 3, 5, 7, 9
+  CHECK(r.claims[0].points_within == 20);   // w = 8, 10
+  CHECK(r.claims[0].points_beyond == 30);   // w = 2, 4, 6
+  CHECK(r.claims[0].status == Status::holds);
+  const auto j = certificate_json(r, req);
+  CHECK(j["claims"][0]["points_outside"] == 50);
+  CHECK(certificate_markdown(r).find("| 20 / 30 / 50 |") != std::string::npos);
+  CHECK(certificate_csv(r).find(",20,30,50,") != std::string::npos);
+}
+
+TEST_CASE("a check that throws at a point of its domain fails there with the message, whatever it throws") {
+  // The algorithm refusing its parameters (std::invalid_argument) is no
+  // exception: unsupported points are declared by the claim's region.
+  Claim holds = toy(), throws = toy();
+  holds.id = "holds";
+  holds.check = [](const Point&, const CheckOptions&) { return PointResult{1, std::nullopt}; };
+  throws.id = "throws";
+  throws.check = [](const Point& p, const CheckOptions&) -> PointResult {
+    if (p.E == 2) throw std::invalid_argument("E = 2 is not accepted");
+    if (p.E == 4) throw std::runtime_error("E = 4 broke");
+    return PointResult{1, std::nullopt};
+  };
+  for (unsigned threads : {1u, 3u}) {
+    VerifyRequest req;
+    req.threads = threads;
+    req.w = Range{1, 7};  // beyond the hypotheses (w >= 8) only: an error is still a failure
+    const VerifyReport r = verify({&holds, &throws}, req);
+    CHECK(r.claims[0].status == Status::holds);
+    const ClaimReport& t = r.claims[1];
+    CHECK(t.status == Status::fails);
+    REQUIRE(t.error);
+    CHECK(t.error->point.w == 2);  // the lowest (w, E) that threw
+    CHECK(t.error->point.E == 2);
+    CHECK(t.error->detail.find("E = 2 is not accepted") != std::string::npos);
+    CHECK(t.error->reproduce.find("bankcheck verify throws --w 2..2 --E 2..2") == 0);
+    CHECK(t.points_within + t.points_beyond + t.points_outside == 28);  // every point of the triangle
+    CHECK(r.exit_code() == 1);
+    const std::string md = certificate_markdown(r);
+    CHECK(md.find("**throws fails** at w=2, E=2: the check threw at a point of its domain: E = 2 is not accepted") !=
+          std::string::npos);
+    CHECK(certificate_json(r, req)["claims"][1]["error"]["detail"].get<std::string>().find("not accepted") !=
+          std::string::npos);
+  }
+  // A claim whose every point throws is not vacuous: it fails.
+  Claim always = toy();
+  always.check = [](const Point&, const CheckOptions&) -> PointResult { throw std::invalid_argument("never"); };
+  const VerifyReport r = verify({&holds, &always}, VerifyRequest{});
+  CHECK(r.claims[1].status == Status::fails);
+  CHECK(r.exit_code() == 1);
 }
 
 TEST_CASE("the fast paths give the brute-force verdicts on a grid: every SPAA claim, w <= 10, E <= 20") {

@@ -72,7 +72,9 @@ TEST_CASE("a trace is rewritten with refined ops; locations and the expected cou
   SassTable sass;
   sass.add({"k", 0x10, "ATOMS.CAS R0, [R2], R4, R5"});
   sass.add({"k", 0x20, "ATOMS.ADD R0, [R2], R4"});
-  CHECK(refine_trace_ops(path, sass) == 1);
+  const TraceRefinement first = refine_trace_ops(path, sass);
+  CHECK(first.changed == 1);
+  CHECK(first.unrefined == 0);  // both atomics have their SASS
   auto source = open_trace(path.string());
   TraceRecord r;
   std::vector<Op> ops;
@@ -84,5 +86,37 @@ TEST_CASE("a trace is rewritten with refined ops; locations and the expected cou
   }
   CHECK(ops == std::vector<Op>{Op::atom_cas, Op::atom, Op::load});
   CHECK(source->expected() == std::optional<std::uint64_t>(3));
-  CHECK(refine_trace_ops(path, sass) == 0);  // already refined: nothing changes
+  CHECK(refine_trace_ops(path, sass).changed == 0);  // already refined: nothing changes
+}
+
+TEST_CASE("refinable kinds are the ones refine_op can change; without their SASS they are counted") {
+  const char* mnemonics[] = {"ATOMS.CAS R0, [R2], R4, R5", "ATOMS.CAST.SPIN P1, [R2], R4, R5",
+                             "ATOMS.POPC.INC.32 RZ, [R0+UR4]", "LDGSTS.E.BYPASS.128 [R3], desc[UR6][R4.64]",
+                             "LDGSTS.E.BYPASS.128 [R5], desc[UR4][R2.64], P0", "LDS.64 R2, [R4]", "STS [R0], R1"};
+  for (int k = 0; k <= static_cast<int>(Op::cpasync_cg_zfill); ++k) {
+    const Op op = static_cast<Op>(k);
+    CAPTURE(op_name(op));
+    bool changes = false;
+    for (const char* m : mnemonics) changes = changes || refine_op(op, m) != op;
+    CHECK(refinable(op) == changes);
+  }
+  const std::filesystem::path path = bankcheck::test::scratch("launch-1.bktrace");
+  std::vector<std::uint64_t> addr(32);
+  for (unsigned l = 0; l < 32; ++l) addr[l] = 16 * l;
+  {
+    auto sink = create_trace(path.string(), TraceFormat::binary, 4);
+    sink->begin(32);
+    sink->record("k+0x10", {Op::atom, 4, addr});     // has SASS
+    sink->record("k+0x40", {Op::atom, 4, addr});     // no SASS: unrefined
+    sink->record("k+0x50", {Op::cpasync, 16, addr});  // no SASS: unrefined
+    sink->record("k+0x50", {Op::cpasync, 16, addr});
+    sink->record("k+0x60", {Op::load, 4, addr});     // needs none
+    sink->end();
+  }
+  SassTable sass;
+  sass.add({"k", 0x10, "ATOMS.CAS R0, [R2], R4, R5"});
+  const TraceRefinement r = refine_trace_ops(path, sass);
+  CHECK(r.changed == 1);
+  CHECK(r.unrefined == 3);
+  CHECK(refine_trace_ops(path, SassTable{}).unrefined == 3);  // the CAS is refined now; the others still lack SASS
 }

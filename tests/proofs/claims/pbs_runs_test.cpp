@@ -20,7 +20,7 @@ TEST_CASE("Corollary 4.1's queries K[iK/w + C], by hand; its region") {
   CHECK(corollary_queries(4, 32, 3) == std::vector<int>{3, 11, 19, 27});
   CHECK(corollary_region({4, 32}) == Region::within);
   CHECK(corollary_region({4, 48}) == Region::beyond);  // K = 0 mod w^2 but not a power of two
-  CHECK(corollary_region({4, 8}) == Region::skip);     // K < w^2
+  CHECK(corollary_region({4, 8}) == Region::outside);     // K < w^2
 }
 
 TEST_CASE("PBS on Corollary 4.1's queries: probe round i costs min(2^(i-1), w) (w = 4, K = 64)") {
