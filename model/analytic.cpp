@@ -1,6 +1,5 @@
 #include "model/analytic.hpp"
 
-#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -65,15 +64,24 @@ cpp_int pbs_cl_stage2_bound_per_warp(std::uint64_t w) {
   return cpp_int(w) - 1;
 }
 
+cpp_int merge_worst_closed_form_twice_wide(const cpp_int& w, const cpp_int& E) {
+  require(w >= 1 && E >= 1, "Theorem 8's closed form needs w, E >= 1 (got w = " + w.str() + ", E = " + E.str() + ")");
+  const cpp_int r = w % E, d = boost::multiprecision::gcd(w, E);
+  return E * E + 2 * E * r + E * d - r * r - r * d;
+}
+
+cpp_int merge_worst_closed_form(const cpp_int& w, const cpp_int& E) {
+  require(w >= 1 && E >= 1, "Theorem 8's closed form needs w, E >= 1 (got w = " + w.str() + ", E = " + E.str() + ")");
+  if (2 * E <= w) return E * E;
+  const cpp_int twice = merge_worst_closed_form_twice_wide(w, E);
+  if (twice % 2 != 0) throw std::logic_error("Theorem 8: odd numerator");
+  return twice / 2;
+}
+
 cpp_int merge_worst_conflicts_per_warp(std::uint64_t w, std::uint64_t E) {
   require(w >= 2, "Theorem 8 needs w >= 2 (got " + num(w) + ")");
   require(E > 1 && E <= w, "Theorem 8 needs 1 < E <= w (got E = " + num(E) + ", w = " + num(w) + ")");
-  const cpp_int e = E;
-  if (2 * E <= w) return e * e;
-  const cpp_int r = w % E, d = std::gcd(w, E);
-  const cpp_int twice = e * e + 2 * e * r + e * d - r * r - r * d;
-  if (twice % 2 != 0) throw std::logic_error("Theorem 8: odd numerator");
-  return twice / 2;
+  return merge_worst_closed_form(w, E);
 }
 
 cpp_int merge_worst_conflicts_total(std::uint64_t w, std::uint64_t E, std::uint64_t n) {

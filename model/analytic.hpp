@@ -47,6 +47,18 @@ cpp_int pbs_cl_stage2_bound_per_warp(std::uint64_t w);
 /// @pre w >= 2, 1 < E <= w.
 cpp_int merge_worst_conflicts_per_warp(std::uint64_t w, std::uint64_t E);
 
+/// Theorem 8's closed form as written above, for any w, E >= 1: the one
+/// definition that merge_worst_conflicts_per_warp (the theorem's domain) and
+/// the claims that explore beyond it (E = 1, E > w; proofs/spaa_worst_case.hpp)
+/// evaluate. @pre w >= 1, E >= 1.
+cpp_int merge_worst_closed_form(const cpp_int& w, const cpp_int& E);
+
+/// Twice the closed form's second case: E² + 2Er + Ed - r² - rd, with
+/// w = qE + r (0 <= r < E) and d = gcd(w, E). Even for every w, E >= 1
+/// (E² + Ed = d²·(E/d)(E/d + 1), likewise r² + rd; the claim
+/// spaa.theorem8.identity checks it in exact arithmetic). @pre w >= 1, E >= 1.
+cpp_int merge_worst_closed_form_twice_wide(const cpp_int& w, const cpp_int& E);
+
 /// Theorem 8 over a merge of n keys = n/(wE) warps. @pre n a positive multiple of wE, and as above.
 cpp_int merge_worst_conflicts_total(std::uint64_t w, std::uint64_t E, std::uint64_t n);
 

@@ -1,5 +1,6 @@
 #include "model/phase_rules.hpp"
 
+#include "model/conflict_degree.hpp"
 #include "model/simd_degree.hpp"
 #include "model/sm90_warp_cost.hpp"
 
@@ -11,31 +12,6 @@
 
 namespace bankcheck {
 namespace {
-
-/// A bank word touched by a lane: its bank and its key among that bank's
-/// words (distinct keys in one bank serialize; equal keys multicast).
-struct Cell {
-  std::uint64_t bank;
-  std::uint64_t key;
-  friend bool operator<(const Cell& a, const Cell& b) { return a.bank != b.bank ? a.bank < b.bank : a.key < b.key; }
-  friend bool operator==(const Cell& a, const Cell& b) = default;
-};
-
-/// Bytes per cell for a request: the DMM stores one element per cell.
-unsigned cell_bytes(const BankGeometry& g, unsigned width) { return g.bank_bytes == 0 ? width : g.bank_bytes; }
-
-/// The cells one lane's access touches, passed to f.
-template <class F>
-void for_each_cell(const BankGeometry& g, unsigned width, std::uint64_t addr, F&& f) {
-  const unsigned cb = cell_bytes(g, width);
-  const std::uint64_t first = addr / cb;
-  const unsigned count = width <= cb ? 1u : width / cb;
-  for (unsigned k = 0; k < count; ++k) {
-    const std::uint64_t cell = first + k;
-    const std::uint64_t row = cell / g.banks;
-    f(Cell{cell % g.banks, row / g.rows_per_word});
-  }
-}
 
 struct Phase {
   unsigned first = 0, count = 0;
@@ -59,27 +35,13 @@ unsigned phase_lanes(const BankGeometry& g, PhaseRule rule, const WarpRequest& r
   return sm90::phase_lanes(r.op, r.width, r.addr.data(), active);
 }
 
-/// Scratch space reused across calls so the hot path never allocates.
-std::vector<Cell>& scratch() {
-  thread_local std::vector<Cell> cells;
-  return cells;
-}
+/// The lanes of a phase.
+std::span<const std::uint64_t> lanes_of(const WarpRequest& r, Phase p) { return r.addr.subspan(p.first, p.count); }
 
-/// Degree of a phase in the general case: sort the cells, count the longest
-/// run of distinct keys in one bank.
+/// Degree of a phase in the general case: the definition itself
+/// (model/conflict_degree.hpp), which sorts the phase's bank words.
 std::uint32_t degree_by_sorting(const BankGeometry& g, const WarpRequest& r, Phase p) {
-  auto& cells = scratch();
-  cells.clear();
-  for (unsigned l = p.first; l < p.first + p.count; ++l)
-    if (r.addr[l] != kInactive) for_each_cell(g, r.width, r.addr[l], [&](const Cell& c) { cells.push_back(c); });
-  std::sort(cells.begin(), cells.end());
-  cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
-  std::uint32_t best = 0, run = 0;
-  for (std::size_t i = 0; i < cells.size(); ++i) {
-    run = (i > 0 && cells[i].bank == cells[i - 1].bank) ? run + 1 : 1;
-    best = std::max(best, run);
-  }
-  return best;
+  return conflict_degree(word_layout(g, r.width), r.width, lanes_of(r, p));
 }
 
 /// Bank and key of the single cell a lane touches (width <= cell bytes).
@@ -94,12 +56,11 @@ struct CellMap {
 /// addresses), so the cost stays linear in practice.
 /// @pre banks <= 64, lanes <= kMaxBucket.
 constexpr unsigned kMaxBucket = 64;
-std::uint32_t degree_bucketed(const CellMap& m, const WarpRequest& r, Phase p) {
+std::uint32_t degree_bucketed(const CellMap& m, std::span<const std::uint64_t> addr) {
   thread_local std::uint64_t keys[64][kMaxBucket];
   std::uint8_t count[64] = {};
   std::uint32_t best = 0;
-  for (unsigned l = p.first; l < p.first + p.count; ++l) {
-    const std::uint64_t a = r.addr[l];
+  for (const std::uint64_t a : addr) {
     if (a == kInactive) continue;
     const auto b = m.bank(a);
     const auto k = m.key(a);
@@ -121,10 +82,11 @@ std::uint32_t degree_bucketed(const CellMap& m, const WarpRequest& r, Phase p) {
 /// a pass that keeps the first key of each bank (multicast is free). Only a
 /// real conflict reaches the bucketed count. Nearly every 1-, 2- and 4-byte
 /// request ends in the first or second pass.
-__attribute__((target_clones("avx2", "default"))) std::uint32_t degree_single_cell(const BankGeometry& g, const WarpRequest& r, Phase p) {
-  const CellMap m{cell_bytes(g, r.width), g.banks, g.rows_per_word};
-  const std::uint64_t* addr = r.addr.data() + p.first;
-  const unsigned n = p.count;
+__attribute__((target_clones("avx2", "default"))) std::uint32_t degree_single_cell(const BankGeometry& g, unsigned width,
+                                                                                  std::span<const std::uint64_t> lanes) {
+  const CellMap m{cell_bytes(g, width), g.banks, g.rows_per_word};
+  const std::uint64_t* addr = lanes.data();
+  const auto n = static_cast<unsigned>(lanes.size());
   if ((g.banks & (g.banks - 1)) == 0 && g.rows_per_word == 1 && n <= 64) {
     const unsigned shift = static_cast<unsigned>(__builtin_ctz(m.cell_bytes));
     const std::uint64_t bank_mask = g.banks - 1;
@@ -152,8 +114,8 @@ __attribute__((target_clones("avx2", "default"))) std::uint32_t degree_single_ce
     }
     if (!clash) return 1;
   }
-  if (n <= kMaxBucket) return degree_bucketed(m, r, p);
-  return degree_by_sorting(g, r, p);
+  if (n <= kMaxBucket) return degree_bucketed(m, lanes);
+  return conflict_degree(word_layout(g, width), width, lanes);
 }
 
 /// How addresses of `width` map to cells, banks and bank words, as the SIMD
@@ -177,7 +139,7 @@ std::uint32_t single_cell_degree(const BankGeometry& g, const WarpRequest& r, Ph
       const std::uint32_t d = simd_degree(r.addr.data() + p.first, p.count, *map, kSimdPath);
       if (d != kNoSimdDegree) return d;
     }
-  return degree_single_cell(g, r, p);
+  return degree_single_cell(g, r.width, lanes_of(r, p));
 }
 
 std::uint32_t phase_degree(const BankGeometry& g, const WarpRequest& r, Phase p) {
@@ -193,6 +155,10 @@ void for_each_phase(const BankGeometry& g, PhaseRule rule, const WarpRequest& r,
 }
 
 }  // namespace
+
+std::uint32_t scalar_single_cell_degree(const BankGeometry& g, unsigned width, std::span<const std::uint64_t> addr) {
+  return degree_single_cell(g, width, addr);
+}
 
 SinglePhasePlan single_phase_plan(const BankGeometry& g, PhaseRule rule, unsigned width) {
   if (g.warp != 32 || !is_valid_width(width) || g.banks > 64 || width > cell_bytes(g, width)) return {};
@@ -220,14 +186,10 @@ RequestCost phase_cost(const BankGeometry& g, PhaseRule rule, const WarpRequest&
 
 std::vector<std::uint32_t> phase_bank_words(const BankGeometry& g, PhaseRule rule, const WarpRequest& r) {
   std::vector<std::uint32_t> words(g.banks, 0);
-  std::vector<Cell> cells;
+  std::vector<BankWord> cells;
   for_each_phase(g, rule, r, [&](Phase p) {
-    cells.clear();
-    for (unsigned l = p.first; l < p.first + p.count; ++l)
-      if (r.addr[l] != kInactive) for_each_cell(g, r.width, r.addr[l], [&](const Cell& c) { cells.push_back(c); });
-    std::sort(cells.begin(), cells.end());
-    cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
-    for (const Cell& c : cells) ++words[c.bank];
+    distinct_bank_words(word_layout(g, r.width), r.width, lanes_of(r, p), cells);
+    for (const BankWord& c : cells) ++words[c.bank];
   });
   return words;
 }
@@ -235,12 +197,10 @@ std::vector<std::uint32_t> phase_bank_words(const BankGeometry& g, PhaseRule rul
 ConflictCulprit phase_culprit(const BankGeometry& g, PhaseRule rule, const WarpRequest& r) {
   ConflictCulprit out;
   std::size_t worst = 1;
+  const WordLayout layout = word_layout(g, r.width);
+  std::vector<BankWord> cells;
   for_each_phase(g, rule, r, [&](Phase p) {
-    std::vector<Cell> cells;
-    for (unsigned l = p.first; l < p.first + p.count; ++l)
-      if (r.addr[l] != kInactive) for_each_cell(g, r.width, r.addr[l], [&](const Cell& c) { cells.push_back(c); });
-    std::sort(cells.begin(), cells.end());
-    cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
+    distinct_bank_words(layout, r.width, lanes_of(r, p), cells);
     for (std::size_t i = 0; i < cells.size();) {
       std::size_t j = i;
       while (j < cells.size() && cells[j].bank == cells[i].bank) ++j;
@@ -253,7 +213,7 @@ ConflictCulprit phase_culprit(const BankGeometry& g, PhaseRule rule, const WarpR
         for (unsigned l = p.first; l < p.first + p.count; ++l) {
           bool hits = false;
           if (r.addr[l] != kInactive)
-            for_each_cell(g, r.width, r.addr[l], [&](const Cell& c) { hits = hits || c.bank == out.bank; });
+            for_each_bank_word(layout, r.width, r.addr[l], [&](const BankWord& c) { hits = hits || c.bank == out.bank; });
           if (hits) out.lanes.push_back(l);
         }
       }

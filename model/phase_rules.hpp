@@ -4,11 +4,28 @@
 // sm90's own rules (merged phases of wide loads, atomics, copies) are in
 // model/sm90_warp_cost.hpp. Internal to model/; users call BankModel.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "model/bank_model.hpp"
+#include "model/conflict_degree.hpp"
 
 namespace bankcheck {
+
+/// Bytes per cell for a request of `width` bytes: the DMM stores one element per cell.
+constexpr unsigned cell_bytes(const BankGeometry& g, unsigned width) { return g.bank_bytes == 0 ? width : g.bank_bytes; }
+
+/// The layout conflict_degree (model/conflict_degree.hpp) takes for requests of `width` on `g`.
+constexpr WordLayout word_layout(const BankGeometry& g, unsigned width) {
+  return WordLayout{cell_bytes(g, width), g.banks, g.rows_per_word};
+}
+
+/// The degree of a phase whose lanes touch one cell each (width <= the cell
+/// bytes, banks <= 64) by the scalar passes alone, as the model costs it
+/// where no SIMD kernel applies: branch-free bank bits, then the first key
+/// per bank, then per-bank buckets. @post equals
+/// conflict_degree(word_layout(g, width), width, addr).
+std::uint32_t scalar_single_cell_degree(const BankGeometry& g, unsigned width, std::span<const std::uint64_t> addr);
 
 /// The shortcut for the common request: a full 32-lane warp of one width
 /// whose lanes touch one cell each and are served in one phase, on a

@@ -7,9 +7,12 @@
 // merges (from A or B); a step costs the largest number of distinct cells in
 // one bank (w banks, one element per cell).
 #include <cstdint>
+#include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "model/analytic.hpp"
 #include "proofs/number_theory.hpp"
 
 namespace bankcheck::spaa {
@@ -87,11 +90,15 @@ inline TupleSequence build_warp(std::uint64_t w, std::uint64_t E) {
 }
 
 /// Theorem 8's total for the warp (all d subproblems), in the paper's
-/// "bank conflicts" = serialized accesses summed over the E steps.
+/// "bank conflicts" = serialized accesses summed over the E steps: the
+/// closed form of model/analytic.hpp, at any w, E >= 1 (the claims explore
+/// E = 1 and E > w), in the merge model's integers.
+/// @throws std::overflow_error where the count exceeds them.
 inline std::int64_t theorem8_total(std::uint64_t w, std::uint64_t E) {
-  const WorstCaseParams p = worst_case_params(w, E);
-  if (2 * p.E <= p.w) return p.E * p.E;
-  return (p.E * p.E + 2 * p.E * p.r + p.E * p.d - p.r * p.r - p.r * p.d) / 2;
+  const analytic::cpp_int total = analytic::merge_worst_closed_form(w, E);
+  if (total > std::numeric_limits<std::int64_t>::max())
+    throw std::overflow_error("Theorem 8's count " + total.str() + " exceeds 64-bit counts");
+  return total.convert_to<std::int64_t>();
 }
 
 /// Step costs of one merge: `from_a[i*E + t]` says whether thread i's t-th

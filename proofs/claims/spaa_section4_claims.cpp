@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "model/analytic.hpp"
 #include "proofs/claims/claim_groups.hpp"
 #include "proofs/claims/input_plan.hpp"
 #include "proofs/spaa_worst_case.hpp"
@@ -331,7 +332,7 @@ Claim theorem8_identity() {
       BigCount lhs = 0;
       for (BigCount i = 1; i <= terms; ++i) lhs += i * d;
       const BigCount twice_rhs = E * E / d - 2 * E * r / d - E + r * r / d + r;
-      const BigCount twice_total = E * E + 2 * E * r + E * d - r * r - r * d;
+      const BigCount twice_total = analytic::merge_worst_closed_form_twice_wide(w, E);
       if (2 * lhs != twice_rhs || twice_total % 2 != 0) {
         res.counterexample = counterexample_at(id, pt, o,
                                 "K=" + K.str() + ": sum = " + lhs.str() + ", closed form * 2 = " + twice_rhs.str() +

@@ -96,7 +96,7 @@ void cost_batch(const Batch& b, unsigned warp, const BankModel& model, ReplayAcc
 /// A binary trace file cut into chunks that the threads decode from their
 /// own buffers or mapped windows (ChunkAccess). The chunks start at the
 /// bookmarks of the file's index (checked as each chunk ends), or, without
-/// one, at those this thread finds by skimming the file (record heads only)
+/// one, at those this thread finds by skimming the file (skip(): records checked, not handed out)
 /// every `chunk` instructions while the other threads replay whole chunks
 /// from their bookmarks; it joins them at the end. Each thread has its own
 /// reader of the file, so no record is copied between threads. Any error or

@@ -2,8 +2,8 @@
 // Replay on several cores. A binary trace in a regular file is cut into
 // chunks at bookmarks (TraceBookmark): those of its index (format version 4,
 // sim/trace/trace_index.hpp; each checked by the reader of its chunk), or,
-// without one, those the calling thread finds by skimming the record heads
-// while the other threads each open the file and replay whole chunks from
+// without one, those the calling thread finds by skimming the records
+// (BinaryTraceReader::skip(): each checked, none handed out) while the other threads each open the file and replay whole chunks from
 // their bookmarks; then it joins them. Any other trace is a stream: the calling thread
 // reads records into batches and the other threads cost them. Each thread
 // keeps its own per-site totals, unmodelled counts and worst instructions,
@@ -29,8 +29,7 @@ using ReplayProgress = std::function<void(std::uint64_t records)>;
 /// How the skim and the chunks of a binary file get at its bytes: read()
 /// into a buffer each thread reuses, or mapped a window at a time (every
 /// window mapped is a set of page faults and an unmap that interrupts every
-/// core the process runs on), or the skim mapped (it touches only record
-/// heads) and the chunks read. bench.replay measures the three.
+/// core the process runs on), or the skim mapped and the chunks read. bench.replay measures the three.
 enum class ChunkAccess : std::uint8_t { read, map, mapped_skim };
 
 /// replay() on `threads` threads (threads <= 1: replay() itself, on this thread).

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <iterator>
+#include <span>
 #include <stdexcept>
 
 namespace bankcheck {
@@ -15,6 +17,43 @@ namespace {
 
 constexpr std::uint64_t kind_of(std::uint64_t head) { return head & 0xff; }
 
+// What each format version holds (docs/trace-format.md): the one place the
+// reader asks. Version 1: sites, instructions (loads and stores of 1..16
+// bytes) and the end record; 2 adds locations, the expect record, the other
+// ops and the 12-byte width; 3 the source record; 4 the index.
+
+/// Record kinds by number (0 is none) and the version that added each.
+constexpr const char* kKindNames[] = {"", "site", "instr", "end", "location", "expect", "source", "index"};
+constexpr unsigned kKindSince[] = {~0u, 1, 1, 1, 2, 2, 3, 4};
+
+constexpr bool version_has_kind(unsigned version, std::uint64_t kind) {
+  return kind < std::size(kKindSince) && kKindSince[kind] <= version;
+}
+
+/// The kinds a version holds, for the unknown-kind message: " (1 = site, 2 = instr, ...)".
+std::string kinds_text(unsigned version) {
+  std::string text = version == 1 ? " (version 1: " : " (";
+  for (std::uint64_t k = 1; version_has_kind(version, k); ++k)
+    text += (k > 1 ? ", " : "") + std::to_string(k) + " = " + kKindNames[k];
+  return text + ")";
+}
+
+/// Widths (bit w set: width w) a version allows `op`; 0 where it has no such op.
+std::uint32_t version_widths(unsigned version, Op op) {
+  constexpr std::uint32_t v1 = 1u << 1 | 1u << 2 | 1u << 4 | 1u << 8 | 1u << 16;
+  if (version == 1) return op == Op::load || op == Op::store ? v1 : 0;
+  return allowed_widths(op);
+}
+
+/// The ops a version holds, for the bad-op message.
+std::string ops_text(unsigned version) {
+  return version == 1 ? " (version 1: 0 = ld, 1 = st)" : " (0 = ld, 1 = st, 2 = atom, 3 = ldsm, 4 = stsm, 5 = cpasync, ...)";
+}
+
+/// The widths a version allows `op`, for the bad-width message.
+std::string widths_text(unsigned version, Op op) {
+  return version == 1 ? "1, 2, 4, 8, 16" : std::string(allowed_widths_text(op));
+}
 
 /// OR of (addr & mask) over the active lanes: nonzero iff some active lane is
 /// misaligned. Branch-free; the AVX2 clone compares four lanes at a time
@@ -68,11 +107,7 @@ BinaryTraceReader::BinaryTraceReader(InputFile file, std::size_t buffer_bytes, B
     header_error(8, "unsupported version " + std::to_string(version) + " (this reader reads versions " +
                         std::to_string(kOldestBinaryTraceVersion) + ".." + std::to_string(kBinaryTraceVersion) + ")");
   version_ = version;
-  for (unsigned op = 0; op < kOpCount; ++op) widths_by_op_[op] = allowed_widths(static_cast<Op>(op));
-  if (version_ == 1) {  // version 1: loads and stores of 1..16 bytes, nothing else
-    constexpr std::uint32_t v1 = 1u << 1 | 1u << 2 | 1u << 4 | 1u << 8 | 1u << 16;
-    for (unsigned op = 0; op < kOpCount; ++op) widths_by_op_[op] = op <= 1 ? v1 : 0;
-  }
+  for (unsigned op = 0; op < kOpCount; ++op) widths_by_op_[op] = version_widths(version_, static_cast<Op>(op));
   if (!is_valid_address_bytes(header[10]))
     header_error(10, "unsupported address size " + std::to_string(header[10]) + " (8- or 4-byte addresses)");
   address_bytes_ = header[10];
@@ -158,29 +193,6 @@ void BinaryTraceReader::skip_words(std::uint64_t words) {
   }
 }
 
-void BinaryTraceReader::skip_index(std::uint64_t head) {
-  // docs/trace-format.md, "The index": readers in file order step over it;
-  // the parallel replay reads it (sim/trace/trace_index.hpp).
-  if (pending_source_) fail("an index record between a source record and its instruction");
-  if (((head >> 8) & 0xffffff) != 0) fail("reserved bytes of an index record must be 0");
-  if (!fill(2)) fail_truncated(2);
-  const std::uint64_t names = words_[pos_ + 1];
-  skip_words(2 + 8 * (head >> 32));
-  for (std::uint64_t i = 0; i < names; ++i) {
-    if (!fill(1)) fail_truncated(1);
-    const std::uint64_t length = words_[pos_];
-    if (length > kMaxSiteNameBytes) fail("index: a site name of " + std::to_string(length) + " bytes");
-    skip_words(1 + (length + 7) / 8);
-  }
-  if (!fill(1)) fail_truncated(1);
-  if (words_[pos_] != record_offset_)
-    fail("index record ends with offset " + std::to_string(words_[pos_]) + ", not its own (" +
-         std::to_string(record_offset_) + ")");
-  ++pos_;
-  ++records_;
-  index_seen_ = true;
-}
-
 std::uint32_t BinaryTraceReader::widen(const std::uint64_t* words, std::uint32_t mask) {
   // Read the buffer's words as 32-bit halves in place (little-endian: the
   // file's order); a copy first would cost more than the widening.
@@ -212,173 +224,190 @@ void BinaryTraceReader::resume(const Bookmark& mark, const SiteTable& all_sites,
   stop_ = stop;
 }
 
-bool BinaryTraceReader::read_record(TraceRecord* out_ptr) {
-  if (done_) return false;
-  for (;;) {
-    record_offset_ = buffer_offset_ + pos_ * 8;
-    if (record_offset_ >= stop_) {
-      if (record_offset_ > stop_) fail("a record crosses the end of this reader's chunk (a wrong bookmark)");
-      done_ = true;
-      return false;
-    }
-    if (pos_ == end_ && !fill(1)) {
-      if (end_ == pos_ && tail_bytes_ == 0)
-        fail("truncated file: it ends without an end record (after " + std::to_string(instructions_) +
-             " instructions)");
-      fail_truncated(1);
-    }
-    const std::uint64_t head = words_[pos_];
-    if (index_seen_ && kind_of(head) != static_cast<std::uint64_t>(BinaryRecordKind::end))
-      fail("a record after the index (only the end record may follow it)");
-    switch (kind_of(head)) {
-      case static_cast<std::uint64_t>(BinaryRecordKind::instr): {
-        const unsigned op = (head >> 8) & 0xff;
-        const unsigned width = (head >> 16) & 0xff;
-        const std::uint32_t site = static_cast<std::uint32_t>(head >> 32);
-        if (op >= kOpCount || widths_by_op_[op] == 0) [[unlikely]]
-          fail("bad op " + std::to_string(op) +
-               (version_ == 1 ? " (version 1: 0 = ld, 1 = st)"
-                              : " (0 = ld, 1 = st, 2 = atom, 3 = ldsm, 4 = stsm, 5 = cpasync, ...)"));
-        if (width > 16 || ((widths_by_op_[op] >> width) & 1u) == 0) [[unlikely]]
-          fail("width " + std::to_string(width) + " is not one of " +
-               (version_ == 1 ? std::string("1, 2, 4, 8, 16") : std::string(allowed_widths_text(static_cast<Op>(op)))) +
-               " (op " + std::string(op_name(static_cast<Op>(op))) + ")");
-        if (((head >> 24) & 0xff) != 0) fail("reserved byte of an instruction record must be 0");
-        if (site >= sites_.size())
-          fail("site id " + std::to_string(site) + " is not defined (" + std::to_string(sites_.size()) +
-               " sites defined so far)");
-        if (pending_source_ && !has_source(static_cast<Op>(op)))
-          fail("a source record precedes an instruction of op " + std::string(op_name(static_cast<Op>(op))) +
-               " (only cpasync and cpasync.cg have sources)");
-        const bool sourced = pending_source_;
-        pending_source_ = false;
-        const std::size_t addr_words = address_bytes_ == 8 ? warp_ : (std::size_t{warp_} + 1) / 2;
-        if (end_ - pos_ <= addr_words && !fill(1 + addr_words)) fail_truncated(1 + addr_words);
-        if (out_ptr == nullptr) {  // skip(): the addresses are the resuming reader's to check
-          pos_ += 1 + addr_words;
-          ++records_;
-          ++instructions_;
-          return true;
-        }
-        TraceRecord& out = *out_ptr;
-        const std::uint64_t* addr = words_ + pos_ + 1;
-        const std::uint32_t mask = access_alignment(width) - 1;
-        std::uint64_t misaligned = 0;
-        if (address_bytes_ == 4) {
-          misaligned = widen(addr, mask);
-          addr = wide_.data();
-        } else if (mask != 0) {
-          misaligned = misaligned_bits(addr, warp_, mask);
-        }
-        if (misaligned != 0) {
-          unsigned l = 0;
-          while (addr[l] == kInactive || (addr[l] & mask) == 0) ++l;
-          fail("misaligned address " + std::to_string(addr[l]) + " of lane " + std::to_string(l) +
-               ": not a multiple of " + std::to_string(mask + 1) + " (width " + std::to_string(width) + ")");
-        }
-        out.site = site;
-        out.request.op = static_cast<Op>(op);
-        out.request.width = width;
-        out.request.addr = std::span<const std::uint64_t>(addr, warp_);
-        out.request.source = sourced ? std::span<const std::uint64_t>(source_) : std::span<const std::uint64_t>{};
-        if (sourced)
-          if (const std::string p = source_problem(out.request); !p.empty()) fail(p);
-        out.location = has_location_ ? &location_ : nullptr;
-        pos_ += 1 + addr_words;
-        ++records_;
-        ++instructions_;
-        return true;
-      }
-      case static_cast<std::uint64_t>(BinaryRecordKind::site): {
-        if (((head >> 8) & 0xffffff) != 0) fail("reserved bytes of a site record must be 0");
-        const std::uint64_t length = head >> 32;
-        if (length > kMaxSiteNameBytes)
-          fail("site name of " + std::to_string(length) + " bytes (at most " + std::to_string(kMaxSiteNameBytes) +
-               ")");
-        const std::size_t words = (length + 7) / 8;
-        if (!fill(1 + words)) fail_truncated(1 + words);
-        const auto* name = reinterpret_cast<const unsigned char*>(words_ + pos_ + 1);
-        for (std::size_t i = length; i < words * 8; ++i)
-          if (name[i] != 0) fail("padding after a site name must be 0");
-        const std::string_view text(reinterpret_cast<const char*>(name), length);
-        if (pending_source_) fail("a site record between a source record and its instruction");
-        const std::size_t before = sites_.size();
-        if (sites_.intern(text) != before) fail("site '" + std::string(text) + "' is defined twice");
-        pos_ += 1 + words;
-        ++records_;
-        continue;
-      }
-      case static_cast<std::uint64_t>(BinaryRecordKind::source): {
-        if (version_ < 3) break;
-        if ((head >> 8) != 0) fail("reserved bytes of a source record must be 0");
-        if (pending_source_) fail("two source records in a row (each precedes its instruction)");
-        if (!fill(1 + std::size_t{warp_})) fail_truncated(1 + std::size_t{warp_});
-        source_.assign(words_ + pos_ + 1, words_ + pos_ + 1 + warp_);
-        pending_source_ = true;
-        pos_ += 1 + warp_;
-        ++records_;
-        continue;
-      }
-      case static_cast<std::uint64_t>(BinaryRecordKind::end): {
-        if ((head >> 8) != 0) fail("reserved bytes of an end record must be 0");
-        if (pending_source_) fail("a source record with no instruction after it");
-        if (!fill(2)) fail_truncated(2);
-        const std::uint64_t count = words_[pos_ + 1];
-        if (count != instructions_)
-          fail("end record counts " + std::to_string(count) + " instructions, the file holds " +
-               std::to_string(instructions_));
-        if (expected_ && *expected_ != instructions_)
-          fail("expected " + std::to_string(*expected_) + " records (the producer's count), read " +
-               std::to_string(instructions_) + ": the trace is incomplete");
-        end_record_offset_ = record_offset_;
-        pos_ += 2;
-        ++records_;
-        record_offset_ = buffer_offset_ + pos_ * 8;
-        if (fill(1) || tail_bytes_ != 0) fail("data after the end record");
-        done_ = true;
-        return false;
-      }
-      case static_cast<std::uint64_t>(BinaryRecordKind::location): {
-        if (version_ < 2) break;
-        if (pending_source_) fail("a location record between a source record and its instruction");
-        if (((head >> 8) & 0xffffff) != 0) fail("reserved bytes of a location record must be 0");
-        constexpr std::size_t words = 4;
-        if (!fill(words)) fail_truncated(words);
-        const std::uint64_t xy = words_[pos_ + 2], z = words_[pos_ + 3];
-        if ((z >> 32) != 0) fail("reserved half of a location record's block z word must be 0");
-        location_.warp = static_cast<std::uint32_t>(head >> 32);
-        location_.launch = words_[pos_ + 1];
-        location_.block = {static_cast<std::uint32_t>(xy), static_cast<std::uint32_t>(xy >> 32),
-                           static_cast<std::uint32_t>(z)};
-        has_location_ = true;
-        pos_ += words;
-        ++records_;
-        continue;
-      }
-      case static_cast<std::uint64_t>(BinaryRecordKind::expect): {
-        if (version_ < 2) break;
-        if (pending_source_) fail("an expect record between a source record and its instruction");
-        if ((head >> 8) != 0) fail("reserved bytes of an expect record must be 0");
-        if (expected_) fail("a second expect record (at most one per trace)");
-        if (!fill(2)) fail_truncated(2);
-        expected_ = words_[pos_ + 1];
-        pos_ += 2;
-        ++records_;
-        continue;
-      }
-      case static_cast<std::uint64_t>(BinaryRecordKind::index): {
-        if (version_ < 4) break;
-        skip_index(head);
-        continue;
-      }
-      default: break;
-    }
-    fail("unknown record kind " + std::to_string(kind_of(head)) +
-         (version_ == 1   ? " (version 1: 1 = site, 2 = instr, 3 = end)"
-          : version_ == 2 ? " (1 = site, 2 = instr, 3 = end, 4 = location, 5 = expect)"
-          : version_ == 3 ? " (1 = site, 2 = instr, 3 = end, 4 = location, 5 = expect, 6 = source)"
-                          : " (1 = site, 2 = instr, 3 = end, 4 = location, 5 = expect, 6 = source, 7 = index)"));
+bool BinaryTraceReader::at_record() {
+  record_offset_ = buffer_offset_ + pos_ * 8;
+  if (record_offset_ >= stop_) {
+    if (record_offset_ > stop_) fail("a record crosses the end of this reader's chunk (a wrong bookmark)");
+    done_ = true;
+    return false;
   }
+  if (pos_ == end_ && !fill(1)) {
+    if (end_ == pos_ && tail_bytes_ == 0)
+      fail("truncated file: it ends without an end record (after " + std::to_string(instructions_) + " instructions)");
+    fail_truncated(1);
+  }
+  return true;
+}
+
+void BinaryTraceReader::refuse_after_source(const char* record) const {
+  if (pending_source_) fail(std::string(record) + " between a source record and its instruction");
+}
+
+void BinaryTraceReader::fail_misaligned(const std::uint64_t* addr, std::uint32_t mask, unsigned width) const {
+  unsigned l = 0;
+  while (addr[l] == kInactive || (addr[l] & mask) == 0) ++l;
+  fail("misaligned address " + std::to_string(addr[l]) + " of lane " + std::to_string(l) + ": not a multiple of " +
+       std::to_string(mask + 1) + " (width " + std::to_string(width) + ")");
+}
+
+inline const std::uint64_t* BinaryTraceReader::checked_addresses(const std::uint64_t* words, unsigned width) {
+  const std::uint32_t mask = access_alignment(width) - 1;
+  const std::uint64_t* addr = words;
+  std::uint64_t misaligned = 0;
+  if (address_bytes_ == 4) {
+    misaligned = widen(words, mask);
+    addr = wide_.data();
+  } else if (mask != 0) {
+    misaligned = misaligned_bits(words, warp_, mask);
+  }
+  if (misaligned != 0) [[unlikely]] fail_misaligned(addr, mask, width);
+  return addr;
+}
+
+inline void BinaryTraceReader::read_instr(std::uint64_t head, TraceRecord* out) {
+  const unsigned op = (head >> 8) & 0xff;
+  const unsigned width = (head >> 16) & 0xff;
+  const auto site = static_cast<std::uint32_t>(head >> 32);
+  if (op >= kOpCount || widths_by_op_[op] == 0) [[unlikely]]
+    fail("bad op " + std::to_string(op) + ops_text(version_));
+  if (width > 16 || ((widths_by_op_[op] >> width) & 1u) == 0) [[unlikely]]
+    fail("width " + std::to_string(width) + " is not one of " + widths_text(version_, static_cast<Op>(op)) + " (op " +
+         std::string(op_name(static_cast<Op>(op))) + ")");
+  if (((head >> 24) & 0xff) != 0) [[unlikely]]
+    fail("reserved byte of an instruction record must be 0");
+  if (site >= sites_.size()) [[unlikely]]
+    fail("site id " + std::to_string(site) + " is not defined (" + std::to_string(sites_.size()) +
+         " sites defined so far)");
+  if (pending_source_ && !has_source(static_cast<Op>(op))) [[unlikely]]
+    fail("a source record precedes an instruction of op " + std::string(op_name(static_cast<Op>(op))) +
+         " (only cpasync and cpasync.cg have sources)");
+  const bool sourced = pending_source_;
+  pending_source_ = false;
+  const std::size_t addr_words = address_bytes_ == 8 ? warp_ : (std::size_t{warp_} + 1) / 2;
+  if (end_ - pos_ <= addr_words && !fill(1 + addr_words)) fail_truncated(1 + addr_words);
+  // Checked the same way whether the record is read or skipped.
+  const std::uint64_t* addr = checked_addresses(words_ + pos_ + 1, width);
+  const WarpRequest request{static_cast<Op>(op), width, std::span<const std::uint64_t>(addr, warp_),
+                            sourced ? std::span<const std::uint64_t>(source_) : std::span<const std::uint64_t>{}};
+  if (sourced)
+    if (const std::string p = source_problem(request); !p.empty()) fail(p);
+  if (out != nullptr) {
+    out->site = site;
+    out->request = request;
+    out->location = has_location_ ? &location_ : nullptr;
+  }
+  consume(1 + addr_words);
+  ++instructions_;
+}
+
+void BinaryTraceReader::read_site(std::uint64_t head) {
+  if (((head >> 8) & 0xffffff) != 0) fail("reserved bytes of a site record must be 0");
+  const std::uint64_t length = head >> 32;
+  if (length > kMaxSiteNameBytes)
+    fail("site name of " + std::to_string(length) + " bytes (at most " + std::to_string(kMaxSiteNameBytes) + ")");
+  const std::size_t words = (length + 7) / 8;
+  if (!fill(1 + words)) fail_truncated(1 + words);
+  const auto* name = reinterpret_cast<const unsigned char*>(words_ + pos_ + 1);
+  for (std::size_t i = length; i < words * 8; ++i)
+    if (name[i] != 0) fail("padding after a site name must be 0");
+  const std::string_view text(reinterpret_cast<const char*>(name), length);
+  refuse_after_source("a site record");
+  const std::size_t before = sites_.size();
+  if (sites_.intern(text) != before) fail("site '" + std::string(text) + "' is defined twice");
+  consume(1 + words);
+}
+
+void BinaryTraceReader::read_source(std::uint64_t head) {
+  if ((head >> 8) != 0) fail("reserved bytes of a source record must be 0");
+  if (pending_source_) fail("two source records in a row (each precedes its instruction)");
+  if (!fill(1 + std::size_t{warp_})) fail_truncated(1 + std::size_t{warp_});
+  source_.assign(words_ + pos_ + 1, words_ + pos_ + 1 + warp_);
+  pending_source_ = true;
+  consume(1 + warp_);
+}
+
+void BinaryTraceReader::read_end(std::uint64_t head) {
+  if ((head >> 8) != 0) fail("reserved bytes of an end record must be 0");
+  if (pending_source_) fail("a source record with no instruction after it");
+  if (!fill(2)) fail_truncated(2);
+  const std::uint64_t count = words_[pos_ + 1];
+  if (count != instructions_)
+    fail("end record counts " + std::to_string(count) + " instructions, the file holds " +
+         std::to_string(instructions_));
+  if (expected_ && *expected_ != instructions_)
+    fail("expected " + std::to_string(*expected_) + " records (the producer's count), read " +
+         std::to_string(instructions_) + ": the trace is incomplete");
+  end_record_offset_ = record_offset_;
+  consume(2);
+  record_offset_ = buffer_offset_ + pos_ * 8;
+  if (fill(1) || tail_bytes_ != 0) fail("data after the end record");
+  done_ = true;
+}
+
+void BinaryTraceReader::read_location(std::uint64_t head) {
+  refuse_after_source("a location record");
+  if (((head >> 8) & 0xffffff) != 0) fail("reserved bytes of a location record must be 0");
+  constexpr std::size_t words = 4;
+  if (!fill(words)) fail_truncated(words);
+  const std::uint64_t xy = words_[pos_ + 2], z = words_[pos_ + 3];
+  if ((z >> 32) != 0) fail("reserved half of a location record's block z word must be 0");
+  location_.warp = static_cast<std::uint32_t>(head >> 32);
+  location_.launch = words_[pos_ + 1];
+  location_.block = {static_cast<std::uint32_t>(xy), static_cast<std::uint32_t>(xy >> 32),
+                     static_cast<std::uint32_t>(z)};
+  has_location_ = true;
+  consume(words);
+}
+
+void BinaryTraceReader::read_expect(std::uint64_t head) {
+  refuse_after_source("an expect record");
+  if ((head >> 8) != 0) fail("reserved bytes of an expect record must be 0");
+  if (expected_) fail("a second expect record (at most one per trace)");
+  if (!fill(2)) fail_truncated(2);
+  expected_ = words_[pos_ + 1];
+  consume(2);
+}
+
+void BinaryTraceReader::read_index(std::uint64_t head) {
+  // docs/trace-format.md, "The index": readers in file order step over it;
+  // the parallel replay reads it (sim/trace/trace_index.hpp).
+  refuse_after_source("an index record");
+  if (((head >> 8) & 0xffffff) != 0) fail("reserved bytes of an index record must be 0");
+  if (!fill(2)) fail_truncated(2);
+  const std::uint64_t names = words_[pos_ + 1];
+  skip_words(2 + 8 * (head >> 32));
+  for (std::uint64_t i = 0; i < names; ++i) {
+    if (!fill(1)) fail_truncated(1);
+    const std::uint64_t length = words_[pos_];
+    if (length > kMaxSiteNameBytes) fail("index: a site name of " + std::to_string(length) + " bytes");
+    skip_words(1 + (length + 7) / 8);
+  }
+  if (!fill(1)) fail_truncated(1);
+  if (words_[pos_] != record_offset_)
+    fail("index record ends with offset " + std::to_string(words_[pos_]) + ", not its own (" +
+         std::to_string(record_offset_) + ")");
+  consume(1);
+  index_seen_ = true;
+}
+
+bool BinaryTraceReader::read_record(TraceRecord* out) {
+  while (!done_ && at_record()) {
+    const std::uint64_t head = words_[pos_];
+    const std::uint64_t kind = kind_of(head);
+    if (index_seen_ && kind != static_cast<std::uint64_t>(BinaryRecordKind::end))
+      fail("a record after the index (only the end record may follow it)");
+    if (!version_has_kind(version_, kind)) fail("unknown record kind " + std::to_string(kind) + kinds_text(version_));
+    switch (static_cast<BinaryRecordKind>(kind)) {
+      case BinaryRecordKind::instr: read_instr(head, out); return true;
+      case BinaryRecordKind::end: read_end(head); return false;
+      case BinaryRecordKind::site: read_site(head); break;
+      case BinaryRecordKind::source: read_source(head); break;
+      case BinaryRecordKind::location: read_location(head); break;
+      case BinaryRecordKind::expect: read_expect(head); break;
+      case BinaryRecordKind::index: read_index(head); break;
+    }
+  }
+  return false;
 }
 
 }  // namespace bankcheck

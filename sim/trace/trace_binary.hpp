@@ -103,7 +103,7 @@ class BinaryTraceReader final : public TraceSource {
 
   /// Instruction records returned so far.
   std::uint64_t instructions() const { return instructions_; }
-  /// The file's format version (1, 2 or 3).
+  /// The file's format version (1 to 4).
   unsigned version() const { return version_; }
   /// Bytes per address in this file: 8 or 4.
   unsigned address_bytes() const { return address_bytes_; }
@@ -115,9 +115,10 @@ class BinaryTraceReader final : public TraceSource {
   using Bookmark = TraceBookmark;
   /// The bookmark after the last record read or skipped.
   Bookmark bookmark() const;
-  /// As next(), but an instruction record is stepped over after its head is
-  /// checked: its addresses are neither widened nor checked (the reader that
-  /// resumes there does that). Returns false after the end record, checked.
+  /// As next(), but an instruction record is stepped over, not handed out:
+  /// it is checked as next() checks it (its addresses included), so a file
+  /// next() refuses, skip() refuses at the same byte. Returns false after
+  /// the end record, checked.
   bool skip();
   /// File offset of the end record (after skip() or next() returned false).
   std::uint64_t end_record_offset() const { return end_record_offset_; }
@@ -128,8 +129,35 @@ class BinaryTraceReader final : public TraceSource {
   void resume(const Bookmark& mark, const SiteTable& all_sites, std::uint64_t stop);
 
  private:
-  /// next() (out set) or skip() (out null).
+  /// next() (out set) or skip() (out null): the records up to the next
+  /// instruction, each read by the function of its kind below.
   bool read_record(TraceRecord* out);
+  /// Sets record_offset_ to the next record's and makes its head readable;
+  /// false where this reader's chunk ends. @throws TraceError where the file does.
+  bool at_record();
+  // One function per record kind (docs/trace-format.md): each checks the
+  // record at pos_, whose head is `head`, takes in what it says and steps past it.
+  /// An instruction, handed out in `out` unless null; its addresses checked either way.
+  void read_instr(std::uint64_t head, TraceRecord* out);
+  void read_site(std::uint64_t head);
+  void read_source(std::uint64_t head);
+  /// The end record: its count checked, nothing after it.
+  void read_end(std::uint64_t head);
+  void read_location(std::uint64_t head);
+  void read_expect(std::uint64_t head);
+  /// Step over an index record (version 4), checking its shape.
+  void read_index(std::uint64_t head);
+  /// The current instruction's addresses (`words`, as the file holds them)
+  /// as 8-byte ones, each a multiple of its width's alignment.
+  const std::uint64_t* checked_addresses(const std::uint64_t* words, unsigned width);
+  /// Step past a record of `words` words.
+  void consume(std::size_t words) {
+    pos_ += words;
+    ++records_;
+  }
+  /// Refuses `record` (named for the message) between a source record and its instruction.
+  void refuse_after_source(const char* record) const;
+  [[noreturn]] void fail_misaligned(const std::uint64_t* addr, std::uint32_t mask, unsigned width) const;
   /// Make at least `words` u64 words available at pos_; false if the file ends first.
   bool fill(std::size_t words);
   bool fill_buffer(std::size_t words);
@@ -139,8 +167,6 @@ class BinaryTraceReader final : public TraceSource {
   std::uint32_t widen(const std::uint64_t* words, std::uint32_t mask);
   /// Step over `words` words of the current record (an index), refilling as needed.
   void skip_words(std::uint64_t words);
-  /// Step over an index record (version 4), checking its shape.
-  void skip_index(std::uint64_t head);
   [[noreturn]] void fail(const std::string& message) const;
   [[noreturn]] void fail_truncated(std::size_t need_words) const;
 

@@ -45,6 +45,22 @@ TEST_CASE("Theorem 8 per warp: E² up to w/2, then (E² + 2Er + Ed - r² - rd)/2
   CHECK_THROWS_AS(merge_worst_conflicts_total(32, 15, 100), std::invalid_argument);
 }
 
+TEST_CASE("Theorem 8's closed form beyond the theorem's domain, by hand (the claims explore E = 1 and E > w)") {
+  CHECK(merge_worst_closed_form(32, 1) == 1);   // 2E <= w: E²
+  CHECK(merge_worst_closed_form(1, 1) == 1);    // r = 0, d = 1: (1 + 0 + 1 - 0 - 0)/2
+  CHECK(merge_worst_closed_form(2, 6) == 32);   // r = 2, d = 2: (36 + 24 + 12 - 4 - 4)/2
+  CHECK(merge_worst_closed_form(5, 7) == 48);   // r = 5, d = 1: (49 + 70 + 7 - 25 - 5)/2
+  CHECK(merge_worst_closed_form(12, 9) == merge_worst_conflicts_per_warp(12, 9));
+  // The second case's numerator: w = 12, E = 9 (r = d = 3) gives 144; lifted
+  // by K (r and d scale by K too) it is 144 K², far past 64 bits.
+  CHECK(merge_worst_closed_form_twice_wide(12, 9) == 144);
+  const cpp_int K = (cpp_int(1) << 100) + 7;
+  CHECK(merge_worst_closed_form_twice_wide(12 * K, 9 * K) == 144 * K * K);
+  CHECK(merge_worst_closed_form(12 * K, 9 * K) == 72 * K * K);
+  CHECK_THROWS_AS(merge_worst_closed_form(0, 3), std::invalid_argument);
+  CHECK_THROWS_AS(merge_worst_closed_form_twice_wide(3, 0), std::invalid_argument);
+}
+
 TEST_CASE("domains are enforced") {
   CHECK_THROWS_AS(pbs_worst_accesses_per_warp(32, 1000), std::invalid_argument);
   CHECK_THROWS_AS(pbs_worst_accesses_per_warp(32, 512), std::invalid_argument);  // not a multiple of w²

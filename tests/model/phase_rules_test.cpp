@@ -2,16 +2,21 @@
 // (docs/bank-model.md, rules 4-6): hand-counted warps, and every
 // single-instruction case measured on the H100 (validate/sm90/cases/
 // kinds.trace against the per-instruction counts in measured/kinds.csv).
+// And the scalar degree passes, and one-phase models' costs, equal to the
+// conflict degree as model/conflict_degree.hpp defines it.
 #include "model/phase_rules.hpp"
 
 #include <doctest/doctest.h>
 
 #include <fstream>
 #include <map>
+#include <random>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "model/conflict_degree.hpp"
 
 #include "sim/trace/trace_file.hpp"
 #include "sim/trace/trace_text.hpp"
@@ -325,4 +330,72 @@ TEST_CASE("cp.async sources: the read stage has no multicast, and the two stages
   CHECK_FALSE(copy(Op::cpasync_cg, 16, kway4, s16).modelled);       // measured 32: a sector split over rows
   CHECK_FALSE(copy(Op::cpasync_cg, 16, d16, late).modelled);        // measured 12: sectors shifted by 16 bytes
   CHECK_FALSE(copy(Op::cpasync_cg, 16, kway4, std::vector<std::uint64_t>{}).modelled);  // no source: 6b in lane order
+}
+
+namespace {
+
+/// Requests of `lanes` lanes of `width` bytes (multiples of it), drawn from
+/// `rng`: random words in small and large windows (multicast and not),
+/// strides, partial warps, all idle.
+std::vector<std::vector<std::uint64_t>> degree_requests(unsigned lanes, unsigned width, std::mt19937_64& rng) {
+  std::vector<std::vector<std::uint64_t>> out;
+  auto make = [&](auto&& addr_of) {
+    std::vector<std::uint64_t> a(lanes);
+    for (unsigned l = 0; l < lanes; ++l) a[l] = addr_of(l);
+    out.push_back(a);
+  };
+  for (std::uint64_t window : {2u, 9u, 70u, 5000u})
+    for (int rep = 0; rep < 12; ++rep) make([&](unsigned) { return (rng() % window) * width; });
+  for (std::uint64_t stride : {0u, 1u, 2u, 3u, 7u, 16u, 32u, 33u, 64u, 65u, 128u})
+    make([&](unsigned l) { return (40 + stride * l) * width; });
+  for (int rep = 0; rep < 12; ++rep) {
+    const std::uint64_t mask = rng();
+    make([&](unsigned l) { return (mask >> (l % 64)) & 1 ? (rng() % 300) * width : kInactive; });
+  }
+  make([&](unsigned) { return kInactive; });
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the scalar degree passes equal the definition on every geometry they serve") {
+  std::mt19937_64 rng(20261202);
+  unsigned compared = 0;
+  for (unsigned banks : {1u, 2u, 3u, 7u, 16u, 32u, 33u, 64u})
+    for (unsigned bank_bytes : {0u, 1u, 2u, 4u, 8u})  // 0: the DMM, one element per cell
+      for (unsigned rows : {1u, 2u, 3u})
+        for (unsigned lanes : {1u, 7u, 32u, 33u, 64u})
+          for (unsigned width : {1u, 2u, 4u, 8u, 16u}) {
+            if (bank_bytes != 0 && width > bank_bytes) continue;  // one cell per lane
+            const BankGeometry g{banks, bank_bytes, lanes, rows};
+            for (const auto& addr : degree_requests(lanes, width, rng)) {
+              CAPTURE(banks);
+              CAPTURE(bank_bytes);
+              CAPTURE(rows);
+              CAPTURE(lanes);
+              CAPTURE(width);
+              REQUIRE(scalar_single_cell_degree(g, width, addr) == conflict_degree(word_layout(g, width), width, addr));
+              ++compared;
+            }
+          }
+  MESSAGE(compared << " requests compared");
+}
+
+TEST_CASE("one-phase models cost a request its conflict degree as defined, SIMD shortcut or not") {
+  std::mt19937_64 rng(20261203);
+  const std::vector<BankModel> models = {make_preset("dmm"), make_preset("dmm", 32, 33), make_preset("dmm", 16),
+                                         make_custom(32, 4, 32), make_custom(16, 8, 32), make_custom(7, 4, 32),
+                                         make_custom(128, 4, 32)};
+  for (const BankModel& m : models)
+    for (unsigned width : {1u, 2u, 4u, 8u, 16u})
+      for (const auto& addr : degree_requests(m.geometry().warp, width, rng)) {
+        CAPTURE(m.describe());
+        CAPTURE(width);
+        const RequestCost c = m.cost(WarpRequest{Op::load, width, addr});
+        const std::uint32_t want = conflict_degree(word_layout(m.geometry(), width), width, addr);
+        REQUIRE(c.modelled);
+        CHECK(c.degree == want);
+        CHECK(c.wavefronts == want);
+        CHECK(c.ideal == (want > 0 ? 1u : 0u));
+      }
 }

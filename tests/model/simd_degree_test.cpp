@@ -1,9 +1,10 @@
 // Tests of model/simd_degree.hpp: every SIMD path this CPU can run must give
-// the conflict degree that a brute-force count gives (distinct bank words per
-// bank, by definition, with std::set), on random, strided, multicast, partial
-// and Kepler-style (two rows per bank word) requests, and sm90's shared
-// scalar rules (model/sm90_warp_cost.hpp) where the geometry is sm90's; and must decline,
-// rather than guess, where its assumptions do not hold.
+// the conflict degree as model/conflict_degree.hpp defines it (tested on
+// hand-counted phases in conflict_degree_test.cpp), on random, strided,
+// multicast, partial and Kepler-style (two rows per bank word) requests, and
+// sm90's shared scalar rules (model/sm90_warp_cost.hpp) where the geometry
+// is sm90's; and must decline, rather than guess, where its assumptions do
+// not hold.
 #include "model/simd_degree.hpp"
 
 #include <doctest/doctest.h>
@@ -11,12 +12,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <map>
 #include <random>
-#include <set>
 #include <string>
 #include <vector>
 
+#include "model/conflict_degree.hpp"
 #include "model/sm90_warp_cost.hpp"
 #include "tests/skip.hpp"
 #include "model/warp_request.hpp"
@@ -24,19 +24,6 @@
 using namespace bankcheck;
 
 namespace {
-
-/// The definition: largest number of distinct bank words in one bank.
-std::uint32_t brute_force_degree(const std::vector<std::uint64_t>& addr, const CellKeyMap& map) {
-  std::map<std::uint64_t, std::set<std::uint64_t>> words_by_bank;
-  for (std::uint64_t a : addr) {
-    if (a == kInactive) continue;
-    const std::uint64_t cell = a >> map.cell_shift;
-    words_by_bank[cell & map.bank_mask].insert(cell & ~std::uint64_t{map.word_row_bits});
-  }
-  std::size_t degree = 0;
-  for (const auto& [bank, words] : words_by_bank) degree = std::max(degree, words.size());
-  return static_cast<std::uint32_t>(degree);
-}
 
 /// Requests of every shape the model meets, drawn from a fixed seed.
 std::vector<std::vector<std::uint64_t>> requests(unsigned lanes, unsigned cell_shift, std::mt19937_64& rng) {
@@ -75,7 +62,7 @@ std::vector<std::vector<std::uint64_t>> requests(unsigned lanes, unsigned cell_s
 
 }  // namespace
 
-TEST_CASE("every available SIMD path equals the brute-force degree where it applies") {
+TEST_CASE("every available SIMD path equals the definition where it applies") {
   std::mt19937_64 rng(20261122);
   unsigned compared = 0, compared_with_sm90 = 0;
   std::string paths;
@@ -100,7 +87,7 @@ TEST_CASE("every available SIMD path equals the brute-force degree where it appl
                 continue;
               }
               REQUIRE(got != kNoSimdDegree);  // in its domain a path must answer, not decline
-              REQUIRE(got == brute_force_degree(addr, map));
+              REQUIRE(got == conflict_degree(word_layout(map), 1, addr));  // one cell per lane: any width up to it
               if (cell_shift == 2 && bank_bits == 5 && row_bits == 0 && lanes == 32) {
                 // sm90's geometry: the shortcut must agree with the rules the GPU runs too.
                 std::uint32_t active = 0;
@@ -116,7 +103,7 @@ TEST_CASE("every available SIMD path equals the brute-force degree where it appl
     bankcheck::test::skip("no SIMD path to compare: this CPU lacks AVX2");
     return;
   }
-  MESSAGE("SIMD paths tested on this CPU: " << paths << "; " << compared << " requests compared with brute force, "
+  MESSAGE("SIMD paths tested on this CPU: " << paths << "; " << compared << " requests compared with the definition, "
                                             << compared_with_sm90 << " of them with model/sm90_warp_cost.hpp");
   // Every path of this CPU answered on every geometry in its domain, so both counts are known in advance:
   // a path that compared nothing (say, an empty request list) must not pass.

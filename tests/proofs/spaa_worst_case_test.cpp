@@ -21,6 +21,10 @@ TEST_CASE("Theorem 8 totals by hand") {
   CHECK(theorem8_total(12, 5) == 25);  // E <= w/2: E^2
   CHECK(theorem8_total(12, 9) == 72);  // d = 3, r = 3: (81 + 54 + 27 - 9 - 9) / 2
   CHECK(theorem8_total(12, 12) == 144);
+  // Beyond 1 < E <= w, where the claims explore: the same expression.
+  CHECK(theorem8_total(32, 1) == 1);  // E² (2E <= w)
+  CHECK(theorem8_total(2, 6) == 32);  // r = 2, d = 2: (36 + 24 + 12 - 4 - 4) / 2
+  CHECK(theorem8_total(5, 7) == 48);  // r = 5, d = 1: (49 + 70 + 7 - 25 - 5) / 2
 }
 
 TEST_CASE("merge cost by hand: every thread scans its own column") {

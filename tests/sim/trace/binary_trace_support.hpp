@@ -85,8 +85,32 @@ inline ReadResult read_one(const std::string& bytes, std::size_t buffer_bytes, B
   return out;
 }
 
-/// Reads the bytes both ways, mapped and through the read buffer: the two
-/// must agree, errors included; then returns the result or rethrows the error.
+/// Steps through the bytes with skip() (the parallel replay's skim), one
+/// way: the instructions stepped over.
+inline std::uint64_t skim_one(const std::string& bytes, std::size_t buffer_bytes, BinaryReadMode mode) {
+  TempStream stream(bytes);
+  BinaryTraceReader reader(stream.input("t.bktrace"), buffer_bytes, mode);
+  while (reader.skip()) {
+  }
+  CHECK_FALSE(reader.skip());  // stays at the end
+  return reader.instructions();
+}
+
+/// skim_one's message for the bytes (empty when it reads to the end), and its count in `instructions`.
+inline std::string skim_message(const std::string& bytes, std::size_t buffer_bytes, BinaryReadMode mode,
+                                std::uint64_t& instructions) {
+  try {
+    instructions = skim_one(bytes, buffer_bytes, mode);
+  } catch (const TraceError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+/// Reads the bytes both ways, mapped and through the read buffer, and skims
+/// them both ways with skip(): all four must agree, errors included (a
+/// record next() refuses, skip() refuses with the same message); then
+/// returns the result or rethrows the error.
 inline ReadResult read_all(const std::string& bytes, std::size_t buffer_bytes = std::size_t{4} << 20) {
   ReadResult result[2];
   std::exception_ptr error[2];
@@ -99,6 +123,9 @@ inline ReadResult read_all(const std::string& bytes, std::size_t buffer_bytes = 
       error[m] = std::current_exception();
       message[m] = e.what();
     }
+    std::uint64_t skimmed = 0;
+    CHECK(skim_message(bytes, buffer_bytes, modes[m], skimmed) == message[m]);
+    if (!error[m]) CHECK(skimmed == result[m].addr.size());
   }
   CHECK(message[0] == message[1]);
   CHECK(result[0] == result[1]);

@@ -148,6 +148,44 @@ TEST_CASE("binary: 4-byte traces refuse what they cannot hold") {
   }
 }
 
+TEST_CASE("binary: skip() refuses a record with a bad address where next() does, at the same byte") {
+  // The parallel replay's skim steps over instructions with skip(); a bad
+  // address must stop it as it stops next(), not reach a chunk's reader
+  // (or nobody) later. The records are assembled from docs/trace-format.md.
+  auto source_record = [](Bytes b, std::uint64_t a0, std::uint64_t a1) {
+    return b.u64(static_cast<std::uint64_t>(BinaryRecordKind::source)).u64(a0).u64(a1);
+  };
+  Bytes padded = Bytes{}.header(1, kBinaryTraceVersion, 4).site("s");
+  padded.u64(2 | 4u << 16).u32(8).u32(1);  // warp 1: a nonzero padding half-word after the address
+  struct Case {
+    const char* name;
+    std::string bytes;
+    std::uint64_t offset;  // of the instruction record
+    const char* reason;
+  };
+  const std::vector<Case> cases = {
+      {"8-byte address, width 8", Bytes{}.header(2).site("s").instr(0, 0, 8, {0, 12}).end(1).s, 32,
+       "misaligned address 12 of lane 1: not a multiple of 8 (width 8)"},
+      {"4-byte address, width 4", Bytes{}.header(3, kBinaryTraceVersion, 4).site("s").instr32(0, 1, 4, {X, 4, 6}).end(1).s,
+       32, "misaligned address 6 of lane 2: not a multiple of 4 (width 4)"},
+      {"4-byte padding", padded.end(1).s, 32, "padding after the last 4-byte address must be 0"},
+      {"misaligned source", source_record(Bytes{}.header(2).site("s"), 40, 48).instr(0, 5, 16, {0, 16}).end(1).s, 56,
+       "misaligned source address 40 of lane 0"},
+      {"source of an idle lane", source_record(Bytes{}.header(2).site("s"), 32, 48).instr(0, 5, 16, {0, X}).end(1).s, 56,
+       "lane 1 is idle but has a source address"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.name);
+    for (BinaryReadMode mode : {BinaryReadMode::automatic, BinaryReadMode::read}) {
+      std::uint64_t skimmed = 0;
+      const std::string message = bankcheck::test::skim_message(c.bytes, std::size_t{4} << 20, mode, skimmed);
+      CHECK(message.rfind("t.bktrace: byte " + std::to_string(c.offset), 0) == 0);
+      CHECK(message.find(c.reason) != std::string::npos);
+    }
+    CHECK_THROWS_AS(read_all(c.bytes), TraceError);  // next() refuses it too, with the same message
+  }
+}
+
 TEST_CASE("binary: records straddling the read buffer are read intact") {
   // 3000 records of warp 3 with a new site every 7 records; the smallest
   // buffer makes nearly every record cross a refill.
