@@ -364,14 +364,14 @@ BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* ds
 /// warpgroup reads, A's bytes and B's (`source` of lanes 0 and 1, the sizes
 /// the sanitizer reports, on the warpgroup's first warp), whatever the
 /// descriptor's layout; never a conflict. Ideal is the same count. The
-/// other warps' records (lane 2 only) cost nothing: their share is the
-/// first warp's. Without sizes, or with B's size 0 (the API promises
-/// otherwise; seen for QGMMA.64x8x32, H100, 2026-11-26): not modelled.
+/// other warps' records (no active lane) cost nothing: their share is the
+/// first warp's. Without sizes, without B, or with B's size 0 (the API
+/// promises otherwise; seen for QGMMA.64x8x32, H100, 2026-11-26): not modelled.
 template <class Address>
 BANKCHECK_HD WarpCost operand_bytes_cost(const Address* addr, std::uint32_t active, const std::uint64_t* sizes) {
   (void)addr;
-  if (sizes == nullptr) return WarpCost{0, 0, 0, false};
-  if (!(active & lane_bit(1))) return WarpCost{0, 0, 0, (active & lane_bit(2)) != 0};
+  if (active == 0) return WarpCost{0, 0, 0, true};
+  if (sizes == nullptr || !(active & lane_bit(1))) return WarpCost{0, 0, 0, false};
   if (sizes[1] == 0) return WarpCost{0, 0, 0, false};
   std::uint64_t bytes = sizes[1];
   if (active & lane_bit(0)) bytes += sizes[0];

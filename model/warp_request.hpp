@@ -45,7 +45,7 @@ enum class Op : std::uint8_t {
   /// lane 0 holds matrix A's shared address (inactive when A comes from
   /// registers) and lane 1 matrix B's, and their `source` entries the
   /// operands' sizes in bytes, as the sanitizer reports them; the other
-  /// three warps: lane 2 holds B's address, size 0 ("wgmma").
+  /// three warps: no active lane, their share being the first's ("wgmma").
   wgmma = 14,
   /// ATOMS.CAST.SPIN: the compare-and-store of the loops nvcc makes for
   /// float, double and 64-bit atomicAdd on shared memory ("atom.cast"),

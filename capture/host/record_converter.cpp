@@ -114,10 +114,7 @@ void RecordConverter::write_wgmma(const CaptureSlot& slot) {
     }
     addr_[1] = b;
     sizes[1] = b_size;  // 0 (which the API rules out) leaves the instruction not modelled
-  } else {
-    addr_[2] = b;  // the other warps of the group: their share is the carrier's
-    sizes[2] = 0;
-  }
+  }  // the other warps of the group: no lane, their share is the carrier's
   TraceLocation where;
   where.launch = launch_;
   where.block = {slot.block[0], slot.block[1], slot.block[2]};
