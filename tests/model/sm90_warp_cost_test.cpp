@@ -222,3 +222,52 @@ TEST_CASE("sm90 rules by hand: the worked examples of docs/bank-model.md") {
   CHECK(sm90::rule(Op::ldsm, 16) == AccessRule::as_store);
   CHECK(sm90::rule(Op::load, 3) == AccessRule::unmodelled);
 }
+
+TEST_CASE("wgmma's operands: one wavefront per 128 bytes read by the warpgroup (rule 8)") {
+  // Expected counts measured on the H100 (validate/results/h100-2026-11-26b/hopper/wgmma.csv): HGMMA.64x8x16
+  // with both operands in shared memory 18 per warpgroup, with A from registers 2; 64x256x16 80.
+  auto cost = [](std::uint64_t a_size, std::uint64_t b_size, bool a_shared) {
+    std::uint64_t addr[32], sizes[32];
+    std::fill(addr, addr + 32, kInactive);
+    std::fill(sizes, sizes + 32, kInactive);
+    std::uint32_t active = 0;
+    if (a_shared) {
+      addr[0] = 1024;
+      sizes[0] = a_size;
+      active |= 1u;
+    }
+    addr[1] = 5120;
+    sizes[1] = b_size;
+    active |= 2u;
+    return sm90::warp_cost(Op::wgmma, 16, addr, active, Counter::instruction, sizes);
+  };
+  CHECK(cost(2048, 256, true).wavefronts == 18);
+  CHECK(cost(2048, 256, true).ideal == 18);
+  CHECK(cost(0, 256, false).wavefronts == 2);
+  CHECK(cost(2048, 8192, true).wavefronts == 80);
+  CHECK_FALSE(cost(2048, 0, true).modelled);  // the sanitizer's sizes 0 for QGMMA.64x8x32
+  std::uint64_t none[32];
+  std::fill(none, none + 32, kInactive);
+  const auto follower = sm90::warp_cost(Op::wgmma, 16, none, 0u, Counter::instruction, none);
+  CHECK(follower.modelled);
+  CHECK(follower.wavefronts == 0);
+  CHECK_FALSE(sm90::warp_cost(Op::wgmma, 16, none, 2u, Counter::instruction, static_cast<const std::uint64_t*>(nullptr)).modelled);
+}
+
+TEST_CASE("atom.cast: a store's phases and degree, twice (rule 4)") {
+  // Expected from docs/bank-model.md read literally: 32 lanes on one word: one distinct word, one
+  // phase, twice: 2 (the CAS loops of validate/library/atomics64.cu measured 2 per execution for float);
+  // 8-byte lanes on 16 distinct consecutive doublewords: two half-warp phases of degree 1, twice: 4.
+  std::uint64_t one[32], pairs[32];
+  for (unsigned l = 0; l < 32; ++l) {
+    one[l] = 1024;
+    pairs[l] = 1024 + 8 * (l / 2);
+  }
+  const auto a = sm90::warp_cost(Op::atom_cast, 4, one, 0xFFFFFFFFu);
+  CHECK(a.wavefronts == 2);
+  CHECK(a.ideal == 2);
+  const auto b = sm90::warp_cost(Op::atom_cast, 8, pairs, 0xFFFFFFFFu);
+  CHECK(b.wavefronts == 4);
+  CHECK(b.ideal == 4);
+  CHECK(sm90::warp_cost(Op::atom_cas, 4, one, 0xFFFFFFFFu).wavefronts == 64);  // ATOMS.CAS: each lane its pass, twice
+}

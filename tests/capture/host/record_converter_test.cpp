@@ -145,3 +145,40 @@ TEST_CASE("a global record and its high-halves slot make one gld/gst with 64-bit
   CHECK(r.request.addr[31] == 0x7fffffff00ull + 8 * 31);
   std::remove(path.c_str());
 }
+
+TEST_CASE("a wgmma record: the warpgroup's first warp carries the operands, the others no lane") {
+  // addr[0..3] as the patch writes them from the sanitizer's warpgroup-MMA callback:
+  // A's address and size, B's address and size (QGMMA.64x8x32 once reported sizes 0).
+  FunctionMap functions;
+  functions.add("_Z1kv", 0x1000, 0x200);
+  TraceBuffer buffer;
+  RecordConverter c(buffer, functions, 0);
+  auto mma = [](unsigned warp, std::uint32_t a_size, std::uint32_t b_size) {
+    CaptureSlot s = slot(0x1010, SlotOp::wgmma, 16, 0xF, 0);
+    s.warp = warp;
+    s.addr[0] = 1024;
+    s.addr[1] = a_size;
+    s.addr[2] = 5120;
+    s.addr[3] = b_size;
+    return s;
+  };
+  c.add(mma(4, 2048, 256));  // first warp of warpgroup 1
+  c.add(mma(5, 2048, 256));
+  c.add(mma(0, 0, 2048));    // A from registers
+  CaptureSlot odd = mma(0, 2048, 256);
+  odd.addr[2] = 5128;        // not a 16-byte multiple
+  c.add(odd);
+  c.finish(std::nullopt);
+  REQUIRE(buffer.size() == 3);
+  const auto& first = buffer.at(0).request;
+  CHECK(first.op == Op::wgmma);
+  CHECK(first.addr[0] == 1024);
+  CHECK(first.addr[1] == 5120);
+  CHECK(first.source[0] == 2048);
+  CHECK(first.source[1] == 256);
+  CHECK(first.addr[2] == kInactive);
+  for (std::uint64_t a : buffer.at(1).request.addr) CHECK(a == kInactive);
+  CHECK(buffer.at(2).request.addr[0] == kInactive);
+  CHECK(buffer.at(2).request.source[1] == 2048);
+  CHECK(c.rejected_total() == 1);
+}
