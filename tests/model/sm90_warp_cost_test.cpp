@@ -100,6 +100,10 @@ Expected sector_copy(const Lanes& dst) {
 Expected brute_force(Op op, unsigned width, const Lanes& a, Counter counter) {
   Expected e;
   if (op == Op::cpasync_cg) return width == 16 ? sector_copy(a) : Expected{0, 0, false};
+  if (op == Op::cpasync_unmeasured) return {0, 0, false};  // a copy form no probe measured
+  if (op == Op::wgmma)  // rule 8 needs the operands' sizes; a record without lanes costs nothing
+    return std::all_of(a.begin(), a.end(), [](std::uint64_t x) { return x == kInactive; }) ? Expected{}
+                                                                                             : Expected{0, 0, false};
   if (op == Op::cpasync_cg_zfill) {  // rule 6c: one per quarter warp with an active lane
     for (unsigned q = 0; q < 32; q += 8)
       if (std::any_of(a.begin() + q, a.begin() + q + 8, [](std::uint64_t x) { return x != kInactive; })) ++e.wavefronts;
@@ -120,6 +124,10 @@ Expected brute_force(Op op, unsigned width, const Lanes& a, Counter counter) {
     switch (op) {
       case Op::atom_cas: repeat = 2; [[fallthrough]];
       case Op::atom: d = lanes_degree(a, width, first, last); break;
+      case Op::atom_cast:  // rule 4: a store's degree, a read and a write pass
+        repeat = 2;
+        d = words_degree(a, width, first, last);
+        break;
       default:
         d = words_degree(a, width, first, last);
         if (op == Op::load && width == 8 && group == 32 && d > 1 && counter == Counter::instruction)
