@@ -75,16 +75,6 @@ std::vector<NcuLaunchShape> parse_ncu_launches(std::string_view text, const std:
 }
 
 std::size_t drop_copies_by_launch_list(NcuSourceTable& table, const std::vector<NcuLaunchShape>& launches) {
-  auto same = [](const NcuLaunch& a, const NcuLaunch& b) {
-    if (a.kernel != b.kernel || a.measured != b.measured || a.instructions.size() != b.instructions.size()) return false;
-    for (std::size_t i = 0; i < a.instructions.size(); ++i) {
-      const auto &x = a.instructions[i], &y = b.instructions[i];
-      if (x.offset != y.offset || x.sass != y.sass || x.executed != y.executed || x.wavefronts != y.wavefronts ||
-          x.ideal != y.ideal || x.sectors != y.sectors || x.ideal_sectors != y.ideal_sectors)
-        return false;
-    }
-    return true;
-  };
   std::vector<NcuLaunch> kept;
   std::size_t b = 0, dropped = 0;
   auto& blocks = table.launches;
@@ -95,7 +85,7 @@ std::size_t drop_copies_by_launch_list(NcuSourceTable& table, const std::vector<
     kept.push_back(std::move(blocks[b]));
     ++b;
     const std::size_t launches_left = launches.size() - l - 1;
-    if (b < blocks.size() && blocks.size() - b > launches_left && same(kept.back(), blocks[b])) {
+    if (b < blocks.size() && blocks.size() - b > launches_left && same_block(kept.back(), blocks[b])) {
       ++b;
       ++dropped;
     }

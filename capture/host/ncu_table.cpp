@@ -38,8 +38,10 @@ std::string trim(const std::string& s) {
   return s.substr(b, s.find_last_not_of(" \t") - b + 1);
 }
 
-bool same(const NcuLaunch& a, const NcuLaunch& b) {
-  if (a.kernel != b.kernel || a.instructions.size() != b.instructions.size()) return false;
+}  // namespace
+
+bool same_block(const NcuLaunch& a, const NcuLaunch& b) {
+  if (a.kernel != b.kernel || a.measured != b.measured || a.instructions.size() != b.instructions.size()) return false;
   for (std::size_t i = 0; i < a.instructions.size(); ++i) {
     const auto &x = a.instructions[i], &y = b.instructions[i];
     if (x.offset != y.offset || x.sass != y.sass || x.executed != y.executed || x.wavefronts != y.wavefronts ||
@@ -49,7 +51,6 @@ bool same(const NcuLaunch& a, const NcuLaunch& b) {
   return true;
 }
 
-}  // namespace
 
 NcuSourceTable parse_ncu_source(std::string_view text, const std::string& name) {
   NcuSourceTable table;
@@ -137,7 +138,7 @@ NcuSourceTable parse_ncu_source(std::string_view text, const std::string& name) 
   }
   auto& l = table.launches;
   bool pairs = !l.empty() && l.size() % 2 == 0;
-  for (std::size_t i = 0; pairs && i < l.size(); i += 2) pairs = same(l[i], l[i + 1]);
+  for (std::size_t i = 0; pairs && i < l.size(); i += 2) pairs = same_block(l[i], l[i + 1]);
   if (pairs) {
     std::vector<NcuLaunch> once;
     for (std::size_t i = 0; i < l.size(); i += 2) once.push_back(std::move(l[i]));

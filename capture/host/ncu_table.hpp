@@ -38,6 +38,9 @@ struct NcuSourceTable {
   bool deduplicated = false;  ///< every block was printed twice and the copies were dropped
 };
 
+/// Whether two blocks are the same to every counter: ncu's copy of a block.
+bool same_block(const NcuLaunch& a, const NcuLaunch& b);
+
 /// Parse the CSV text. @throws std::invalid_argument naming `name` and the line for malformed input
 /// (missing columns, a row before any "Kernel Name", a bad number or address).
 NcuSourceTable parse_ncu_source(std::string_view text, const std::string& name);

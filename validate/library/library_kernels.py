@@ -7,6 +7,7 @@ inputs (never zeros).
 
     python3 library_kernels.py CASE      (CASE: see CASES below; `list` prints them)
 """
+import os
 import sys
 
 import torch
@@ -55,21 +56,9 @@ def conv(dtype):
 
 def triton_matmul(stages, bm=64, bn=64, bk=32, warps=4):
     def run():
-        import triton
-        import triton.language as tl
-
-        @triton.jit
-        def matmul_kernel(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-            pid_m, pid_n = tl.program_id(0), tl.program_id(1)
-            rm = pid_m * BM + tl.arange(0, BM)
-            rn = pid_n * BN + tl.arange(0, BN)
-            rk = tl.arange(0, BK)
-            acc = tl.zeros((BM, BN), dtype=tl.float32)
-            for k in range(0, K, BK):
-                x = tl.load(a + rm[:, None] * K + (k + rk)[None, :])
-                w = tl.load(b + (k + rk)[:, None] * N + rn[None, :])
-                acc += tl.dot(x, w)
-            tl.store(c + rm[:, None] * N + rn[None, :], acc)
+        # the kernel of validate/programs/triton_kernels.py, here at other tile sizes and pipeline depths
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "programs"))
+        from triton_kernels import matmul_kernel
 
         M = N = K = 1024
         a = torch.randn(M, K, device="cuda", dtype=torch.float16)
