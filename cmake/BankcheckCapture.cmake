@@ -46,6 +46,8 @@ else()
     DEPENDS ${PROJECT_SOURCE_DIR}/capture/device/patches.cu ${PROJECT_SOURCE_DIR}/capture/host/ring_layout.hpp
             ${PROJECT_SOURCE_DIR}/capture/host/summary_table.hpp ${PROJECT_SOURCE_DIR}/capture/host/hd_atomic.hpp
             ${PROJECT_SOURCE_DIR}/model/sm90_warp_cost.hpp ${PROJECT_SOURCE_DIR}/model/access_rule.hpp
+            ${PROJECT_SOURCE_DIR}/model/cost_invariants.hpp ${PROJECT_SOURCE_DIR}/model/warp_request.hpp
+            ${PROJECT_SOURCE_DIR}/model/hd.hpp
     COMMENT "Building the capture patches (tools-patch fatbin)"
     VERBATIM)
   add_custom_target(bankcheck_capture_patches ALL DEPENDS ${_patches})

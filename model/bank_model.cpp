@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 #include <stdexcept>
 
+#include "model/cost_invariants.hpp"
 #include "model/phase_rules.hpp"
 #include "model/sm90_warp_cost.hpp"
 
@@ -44,7 +46,7 @@ RequestCost sm90_cost(const WarpRequest& r, Counter counter) {
   for (unsigned l = 0; l < sm90::kLanes; ++l) active |= r.addr[l] != kInactive ? sm90::lane_bit(l) : 0u;
   const std::uint64_t* source = has_source(r.op) && r.source.size() == sm90::kLanes ? r.source.data() : nullptr;
   const sm90::WarpCost c = sm90::warp_cost(r.op, r.width, r.addr.data(), active, counter, source);
-  return RequestCost{c.wavefronts, c.ideal, std::uint64_t{c.wavefronts} - c.ideal, c.degree, c.modelled};
+  return RequestCost{c.wavefronts, c.ideal, conflicts_of(c.wavefronts, c.ideal), c.degree, c.modelled};
 }
 
 }  // namespace
@@ -88,8 +90,25 @@ RequestCost BankModel::cost_as_quad(const WarpRequest& request) const {
   return models(quad.op, 16) ? cost(quad) : RequestCost{0, 0, 0, 0, false};
 }
 
+namespace {
+/// A 12-byte request as the 16-byte instruction that carries it (rule 7), or
+/// nothing where an active address is not 16-byte aligned.
+std::optional<WarpRequest> as_quad(const WarpRequest& request) {
+  for (std::uint64_t a : request.addr)
+    if (a != kInactive && a % 16 != 0) return std::nullopt;
+  return WarpRequest{request.op, 16, request.addr, request.source};
+}
+}  // namespace
+
 ConflictCulprit BankModel::culprit(const WarpRequest& request) const {
   if (!models(request.op, request.width)) return {};
+  const AccessRule r = rule(request.op, request.width);
+  if (r == AccessRule::as_quad) {  // the phases and words of the cost: the 16-byte instruction's
+    const auto quad = as_quad(request);
+    return quad ? culprit(*quad) : ConflictCulprit{};
+  }
+  if (r == AccessRule::atomic_lanes || r == AccessRule::atomic_lanes2)  // each lane its own pass: lanes pile up
+    return phase_lane_culprit(geometry_, rule_, {Op::store, request.width, request.addr});
   // The picture of where lanes pile up: loads keep their own phases, every
   // other kind has a store's.
   if (request.op == Op::load) return phase_culprit(geometry_, rule_, request);
@@ -97,6 +116,8 @@ ConflictCulprit BankModel::culprit(const WarpRequest& request) const {
 }
 
 std::vector<std::uint32_t> BankModel::bank_words(const WarpRequest& request) const {
+  if (request.width == kTripleWordWidth)
+    if (const auto quad = as_quad(request)) return phase_bank_words(geometry_, rule_, *quad);
   return phase_bank_words(geometry_, rule_, request);
 }
 

@@ -59,6 +59,9 @@ struct ConflictCulprit {
   unsigned bank = 0;                   ///< a bank reaching the request's degree
   std::vector<unsigned> lanes;         ///< lanes whose distinct cells pile up there
   std::vector<std::uint64_t> cells;    ///< the distinct cells (cell index, not byte address)
+  /// What piles up: distinct cells (loads, stores and the kinds costed as
+  /// stores), or lanes, each its own pass whatever its cell (atomics, rule 4).
+  enum class Unit : std::uint8_t { cells, lanes } unit = Unit::cells;
 };
 
 class BankModel {
@@ -86,12 +89,15 @@ class BankModel {
   /// Whether requests of `op` and `width` are costed (rule() is not unmodelled).
   bool models(Op op, unsigned width) const { return rule(op, width) != AccessRule::unmodelled; }
 
-  /// The bank and lanes of the worst conflict (empty lanes when conflict-free or not modelled).
+  /// The bank and lanes of the worst conflict (empty lanes when conflict-free or not modelled, and
+  /// for a cp.async whose cost is its read and write stages, not one bank: rule 6). A 12-byte request
+  /// is named as the 16-byte instruction it is costed as.
   ConflictCulprit culprit(const WarpRequest& request) const;
 
   /// Bank words each bank serves for the request: entry b counts, summed over
   /// the request's phases, the distinct words of bank b that the phase needs
-  /// (the table one draws by hand; a phase's cost is its largest entry).
+  /// (the table one draws by hand; a phase's cost is its largest entry). A
+  /// 16-byte aligned 12-byte request is the 16-byte instruction (as in cost()).
   /// @pre as for cost(). @post size() == geometry().banks.
   std::vector<std::uint32_t> bank_words(const WarpRequest& request) const;
 

@@ -174,13 +174,17 @@ RequestCost phase_cost(const BankGeometry& g, PhaseRule rule, const WarpRequest&
   const auto warp = static_cast<unsigned>(r.addr.size());
   if (g.banks <= 64 && r.width <= cell_bytes(g, r.width) && phase_lanes(g, rule, r) >= warp)
     return cost_of_degree(single_cell_degree(g, r, Phase{0, warp}));  // one phase: no phase loop
+  unsigned active = 0;
+  for (const std::uint64_t a : r.addr) active += a != kInactive;
   for_each_phase(g, rule, r, [&](Phase p) {
     const std::uint32_t d = phase_degree(g, r, p);
     cost.wavefronts += d;
     cost.ideal += d > 0 ? 1 : 0;
     cost.degree = std::max(cost.degree, d);
   });
-  cost.conflicts = cost.wavefronts - cost.ideal;
+  const unsigned cells = std::max(1u, r.width / cell_bytes(g, r.width));
+  checked_cost(cost.wavefronts, cost.ideal, cost.degree, true, r.op, r.width, active, cells);  // throws on a fault
+  cost.conflicts = conflicts_of(cost.wavefronts, cost.ideal);
   return cost;
 }
 
@@ -218,6 +222,34 @@ ConflictCulprit phase_culprit(const BankGeometry& g, PhaseRule rule, const WarpR
         }
       }
       i = j;
+    }
+  });
+  return out;
+}
+
+ConflictCulprit phase_lane_culprit(const BankGeometry& g, PhaseRule rule, const WarpRequest& r) {
+  ConflictCulprit out;
+  out.unit = ConflictCulprit::Unit::lanes;
+  std::size_t worst = 1;
+  for_each_phase(g, rule, r, [&](Phase p) {
+    std::vector<std::vector<unsigned>> lanes_of_bank(g.banks);
+    for (unsigned l = p.first; l < p.first + p.count; ++l)
+      if (r.addr[l] != kInactive)
+        for_each_cell(g, r.width, r.addr[l], [&](const Cell& c) {
+          auto& lanes = lanes_of_bank[c.bank];
+          if (lanes.empty() || lanes.back() != l) lanes.push_back(l);
+        });
+    for (unsigned b = 0; b < g.banks; ++b) {
+      if (lanes_of_bank[b].size() <= worst) continue;
+      worst = lanes_of_bank[b].size();
+      out.bank = b;
+      out.lanes = lanes_of_bank[b];
+      out.cells.clear();
+      for (unsigned l : out.lanes)
+        for_each_cell(g, r.width, r.addr[l], [&](const Cell& c) {
+          if (c.bank == b && std::find(out.cells.begin(), out.cells.end(), c.key) == out.cells.end())
+            out.cells.push_back(c.key);
+        });
     }
   });
   return out;

@@ -9,6 +9,7 @@
 
 #include "model/bank_model.hpp"
 #include "model/conflict_degree.hpp"
+#include "model/cost_invariants.hpp"
 
 namespace bankcheck {
 
@@ -37,8 +38,9 @@ std::uint32_t scalar_single_cell_degree(const BankGeometry& g, unsigned width, s
 SinglePhasePlan single_phase_plan(const BankGeometry& g, PhaseRule rule, unsigned width);
 
 /// The cost of a one-phase request of conflict degree d.
-constexpr RequestCost cost_of_degree(std::uint32_t d) {
-  return RequestCost{d, d > 0 ? 1u : 0u, d > 0 ? d - 1u : 0u, d};
+inline RequestCost cost_of_degree(std::uint32_t d) {
+  const std::uint64_t ideal = d > 0 ? 1u : 0u;
+  return RequestCost{d, ideal, conflicts_of(d, ideal), d};
 }
 
 /// The cost of a plain load or store under the phase rules of the presets
@@ -47,5 +49,7 @@ RequestCost phase_cost(const BankGeometry& g, PhaseRule rule, const WarpRequest&
 
 std::vector<std::uint32_t> phase_bank_words(const BankGeometry& g, PhaseRule rule, const WarpRequest& request);
 ConflictCulprit phase_culprit(const BankGeometry& g, PhaseRule rule, const WarpRequest& request);
+/// The bank most lanes of one phase touch (whatever their cells: atomics), with those lanes.
+ConflictCulprit phase_lane_culprit(const BankGeometry& g, PhaseRule rule, const WarpRequest& request);
 
 }  // namespace bankcheck

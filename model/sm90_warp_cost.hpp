@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "model/access_rule.hpp"
+#include "model/cost_invariants.hpp"
 #include "model/hd.hpp"
 #include "model/warp_request.hpp"
 
@@ -27,7 +28,8 @@ inline constexpr unsigned kPhaseBytes = kBanks * kWordBytes;
 /// The most distinct bank words one phase can ask for (see above).
 inline constexpr unsigned kMaxPhaseWords = 64;
 
-/// The cost of one request. conflicts = wavefronts - ideal.
+/// The cost of one request. conflicts = wavefronts - ideal (conflicts_of);
+/// warp_cost's results keep the invariants of model/cost_invariants.hpp.
 struct WarpCost {
   std::uint32_t wavefronts = 0;
   std::uint32_t ideal = 0;
@@ -309,6 +311,7 @@ BANKCHECK_HD bool moves_whole_sectors(const Address* dst, const std::uint64_t* s
   for (unsigned i = 0; i < kLanes; ++i) {
     if (!(active & lane_bit(i))) continue;
     const std::uint64_t di = static_cast<std::uint64_t>(dst[i]);
+    if (di % 16 != 0) return false;  // no 16-byte copy: the rows below could hold more than 8 destinations
     bool shares_sector = false;
     for (unsigned j = 0; j < kLanes; ++j) {
       if (j == i || !(active & lane_bit(j))) continue;
@@ -327,19 +330,25 @@ BANKCHECK_HD bool moves_whole_sectors(const Address* dst, const std::uint64_t* s
 /// A .cg copy that moves whole sectors (rule 6b): one wavefront per shared
 /// row it writes (each row from its one source line), whatever the order of
 /// the sectors within the row and whichever quarter warps the lanes are in.
-/// Ideal: one per quarter warp with lanes.
+/// Ideal: the fewest wavefronts that carry its bytes, 128 per wavefront,
+/// ceil(16 x lanes / 128), as Nsight Compute's ideal measured for every .cg
+/// copy probed (16 lanes in four quarter warps: 2; docs/bank-model.md). A
+/// row holds at most 8 distinct aligned 16-byte destinations, so the rows
+/// written are never fewer.
 template <class Address>
 BANKCHECK_HD WarpCost sector_copy_cost(const Address* dst, std::uint32_t active) {
   WarpCost cost;
+  unsigned lanes = 0;
   for (unsigned i = 0; i < kLanes; ++i) {
     if (!(active & lane_bit(i))) continue;
+    ++lanes;
     bool first_of_row = true;
     for (unsigned j = 0; j < i && first_of_row; ++j)
       first_of_row = !(active & lane_bit(j)) || dst[j] / kPhaseBytes != dst[i] / kPhaseBytes;
     cost.wavefronts += first_of_row;
   }
   cost.degree = cost.wavefronts > 0 ? 1u : 0u;
-  cost.ideal = phase_count_cost(16, active, nullptr).ideal;  // one per quarter warp with lanes
+  cost.ideal = (lanes * 16 + kPhaseBytes - 1) / kPhaseBytes;
   return cost;
 }
 
@@ -372,9 +381,11 @@ BANKCHECK_HD WarpCost operand_bytes_cost(const Address* addr, std::uint32_t acti
   (void)addr;
   if (active == 0) return WarpCost{0, 0, 0, true};
   if (sizes == nullptr || !(active & lane_bit(1))) return WarpCost{0, 0, 0, false};
-  if (sizes[1] == 0) return WarpCost{0, 0, 0, false};
-  std::uint64_t bytes = sizes[1];
-  if (active & lane_bit(0)) bytes += sizes[0];
+  // An operand larger than shared memory (228 KiB on the H100) is no operand: not modelled, never wrapped.
+  constexpr std::uint64_t kMaxOperandBytes = std::uint64_t{1} << 18;
+  const std::uint64_t a_bytes = (active & lane_bit(0)) ? sizes[0] : 0;
+  if (sizes[1] == 0 || sizes[1] > kMaxOperandBytes || a_bytes > kMaxOperandBytes) return WarpCost{0, 0, 0, false};
+  const std::uint64_t bytes = sizes[1] + a_bytes;
   WarpCost cost;
   cost.wavefronts = static_cast<std::uint32_t>((bytes + kPhaseBytes - 1) / kPhaseBytes);
   cost.ideal = cost.wavefronts;
@@ -427,14 +438,24 @@ BANKCHECK_HD WarpCost cost_by_rule(AccessRule rule, Op op, unsigned width, const
 /// aligned (rule 7), else not modelled. `source`: a copy's (cpasync,
 /// cpasync.cg) global source address per lane, or null where unknown; the
 /// rules without it assume lane l reads element l of an aligned block.
+/// Every cost passes checked_cost (model/cost_invariants.hpp): a rule that
+/// breaks an invariant throws on the host and is not modelled on the GPU.
 template <class Address>
 BANKCHECK_HD WarpCost warp_cost(Op op, unsigned width, const Address* addr, std::uint32_t active,
                                 Counter counter = Counter::instruction, const std::uint64_t* source = nullptr) {
   const AccessRule r = rule(op, width);
-  if (r != AccessRule::as_quad) return cost_by_rule(r, op, width, addr, active, counter, source);
-  for (unsigned l = 0; l < kLanes; ++l)
-    if ((active & lane_bit(l)) && addr[l] % 16 != 0) return WarpCost{0, 0, 0, false};
-  return cost_by_rule(power_width_rule(op, 16), op, 16, addr, active, counter, source);
+  bool aligned = true;  // only a 12-byte access asks (rule 7)
+  unsigned lanes = 0;
+  for (unsigned l = 0; l < kLanes; ++l) {
+    lanes += (active >> l) & 1u;
+    aligned = aligned && (!(active & lane_bit(l)) || r != AccessRule::as_quad || addr[l] % 16 == 0);
+  }
+  const WarpCost c = r != AccessRule::as_quad ? cost_by_rule(r, op, width, addr, active, counter, source)
+                     : aligned ? cost_by_rule(power_width_rule(op, 16), op, 16, addr, active, counter, source)
+                               : WarpCost{0, 0, 0, false};
+  const unsigned words = words_per_lane(width == kTripleWordWidth ? 16 : width);
+  if (checked_cost(c.wavefronts, c.ideal, c.degree, c.modelled, op, width, lanes, words)) return c;
+  return WarpCost{0, 0, 0, false};
 }
 
 }  // namespace bankcheck::sm90

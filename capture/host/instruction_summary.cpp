@@ -8,6 +8,7 @@
 
 #include "capture/host/csv.hpp"
 #include "capture/host/op_refinement.hpp"
+#include "model/cost_invariants.hpp"
 
 namespace bankcheck::capture {
 namespace {
@@ -170,7 +171,7 @@ void refine_summary(InstructionSummary& row, const SassTable& sass) {
     const sm90::WarpCost c = sm90::warp_cost(refined, row.width, row.worst->addr.data(), row.worst->mask,
                                              Counter::instruction, row.worst->source ? row.worst->source->data() : nullptr);
     row.worst->wavefronts = c.wavefronts;
-    row.worst->excess = c.wavefronts - c.ideal;
+    row.worst->excess = static_cast<std::uint32_t>(conflicts_of(c.wavefronts, c.ideal));
   }
   row.op = refined;
 }

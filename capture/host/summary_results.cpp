@@ -4,6 +4,7 @@
 #include <map>
 #include <tuple>
 
+#include "model/cost_invariants.hpp"
 #include "sim/report/replay_report.hpp"
 
 namespace bankcheck::capture {
@@ -31,7 +32,7 @@ report::Results summary_results(const std::vector<InstructionSummary>& rows, con
     site.width = row.width;
     const CostColumn& c = row.costs;
     site.totals += CostTotals{row.executions - c.unmodelled, row.lanes - c.unmodelled_lanes, c.wavefronts, c.ideal,
-                              c.wavefronts - c.ideal, c.degree};
+                              conflicts_of(c.wavefronts, c.ideal), c.degree};
     if (c.unmodelled > 0) {
       report::UnmodelledCount& u = site.unmodelled[report::kind_name(row.op, row.width)];
       u.instructions += c.unmodelled;

@@ -22,6 +22,7 @@
 #include <cstdint>
 
 #include "capture/host/hd_atomic.hpp"
+#include "model/cost_invariants.hpp"
 #include "model/hd.hpp"
 #include "model/sm90_warp_cost.hpp"
 
@@ -141,7 +142,7 @@ BANKCHECK_HD_INLINE void add_costs(SummaryCosts& sums, const sm90::WarpCost& c, 
 /// Keep the request as `w` if it has more excess wavefronts than the one
 /// kept (the first of equals stays).
 BANKCHECK_HD_INLINE void keep_if_worse(SummaryWorst& w, const SummaryRequest& r, const sm90::WarpCost& c) {
-  const std::uint64_t key = std::uint64_t{c.wavefronts - c.ideal} + 1;
+  const std::uint64_t key = conflicts_of(c.wavefronts, c.ideal) + 1;  // c passed warp_cost's check
   if (key <= hd_atomic::load(&w.key)) return;  // most executions stop here, without the lock
   hd_atomic::lock(&w.lock);
   if (key > hd_atomic::load(&w.key)) {

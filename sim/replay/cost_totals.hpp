@@ -21,8 +21,11 @@ struct CostTotals {
   std::uint64_t conflicts = 0;
   std::uint32_t worst_degree = 0;
 
-  /// Add one instruction with `active` active lanes. @throws std::overflow_error instead of wrapping.
+  /// Add one instruction with `active` active lanes. @throws std::overflow_error instead of wrapping;
+  /// std::logic_error for a cost not modelled (its zeros are no cost: callers count it apart).
   void add(unsigned active, const RequestCost& cost) {
+    if (!cost.modelled) [[unlikely]]
+      throw std::logic_error("cost totals: an instruction that is not modelled cannot be added as costed");
     add_checked(instructions, 1, "instructions");
     add_checked(lane_accesses, active, "lane accesses");
     add_costs(cost.wavefronts, cost.ideal, cost.conflicts);

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/cost_invariants.hpp"
 #include "sim/replay/parallel_replay.hpp"
 #include "sim/trace/trace_file.hpp"
 
@@ -33,6 +34,8 @@ CostTotals totals_from_json(const Json& j) {
   t.ideal = j[3];
   t.conflicts = j[4];
   t.worst_degree = j[5];
+  if (t.conflicts != conflicts_of(t.wavefronts, t.ideal))  // a rank's totals, checked as the model's are
+    throw std::runtime_error("replay: a worker's totals have conflicts != wavefronts - ideal");
   return t;
 }
 Json worst_to_json(const WorstInstruction& w) {

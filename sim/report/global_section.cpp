@@ -43,7 +43,8 @@ nlohmann::ordered_json global_instruction_json(const InstructionRow& r) {
                               {"ideal_sectors", c.ideal_sectors},
                               {"excess_sectors", c.excess_sectors()},
                               {"lines", c.lines},
-                              {"pages", c.pages}};
+                              {"pages", c.pages},
+                              {"modelled", true}};
   if (!r.sass.empty()) j["sass"] = r.sass;
   return j;
 }
@@ -60,7 +61,7 @@ void write_global_instruction_text(std::ostream& out, const InstructionRow& r) {
 
 void write_global_instruction_csv(std::ostream& out, const InstructionRow& r) {
   out << "global-instruction," << csv_field(r.site) << ',' << r.index << ',' << csv_field(r.location) << ',' << r.op
-      << ',' << r.width << ",,," << csv_global(1, r.active, *r.global) << ',' << csv_field(r.sass) << '\n';
+      << ',' << r.width << ",,," << csv_global(1, r.active, *r.global) << ',' << csv_field(r.sass) << ",true,0\n";
 }
 
 nlohmann::ordered_json global_json(const Results& r) {
@@ -97,10 +98,11 @@ void write_global_text(std::ostream& out, const Results& r) {
 
 void write_global_csv(std::ostream& out, const Results& r) {
   if (r.global.instructions == 0) return;
-  out << "global-total,,,,,,,," << csv_global(r.global.instructions, r.global.lane_accesses, as_cost(r.global)) << ",\n";
+  out << "global-total,,,,,,,," << csv_global(r.global.instructions, r.global.lane_accesses, as_cost(r.global))
+      << ",,true,0\n";
   for (const auto& s : r.global_sites)
     out << "global-site," << csv_field(s.site) << ",,,,,,,"
-        << csv_global(s.totals.instructions, s.totals.lane_accesses, as_cost(s.totals)) << ",\n";
+        << csv_global(s.totals.instructions, s.totals.lane_accesses, as_cost(s.totals)) << ",,true,0\n";
 }
 
 std::string global_only_line(const Results& r) {

@@ -48,7 +48,7 @@ Results replay_report(TraceSource& source, const BankModel& model, const ReplayR
       row.active = i.active;
       row.cost = i.cost;
       if (is_global(i.request.op)) row.global = i.global;
-      else if (o.bank_words) row.bank_words = model.bank_words(i.request);
+      else if (o.bank_words && i.cost.modelled) row.bank_words = model.bank_words(i.request);  // no rule, no banks
       if (o.sass_of) row.sass = o.sass_of(row.site);
       writer.instruction(row);
     };

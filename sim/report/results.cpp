@@ -71,7 +71,26 @@ WorstRow worst_row(const BankModel& model, const WorstInstruction& worst, std::s
   row.bank = c.bank;
   row.lanes = c.lanes;
   row.cells = c.cells;
+  row.unit = c.unit;
   return row;
+}
+
+std::string impossible_worst(const WorstRow& row, unsigned warp) {
+  const std::string d = std::to_string(row.degree);
+  if (row.degree < 2) return "a worst conflict of degree " + d + " is no conflict";
+  if (row.lanes.empty() != row.cells.empty())
+    return std::to_string(row.lanes.size()) + " lanes with " + std::to_string(row.cells.size()) + " words";
+  if (row.lanes.empty())
+    return row.op == "cpasync" ? "" : "a " + d + "-way " + row.op + " with no bank where it piles up";
+  if (row.cells.size() > row.degree)
+    return "a bank serving " + std::to_string(row.cells.size()) + " distinct words in a " + d + "-way conflict";
+  if (row.unit == ConflictCulprit::Unit::lanes ? row.lanes.size() > row.degree : row.cells.size() < 2)
+    return "a bank of " + std::to_string(row.cells.size()) + " words and " + std::to_string(row.lanes.size()) +
+           " lanes in a " + d + "-way conflict";
+  for (std::size_t i = 0; i < row.lanes.size(); ++i)
+    if ((i > 0 && row.lanes[i] <= row.lanes[i - 1]) || (warp > 0 && row.lanes[i] >= warp))
+      return "lanes out of order or outside the warp";
+  return "";
 }
 
 std::string lane_ranges(const std::vector<unsigned>& lanes) {

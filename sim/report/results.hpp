@@ -20,7 +20,8 @@
 
 namespace bankcheck::report {
 
-inline constexpr int kSchemaVersion = 1;
+/// 2: every row says whether it was costed (`modelled`); costs not known are null or empty, not 0.
+inline constexpr int kSchemaVersion = 2;
 
 /// Instructions of one access kind that the bank model does not cost: they
 /// are counted here and never replayed as another kind.
@@ -76,10 +77,21 @@ struct WorstRow {
   std::string op;
   unsigned width = 0;
   std::uint32_t degree = 0;
-  unsigned bank = 0;                 ///< a bank that serves `degree` distinct words
-  std::vector<unsigned> lanes;       ///< the lanes whose words pile up there
+  unsigned bank = 0;                 ///< a bank where the conflict piles up
+  std::vector<unsigned> lanes;       ///< the lanes whose words pile up there (none: a copy's stages, rule 6)
   std::vector<std::uint64_t> cells;  ///< those words (bank-word index)
+  /// What piles up: distinct words, or lanes each its own pass (atomics).
+  ConflictCulprit::Unit unit = ConflictCulprit::Unit::cells;
 };
+
+/// Why `row` cannot be a request's worst conflict under any rule, or "":
+/// a degree below 2, lanes without words or words without lanes, more
+/// words (or, for atomics, lanes) in the bank than the degree, one word
+/// that conflicts with nothing, lanes out of order or outside a warp of
+/// `warp` lanes (0: not checked), or no bank at all for a kind other than
+/// a copy with its sources (whose stages, not a bank, make its cost).
+/// The writers refuse such a row (std::logic_error) rather than print it.
+std::string impossible_worst(const WorstRow& row, unsigned warp);
 
 enum class Verdict : std::uint8_t {
   conflict_free,  ///< accesses were costed and none conflicts

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iomanip>
 #include <sstream>
+#include <stdexcept>
 
 #include "sim/report/global_section.hpp"
 
@@ -43,37 +44,74 @@ std::string percent(std::uint64_t part, std::uint64_t whole) {
   return s.str();
 }
 
-/// The cost columns shared by every CSV row.
-std::string csv_costs(const CostTotals& t) {
-  return std::to_string(t.instructions) + "," + std::to_string(t.lane_accesses) + "," + std::to_string(t.wavefronts) +
-         "," + std::to_string(t.ideal) + "," + std::to_string(t.conflicts) + "," + std::to_string(t.worst_degree);
+/// Instructions of every kind in `u`.
+std::uint64_t count_of(const Unmodelled& u) {
+  std::uint64_t n = 0;
+  for (const auto& [kind, c] : u) n += c.instructions;
+  return n;
 }
 
+/// Whether a scope's costs are unknown: none of its instructions was
+/// costed, yet some were of kinds the model does not cost. Its cost cells
+/// are then empty (CSV), null (JSON) or "not modelled" (text), never 0.
+bool costs_unknown(const CostTotals& t, std::uint64_t unmodelled) { return t.instructions == 0 && unmodelled > 0; }
+
+/// The cost columns shared by every CSV row.
+std::string csv_costs(const CostTotals& t, std::uint64_t unmodelled) {
+  const std::string counted = std::to_string(t.instructions) + "," + std::to_string(t.lane_accesses) + ",";
+  if (costs_unknown(t, unmodelled)) return counted + ",,,";
+  return counted + std::to_string(t.wavefronts) + "," + std::to_string(t.ideal) + "," + std::to_string(t.conflicts) +
+         "," + std::to_string(t.worst_degree);
+}
+
+/// The columns that end every CSV row: whether each of the scope's
+/// instructions was costed, and how many were not.
+std::string csv_modelled(std::uint64_t unmodelled) {
+  return std::string(unmodelled == 0 ? "true," : "false,") + std::to_string(unmodelled);
+}
+
+/// A row of a text table of totals.
+struct TextRow {
+  std::string name;
+  CostTotals totals;
+  std::uint64_t unmodelled = 0;  ///< instructions not costed
+  std::string suffix;            ///< after the costs (a single instruction's kind and SASS)
+};
+
 void text_totals_table(std::ostream& out, const std::string& title, const std::string& first_column,
-                       const std::vector<std::pair<std::string, CostTotals>>& rows,
-                       const std::vector<std::string>& suffixes = {}) {
+                       const std::vector<TextRow>& rows, bool suffixes = false) {
   if (rows.empty()) return;
   std::size_t width = first_column.size();
-  for (const auto& [name, t] : rows) width = std::max(width, name.size());
+  bool any_unmodelled = false;
+  for (const TextRow& r : rows) width = std::max(width, r.name.size()), any_unmodelled |= r.unmodelled > 0;
   const int w = static_cast<int>(width);
   out << "\n" << title << "\n  " << std::left << std::setw(w) << first_column << std::right
       << "  instructions  lane_accesses    wavefronts         ideal     conflicts  worst_degree"
-      << (suffixes.empty() ? "" : "  kind  sass") << "\n";
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const auto& [name, x] = rows[i];
-    out << "  " << std::left << std::setw(w) << name << std::right << "  " << std::setw(12) << x.instructions << "  "
-        << std::setw(13) << x.lane_accesses << "  " << std::setw(12) << x.wavefronts << "  " << std::setw(12)
-        << x.ideal << "  " << std::setw(12) << x.conflicts << "  " << std::setw(12) << x.worst_degree
-        << (suffixes.empty() ? std::string() : suffixes[i]) << "\n";
+      << (any_unmodelled ? "  not_modelled" : "") << (suffixes ? "  kind  sass" : "") << "\n";
+  for (const TextRow& r : rows) {
+    const CostTotals& x = r.totals;
+    out << "  " << std::left << std::setw(w) << r.name << std::right << "  " << std::setw(12) << x.instructions << "  "
+        << std::setw(13) << x.lane_accesses << "  ";
+    if (costs_unknown(x, r.unmodelled))
+      out << std::setw(54) << "not modelled";
+    else
+      out << std::setw(12) << x.wavefronts << "  " << std::setw(12) << x.ideal << "  " << std::setw(12) << x.conflicts
+          << "  " << std::setw(12) << x.worst_degree;
+    if (any_unmodelled) out << "  " << std::setw(12) << r.unmodelled;
+    out << r.suffix << "\n";
   }
 }
 
 }  // namespace
 
 nlohmann::ordered_json totals_json(const CostTotals& t, const Unmodelled& unmodelled) {
-  nlohmann::ordered_json j = {{"instructions", t.instructions}, {"lane_accesses", t.lane_accesses},
-                              {"wavefronts", t.wavefronts},     {"ideal", t.ideal},
-                              {"conflicts", t.conflicts},       {"worst_degree", t.worst_degree}};
+  const std::uint64_t not_costed = count_of(unmodelled);
+  const bool known = !costs_unknown(t, not_costed);
+  const auto or_null = [&](auto v) { return known ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
+  nlohmann::ordered_json j = {{"instructions", t.instructions},      {"lane_accesses", t.lane_accesses},
+                              {"wavefronts", or_null(t.wavefronts)}, {"ideal", or_null(t.ideal)},
+                              {"conflicts", or_null(t.conflicts)},   {"worst_degree", or_null(t.worst_degree)},
+                              {"modelled", not_costed == 0}};
   j["unmodelled"] = nlohmann::ordered_json::object();
   for (const auto& [kind, c] : unmodelled)
     j["unmodelled"][kind] = {{"instructions", c.instructions}, {"lane_accesses", c.lane_accesses}};
@@ -81,20 +119,34 @@ nlohmann::ordered_json totals_json(const CostTotals& t, const Unmodelled& unmode
 }
 
 nlohmann::ordered_json instruction_json(const InstructionRow& r) {
-  nlohmann::ordered_json j = {{"index", r.index},       {"location", r.location},
-                              {"site", r.site},         {"op", r.op},
-                              {"width", r.width},       {"lane_accesses", r.active},
-                              {"wavefronts", r.cost.wavefronts}, {"ideal", r.cost.ideal},
-                              {"conflicts", r.cost.conflicts},   {"worst_degree", r.cost.degree}};
+  const auto or_null = [&](auto v) { return r.cost.modelled ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
+  nlohmann::ordered_json j = {{"index", r.index},
+                              {"location", r.location},
+                              {"site", r.site},
+                              {"op", r.op},
+                              {"width", r.width},
+                              {"lane_accesses", r.active},
+                              {"wavefronts", or_null(r.cost.wavefronts)},
+                              {"ideal", or_null(r.cost.ideal)},
+                              {"conflicts", or_null(r.cost.conflicts)},
+                              {"worst_degree", or_null(r.cost.degree)},
+                              {"modelled", r.cost.modelled}};
   if (!r.bank_words.empty()) j["bank_words"] = r.bank_words;
   if (!r.sass.empty()) j["sass"] = r.sass;
   return j;
 }
 
 nlohmann::ordered_json worst_json(const WorstRow& r) {
-  return {{"index", r.index}, {"location", r.location}, {"site", r.site},   {"op", r.op},
-          {"width", r.width}, {"degree", r.degree},     {"bank", r.bank},   {"lanes", r.lanes},
-          {"cells", r.cells}};
+  return {{"index", r.index},
+          {"location", r.location},
+          {"site", r.site},
+          {"op", r.op},
+          {"width", r.width},
+          {"degree", r.degree},
+          {"bank", r.lanes.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.bank)},
+          {"lanes", r.lanes},
+          {"cells", r.cells},
+          {"piles_up", r.unit == ConflictCulprit::Unit::lanes ? "lanes" : "words"}};
 }
 
 std::string csv_field(const std::string& s) {
@@ -155,16 +207,24 @@ void ResultsWriter::instruction(const InstructionRow& r) {
   switch (format_) {
     case Format::csv:
       out_ << "instruction," << csv_field(r.site) << ',' << r.index << ',' << csv_field(r.location) << ',' << r.op
-           << ',' << r.width << ",,,1," << r.active << ',' << r.cost.wavefronts << ',' << r.cost.ideal << ','
-           << r.cost.conflicts << ',' << r.cost.degree << ',' << bank_words_csv(r.bank_words) << ','
-           << csv_field(r.sass) << '\n';
+           << ',' << r.width << ",,,1," << r.active << ',';
+      if (r.cost.modelled)
+        out_ << r.cost.wavefronts << ',' << r.cost.ideal << ',' << r.cost.conflicts << ',' << r.cost.degree;
+      else
+        out_ << ",,,";
+      out_ << ',' << bank_words_csv(r.bank_words) << ',' << csv_field(r.sass) << ','
+           << csv_modelled(r.cost.modelled ? 0 : 1) << '\n';
       break;
     case Format::json: out_ << (rows_ ? ",\n    " : "\n    ") << instruction_json(r).dump(); break;
     case Format::text:
       out_ << std::setw(10) << r.index << "  " << std::setw(16) << display_site(r.site) << "  " << r.op << "  "
-           << std::setw(5) << r.width << "  " << std::setw(6) << r.active << "  " << std::setw(10)
-           << r.cost.wavefronts << "  " << std::setw(5) << r.cost.ideal << "  " << std::setw(9) << r.cost.conflicts
-           << "  " << std::setw(6) << r.cost.degree << "  " << r.location;
+           << std::setw(5) << r.width << "  " << std::setw(6) << r.active << "  ";
+      if (r.cost.modelled)
+        out_ << std::setw(10) << r.cost.wavefronts << "  " << std::setw(5) << r.cost.ideal << "  " << std::setw(9)
+             << r.cost.conflicts << "  " << std::setw(6) << r.cost.degree;
+      else
+        out_ << std::setw(36) << "not modelled";
+      out_ << "  " << r.location;
       if (!r.bank_words.empty()) out_ << "  banks " << bank_words_text(r.bank_words);
       if (!r.sass.empty()) out_ << "  " << r.sass;
       out_ << '\n';
@@ -174,6 +234,10 @@ void ResultsWriter::instruction(const InstructionRow& r) {
 }
 
 void ResultsWriter::finish(const Results& r) {
+  if (r.worst)
+    if (const std::string why = impossible_worst(*r.worst, r.warp); !why.empty())
+      throw std::logic_error("results: impossible worst conflict (instruction " + std::to_string(r.worst->index) +
+                             "): " + why);
   start();
   switch (format_) {
     case Format::csv: finish_csv(r); break;
@@ -187,27 +251,32 @@ void ResultsWriter::finish_text(const Results& r) {
   if (per_instruction_) out_ << "\n";
   for (const auto& line : r.header) out_ << line << "\n";
   const CostTotals& t = r.totals;
+  const std::uint64_t not_costed = unmodelled_instructions(r);
+  const auto cost_line = [&](std::uint64_t v) {
+    return costs_unknown(t, not_costed) ? std::string("not modelled") : std::to_string(v);
+  };
   out_ << (r.header.empty() ? "" : "\n") << "totals" << (r.selected_sites.empty() ? "" : " (selected sites)") << "\n"
        << "  instructions   " << t.instructions << "\n"
        << "  lane accesses  " << t.lane_accesses << "\n"
-       << "  wavefronts     " << t.wavefronts << "\n"
-       << "  ideal          " << t.ideal << "\n"
-       << "  conflicts      " << t.conflicts << "\n"
-       << "  worst degree   " << t.worst_degree << "\n";
-  std::vector<std::pair<std::string, CostTotals>> rows;
-  std::vector<std::string> kinds;  // sites that are single instructions: their kind and SASS after the costs
-  for (const auto& s : r.sites) {
-    rows.emplace_back(display_site(s.site), s.totals);
-    if (!s.op.empty()) kinds.push_back("  " + s.op + " " + std::to_string(s.width) + (s.sass.empty() ? "" : "  " + s.sass));
-  }
-  if (kinds.size() != rows.size()) kinds.clear();
-  text_totals_table(out_, kinds.empty() ? "by site" : "by instruction", kinds.empty() ? "site" : "instruction", rows,
-                    kinds);
+       << "  wavefronts     " << cost_line(t.wavefronts) << "\n"
+       << "  ideal          " << cost_line(t.ideal) << "\n"
+       << "  conflicts      " << cost_line(t.conflicts) << "\n"
+       << "  worst degree   " << cost_line(t.worst_degree) << "\n";
+  if (not_costed > 0) out_ << "  not modelled   " << not_costed << " instructions (in no count above)\n";
+  std::vector<TextRow> rows;
+  bool single_instructions = !r.sites.empty();  // sites that are single instructions: their kind and SASS after the costs
+  for (const auto& s : r.sites) single_instructions = single_instructions && !s.op.empty();
+  for (const auto& s : r.sites)
+    rows.push_back({display_site(s.site), s.totals, count_of(s.unmodelled),
+                    single_instructions ? "  " + s.op + " " + std::to_string(s.width) + (s.sass.empty() ? "" : "  " + s.sass)
+                                        : std::string()});
+  text_totals_table(out_, single_instructions ? "by instruction" : "by site", single_instructions ? "instruction" : "site",
+                    rows, single_instructions);
   rows.clear();
   for (const auto& x : r.rounds) {
     std::string name = "p";
     name.append(std::to_string(x.phase)).append(" ").append(x.site).append(" k=").append(std::to_string(x.k));
-    rows.emplace_back(std::move(name), x.totals);
+    rows.push_back({std::move(name), x.totals, 0, {}});
   }
   text_totals_table(out_, "by round (phase, site, k)", "round", rows);
   write_global_text(out_, r);
@@ -224,11 +293,19 @@ void ResultsWriter::finish_text(const Results& r) {
   for (const auto& [kind, c] : r.unmodelled)
     out_ << c.instructions << " instructions of kind " << kind << " not modelled (" << c.lane_accesses
          << " lane accesses; their conflicts are unknown)\n";
-  if (r.worst)
-    out_ << "worst conflict: instruction " << r.worst->index << " (" << display_site(r.worst->site) << ", "
-         << r.worst->op << " " << r.worst->width << ")" << (r.worst->location.empty() ? "" : " at " + r.worst->location)
-         << ": bank " << r.worst->bank << " serves " << r.worst->cells.size() << " distinct words to lanes "
-         << lane_ranges(r.worst->lanes) << "\n";
+  if (r.worst) {
+    const WorstRow& w = *r.worst;
+    out_ << "worst conflict: instruction " << w.index << " (" << display_site(w.site) << ", " << w.op << " "
+         << w.width << ")" << (w.location.empty() ? "" : " at " + w.location) << ": ";
+    if (w.lanes.empty())
+      out_ << w.degree << "-way in no single bank: the copy's read and write stages (docs/bank-model.md, rule 6)\n";
+    else if (w.unit == ConflictCulprit::Unit::lanes)
+      out_ << "bank " << w.bank << " serves lanes " << lane_ranges(w.lanes) << " one pass each ("
+           << w.cells.size() << " distinct words)\n";
+    else
+      out_ << "bank " << w.bank << " serves " << w.cells.size() << " distinct words to lanes " << lane_ranges(w.lanes)
+           << "\n";
+  }
   if (r.fail_on_conflicts && verdict_of(t) != Verdict::no_accesses) {
     out_ << "gate: --fail-on-conflicts=" << *r.fail_on_conflicts << ": ";
     if (gate_passes(r)) out_ << "passed (" << t.conflicts << " conflicts)\n";
@@ -237,18 +314,22 @@ void ResultsWriter::finish_text(const Results& r) {
 }
 
 void ResultsWriter::finish_csv(const Results& r) {
-  out_ << "total,,,,,,,," << csv_costs(r.totals) << ",,\n";
+  const std::uint64_t not_costed = unmodelled_instructions(r);
+  out_ << "total,,,,,,,," << csv_costs(r.totals, not_costed) << ",,," << csv_modelled(not_costed) << "\n";
   for (const auto& s : r.sites)
     out_ << "site," << csv_field(s.site) << ",,," << s.op << ',' << (s.op.empty() ? "" : std::to_string(s.width)) << ",,,"
-         << csv_costs(s.totals) << ",," << csv_field(s.sass) << "\n";
+         << csv_costs(s.totals, count_of(s.unmodelled)) << ",," << csv_field(s.sass) << ','
+         << csv_modelled(count_of(s.unmodelled)) << "\n";
   for (const auto& x : r.rounds)
-    out_ << "round," << csv_field(x.site) << ",,,,," << x.phase << ',' << x.k << ',' << csv_costs(x.totals) << ",,\n";
+    out_ << "round," << csv_field(x.site) << ",,,,," << x.phase << ',' << x.k << ',' << csv_costs(x.totals, 0) << ",,,"
+         << csv_modelled(0) << "\n";
   for (const auto& [kind, c] : r.unmodelled)
-    out_ << "unmodelled," << csv_field(kind) << ",,,,,,," << c.instructions << ',' << c.lane_accesses << ",,,,,,\n";
+    out_ << "unmodelled," << csv_field(kind) << ",,,,,,," << c.instructions << ',' << c.lane_accesses << ",,,,,,,"
+         << csv_modelled(c.instructions) << "\n";
   write_global_csv(out_, r);
   if (r.worst)
     out_ << "worst," << csv_field(r.worst->site) << ',' << r.worst->index << ',' << csv_field(r.worst->location) << ','
-         << r.worst->op << ',' << r.worst->width << ",,,1,,,,," << r.worst->degree << ",,\n";
+         << r.worst->op << ',' << r.worst->width << ",,,1,,,,," << r.worst->degree << ",,," << csv_modelled(0) << "\n";
 }
 
 void ResultsWriter::finish_json(const Results& r) {
@@ -269,9 +350,14 @@ void ResultsWriter::finish_json(const Results& r) {
                                    {"load_cycles_per_extra_wavefront", r.timing->load_cycles_per_extra},
                                    {"source", std::string(r.timing->source)}};
     nlohmann::ordered_json sites = nlohmann::ordered_json::array();
-    for (const auto& s : r.sites)
-      sites.push_back({{"site", s.site}, {"pipe_cycles", static_cast<double>(s.totals.wavefronts) * c},
-                       {"conflict_cycles", static_cast<double>(s.totals.conflicts) * c}});
+    for (const auto& s : r.sites) {
+      const bool known = !costs_unknown(s.totals, count_of(s.unmodelled));
+      const auto cycles = [&](std::uint64_t n) {
+        return known ? nlohmann::ordered_json(static_cast<double>(n) * c) : nlohmann::ordered_json(nullptr);
+      };
+      sites.push_back({{"site", s.site}, {"pipe_cycles", cycles(s.totals.wavefronts)},
+                       {"conflict_cycles", cycles(s.totals.conflicts)}});
+    }
     time["sites"] = sites;
     doc["time"] = time;
   }

@@ -15,13 +15,15 @@ namespace bankcheck::report {
 
 enum class Format : std::uint8_t { text, json, csv };
 
-/// The CSV header of schema 1: every row is the cost of one scope (an
-/// instruction, a site, a round, the total) under the same column names as JSON.
+/// The CSV header of schema 2: every row is the cost of one scope (an
+/// instruction, a site, a round, the total) under the same column names as
+/// JSON, and ends with whether each of the scope's instructions was costed.
 inline constexpr const char* kCsvHeader =
     "scope,site,index,location,op,width,phase,k,instructions,lane_accesses,wavefronts,ideal,conflicts,"
-    "worst_degree,bank_words,sass";
+    "worst_degree,bank_words,sass,modelled,unmodelled_instructions";
 
-/// JSON of totals: the CostTotals fields and `unmodelled` by kind.
+/// JSON of totals: the CostTotals fields (null where nothing was costed but
+/// something was left unmodelled), `modelled` and `unmodelled` by kind.
 nlohmann::ordered_json totals_json(const CostTotals& t, const Unmodelled& unmodelled = {});
 nlohmann::ordered_json instruction_json(const InstructionRow& row);
 nlohmann::ordered_json worst_json(const WorstRow& row);

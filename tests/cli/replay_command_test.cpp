@@ -105,14 +105,14 @@ TEST_CASE("replay: per-instruction rows name the trace line, in text, CSV and JS
   REQUIRE(rows.size() >= 8);
   CHECK(rows[0] ==
         "scope,site,index,location,op,width,phase,k,instructions,lane_accesses,wavefronts,ideal,conflicts,"
-        "worst_degree,bank_words,sass");
+        "worst_degree,bank_words,sass,modelled,unmodelled_instructions");
   // instruction 2 reads column 0 of a 32x32 float tile: 32 distinct cells in bank 0.
-  CHECK(rows[3] == "instruction,tile.column,2," + kExample + ":9,ld,4,,,1,32,32,1,31,32,,");
+  CHECK(rows[3] == "instruction,tile.column,2," + kExample + ":9,ld,4,,,1,32,32,1,31,32,,,true,0");
   // instruction 4: stride 2 words, lanes l and l+16 share a bank -> 2-way.
-  CHECK(rows[5] == "instruction,stride2,4," + kExample + ":13,ld,4,,,1,32,2,1,1,2,,");
+  CHECK(rows[5] == "instruction,stride2,4," + kExample + ":13,ld,4,,,1,32,2,1,1,2,,,true,0");
   // instruction 6: 16 active lanes, stride 1.
-  CHECK(rows[7] == "instruction,partial,6," + kExample + ":17,st,4,,,1,16,1,1,0,1,,");
-  CHECK(rows[8] == "total,,,,,,,,7,208,39,7,32,32,,");
+  CHECK(rows[7] == "instruction,partial,6," + kExample + ":17,st,4,,,1,16,1,1,0,1,,,true,0");
+  CHECK(rows[8] == "total,,,,,,,,7,208,39,7,32,32,,,true,0");
   const CliResult j = cli("replay --model dmm --per-instruction --json '" + kExample + "'");
   REQUIRE(j.code == 0);
   const auto doc = nlohmann::json::parse(j.std_out);
@@ -155,7 +155,7 @@ TEST_CASE("replay: JSON totals of the example, read from stdin, in the versioned
   const CliResult r = cli("replay --model dmm --json -", kExample);
   REQUIRE(r.code == 0);
   const auto doc = nlohmann::json::parse(r.std_out);
-  CHECK(doc["schema_version"] == 1);
+  CHECK(doc["schema_version"] == 2);
   CHECK(doc["command"] == "replay");
   CHECK(doc["model"] == "dmm");
   CHECK(doc["warp"] == 32);
@@ -264,4 +264,69 @@ TEST_CASE("replay: -o FILE writes what stdout would have had, atomically; it nev
   const int status = std::system(full.c_str());
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 2);
+}
+
+namespace {
+/// `cpasync.cg 16` with lanes 0 and 8 writing 16 bytes at 0 and `second`, read from one source sector.
+std::string cg_pair(const std::string& site, unsigned second) {
+  std::string addr = " 0", from = " 4096";
+  for (unsigned l = 1; l < 32; ++l) {
+    addr += l == 8 ? " " + std::to_string(second) : " -";
+    from += l == 8 ? " 4112" : " -";
+  }
+  return "@" + site + " cpasync.cg 16" + addr + " from" + from + "\n";
+}
+}  // namespace
+
+TEST_CASE("replay: issue 29's copy, lanes 0 and 8 filling one row, costs 1 wavefront with the ideal 1: no wrap") {
+  const std::string trace = scratch("cg_pair.trace");
+  write_text(trace, "warp 32\n" + cg_pair("x", 16));
+  const CliResult r = cli("replay '" + trace + "'");
+  CHECK(r.code == 0);
+  CHECK(r.std_out.find("  conflicts      0\n") != std::string::npos);
+  CHECK(r.std_out.find("verdict: conflict-free (1 wavefronts, the ideal)\n") != std::string::npos);
+  CHECK(r.std_out.find("18446744073709551615") == std::string::npos);
+}
+
+TEST_CASE("replay: a copy that is not modelled is no free access in any per-instruction or per-site row") {
+  // Lane 8 at 48 takes the source sector's second half to the destination
+  // sector's second half from another sector: outside rule 6b, not modelled.
+  const std::string trace = scratch("cg_unmodelled.trace");
+  write_text(trace, "warp 32\n" + cg_pair("costed", 16) + cg_pair("unknown", 48));
+  const CliResult csv = cli("replay --per-instruction --csv '" + trace + "'");
+  CHECK(csv.code == 0);
+  const auto rows = lines_of(csv.std_out);
+  REQUIRE(rows.size() >= 6);
+  CHECK(rows[0].substr(rows[0].size() - 33) == ",modelled,unmodelled_instructions");
+  CHECK(rows[1] == "instruction,costed,0," + trace + ":2,cpasync.cg,16,,,1,2,1,1,0,1,,,true,0");
+  CHECK(rows[2] == "instruction,unknown,1," + trace + ":3,cpasync.cg,16,,,1,2,,,,,,,false,1");
+  CHECK(rows[3] == "total,,,,,,,,1,2,1,1,0,1,,,false,1");
+  CHECK(rows[5] == "site,unknown,,,,,,,0,0,,,,,,,false,1");
+  const CliResult json = cli("replay --per-instruction --json '" + trace + "'");
+  const auto doc = nlohmann::json::parse(json.std_out);
+  CHECK(doc["instructions"][1]["modelled"] == false);
+  CHECK(doc["instructions"][1]["wavefronts"].is_null());
+  CHECK(doc["instructions"][1]["conflicts"].is_null());
+  CHECK(doc["sites"][1]["totals"]["modelled"] == false);
+  CHECK(doc["sites"][1]["totals"]["wavefronts"].is_null());
+  CHECK(doc["verdict"] == "not-all-modelled");
+  const CliResult text = cli("replay --per-instruction '" + trace + "'");
+  CHECK(text.std_out.find("not modelled  " + trace + ":3\n") != std::string::npos);
+}
+
+TEST_CASE("replay: the worst conflict of an atomic names the lanes that pile up, never \"0 distinct words\"") {
+  // 32 lanes on one word: 32 passes (rule 4) with one distinct word, which
+  // the word count called "bank 0 serves 0 distinct words to lanes ".
+  const std::string trace = scratch("atom_same.trace");
+  std::string line = "@a atom 4";
+  for (unsigned l = 0; l < 32; ++l) line += " 0";
+  write_text(trace, "warp 32\n" + line + "\n");
+  const CliResult r = cli("replay '" + trace + "'");
+  CHECK(r.code == 0);
+  CHECK(r.std_out.find("worst conflict: instruction 0 (a, atom 4) at " + trace +
+                       ":2: bank 0 serves lanes 0-31 one pass each (1 distinct words)\n") != std::string::npos);
+  const auto doc = nlohmann::json::parse(cli("replay --json '" + trace + "'").std_out);
+  CHECK(doc["worst"]["piles_up"] == "lanes");
+  CHECK(doc["worst"]["lanes"].size() == 32);
+  CHECK(doc["worst"]["degree"] == 32);
 }

@@ -277,6 +277,30 @@ TEST_CASE("culprit names the bank and lanes of the worst conflict") {
   CHECK(none.lanes.empty());
 }
 
+TEST_CASE("culprit of an atomic: the lanes of one bank, each its own pass, whatever their words") {
+  // 32 lanes on one word: 32 passes (rule 4), but one distinct word. Counting
+  // distinct words found no bank and printed "bank 0 serves 0 distinct words".
+  const auto m = make_preset("sm90");
+  const std::vector<std::uint64_t> same(32, 64);
+  for (Op op : {Op::atom, Op::atom_cas}) {
+    CAPTURE(op_name(op));
+    const auto c = m.culprit(WarpRequest{op, 4, same});
+    CHECK(c.unit == ConflictCulprit::Unit::lanes);
+    CHECK(c.bank == 16);
+    CHECK(c.lanes.size() == 32);
+    CHECK(c.cells == std::vector<std::uint64_t>{0});
+    CHECK(m.cost(WarpRequest{op, 4, same}).degree == c.lanes.size());
+  }
+  std::vector<std::uint64_t> two(32);
+  for (unsigned l = 0; l < 32; ++l) two[l] = 4 * l;
+  two[5] = 0;  // lanes 0 and 5 on word 0, bank 0: 2 passes
+  const auto c = m.culprit(WarpRequest{Op::atom, 4, two});
+  CHECK(c.lanes == std::vector<unsigned>{0, 5});
+  CHECK(c.bank == 0);
+  CHECK(m.culprit(WarpRequest{Op::atom, 4, strided(32, 4)}).lanes.empty());  // one lane per bank: no conflict
+  CHECK(m.culprit(WarpRequest{Op::atom_popc, 4, same}).lanes.empty());       // popc combines lanes: a store's words
+}
+
 TEST_CASE("bank_words: the words each bank serves, by hand") {
   struct Case {
     const char* what;

@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <random>
@@ -330,6 +331,102 @@ TEST_CASE("cp.async sources: the read stage has no multicast, and the two stages
   CHECK_FALSE(copy(Op::cpasync_cg, 16, kway4, s16).modelled);       // measured 32: a sector split over rows
   CHECK_FALSE(copy(Op::cpasync_cg, 16, d16, late).modelled);        // measured 12: sectors shifted by 16 bytes
   CHECK_FALSE(copy(Op::cpasync_cg, 16, kway4, std::vector<std::uint64_t>{}).modelled);  // no source: 6b in lane order
+}
+
+namespace {
+/// "a,\"b,c\",d" -> {a, b,c, d}: the per-instruction exports quote kernel names with commas.
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '\r') continue;  // the exports end their lines in CRLF
+    if (c == '"') quoted = !quoted;
+    else if (c == ',' && !quoted) out.emplace_back();
+    else out.back() += c;
+  }
+  return out;
+}
+
+/// Nsight Compute's per-instruction wavefronts and ideal of each probe's
+/// target instruction in a run's export (validate/results/.../*.instructions.csv).
+std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> measured_ideal(const std::string& path) {
+  std::ifstream in(path);
+  REQUIRE_MESSAGE(in.good(), "cannot open " << path);
+  std::string line;
+  std::getline(in, line);
+  const auto header = csv_fields(line);
+  auto column = [&](const std::string& name) {
+    const auto at = std::find(header.begin(), header.end(), name);
+    REQUIRE_MESSAGE(at != header.end(), path << " has no column " << name);
+    return static_cast<std::size_t>(at - header.begin());
+  };
+  const std::size_t name = column("name"), wf = column("wavefronts"), ideal = column("wavefronts_ideal"),
+                    target = column("target");
+  std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> out;
+  while (std::getline(in, line)) {
+    const auto f = csv_fields(line);
+    if (f.size() == header.size() && f[target] == "1") out[f[name]] = {std::stoull(f[wf]), std::stoull(f[ideal])};
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("copies: the ideal is Nsight Compute's measured ideal on every modelled .cg case") {
+  // The probe runs' exports record ncu's "L1 Wavefronts Shared Ideal" next to
+  // the wavefronts. A .cg copy's ideal is the fewest wavefronts that carry
+  // its bytes, ceil(16 x lanes / 128), not one per quarter warp with lanes:
+  // 16 lanes on every other lane (cpasync-cg.16-mask-even, four rows,
+  // measured 4) have the ideal 2, so 2 of the 4 are conflicts.
+  const std::string results = BANKCHECK_SOURCE_DIR "/validate/results/";
+  const std::vector<std::pair<std::string, std::string>> sets = {
+      {"cpasrc", "h100-2026-11-23b/cpasync-probes/cpasync"}, {"cgsrc", "h100-2026-11-23c/cgsrc-probes/cgsrc"},
+      {"cgline", "h100-2026-11-26/cg-probes/cgline"},        {"cgwarm", "h100-2026-11-26/cg-probes/cgwarm"},
+      {"cgforms", "h100-2026-11-26/cg-probes/cgforms"},      {"casrcsize", "h100-2026-11-26/cg-probes/casrcsize"}};
+  const BankModel sm90 = make_preset("sm90");
+  std::map<Op, std::size_t> compared;
+  std::vector<std::string> ca_differs;
+  std::size_t spread = 0;  // .cg lanes in more quarter warps than their bytes need
+  for (const auto& [cases, run] : sets) {
+    const auto measured = measured_ideal(results + run + ".instructions.csv");
+    TextTraceReader trace(InputFile(BANKCHECK_SOURCE_DIR "/validate/sm90/cases/" + cases + ".trace"));
+    TraceRecord rec;
+    while (trace.next(rec)) {
+      const std::string& site = trace.sites().name(rec.site);
+      CAPTURE(site);
+      REQUIRE(measured.count(site) == 1);
+      const RequestCost c = sm90.cost(rec.request);
+      if (!c.modelled) continue;
+      CHECK(c.wavefronts == measured.at(site).first);
+      ++compared[rec.request.op];
+      if (rec.request.op == Op::cpasync) {  // .ca: one per store phase with lanes (below)
+        if (c.ideal != measured.at(site).second) ca_differs.push_back(site);
+        continue;
+      }
+      CHECK(c.ideal == measured.at(site).second);
+      unsigned lanes = 0, quarters = 0;
+      for (unsigned q = 0; q < 32; q += 8) {
+        unsigned in_quarter = 0;
+        for (unsigned l = q; l < q + 8; ++l) in_quarter += rec.request.addr[l] != kInactive;
+        lanes += in_quarter;
+        quarters += in_quarter > 0;
+      }
+      spread += rec.request.op == Op::cpasync_cg && quarters > (lanes + 7) / 8;
+    }
+  }
+  CHECK(compared[Op::cpasync_cg] == 55);
+  CHECK(compared[Op::cpasync_cg_zfill] == 64);
+  CHECK(spread == 1);  // cpasync-cg.16-mask-even: the quarter-warp count said 4
+  // The .ca copies keep the ideal of their store phases (one per phase with
+  // a lane), which ncu's differs from only where lanes are spread over more
+  // phases than their bytes need: every other lane of an 8- or 16-byte copy
+  // (docs/bank-model.md, rule 6).
+  CHECK(compared[Op::cpasync] == 200);
+  std::sort(ca_differs.begin(), ca_differs.end());
+  CHECK(ca_differs.size() == 12);
+  for (const std::string& site : ca_differs) {
+    CAPTURE(site);
+    CHECK((site.find("ca.8-mask-even") != std::string::npos || site.find("ca.16-mask-even") != std::string::npos));
+  }
 }
 
 namespace {

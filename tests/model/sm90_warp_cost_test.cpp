@@ -91,8 +91,7 @@ Expected sector_copy(const Lanes& dst) {
       return {0, 0, false};
   }
   e.wavefronts = rows.size();
-  for (unsigned q = 0; q < 32; q += 8)
-    e.ideal += std::any_of(dst.begin() + q, dst.begin() + q + 8, [](std::uint64_t x) { return x != kInactive; });
+  e.ideal = (16 * written.size() + 127) / 128;  // the fewest 128-byte wavefronts for its bytes (ncu's ideal)
   return e;
 }
 
