@@ -231,11 +231,12 @@ ConflictCulprit phase_lane_culprit(const BankGeometry& g, PhaseRule rule, const 
   ConflictCulprit out;
   out.unit = ConflictCulprit::Unit::lanes;
   std::size_t worst = 1;
+  const WordLayout layout = word_layout(g, r.width);
   for_each_phase(g, rule, r, [&](Phase p) {
     std::vector<std::vector<unsigned>> lanes_of_bank(g.banks);
     for (unsigned l = p.first; l < p.first + p.count; ++l)
       if (r.addr[l] != kInactive)
-        for_each_cell(g, r.width, r.addr[l], [&](const Cell& c) {
+        for_each_bank_word(layout, r.width, r.addr[l], [&](const BankWord& c) {
           auto& lanes = lanes_of_bank[c.bank];
           if (lanes.empty() || lanes.back() != l) lanes.push_back(l);
         });
@@ -246,7 +247,7 @@ ConflictCulprit phase_lane_culprit(const BankGeometry& g, PhaseRule rule, const 
       out.lanes = lanes_of_bank[b];
       out.cells.clear();
       for (unsigned l : out.lanes)
-        for_each_cell(g, r.width, r.addr[l], [&](const Cell& c) {
+        for_each_bank_word(layout, r.width, r.addr[l], [&](const BankWord& c) {
           if (c.bank == b && std::find(out.cells.begin(), out.cells.end(), c.key) == out.cells.end())
             out.cells.push_back(c.key);
         });
