@@ -141,6 +141,7 @@ TEST_CASE("the docs state the registry's counts: every number of claims or mutat
     }
   }
   CHECK(checked >= 5);
+}
 
 TEST_CASE("each claim declares its domain: no check throws on a sampled grid beyond the defaults") {
   // An exception at a point of the domain is a failure (proofs/verifier.hpp),
