@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
-#include <iterator>
 #include <span>
 #include <stdexcept>
+
+#include "sim/trace/trace_binary_version.hpp"
 
 namespace bankcheck {
 
@@ -16,44 +17,6 @@ static_assert(std::endian::native == std::endian::little, "binary traces assume 
 namespace {
 
 constexpr std::uint64_t kind_of(std::uint64_t head) { return head & 0xff; }
-
-// What each format version holds (docs/trace-format.md): the one place the
-// reader asks. Version 1: sites, instructions (loads and stores of 1..16
-// bytes) and the end record; 2 adds locations, the expect record, the other
-// ops and the 12-byte width; 3 the source record; 4 the index.
-
-/// Record kinds by number (0 is none) and the version that added each.
-constexpr const char* kKindNames[] = {"", "site", "instr", "end", "location", "expect", "source", "index"};
-constexpr unsigned kKindSince[] = {~0u, 1, 1, 1, 2, 2, 3, 4};
-
-constexpr bool version_has_kind(unsigned version, std::uint64_t kind) {
-  return kind < std::size(kKindSince) && kKindSince[kind] <= version;
-}
-
-/// The kinds a version holds, for the unknown-kind message: " (1 = site, 2 = instr, ...)".
-std::string kinds_text(unsigned version) {
-  std::string text = version == 1 ? " (version 1: " : " (";
-  for (std::uint64_t k = 1; version_has_kind(version, k); ++k)
-    text += (k > 1 ? ", " : "") + std::to_string(k) + " = " + kKindNames[k];
-  return text + ")";
-}
-
-/// Widths (bit w set: width w) a version allows `op`; 0 where it has no such op.
-std::uint32_t version_widths(unsigned version, Op op) {
-  constexpr std::uint32_t v1 = 1u << 1 | 1u << 2 | 1u << 4 | 1u << 8 | 1u << 16;
-  if (version == 1) return op == Op::load || op == Op::store ? v1 : 0;
-  return allowed_widths(op);
-}
-
-/// The ops a version holds, for the bad-op message.
-std::string ops_text(unsigned version) {
-  return version == 1 ? " (version 1: 0 = ld, 1 = st)" : " (0 = ld, 1 = st, 2 = atom, 3 = ldsm, 4 = stsm, 5 = cpasync, ...)";
-}
-
-/// The widths a version allows `op`, for the bad-width message.
-std::string widths_text(unsigned version, Op op) {
-  return version == 1 ? "1, 2, 4, 8, 16" : std::string(allowed_widths_text(op));
-}
 
 /// OR of (addr & mask) over the active lanes: nonzero iff some active lane is
 /// misaligned. Branch-free; the AVX2 clone compares four lanes at a time
@@ -269,10 +232,10 @@ inline void BinaryTraceReader::read_instr(std::uint64_t head, TraceRecord* out) 
   const unsigned width = (head >> 16) & 0xff;
   const auto site = static_cast<std::uint32_t>(head >> 32);
   if (op >= kOpCount || widths_by_op_[op] == 0) [[unlikely]]
-    fail("bad op " + std::to_string(op) + ops_text(version_));
+    fail("bad op " + std::to_string(op) + version_ops_text(version_));
   if (width > 16 || ((widths_by_op_[op] >> width) & 1u) == 0) [[unlikely]]
-    fail("width " + std::to_string(width) + " is not one of " + widths_text(version_, static_cast<Op>(op)) + " (op " +
-         std::string(op_name(static_cast<Op>(op))) + ")");
+    fail("width " + std::to_string(width) + " is not one of " + version_widths_text(version_, static_cast<Op>(op)) +
+         " (op " + std::string(op_name(static_cast<Op>(op))) + ")");
   if (((head >> 24) & 0xff) != 0) [[unlikely]]
     fail("reserved byte of an instruction record must be 0");
   if (site >= sites_.size()) [[unlikely]]
@@ -396,7 +359,8 @@ bool BinaryTraceReader::read_record(TraceRecord* out) {
     const std::uint64_t kind = kind_of(head);
     if (index_seen_ && kind != static_cast<std::uint64_t>(BinaryRecordKind::end))
       fail("a record after the index (only the end record may follow it)");
-    if (!version_has_kind(version_, kind)) fail("unknown record kind " + std::to_string(kind) + kinds_text(version_));
+    if (!version_has_kind(version_, kind))
+      fail("unknown record kind " + std::to_string(kind) + version_kinds_text(version_));
     switch (static_cast<BinaryRecordKind>(kind)) {
       case BinaryRecordKind::instr: read_instr(head, out); return true;
       case BinaryRecordKind::end: read_end(head); return false;
