@@ -139,7 +139,7 @@ class BinaryTraceReader final : public TraceSource {
   /// false where this reader's chunk ends. @throws TraceError where the file does.
   bool at_record();
   bool at_stop();               ///< at_record() at stop_: false, or a record that crosses it
-  void fail_no_record() const;  ///< at_record() at the file's end: throws
+  [[noreturn]] void fail_no_record() const;  ///< at_record() at the file's end
   // One function per record kind (docs/trace-format.md): each checks the
   // record at pos_, whose head is `head`, takes in what it says and steps past it.
   /// An instruction, handed out in `out` unless null; its addresses checked either way.
