@@ -18,7 +18,6 @@
 //  * sm90::phase_degree of model/sm90_warp_cost.hpp, the H100's geometry,
 //    on the host and the GPU (tests/model/conflict_degree_test.cpp).
 #include <algorithm>
-#include <compare>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -38,7 +37,10 @@ struct WordLayout {
 struct BankWord {
   std::uint64_t bank = 0;
   std::uint64_t key = 0;  ///< the word within the bank: distinct keys serialize, equal keys multicast
-  friend auto operator<=>(const BankWord&, const BankWord&) = default;
+  friend bool operator<(const BankWord& a, const BankWord& b) {
+    return a.bank != b.bank ? a.bank < b.bank : a.key < b.key;
+  }
+  friend bool operator==(const BankWord& a, const BankWord& b) { return a.bank == b.bank && a.key == b.key; }
 };
 
 /// The bank words a lane's access of `width` bytes at byte address `addr`

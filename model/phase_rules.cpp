@@ -82,8 +82,8 @@ std::uint32_t degree_bucketed(const CellMap& m, std::span<const std::uint64_t> a
 /// a pass that keeps the first key of each bank (multicast is free). Only a
 /// real conflict reaches the bucketed count. Nearly every 1-, 2- and 4-byte
 /// request ends in the first or second pass.
-__attribute__((target_clones("avx2", "default"))) std::uint32_t degree_single_cell(const BankGeometry& g, unsigned width,
-                                                                                  std::span<const std::uint64_t> lanes) {
+__attribute__((target_clones("avx2", "default"))) std::uint32_t degree_single_cell(
+    const BankGeometry& g, unsigned width, std::span<const std::uint64_t> lanes) {
   const CellMap m{cell_bytes(g, width), g.banks, g.rows_per_word};
   const std::uint64_t* addr = lanes.data();
   const auto n = static_cast<unsigned>(lanes.size());
@@ -217,7 +217,8 @@ ConflictCulprit phase_culprit(const BankGeometry& g, PhaseRule rule, const WarpR
         for (unsigned l = p.first; l < p.first + p.count; ++l) {
           bool hits = false;
           if (r.addr[l] != kInactive)
-            for_each_bank_word(layout, r.width, r.addr[l], [&](const BankWord& c) { hits = hits || c.bank == out.bank; });
+            for_each_bank_word(layout, r.width, r.addr[l],
+                               [&](const BankWord& c) { hits = hits || c.bank == out.bank; });
           if (hits) out.lanes.push_back(l);
         }
       }

@@ -14,7 +14,9 @@
 namespace bankcheck {
 
 /// Bytes per cell for a request of `width` bytes: the DMM stores one element per cell.
-constexpr unsigned cell_bytes(const BankGeometry& g, unsigned width) { return g.bank_bytes == 0 ? width : g.bank_bytes; }
+constexpr unsigned cell_bytes(const BankGeometry& g, unsigned width) {
+  return g.bank_bytes == 0 ? width : g.bank_bytes;
+}
 
 /// The layout conflict_degree (model/conflict_degree.hpp) takes for requests of `width` on `g`.
 constexpr WordLayout word_layout(const BankGeometry& g, unsigned width) {

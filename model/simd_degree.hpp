@@ -14,12 +14,9 @@
 // answers kNoSimdDegree and the caller takes the scalar path. The answer is
 // the conflict degree as model/conflict_degree.hpp defines it: the largest
 // count of distinct bank words one bank must serve (0 when no lane is active).
-#include <bit>
 #include <cstdint>
 #include <string_view>
 #include <vector>
-
-#include "model/conflict_degree.hpp"
 
 namespace bankcheck {
 
@@ -29,13 +26,6 @@ struct CellKeyMap {
   std::uint32_t bank_mask = 31;     ///< banks - 1, banks a power of two
   std::uint32_t word_row_bits = 0;  ///< cell bits naming the row inside a shared bank word (cleared to compare words)
 };
-
-/// The same geometry as conflict_degree takes it.
-constexpr WordLayout word_layout(const CellKeyMap& map) {
-  const int bank_bits = std::popcount(map.bank_mask);
-  return WordLayout{std::uint64_t{1} << map.cell_shift, std::uint64_t{map.bank_mask} + 1,
-                    (std::uint64_t{map.word_row_bits} >> bank_bits) + 1};
-}
 
 inline constexpr std::uint32_t kNoSimdDegree = ~std::uint32_t{0};
 
@@ -73,8 +63,7 @@ struct SinglePhasePlan {
 DegreeKernel simd_degree_kernel(const CellKeyMap& map, SimdPath path = best_simd_path());
 
 /// @pre lanes <= 32; addr[l] == kInactive for idle lanes; active addresses are multiples of the width.
-/// @post conflict_degree(word_layout(map), 1, {addr, lanes}), or kNoSimdDegree when the path does not
-///       apply (see above) or is not available.
+/// @post the conflict degree, or kNoSimdDegree when the path does not apply (see above) or is not available.
 std::uint32_t simd_degree(const std::uint64_t* addr, unsigned lanes, const CellKeyMap& map,
                           SimdPath path = best_simd_path());
 

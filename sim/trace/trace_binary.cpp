@@ -1,11 +1,14 @@
-#include "sim/trace/trace_binary.hpp"
-
-#include <algorithm>
+// The binary trace reader (sim/trace/trace_binary.hpp, docs/trace-format.md):
+// one function per record kind, what each format version holds asked of
+// trace_binary_version.hpp, and read_record, which dispatches on the kind.
+// The header and the byte supply are in trace_binary_input.cpp, the writer
+// in trace_binary_writer.cpp.
 #include <bit>
-#include <cstring>
-#include <iterator>
 #include <span>
-#include <stdexcept>
+#include <string>
+
+#include "sim/trace/trace_binary.hpp"
+#include "sim/trace/trace_binary_version.hpp"
 
 namespace bankcheck {
 
@@ -16,44 +19,6 @@ static_assert(std::endian::native == std::endian::little, "binary traces assume 
 namespace {
 
 constexpr std::uint64_t kind_of(std::uint64_t head) { return head & 0xff; }
-
-// What each format version holds (docs/trace-format.md): the one place the
-// reader asks. Version 1: sites, instructions (loads and stores of 1..16
-// bytes) and the end record; 2 adds locations, the expect record, the other
-// ops and the 12-byte width; 3 the source record; 4 the index.
-
-/// Record kinds by number (0 is none) and the version that added each.
-constexpr const char* kKindNames[] = {"", "site", "instr", "end", "location", "expect", "source", "index"};
-constexpr unsigned kKindSince[] = {~0u, 1, 1, 1, 2, 2, 3, 4};
-
-constexpr bool version_has_kind(unsigned version, std::uint64_t kind) {
-  return kind < std::size(kKindSince) && kKindSince[kind] <= version;
-}
-
-/// The kinds a version holds, for the unknown-kind message: " (1 = site, 2 = instr, ...)".
-std::string kinds_text(unsigned version) {
-  std::string text = version == 1 ? " (version 1: " : " (";
-  for (std::uint64_t k = 1; version_has_kind(version, k); ++k)
-    text += (k > 1 ? ", " : "") + std::to_string(k) + " = " + kKindNames[k];
-  return text + ")";
-}
-
-/// Widths (bit w set: width w) a version allows `op`; 0 where it has no such op.
-std::uint32_t version_widths(unsigned version, Op op) {
-  constexpr std::uint32_t v1 = 1u << 1 | 1u << 2 | 1u << 4 | 1u << 8 | 1u << 16;
-  if (version == 1) return op == Op::load || op == Op::store ? v1 : 0;
-  return allowed_widths(op);
-}
-
-/// The ops a version holds, for the bad-op message.
-std::string ops_text(unsigned version) {
-  return version == 1 ? " (version 1: 0 = ld, 1 = st)" : " (0 = ld, 1 = st, 2 = atom, 3 = ldsm, 4 = stsm, 5 = cpasync, ...)";
-}
-
-/// The widths a version allows `op`, for the bad-width message.
-std::string widths_text(unsigned version, Op op) {
-  return version == 1 ? "1, 2, 4, 8, 16" : std::string(allowed_widths_text(op));
-}
 
 /// OR of (addr & mask) over the active lanes: nonzero iff some active lane is
 /// misaligned. Branch-free; the AVX2 clone compares four lanes at a time
@@ -90,109 +55,6 @@ std::uint32_t widen_addresses(const NarrowAddress* narrow, unsigned n, std::uint
 
 }  // namespace
 
-BinaryTraceReader::BinaryTraceReader(InputFile file, std::size_t buffer_bytes, BinaryReadMode mode)
-    : file_(std::move(file)) {
-  unsigned char header[kBinaryTraceHeaderBytes];
-  const std::size_t got = file_.read(header, sizeof header);
-  auto header_error = [&](std::uint64_t offset, const std::string& message) {
-    throw TraceError::at_byte(file_.name(), offset, TraceError::kHeader, message);
-  };
-  if (got < sizeof kBinaryTraceMagic || std::memcmp(header, kBinaryTraceMagic, sizeof kBinaryTraceMagic) != 0)
-    header_error(0, "bad magic: not a bankcheck binary trace (expected \"BKTRACE\\x1a\")");
-  if (got < sizeof header)
-    header_error(got, "truncated header: " + std::to_string(got) + " of " + std::to_string(sizeof header) + " bytes");
-  std::uint16_t version;
-  std::memcpy(&version, header + 8, 2);
-  if (version < kOldestBinaryTraceVersion || version > kBinaryTraceVersion)
-    header_error(8, "unsupported version " + std::to_string(version) + " (this reader reads versions " +
-                        std::to_string(kOldestBinaryTraceVersion) + ".." + std::to_string(kBinaryTraceVersion) + ")");
-  version_ = version;
-  for (unsigned op = 0; op < kOpCount; ++op) widths_by_op_[op] = version_widths(version_, static_cast<Op>(op));
-  if (!is_valid_address_bytes(header[10]))
-    header_error(10, "unsupported address size " + std::to_string(header[10]) + " (8- or 4-byte addresses)");
-  address_bytes_ = header[10];
-  if (header[11] != 0) header_error(11, "reserved header byte must be 0 (got " + std::to_string(header[11]) + ")");
-  std::uint32_t warp;
-  std::memcpy(&warp, header + 12, 4);
-  if (warp < 1 || warp > kMaxTraceWarp)
-    header_error(12, "warp size must be in 1.." + std::to_string(kMaxTraceWarp) + " (got " + std::to_string(warp) + ")");
-  warp_ = warp;
-  if (address_bytes_ == 4) wide_.resize(warp_);
-  // Room for the largest record: an instruction, or a site of the longest name.
-  const std::size_t min_words = std::size_t{3} + std::max<std::size_t>(warp_, kMaxSiteNameBytes / 8 + 1);
-  buffer_words_ = std::max(buffer_bytes / 8, min_words) + 1;
-  if (mode == BinaryReadMode::automatic) mapping_ = file_.mappable();
-  if (mapping_ && mapping_->position != kBinaryTraceHeaderBytes) mapping_.reset();  // not where the header ended
-  if (!mapping_) {
-    buffer_ = std::make_unique_for_overwrite<std::uint64_t[]>(buffer_words_);
-    words_ = buffer_.get();
-  }
-}
-
-void BinaryTraceReader::fail(const std::string& message) const {
-  throw TraceError::at_byte(file_.name(), record_offset_, records_, message);
-}
-
-void BinaryTraceReader::fail_truncated(std::size_t need_words) const {
-  const std::size_t have = (end_ - pos_) * 8 + tail_bytes_;
-  fail("truncated record: needs " + std::to_string(need_words * 8) + " bytes, the file has " + std::to_string(have) +
-       " left");
-}
-
-bool BinaryTraceReader::fill(std::size_t words) {
-  if (end_ - pos_ >= words) return true;
-  if (eof_) return false;
-  return mapping_ ? fill_window(words) : fill_buffer(words);
-}
-
-bool BinaryTraceReader::fill_window(std::size_t words) {
-  // Move the window to start at pos_; it ends at the file's end or after
-  // buffer_words_ words (the largest record fits either way).
-  const std::uint64_t from = buffer_offset_ + pos_ * 8;
-  const std::uint64_t left = mapping_->size - from;
-  const auto bytes = static_cast<std::size_t>(std::min<std::uint64_t>(left, buffer_words_ * 8));
-  words_ = bytes == 0 ? nullptr
-                      : reinterpret_cast<const std::uint64_t*>(window_.map(mapping_->descriptor, from, bytes, file_.name()));
-  buffer_offset_ = from;
-  pos_ = 0;
-  end_ = bytes / 8;
-  tail_bytes_ = bytes % 8;
-  eof_ = bytes == left;
-  return end_ >= words;
-}
-
-bool BinaryTraceReader::fill_buffer(std::size_t words) {
-  // Slide the unread bytes to the front, then read as much as fits.
-  auto* bytes = reinterpret_cast<unsigned char*>(buffer_.get());
-  const std::size_t keep = (end_ - pos_) * 8 + tail_bytes_;
-  if (pos_ > 0) {
-    std::memmove(bytes, bytes + pos_ * 8, keep);
-    buffer_offset_ += pos_ * 8;
-    end_ -= pos_;
-    pos_ = 0;
-  }
-  std::size_t have = keep;
-  const std::size_t capacity = (buffer_words_ - 1) * 8;  // last word: slack, never read into
-  while (have < words * 8 && !eof_) {
-    const std::size_t want = capacity - have;
-    const std::size_t got = file_.read(bytes + have, want);
-    have += got;
-    if (got < want) eof_ = true;
-  }
-  end_ = have / 8;
-  tail_bytes_ = have % 8;
-  return end_ - pos_ >= words;
-}
-
-void BinaryTraceReader::skip_words(std::uint64_t words) {
-  while (words > 0) {
-    if (pos_ == end_ && !fill(1)) fail_truncated(static_cast<std::size_t>(std::min<std::uint64_t>(words, 1u << 30)));
-    const std::uint64_t take = std::min<std::uint64_t>(words, end_ - pos_);
-    pos_ += static_cast<std::size_t>(take);
-    words -= take;
-  }
-}
-
 std::uint32_t BinaryTraceReader::widen(const std::uint64_t* words, std::uint32_t mask) {
   // Read the buffer's words as 32-bit halves in place (little-endian: the
   // file's order); a copy first would cost more than the widening.
@@ -204,38 +66,28 @@ std::uint32_t BinaryTraceReader::widen(const std::uint64_t* words, std::uint32_t
 bool BinaryTraceReader::next(TraceRecord& out) { return read_record(&out); }
 bool BinaryTraceReader::skip() { return read_record(nullptr); }
 
-BinaryTraceReader::Bookmark BinaryTraceReader::bookmark() const {
-  Bookmark m{buffer_offset_ + pos_ * 8, records_, instructions_, sites_.size(), std::nullopt};
-  if (has_location_) m.location = location_;
-  return m;
+// The functions an instruction passes through are inlined into read_record
+// and build their error messages out of line, so that the common record
+// costs no call (bench.replay (a) and (b)).
+
+bool BinaryTraceReader::at_stop() {
+  if (record_offset_ > stop_) fail("a record crosses the end of this reader's chunk (a wrong bookmark)");
+  done_ = true;
+  return false;
 }
 
-void BinaryTraceReader::resume(const Bookmark& mark, const SiteTable& all_sites, std::uint64_t stop) {
-  if (records_ != 0) throw std::logic_error("resume() needs a reader that has read nothing");
-  if (!mapping_) file_.seek(mark.offset);
-  for (std::size_t id = 0; id < mark.sites; ++id) sites_.intern(all_sites.name(static_cast<std::uint32_t>(id)));
-  has_location_ = mark.location.has_value();
-  if (has_location_) location_ = *mark.location;
-  records_ = mark.records;
-  instructions_ = mark.instructions;
-  buffer_offset_ = record_offset_ = mark.offset;
-  pos_ = end_ = tail_bytes_ = 0;
-  eof_ = false;
-  stop_ = stop;
+void BinaryTraceReader::fail_no_record() const {
+  if (end_ == pos_ && tail_bytes_ == 0)
+    fail("truncated file: it ends without an end record (after " + std::to_string(instructions_) + " instructions)");
+  fail_truncated(1);
 }
 
-bool BinaryTraceReader::at_record() {
+[[gnu::always_inline]] inline bool BinaryTraceReader::at_record() {
   record_offset_ = buffer_offset_ + pos_ * 8;
-  if (record_offset_ >= stop_) {
-    if (record_offset_ > stop_) fail("a record crosses the end of this reader's chunk (a wrong bookmark)");
-    done_ = true;
-    return false;
-  }
-  if (pos_ == end_ && !fill(1)) {
-    if (end_ == pos_ && tail_bytes_ == 0)
-      fail("truncated file: it ends without an end record (after " + std::to_string(instructions_) + " instructions)");
-    fail_truncated(1);
-  }
+  if (record_offset_ >= stop_) [[unlikely]]
+    return at_stop();
+  if (pos_ == end_ && !fill(1)) [[unlikely]]
+    fail_no_record();
   return true;
 }
 
@@ -250,7 +102,7 @@ void BinaryTraceReader::fail_misaligned(const std::uint64_t* addr, std::uint32_t
        std::to_string(mask + 1) + " (width " + std::to_string(width) + ")");
 }
 
-inline const std::uint64_t* BinaryTraceReader::checked_addresses(const std::uint64_t* words, unsigned width) {
+[[gnu::always_inline]] inline const std::uint64_t* BinaryTraceReader::checked_addresses(const std::uint64_t* words, unsigned width) {
   const std::uint32_t mask = access_alignment(width) - 1;
   const std::uint64_t* addr = words;
   std::uint64_t misaligned = 0;
@@ -264,36 +116,49 @@ inline const std::uint64_t* BinaryTraceReader::checked_addresses(const std::uint
   return addr;
 }
 
-inline void BinaryTraceReader::read_instr(std::uint64_t head, TraceRecord* out) {
+void BinaryTraceReader::fail_instr_head(std::uint64_t head) const {
   const unsigned op = (head >> 8) & 0xff;
   const unsigned width = (head >> 16) & 0xff;
   const auto site = static_cast<std::uint32_t>(head >> 32);
-  if (op >= kOpCount || widths_by_op_[op] == 0) [[unlikely]]
-    fail("bad op " + std::to_string(op) + ops_text(version_));
-  if (width > 16 || ((widths_by_op_[op] >> width) & 1u) == 0) [[unlikely]]
-    fail("width " + std::to_string(width) + " is not one of " + widths_text(version_, static_cast<Op>(op)) + " (op " +
-         std::string(op_name(static_cast<Op>(op))) + ")");
-  if (((head >> 24) & 0xff) != 0) [[unlikely]]
-    fail("reserved byte of an instruction record must be 0");
-  if (site >= sites_.size()) [[unlikely]]
+  if (op >= kOpCount || widths_by_op_[op] == 0)
+    fail("bad op " + std::to_string(op) + version_ops_text(version_));
+  if (width > 16 || ((widths_by_op_[op] >> width) & 1u) == 0)
+    fail("width " + std::to_string(width) + " is not one of " + version_widths_text(version_, static_cast<Op>(op)) +
+         " (op " + std::string(op_name(static_cast<Op>(op))) + ")");
+  if (((head >> 24) & 0xff) != 0) fail("reserved byte of an instruction record must be 0");
+  if (site >= sites_.size())
     fail("site id " + std::to_string(site) + " is not defined (" + std::to_string(sites_.size()) +
          " sites defined so far)");
-  if (pending_source_ && !has_source(static_cast<Op>(op))) [[unlikely]]
-    fail("a source record precedes an instruction of op " + std::string(op_name(static_cast<Op>(op))) +
-         " (only cpasync and cpasync.cg have sources)");
+  fail("a source record precedes an instruction of op " + std::string(op_name(static_cast<Op>(op))) +
+       " (only cpasync and cpasync.cg have sources)");
+}
+
+void BinaryTraceReader::check_sources(Op op, unsigned width, const std::uint64_t* addr) const {
+  const WarpRequest request{op, width, std::span<const std::uint64_t>(addr, warp_), source_};
+  if (const std::string p = source_problem(request); !p.empty()) fail(p);
+}
+
+[[gnu::always_inline]] inline void BinaryTraceReader::read_instr(std::uint64_t head, TraceRecord* out) {
+  const unsigned op = (head >> 8) & 0xff;
+  const unsigned width = (head >> 16) & 0xff;
+  const auto site = static_cast<std::uint32_t>(head >> 32);
+  // One test for the head; fail_instr_head names what is wrong.
+  if (op >= kOpCount || width > 16 || ((widths_by_op_[op] >> width) & 1u) == 0 || ((head >> 24) & 0xff) != 0 ||
+      site >= sites_.size() || (pending_source_ && !has_source(static_cast<Op>(op)))) [[unlikely]]
+    fail_instr_head(head);
   const bool sourced = pending_source_;
   pending_source_ = false;
   const std::size_t addr_words = address_bytes_ == 8 ? warp_ : (std::size_t{warp_} + 1) / 2;
   if (end_ - pos_ <= addr_words && !fill(1 + addr_words)) fail_truncated(1 + addr_words);
   // Checked the same way whether the record is read or skipped.
   const std::uint64_t* addr = checked_addresses(words_ + pos_ + 1, width);
-  const WarpRequest request{static_cast<Op>(op), width, std::span<const std::uint64_t>(addr, warp_),
-                            sourced ? std::span<const std::uint64_t>(source_) : std::span<const std::uint64_t>{}};
-  if (sourced)
-    if (const std::string p = source_problem(request); !p.empty()) fail(p);
-  if (out != nullptr) {
+  if (sourced) check_sources(static_cast<Op>(op), width, addr);
+  if (out != nullptr) {  // field by field: a WarpRequest built first and copied stalls on its stores
     out->site = site;
-    out->request = request;
+    out->request.op = static_cast<Op>(op);
+    out->request.width = width;
+    out->request.addr = std::span<const std::uint64_t>(addr, warp_);
+    out->request.source = sourced ? std::span<const std::uint64_t>(source_) : std::span<const std::uint64_t>{};
     out->location = has_location_ ? &location_ : nullptr;
   }
   consume(1 + addr_words);
@@ -390,22 +255,34 @@ void BinaryTraceReader::read_index(std::uint64_t head) {
   index_seen_ = true;
 }
 
+bool BinaryTraceReader::read_other(std::uint64_t head) {
+  const std::uint64_t kind = kind_of(head);
+  if (index_seen_ && kind != static_cast<std::uint64_t>(BinaryRecordKind::end))
+    fail("a record after the index (only the end record may follow it)");
+  if (!version_has_kind(version_, kind))
+    fail("unknown record kind " + std::to_string(kind) + version_kinds_text(version_));
+  switch (static_cast<BinaryRecordKind>(kind)) {
+    case BinaryRecordKind::instr: break;  // here only after the index, refused above
+    case BinaryRecordKind::end: read_end(head); return false;
+    case BinaryRecordKind::site: read_site(head); break;
+    case BinaryRecordKind::source: read_source(head); break;
+    case BinaryRecordKind::location: read_location(head); break;
+    case BinaryRecordKind::expect: read_expect(head); break;
+    case BinaryRecordKind::index: read_index(head); break;
+  }
+  return true;
+}
+
 bool BinaryTraceReader::read_record(TraceRecord* out) {
-  while (!done_ && at_record()) {
+  if (done_) return false;
+  while (at_record()) {
     const std::uint64_t head = words_[pos_];
-    const std::uint64_t kind = kind_of(head);
-    if (index_seen_ && kind != static_cast<std::uint64_t>(BinaryRecordKind::end))
-      fail("a record after the index (only the end record may follow it)");
-    if (!version_has_kind(version_, kind)) fail("unknown record kind " + std::to_string(kind) + kinds_text(version_));
-    switch (static_cast<BinaryRecordKind>(kind)) {
-      case BinaryRecordKind::instr: read_instr(head, out); return true;
-      case BinaryRecordKind::end: read_end(head); return false;
-      case BinaryRecordKind::site: read_site(head); break;
-      case BinaryRecordKind::source: read_source(head); break;
-      case BinaryRecordKind::location: read_location(head); break;
-      case BinaryRecordKind::expect: read_expect(head); break;
-      case BinaryRecordKind::index: read_index(head); break;
+    // Every version holds instructions, and only the end record follows the index.
+    if (kind_of(head) == static_cast<std::uint64_t>(BinaryRecordKind::instr) && !index_seen_) [[likely]] {
+      read_instr(head, out);
+      return true;
     }
+    if (!read_other(head)) return false;
   }
   return false;
 }

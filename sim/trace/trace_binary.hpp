@@ -132,9 +132,14 @@ class BinaryTraceReader final : public TraceSource {
   /// next() (out set) or skip() (out null): the records up to the next
   /// instruction, each read by the function of its kind below.
   bool read_record(TraceRecord* out);
+  /// A record other than an instruction, by its kind (and the version's
+  /// kinds); false after the end record.
+  bool read_other(std::uint64_t head);
   /// Sets record_offset_ to the next record's and makes its head readable;
   /// false where this reader's chunk ends. @throws TraceError where the file does.
   bool at_record();
+  bool at_stop();               ///< at_record() at stop_: false, or a record that crosses it
+  [[noreturn]] void fail_no_record() const;  ///< at_record() at the file's end
   // One function per record kind (docs/trace-format.md): each checks the
   // record at pos_, whose head is `head`, takes in what it says and steps past it.
   /// An instruction, handed out in `out` unless null; its addresses checked either way.
@@ -158,6 +163,10 @@ class BinaryTraceReader final : public TraceSource {
   /// Refuses `record` (named for the message) between a source record and its instruction.
   void refuse_after_source(const char* record) const;
   [[noreturn]] void fail_misaligned(const std::uint64_t* addr, std::uint32_t mask, unsigned width) const;
+  /// The first thing wrong with an instruction's head (op, width, reserved byte, site, a source before it).
+  [[noreturn]] void fail_instr_head(std::uint64_t head) const;
+  /// Refuses the source addresses (source_) that do not fit a copy's lanes `addr` (source_problem).
+  void check_sources(Op op, unsigned width, const std::uint64_t* addr) const;
   /// Make at least `words` u64 words available at pos_; false if the file ends first.
   bool fill(std::size_t words);
   bool fill_buffer(std::size_t words);

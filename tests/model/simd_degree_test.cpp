@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstdlib>
 #include <random>
@@ -24,6 +25,14 @@
 using namespace bankcheck;
 
 namespace {
+
+/// The map's geometry as conflict_degree takes it: 2^cell_shift-byte cells,
+/// bank_mask + 1 banks, word_row_bits naming the rows that share a word.
+WordLayout word_layout(const CellKeyMap& map) {
+  const int bank_bits = std::popcount(map.bank_mask);
+  return WordLayout{std::uint64_t{1} << map.cell_shift, std::uint64_t{map.bank_mask} + 1,
+                    (std::uint64_t{map.word_row_bits} >> bank_bits) + 1};
+}
 
 /// Requests of every shape the model meets, drawn from a fixed seed.
 std::vector<std::vector<std::uint64_t>> requests(unsigned lanes, unsigned cell_shift, std::mt19937_64& rng) {
