@@ -1,0 +1,178 @@
+#pragma once
+// The sm90 preset's cp.async rules (docs/bank-model.md, rule 6): .ca
+// copies through the banks in two stages, .cg copies of whole sectors
+// (6b), and the zero-fill form (6c). Device-safe, as model/sm90_warp_cost.hpp.
+#include <cstdint>
+
+#include "model/sm90_phases.hpp"
+
+namespace bankcheck::sm90 {
+
+/// Bank group of an aligned access of `width` (4, 8 or 16) bytes at `a`:
+/// its bank, bank pair or bank quad.
+template <class Address>
+BANKCHECK_HD unsigned bank_group(Address a, unsigned width) {
+  return static_cast<unsigned>(a / width % (kPhaseBytes / width));
+}
+
+/// cp.async through L1 (LDGSTS without .BYPASS) whose sources are known
+/// (rule 6): the lanes of one store phase pass two stages that share each
+/// cycle. The read stage takes, for every source bank group, the lowest lane
+/// not yet read (no multicast: lanes of one source word are read one per
+/// cycle) into a buffer; the write stage writes the lowest buffered lanes,
+/// one address per destination bank group (lanes of one address together).
+/// The phase costs the cycles until every lane is written.
+/// @pre width is 4, 8 or 16; addresses are multiples of it.
+template <class Address>
+BANKCHECK_HD std::uint32_t staged_copy_cycles(unsigned width, const Address* dst, const std::uint64_t* src,
+                                              std::uint32_t lanes) {
+  std::uint32_t unread = lanes, buffered = 0, cycles = 0;
+  while ((unread | buffered) != 0) {
+    ++cycles;
+    std::uint32_t read_groups = 0;
+    for (unsigned l = 0; l < kLanes; ++l) {
+      if (!(unread & lane_bit(l))) continue;
+      const std::uint32_t g = lane_bit(bank_group(src[l], width));
+      if (read_groups & g) continue;
+      read_groups |= g;
+      unread &= ~lane_bit(l);
+      buffered |= lane_bit(l);
+    }
+    std::uint32_t write_groups = 0;
+    Address group_address[kBanks] = {};
+    for (unsigned l = 0; l < kLanes; ++l) {
+      if (!(buffered & lane_bit(l))) continue;
+      const unsigned g = bank_group(dst[l], width);
+      if (write_groups & lane_bit(g)) {
+        if (group_address[g] != dst[l]) continue;
+      } else {
+        write_groups |= lane_bit(g);
+        group_address[g] = dst[l];
+      }
+      buffered &= ~lane_bit(l);
+    }
+  }
+  return cycles;
+}
+
+/// cp.async (.ca) with known sources: store phases, each costing its staged cycles.
+template <class Address>
+BANKCHECK_HD WarpCost staged_copy_cost(unsigned width, const Address* dst, const std::uint64_t* src,
+                                       std::uint32_t active) {
+  WarpCost cost;
+  const unsigned n = unpaired_phase_lanes(width);
+  for (unsigned first = 0; first < kLanes; first += n)
+    add_phase(cost, staged_copy_cycles(width, dst, src, active & lane_range(first, n)));
+  return cost;
+}
+
+/// Whether the active lanes of every store phase read one 128-byte source
+/// line (true without sources: lane l then reads element l of an aligned block).
+BANKCHECK_HD_INLINE bool phases_read_one_line(unsigned width, const std::uint64_t* source, std::uint32_t active) {
+  if (source == nullptr) return true;
+  const unsigned n = unpaired_phase_lanes(width);
+  for (unsigned first = 0; first < kLanes; first += n) {
+    bool seen = false;
+    std::uint64_t line = 0;
+    for (unsigned l = first; l < first + n; ++l) {
+      if (!(active & lane_bit(l))) continue;
+      if (seen && source[l] / kPhaseBytes != line) return false;
+      seen = true;
+      line = source[l] / kPhaseBytes;
+    }
+  }
+  return true;
+}
+
+/// cp.async.cg in its zero-fill form (rule 6c): one wavefront per store
+/// phase (quarter warp) with an active lane, whatever the destinations;
+/// never a conflict; when every quarter warp reads one 128-byte source line.
+/// Measured with 64 single-warp copies (validate/sm90/cases/cgforms.trace),
+/// and in running kernels (Triton's matmul and attention, 2026-11-26). A
+/// quarter warp that reads two lines is not modelled: it cost 1 in the
+/// single-warp probes and in one Triton matmul, 2 (one per line) in
+/// another (validate/results/h100-2026-11-26b/).
+BANKCHECK_HD_INLINE WarpCost phase_count_cost(unsigned width, std::uint32_t active, const std::uint64_t* source) {
+  if (!phases_read_one_line(width, source, active)) return WarpCost{0, 0, 0, false};
+  WarpCost cost;
+  const unsigned n = unpaired_phase_lanes(width);
+  for (unsigned first = 0; first < kLanes; first += n) add_phase(cost, (active & lane_range(first, n)) != 0 ? 1u : 0u);
+  return cost;
+}
+
+/// 32-byte sectors: the unit in which a .cg copy moves its source (rule 6b).
+inline constexpr unsigned kSectorBytes = 32;
+
+/// Whether a .cg copy moves whole source sectors onto destination sectors
+/// and fills each shared row from one source line (rule 6b, measured with
+/// validate/sm90/cases/cgsrc.trace): no two lanes read one source address or
+/// write one destination; the lanes of one 32-byte source sector write one
+/// destination sector and the lanes of one destination sector read one
+/// source sector (in either order of their 16 bytes); a sector only one lane
+/// uses is read at its first 16 bytes, at the same place in its line as the
+/// lane writes in its row; the lanes writing one 128-byte row read one
+/// 128-byte line (a line may fill several rows).
+template <class Address>
+BANKCHECK_HD bool moves_whole_sectors(const Address* dst, const std::uint64_t* src, std::uint32_t active) {
+  for (unsigned i = 0; i < kLanes; ++i) {
+    if (!(active & lane_bit(i))) continue;
+    const std::uint64_t di = static_cast<std::uint64_t>(dst[i]);
+    if (di % 16 != 0) return false;  // no 16-byte copy: the rows below could hold more than 8 destinations
+    bool shares_sector = false;
+    for (unsigned j = 0; j < kLanes; ++j) {
+      if (j == i || !(active & lane_bit(j))) continue;
+      const std::uint64_t dj = static_cast<std::uint64_t>(dst[j]);
+      if (src[i] == src[j] || di == dj) return false;
+      const bool same_source = src[i] / kSectorBytes == src[j] / kSectorBytes;
+      if (same_source != (di / kSectorBytes == dj / kSectorBytes)) return false;
+      if (di / kPhaseBytes == dj / kPhaseBytes && src[i] / kPhaseBytes != src[j] / kPhaseBytes) return false;
+      shares_sector = shares_sector || same_source;
+    }
+    if (!shares_sector && (src[i] % kSectorBytes != 0 || src[i] % kPhaseBytes != di % kPhaseBytes)) return false;
+  }
+  return true;
+}
+
+/// A .cg copy that moves whole sectors (rule 6b): one wavefront per shared
+/// row it writes (each row from its one source line), whatever the order of
+/// the sectors within the row and whichever quarter warps the lanes are in.
+/// Ideal: the fewest wavefronts that carry its bytes, 128 per wavefront,
+/// ceil(16 x lanes / 128), as Nsight Compute's ideal measured for every .cg
+/// copy probed (16 lanes in four quarter warps: 2; docs/bank-model.md). A
+/// row holds at most 8 distinct aligned 16-byte destinations, so the rows
+/// written are never fewer.
+template <class Address>
+BANKCHECK_HD WarpCost sector_copy_cost(const Address* dst, std::uint32_t active) {
+  WarpCost cost;
+  unsigned lanes = 0;
+  for (unsigned i = 0; i < kLanes; ++i) {
+    if (!(active & lane_bit(i))) continue;
+    ++lanes;
+    bool first_of_row = true;
+    for (unsigned j = 0; j < i && first_of_row; ++j)
+      first_of_row = !(active & lane_bit(j)) || dst[j] / kPhaseBytes != dst[i] / kPhaseBytes;
+    cost.wavefronts += first_of_row;
+  }
+  cost.degree = cost.wavefronts > 0 ? 1u : 0u;
+  cost.ideal = (lanes * 16 + kPhaseBytes - 1) / kPhaseBytes;
+  return cost;
+}
+
+/// cp.async.cg (LDGSTS.E.BYPASS.128) with known sources (rule 6b): one per
+/// row when the copy moves whole sectors and fills each row from one line;
+/// otherwise not modelled (rows filled from two lines, sectors split or
+/// shifted: no rule found fits them, docs/bank-model.md). The source
+/// and the destination play symmetric parts (a permutation costs the same
+/// on either side), so the destination alone cannot decide: 8 lanes writing
+/// one row conflict-free cost 1 to 8 by the order they read their line in
+/// (validate/sm90/cases/cgsrc.trace), and no rule found fits the other
+/// patterns (uniform odd shifts of 16 bytes cost 2 per line and row, some
+/// permutations one per lane).
+template <class Address>
+BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* dst, const std::uint64_t* src,
+                                               std::uint32_t active) {
+  if (width == 16 && moves_whole_sectors(dst, src, active)) return sector_copy_cost(dst, active);
+  return WarpCost{0, 0, 0, false};
+}
+
+}  // namespace bankcheck::sm90

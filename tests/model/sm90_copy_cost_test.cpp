@@ -1,0 +1,328 @@
+// Tests of model/sm90_copy_cost.hpp: the cp.async rules (docs/bank-model.md,
+// rule 6) on hand-counted warps and on every copy measured on the H100
+// (validate/sm90/cases/*.trace against validate/sm90/measured/*.csv).
+#include "model/sm90_copy_cost.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "model/bank_model.hpp"
+#include "sim/trace/trace_file.hpp"
+#include "sim/trace/trace_text.hpp"
+#include "tests/model/sm90_measured.hpp"
+
+using namespace bankcheck;
+using namespace bankcheck::test;
+
+TEST_CASE("cp.async without sources: a store of its width; .cg is rule 6b with the source in lane order") {
+  CHECK(wavefronts(Op::cpasync, 4, lanes(0, 128)) == 32);
+  CHECK(wavefronts(Op::cpasync, 16, lanes(0, 16)) == 4);
+  CHECK(wavefronts(Op::cpasync, 16, lanes(0, 32)) == 8);      // 2-way in each quarter warp
+  CHECK(wavefronts(Op::cpasync_cg, 16, lanes(0, 16)) == 4);   // conflict-free: one per row
+  // Measured 32 (cpasrc.trace, cpasync-cg.16-stride2), but rule 6b does not
+  // cover a sector split over two sectors: not modelled, never a guess.
+  const BankModel sm90 = make_preset("sm90");
+  CHECK_FALSE(sm90.cost(WarpRequest{Op::cpasync_cg, 16, lanes(0, 32)}).modelled);
+  // A row rotated by 16 bytes measured 2 (cgsrc.trace, cgsrc-8-dst-rot1):
+  // the destination-only rule (1 for a conflict-free phase) was refuted here.
+  std::vector<std::uint64_t> rot1(32, kInactive);
+  for (unsigned l = 0; l < 8; ++l) rot1[l] = 16 * ((l + 1) % 8);
+  CHECK_FALSE(sm90.cost(WarpRequest{Op::cpasync_cg, 16, rot1}).modelled);
+}
+
+
+namespace {
+/// Per-op counts of a measured set of copies with sources: every modelled
+/// case must equal the H100; the rest must be .cg and say "not modelled".
+struct CopySetCounts {
+  std::size_t checked = 0;
+  std::map<Op, std::size_t> equal, unmodelled;
+};
+CopySetCounts check_copy_set(const std::string& name) {
+  const std::string root = BANKCHECK_SOURCE_DIR "/validate/sm90/";
+  std::map<std::string, std::uint64_t> measured = measured_wavefronts(root + "measured/" + name + ".csv");
+  const BankModel sm90 = make_preset("sm90");
+  TextTraceReader trace(InputFile(root + "cases/" + name + ".trace"));
+  TraceRecord rec;
+  CopySetCounts n;
+  while (trace.next(rec)) {
+    const std::string& site = trace.sites().name(rec.site);
+    CAPTURE(site);
+    REQUIRE(measured.count(site) == 1);
+    REQUIRE(rec.request.source.size() == 32);
+    const RequestCost c = sm90.cost(rec.request);
+    ++n.checked;
+    if (!c.modelled) {
+      CHECK(rec.request.op == Op::cpasync_cg);  // the only copy form with cases it does not cost
+      ++n.unmodelled[rec.request.op];
+      continue;
+    }
+    CHECK(c.wavefronts == measured[site]);
+    n.equal[rec.request.op] += c.wavefronts == measured[site];
+  }
+  CHECK(n.checked == measured.size());
+  return n;
+}
+}  // namespace
+
+TEST_CASE("cp.async with its sources equals the H100 on every measured case, or says it is not modelled") {
+  // validate/sm90/cases/cpasrc.trace: 132 single-instruction copies whose
+  // destination and global source vary independently (rule 6). Every .ca
+  // case is costed and equal; a .cg case is costed (and equal) when the
+  // copy moves whole sectors (6b), and otherwise reported as not modelled.
+  const CopySetCounts n = check_copy_set("cpasrc");
+  CHECK(n.checked == 132);
+  CHECK(n.equal.at(Op::cpasync) == 100);
+  CHECK(n.equal.at(Op::cpasync_cg) == 7);
+  CHECK(n.unmodelled.at(Op::cpasync_cg) == 25);
+}
+
+TEST_CASE("cp.async.cg: sources and destinations in 16-byte chunks, 2 to 32 lanes (rule 6b)") {
+  // validate/sm90/cases/cgsrc.trace: 177 copies whose lanes read and write
+  // permuted, shifted, split and duplicated 16-byte chunks.
+  const CopySetCounts n = check_copy_set("cgsrc");
+  CHECK(n.checked == 177);
+  CHECK(n.equal.at(Op::cpasync_cg) == 42);
+  CHECK(n.unmodelled.at(Op::cpasync_cg) == 135);
+}
+
+TEST_CASE("cp.async.cg: source lines 128 to 4096 bytes apart, and sources already in L2, cost the same") {
+  // validate/sm90/cases/cgline.trace: the cgsrc patterns of two to eight
+  // source lines with the lines' spacing varied; cgwarm.trace: some of them
+  // with the sources read into L2 just before. Every modelled case equals
+  // the H100, and the measured counts do not depend on spacing or L2.
+  const CopySetCounts line = check_copy_set("cgline");
+  CHECK(line.checked == 72);
+  CHECK(line.equal.count(Op::cpasync_cg) == 0);  // two or more lines per row: none is a 6b copy
+  CHECK(line.unmodelled.at(Op::cpasync_cg) == 72);
+  const CopySetCounts warm = check_copy_set("cgwarm");
+  CHECK(warm.checked == 32);
+  CHECK(warm.equal.at(Op::cpasync_cg) == 4);
+  CHECK(warm.unmodelled.at(Op::cpasync_cg) == 28);
+  // The H100 itself: a pattern costs the same at every spacing, and with its
+  // sources in L2 as without (sites are KIND-SPACING-PATTERN).
+  const std::string root = BANKCHECK_SOURCE_DIR "/validate/sm90/measured/";
+  const auto cold = measured_wavefronts(root + "cgline.csv"), hot = measured_wavefronts(root + "cgwarm.csv");
+  std::map<std::string, std::uint64_t> by_pattern;
+  for (const auto& [site, wavefronts] : cold) {
+    const std::string pattern = site.substr(site.find('-', site.find('-') + 1) + 1);
+    CAPTURE(site);
+    CHECK(by_pattern.emplace(pattern, wavefronts).first->second == wavefronts);
+  }
+  CHECK(by_pattern.size() == 12);
+  std::size_t compared = 0;
+  for (const auto& [site, wavefronts] : hot) {
+    const std::string pattern = site.substr(site.find('-', site.find('-') + 1) + 1);
+    if (!by_pattern.count(pattern)) continue;  // the one-line patterns cgwarm adds
+    CAPTURE(site);
+    CHECK(by_pattern.at(pattern) == wavefronts);
+    ++compared;
+  }
+  CHECK(compared == 24);
+}
+
+TEST_CASE("cp.async.cg.zfill: one wavefront per active quarter warp that reads one source line (rule 6c)") {
+  // validate/sm90/cases/cgforms.trace: the cgline patterns in the two forms
+  // Triton emits (a run-time source size, an ignore-src predicate), in pairs
+  // of copies, and with the sources in L2: 64 copies of the zero-fill form
+  // and 16 plain copies (the pairs' plain twin). Every costed one equals the
+  // H100; the ones with a quarter warp reading two lines are not modelled
+  // (1 per quarter here, 2 in a running Triton matmul): counted by brute
+  // force from the cases, not by the model.
+  const std::string root = BANKCHECK_SOURCE_DIR "/validate/sm90/";
+  TextTraceReader cases(InputFile(root + "cases/cgforms.trace"));
+  TraceRecord rec;
+  std::size_t zfill = 0, two_lines = 0;
+  while (cases.next(rec)) {
+    if (rec.request.op != Op::cpasync_cg_zfill) continue;
+    ++zfill;
+    bool split = false;
+    for (unsigned q = 0; q < 32; q += 8) {
+      std::set<std::uint64_t> lines;
+      for (unsigned l = q; l < q + 8; ++l)
+        if (rec.request.addr[l] != kInactive) lines.insert(rec.request.source[l] / 128);
+      split = split || lines.size() > 1;
+    }
+    two_lines += split;
+  }
+  REQUIRE(zfill == 64);
+  CHECK(two_lines > 0);
+  CHECK(two_lines < zfill);
+  const CopySetCounts n = check_copy_set("cgforms");
+  CHECK(n.checked == 80);
+  CHECK(n.equal.at(Op::cpasync_cg_zfill) == zfill - two_lines);
+  CHECK(n.unmodelled.at(Op::cpasync_cg_zfill) == two_lines);
+  CHECK(n.equal.at(Op::cpasync_cg) + n.unmodelled.at(Op::cpasync_cg) == 16);
+}
+
+TEST_CASE("cp.async.ca in the source-size form costs as the plain form: rule 6's stages") {
+  // validate/sm90/cases/casrcsize.trace: cpasrc's 100 .ca copies compiled
+  // with a run-time source size (LDGSTS.E... with a predicate operand), so
+  // capture leaves them `cpasync`; every one equals the H100.
+  const CopySetCounts n = check_copy_set("casrcsize");
+  CHECK(n.checked == 100);
+  CHECK(n.equal.at(Op::cpasync) == 100);
+  CHECK(n.unmodelled.empty());
+}
+
+TEST_CASE("Triton's first-stage copies read two lines per quarter warp: not modelled") {
+  // Records captured from Triton's matmul on the H100 (validate/results/
+  // h100-2026-11-26/triton-matmul/ldgsts.sample.trace): 8 source lines, 4
+  // swizzled rows, each quarter warp reading two 64-byte half lines. ncu:
+  // 0x2c0 and 0x2f0 cost 4 per warp there, while the same shape of copy cost
+  // 8 per warp in Triton's matmul with num_stages 2, 3 and 4
+  // (validate/results/h100-2026-11-26b/library/): the count depends on the
+  // running kernel, so the model says "not modelled" rather than either.
+  const BankModel sm90 = make_preset("sm90");
+  TextTraceReader trace(InputFile(BANKCHECK_SOURCE_DIR "/validate/results/h100-2026-11-26/triton-matmul/ldgsts.sample.trace"));
+  TraceRecord rec;
+  std::size_t checked = 0;
+  while (trace.next(rec)) {
+    const std::string& site = trace.sites().name(rec.site);
+    if (site != "matmul_kernel+0x2c0" && site != "matmul_kernel+0x2f0") continue;
+    CAPTURE(site);
+    REQUIRE(rec.request.op == Op::cpasync_cg_zfill);
+    CHECK_FALSE(sm90.cost(rec.request).modelled);
+    WarpRequest plain = rec.request;  // the same lanes as a plain .cg: two lines per row, not modelled
+    plain.op = Op::cpasync_cg;
+    CHECK_FALSE(sm90.cost(plain).modelled);
+    ++checked;
+  }
+  CHECK(checked == 8);
+}
+
+TEST_CASE("cp.async sources: the read stage has no multicast, and the two stages overlap") {
+  std::vector<std::uint64_t> dst(32), same(32, 0), rows(32), kway(32);
+  for (unsigned l = 0; l < 32; ++l) {
+    dst[l] = 4 * l;
+    rows[l] = (l / 4) * 256 + (l % 4) * 4;  // 8 lanes on each of source banks 0..3
+    kway[l] = (l % 4) * 128 + (l / 4) * 4;  // 4 lanes on each of destination banks 0..7
+  }
+  const BankModel sm90 = make_preset("sm90");
+  auto copy = [&](Op op, unsigned width, const std::vector<std::uint64_t>& d, const std::vector<std::uint64_t>& s) {
+    return sm90.cost(WarpRequest{op, width, d, s});
+  };
+  CHECK(copy(Op::cpasync, 4, dst, dst).wavefronts == 1);
+  CHECK(copy(Op::cpasync, 4, dst, same).wavefronts == 32);  // one source word, read lane by lane
+  CHECK(copy(Op::cpasync, 4, dst, rows).wavefronts == 8);   // the source banks alone
+  CHECK(copy(Op::cpasync, 4, kway, dst).wavefronts == 4);   // the destination banks alone
+  CHECK(copy(Op::cpasync, 4, kway, rows).wavefronts == 11);  // both: neither 8 (the larger) nor 12 (the sum)
+  CHECK(copy(Op::cpasync, 4, dst, std::vector<std::uint64_t>{}).wavefronts == 1);  // no source: a store
+  std::vector<std::uint64_t> d16(32), s16(32), late(32), kway4(32), inter4(32);
+  for (unsigned l = 0; l < 32; ++l) {
+    d16[l] = s16[l] = 16 * l;
+    late[l] = 16 * l + 16;
+    kway4[l] = (l % 4) * 128 + (l / 4) * 16;   // 4-way bank conflicts in every quarter warp
+    inter4[l] = (l % 4) * 256 + (l / 4) * 16;  // the same shape in four source lines
+  }
+  // Rule 6b: one wavefront per (source line, shared row) when whole sectors move.
+  CHECK(copy(Op::cpasync_cg, 16, d16, s16).wavefronts == 4);        // 4 lines into 4 rows
+  CHECK(copy(Op::cpasync_cg, 16, kway4, inter4).wavefronts == 4);   // measured 4: line 2j fills row j
+  CHECK_FALSE(copy(Op::cpasync_cg, 16, kway4, s16).modelled);       // measured 32: a sector split over rows
+  CHECK_FALSE(copy(Op::cpasync_cg, 16, d16, late).modelled);        // measured 12: sectors shifted by 16 bytes
+  CHECK_FALSE(copy(Op::cpasync_cg, 16, kway4, std::vector<std::uint64_t>{}).modelled);  // no source: 6b in lane order
+}
+
+namespace {
+/// "a,\"b,c\",d" -> {a, b,c, d}: the per-instruction exports quote kernel names with commas.
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '\r') continue;  // the exports end their lines in CRLF
+    if (c == '"') quoted = !quoted;
+    else if (c == ',' && !quoted) out.emplace_back();
+    else out.back() += c;
+  }
+  return out;
+}
+
+/// Nsight Compute's per-instruction wavefronts and ideal of each probe's
+/// target instruction in a run's export (validate/results/.../*.instructions.csv).
+std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> measured_ideal(const std::string& path) {
+  std::ifstream in(path);
+  REQUIRE_MESSAGE(in.good(), "cannot open " << path);
+  std::string line;
+  std::getline(in, line);
+  const auto header = csv_fields(line);
+  auto column = [&](const std::string& name) {
+    const auto at = std::find(header.begin(), header.end(), name);
+    REQUIRE_MESSAGE(at != header.end(), path << " has no column " << name);
+    return static_cast<std::size_t>(at - header.begin());
+  };
+  const std::size_t name = column("name"), wf = column("wavefronts"), ideal = column("wavefronts_ideal"),
+                    target = column("target");
+  std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> out;
+  while (std::getline(in, line)) {
+    const auto f = csv_fields(line);
+    if (f.size() == header.size() && f[target] == "1") out[f[name]] = {std::stoull(f[wf]), std::stoull(f[ideal])};
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("copies: the ideal is Nsight Compute's measured ideal on every modelled .cg case") {
+  // The probe runs' exports record ncu's "L1 Wavefronts Shared Ideal" next to
+  // the wavefronts. A .cg copy's ideal is the fewest wavefronts that carry
+  // its bytes, ceil(16 x lanes / 128), not one per quarter warp with lanes:
+  // 16 lanes on every other lane (cpasync-cg.16-mask-even, four rows,
+  // measured 4) have the ideal 2, so 2 of the 4 are conflicts.
+  const std::string results = BANKCHECK_SOURCE_DIR "/validate/results/";
+  const std::vector<std::pair<std::string, std::string>> sets = {
+      {"cpasrc", "h100-2026-11-23b/cpasync-probes/cpasync"}, {"cgsrc", "h100-2026-11-23c/cgsrc-probes/cgsrc"},
+      {"cgline", "h100-2026-11-26/cg-probes/cgline"},        {"cgwarm", "h100-2026-11-26/cg-probes/cgwarm"},
+      {"cgforms", "h100-2026-11-26/cg-probes/cgforms"},      {"casrcsize", "h100-2026-11-26/cg-probes/casrcsize"}};
+  const BankModel sm90 = make_preset("sm90");
+  std::map<Op, std::size_t> compared;
+  std::vector<std::string> ca_differs;
+  std::size_t spread = 0;  // .cg lanes in more quarter warps than their bytes need
+  for (const auto& [cases, run] : sets) {
+    const auto measured = measured_ideal(results + run + ".instructions.csv");
+    TextTraceReader trace(InputFile(BANKCHECK_SOURCE_DIR "/validate/sm90/cases/" + cases + ".trace"));
+    TraceRecord rec;
+    while (trace.next(rec)) {
+      const std::string& site = trace.sites().name(rec.site);
+      CAPTURE(site);
+      REQUIRE(measured.count(site) == 1);
+      const RequestCost c = sm90.cost(rec.request);
+      if (!c.modelled) continue;
+      CHECK(c.wavefronts == measured.at(site).first);
+      ++compared[rec.request.op];
+      if (rec.request.op == Op::cpasync) {  // .ca: one per store phase with lanes (below)
+        if (c.ideal != measured.at(site).second) ca_differs.push_back(site);
+        continue;
+      }
+      CHECK(c.ideal == measured.at(site).second);
+      unsigned lanes = 0, quarters = 0;
+      for (unsigned q = 0; q < 32; q += 8) {
+        unsigned in_quarter = 0;
+        for (unsigned l = q; l < q + 8; ++l) in_quarter += rec.request.addr[l] != kInactive;
+        lanes += in_quarter;
+        quarters += in_quarter > 0;
+      }
+      spread += rec.request.op == Op::cpasync_cg && quarters > (lanes + 7) / 8;
+    }
+  }
+  CHECK(compared[Op::cpasync_cg] == 55);
+  CHECK(compared[Op::cpasync_cg_zfill] == 64);
+  CHECK(spread == 1);  // cpasync-cg.16-mask-even: the quarter-warp count said 4
+  // The .ca copies keep the ideal of their store phases (one per phase with
+  // a lane), which ncu's differs from only where lanes are spread over more
+  // phases than their bytes need: every other lane of an 8- or 16-byte copy
+  // (docs/bank-model.md, rule 6).
+  CHECK(compared[Op::cpasync] == 200);
+  std::sort(ca_differs.begin(), ca_differs.end());
+  CHECK(ca_differs.size() == 12);
+  for (const std::string& site : ca_differs) {
+    CAPTURE(site);
+    CHECK((site.find("ca.8-mask-even") != std::string::npos || site.find("ca.16-mask-even") != std::string::npos));
+  }
+}
+
