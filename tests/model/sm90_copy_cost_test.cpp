@@ -60,7 +60,8 @@ CopySetCounts check_copy_set(const std::string& name) {
     const RequestCost c = sm90.cost(rec.request);
     ++n.checked;
     if (!c.modelled) {
-      CHECK(rec.request.op == Op::cpasync_cg);  // the only copy form with cases it does not cost
+      // the copy forms with cases no rule costs: .cg (6b) and the zero-fill form reading two lines (6c)
+      CHECK((rec.request.op == Op::cpasync_cg || rec.request.op == Op::cpasync_cg_zfill));
       ++n.unmodelled[rec.request.op];
       continue;
     }
@@ -311,7 +312,7 @@ TEST_CASE("copies: the ideal is Nsight Compute's measured ideal on every modelle
     }
   }
   CHECK(compared[Op::cpasync_cg] == 55);
-  CHECK(compared[Op::cpasync_cg_zfill] == 64);
+  CHECK(compared[Op::cpasync_cg_zfill] == 16);  // of 64: the 48 whose quarter warps read two lines are not modelled (rule 6c)
   CHECK(spread == 1);  // cpasync-cg.16-mask-even: the quarter-warp count said 4
   // The .ca copies keep the ideal of their store phases (one per phase with
   // a lane), which ncu's differs from only where lanes are spread over more
