@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # wgmma probes on the H100 (issue 30), in one go, on the GPU machine from
 # the repository root, with build-gpu/ carried:
-#   OUT=DIR B=DIR BANKCHECK=build/bankcheck bash validate/hopper/run_hopper.sh
+#   OUT=DIR B=DIR BANKCHECK=build/bankcheck [WGMMA_SET=blind] bash validate/hopper/run_hopper.sh
 # 1. generates and builds validate/hopper/wgmma_probes.cu (sm_90a), checks its SASS holds HGMMA;
 # 2. runs it (every probe must run without a CUDA error);
 # 3. Nsight Compute per instruction (SourceCounters) and the kernel-level shared
@@ -22,7 +22,10 @@ step() {  # step NAME SECONDS CMD...
   timeout "$limit" "$@" >"$OUT/$name.log" 2>&1
   echo "$name: exit $? after $((SECONDS - t0)) s" | tee -a "$OUT/summary.txt"
 }
-python3 validate/hopper/make_wgmma_probes.py >validate/hopper/wgmma_probes.cu
+# WGMMA_SET=blind: the blind set (validate/hopper/wgmma_blind_predictions.txt), without the TMA probes
+set_args=()
+[ "${WGMMA_SET:-}" = blind ] && set_args=(--set blind)
+python3 validate/hopper/make_wgmma_probes.py "${set_args[@]}" >validate/hopper/wgmma_probes.cu
 step build 300 nvcc -gencode=arch=compute_90a,code=sm_90a -O2 -std=c++17 -diag-suppress 550 -lineinfo \
   -o "$W/wgmma_probes" validate/hopper/wgmma_probes.cu
 cuobjdump -sass "$W/wgmma_probes" >"$W/sass.txt" 2>&1
@@ -45,6 +48,7 @@ step compare 120 "$BANKCHECK" compare --ncu "$OUT/wgmma.sass.csv" "$W"/cap/launc
 for t in "$W"/cap/launch-*.bktrace; do  # every wgmma record, as text
   "$BANKCHECK" convert "$t" - --to text 2>/dev/null | grep -E "^(at launch|@[^ ]+ wgmma )" >>"$OUT/wgmma-records.trace"
 done
+[ "${WGMMA_SET:-}" = blind ] && exit 0
 # TMA: swizzled tiles in and out, read right and wrong (validate/hopper/tma_probes.cu)
 step tma-build 200 nvcc -arch=sm_90 -O2 -std=c++17 -lineinfo -o "$W/tma_probes" validate/hopper/tma_probes.cu -lcuda
 cuobjdump -sass "$W/tma_probes" 2>&1 | grep -oE "(UTMA|UBLK|SYNCS)[A-Z0-9.]*" | sort | uniq -c >"$OUT/tma_forms.txt"
