@@ -21,12 +21,16 @@ BANKCHECK_HD unsigned bank_group(Address a, unsigned width) {
 /// not yet read (no multicast: lanes of one source word are read one per
 /// cycle) into a buffer; the write stage writes the lowest buffered lanes,
 /// one address per destination bank group (lanes of one address together).
-/// The phase costs the cycles until every lane is written.
+/// The phase costs the cycles until every lane is written. A zero-filling
+/// lane (source kZeroFill) reads nothing: it starts in the buffer.
 /// @pre width is 4, 8 or 16; addresses are multiples of it.
 template <class Address>
 BANKCHECK_HD std::uint32_t staged_copy_cycles(unsigned width, const Address* dst, const std::uint64_t* src,
                                               std::uint32_t lanes) {
-  std::uint32_t unread = lanes, buffered = 0, cycles = 0;
+  std::uint32_t zero_fill = 0;
+  for (unsigned l = 0; l < kLanes; ++l)
+    if ((lanes & lane_bit(l)) && src[l] == kZeroFill) zero_fill |= lane_bit(l);
+  std::uint32_t unread = lanes & ~zero_fill, buffered = zero_fill, cycles = 0;
   while ((unread | buffered) != 0) {
     ++cycles;
     std::uint32_t read_groups = 0;
@@ -66,8 +70,9 @@ BANKCHECK_HD WarpCost staged_copy_cost(unsigned width, const Address* dst, const
   return cost;
 }
 
-/// Whether the active lanes of every store phase read one 128-byte source
-/// line (true without sources: lane l then reads element l of an aligned block).
+/// Whether the active lanes of every store phase read at most one 128-byte
+/// source line (true without sources: lane l then reads element l of an
+/// aligned block); a zero-filling lane reads none.
 BANKCHECK_HD_INLINE bool phases_read_one_line(unsigned width, const std::uint64_t* source, std::uint32_t active) {
   if (source == nullptr) return true;
   const unsigned n = unpaired_phase_lanes(width);
@@ -75,7 +80,7 @@ BANKCHECK_HD_INLINE bool phases_read_one_line(unsigned width, const std::uint64_
     bool seen = false;
     std::uint64_t line = 0;
     for (unsigned l = first; l < first + n; ++l) {
-      if (!(active & lane_bit(l))) continue;
+      if (!(active & lane_bit(l)) || source[l] == kZeroFill) continue;
       if (seen && source[l] / kPhaseBytes != line) return false;
       seen = true;
       line = source[l] / kPhaseBytes;
@@ -86,7 +91,8 @@ BANKCHECK_HD_INLINE bool phases_read_one_line(unsigned width, const std::uint64_
 
 /// cp.async.cg in its zero-fill form (rule 6c): one wavefront per store
 /// phase (quarter warp) with an active lane, whatever the destinations;
-/// never a conflict; when every quarter warp reads one 128-byte source line.
+/// never a conflict; when every quarter warp reads at most one 128-byte
+/// source line (its zero-filling lanes read none).
 /// Measured with 64 single-warp copies (validate/sm90/cases/cgforms.trace),
 /// and in running kernels (Triton's matmul and attention, 2026-11-26). A
 /// quarter warp that reads two lines is not modelled: it cost 1 in the
@@ -116,6 +122,7 @@ template <class Address>
 BANKCHECK_HD bool moves_whole_sectors(const Address* dst, const std::uint64_t* src, std::uint32_t active) {
   for (unsigned i = 0; i < kLanes; ++i) {
     if (!(active & lane_bit(i))) continue;
+    if (src[i] == kZeroFill) return false;  // zero-filling lanes in a .cg copy without a predicate: never measured
     const std::uint64_t di = static_cast<std::uint64_t>(dst[i]);
     if (di % 16 != 0) return false;  // no 16-byte copy: the rows below could hold more than 8 destinations
     bool shares_sector = false;

@@ -62,6 +62,12 @@ constexpr bool is_global(Op op) { return op == Op::gld || op == Op::gst || op ==
 /// Byte address of a lane that does not take part in the instruction.
 inline constexpr std::uint64_t kInactive = ~std::uint64_t{0};
 
+/// Source of a cp.async lane that reads nothing and fills its destination
+/// with zeros (PTX's ignore-src predicate, or a source size of 0, with a
+/// null source pointer): `z` in text traces. Capture records a null global
+/// source as this, since a read of address 0 would have faulted.
+inline constexpr std::uint64_t kZeroFill = ~std::uint64_t{0} - 1;
+
 /// Widths a bank cell (and a plain load or store in the bank model) can
 /// have: powers of two from 1 to 16 bytes.
 constexpr bool is_valid_width(unsigned width) {
@@ -154,7 +160,8 @@ struct WarpRequest {
   unsigned width = 4;                   ///< bytes per lane (is_valid_access(op, width))
   std::span<const std::uint64_t> addr;  ///< one byte address per lane, kInactive if idle
   /// cpasync / cpasync.cg only: each lane's global source address (kInactive
-  /// where addr is), or empty where the trace does not say. The copy's
+  /// where addr is, kZeroFill for a lane that reads nothing), or empty where
+  /// the trace does not say. The copy's
   /// shared-side cost depends on it (docs/bank-model.md, rule 6).
   std::span<const std::uint64_t> source = {};
 };

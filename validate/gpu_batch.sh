@@ -26,9 +26,12 @@
 #            Triton matmul/attention at several num_stages): run_compare.sh library (issues 25, 30)
 #   script   a PyTorch script of many launches, compared launch by launch (run_compare.sh script)
 #   atomics64  64-bit and float shared atomics (CAS loops), captured and compared
+#   ldgsts   cp.async tiles as GEMM main loops copy them (validate/library/ldgsts_tiles.cu), captured and compared
+#   probes   single-instruction probes (validate/probes/run_on_gpu.sh) of PROBE_GROUPS (default zfill,caltc,cgltc)
 #   ld8pair  8-byte loads with lanes paired on addresses (validate/sm90/cases/ld8pair.trace);
 #   ld8split the same with half warps of different degrees (ld8split.trace)
 #   hopper   wgmma probes (validate/hopper/run_hopper.sh)
+#   wgmma-blind  the blind wgmma set (validate/hopper/wgmma_blind_predictions.txt), measured and captured
 #   bench    bench.replay on this machine's cores, with the SIMD path it measures
 #            fastest and again with BANKCHECK_SIMD=avx512 (model/simd_degree.hpp)
 # Results under $OUT/STEP/; large files (traces, reports, cubins) are removed
@@ -84,8 +87,14 @@ for s in "$@"; do
         BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh script ;;
     atomics64) step atomics64 200 env LAUNCHES=40 KEEP_OPS='atom[.a-z]*' KEEP_LINES=100000 OUT="$OUT/atomics64" B="$B" \
         BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh atomics64 ;;
+    ldgsts) step ldgsts 300 env LAUNCHES=12 KEEP_OPS='cpasync[.a-z]*' KEEP_LINES=30000 OUT="$OUT/ldgsts" B="$B" \
+        BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh ldgsts ;;
+    probes) step probes 420 env OUT="$OUT/probes" PROBES_BUDGET_S=400 PROBE_GROUPS="${PROBE_GROUPS:-zfill,caltc,cgltc}" \
+        bash validate/probes/run_on_gpu.sh ;;
     ld8pair|ld8split) step "$s" 200 env OUT="$OUT/$s" CASES="validate/sm90/cases/$s.trace" NAME="$s" \
         bash validate/sm90/run_ld8cap.sh ;;
+    wgmma-blind) step wgmma-blind 300 env WGMMA_SET=blind OUT="$OUT/wgmma-blind" B="$B" BANKCHECK="$PWD/build/bankcheck" \
+        bash validate/hopper/run_hopper.sh ;;
     hopper) step hopper 500 env OUT="$OUT/hopper" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/hopper/run_hopper.sh ;;
     *) echo "unknown step $s" | tee -a "$LOG" ;;
   esac

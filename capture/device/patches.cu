@@ -72,7 +72,7 @@ __device__ __forceinline__ void summarize_warp(CaptureDescriptor* d, std::uint64
     const std::uint64_t mine = reinterpret_cast<std::uintptr_t>(source);
     for (unsigned l = 0; l < kCaptureWarp; ++l) {
       const std::uint64_t s = __shfl_sync(group, mine, l);
-      r.source[l] = (mask >> l) & 1u ? s : 0u;
+      r.source[l] = (mask >> l) & 1u ? (s == 0 ? bankcheck::kZeroFill : s) : 0u;  // null: a zero-filling lane
     }
     r.has_source = true;
   }

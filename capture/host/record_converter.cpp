@@ -37,8 +37,11 @@ void RecordConverter::add(const CaptureSlot& slot) {
     const CaptureSlot record = *pending_;
     pending_.reset();
     if (kind == SlotOp::cpasync) {
+      // A null source is a lane that read nothing (ignore-src, source size
+      // 0): a read of address 0 would have faulted.
       for (unsigned l = 0; l < kCaptureWarp; ++l)
         if (((record.mask >> l) & 1u) == 0) source_[l] = kInactive;
+        else if (source_[l] == 0) source_[l] = kZeroFill;
       write(record, source_, {});
     } else {
       write(record, {}, high_);

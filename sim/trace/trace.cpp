@@ -27,7 +27,7 @@ std::string source_problem(const WarpRequest& request) {
     const bool idle = request.addr[l] == kInactive;
     if (idle != (request.source[l] == kInactive))
       return "lane " + std::to_string(l) + (idle ? " is idle but has a source address" : " has no source address");
-    if (!idle && request.source[l] % request.width != 0)
+    if (!idle && request.source[l] != kZeroFill && request.source[l] % request.width != 0)
       return "misaligned source address " + std::to_string(request.source[l]) + " of lane " + std::to_string(l) +
              ": not a multiple of " + std::to_string(request.width) + " (width " + std::to_string(request.width) + ")";
   }

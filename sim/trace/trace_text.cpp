@@ -200,10 +200,13 @@ void TextTraceReader::parse_instruction(std::string_view line, TraceRecord& out)
       continue;
     }
     std::uint64_t a = kInactive;
-    if (token != "-") {
+    if (from && token == "z") {
+      a = kZeroFill;  // a copy lane that reads nothing and writes zeros
+    } else if (token != "-") {
       const std::string what = (from ? "the source address of lane " : "the address of lane ") + std::to_string(lanes);
       a = parse_number(token, what);
       if (a == kInactive) fail(hex(a) + " for " + what + " is reserved (it marks an inactive lane; write '-')");
+      if (a == kZeroFill) fail(hex(a) + " for " + what + " is reserved (it marks a zero-filling source; write 'z')");
       if (!is_aligned_access(a, out.request.width))
         fail("misaligned address " + quoted(token) + " for " + what + ": not a multiple of " +
              std::to_string(alignment) + " (width " + std::to_string(width) + ")");
@@ -337,6 +340,10 @@ void TextTraceWriter::record(std::string_view site, const WarpRequest& request) 
       line_ += ' ';
       if (a == kInactive) {
         line_ += '-';
+        continue;
+      }
+      if (a == kZeroFill && lanes.data() == request.source.data()) {
+        line_ += 'z';
         continue;
       }
       if (!is_aligned_access(a, request.width))

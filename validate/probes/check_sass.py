@@ -126,6 +126,13 @@ def expected_probe(base):
     m = re.match(r"probe_cpasync_ca(\d+)srcsize$", base)  # the source-size form: a predicate operand
     if m:
         return [rf"LDGSTS\.E{ {'4': '', '8': r'.64', '16': r'.128'}[m.group(1)]} \[.*, !?P[0-6T]\b"], False
+    m = re.match(r"probe_cpasync_(ca|cg)(\d+)(ltc)?(ign)?$", base)  # the L2::128B hint; the ignore-src form
+    if m and (m.group(3) or m.group(4)):
+        mod = r"\.BYPASS" if m.group(1) == "cg" else ""
+        ltc = r"\.LTC128B" if m.group(3) else ""
+        width = {4: "", 8: r"\.64", 16: r"\.128"}[int(m.group(2))]
+        pred = r".*, !?P[0-6T]\b" if m.group(4) else ""
+        return [rf"LDGSTS\.E{mod}{ltc}{width} \[{pred}"], False
     m = re.match(r"probe_cpasync_(ca|cg)(\d+)$", base)
     if m:
         size = int(m.group(2))

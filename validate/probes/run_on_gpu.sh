@@ -26,7 +26,9 @@
 #      cgwarm (the same with the sources read into L2 first), cgforms (the
 #      same in Triton's forms: kinds cgsrcsize and cgignore; in pairs:
 #      cgpair, cgpairplain; warm: cgwarmsrcsize), casrcsize (the .ca
-#      copies of cpasync in the source-size form), s12
+#      copies of cpasync in the source-size form), zfill (the ignore-src
+#      form with zero-filling lanes), caltc and cgltc (the copies of cpasync
+#      and cgsrc with the L2::128B hint), s12
 #      (12-byte structs), cub12 (CUB with a 12-byte type), ld8mix (8-byte
 #      loads, validate/sm90/cases/ld8mix.trace on the existing microbench),
 #      ld8pred (the ld8mix loads with idle lanes, predicated off or
@@ -36,7 +38,8 @@
 #  10. packs $OUT/probes.tar.gz and prints a summary table
 #
 # PROBE_GROUPS (comma-separated, default all) limits steps 4 and 7 to some of
-# latency, atom, matrix, cpasync, cgsrc, cgline, cgwarm, cgforms, casrcsize, s12, cub12, ld8mix, ld8pred, global.
+# latency, atom, matrix, cpasync, cgsrc, cgline, cgwarm, cgforms, casrcsize, zfill, caltc, cgltc, s12, cub12,
+# ld8mix, ld8pred, global.
 #
 # Files in $OUT: probes.tar.gz (everything), summary.txt (per-case table),
 # run.log, sass_check.txt, latency.csv, latency_fit.txt, latency.png, and
@@ -56,7 +59,7 @@ BIN=$WORK/bin
 CASES=$ROOT/validate/sm90/probes/cases/probes.csv
 LD8=$ROOT/validate/sm90/cases/ld8mix.trace
 NVFLAGS=(-arch=sm_90 -O2 -std=c++20 -lineinfo)
-GROUPS_WANTED=${PROBE_GROUPS:-latency,atom,matrix,cpasync,cgsrc,cgline,cgwarm,cgforms,casrcsize,s12,cub12,ld8mix,ld8pred,global}
+GROUPS_WANTED=${PROBE_GROUPS:-latency,atom,matrix,cpasync,cgsrc,cgline,cgwarm,cgforms,casrcsize,zfill,caltc,cgltc,s12,cub12,ld8mix,ld8pred,global}
 want() { [[ ",$GROUPS_WANTED," == *",$1,"* ]]; }
 mkdir -p "$OUT" "$RES"/{ncu,sass,latency,cases,logs} "$BIN"
 LOG=$RES/run.log
@@ -296,6 +299,9 @@ if want cgline && have probes; then PROBE_KINDS=cgline; profile cgline "$(count_
 if want casrcsize && have probes; then PROBE_KINDS=casrcsize; profile casrcsize "$(count_kinds casrcsize)" probe_ probes_launch; fi
 if want cgwarm && have probes; then PROBE_KINDS=cgwarm; profile cgwarm "$(count_kinds cgwarm)" probe_ probes_launch; fi
 if want cgforms && have probes; then PROBE_KINDS=cgsrcsize,cgignore,cgpair,cgpairplain,cgwarmsrcsize; profile cgforms "$(count_kinds cgsrcsize,cgignore,cgpair,cgpairplain,cgwarmsrcsize)" probe_ probes_launch; fi
+if want zfill && have probes; then PROBE_KINDS=zfill; profile zfill "$(count_kinds zfill)" probe_ probes_launch; fi
+if want caltc && have probes; then PROBE_KINDS=caltc; profile caltc "$(count_kinds caltc)" probe_ probes_launch; fi
+if want cgltc && have probes; then PROBE_KINDS=cgltc; profile cgltc "$(count_kinds cgltc)" probe_ probes_launch; fi
 if want s12 && have probes; then PROBE_KINDS=s12; profile s12 "$(count_kinds s12)" probe_ probes_launch; fi
 if want cub12 && have cub12; then profile cub12 15 cub12_ cub_launch; fi
 if want ld8mix && have microbench; then profile ld8mix "$(grep -c '^@' "$LD8" 2>/dev/null)" one_instruction ld8_launch; fi

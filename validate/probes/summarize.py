@@ -43,9 +43,13 @@ from collections import OrderedDict, defaultdict
 
 from ncu_pages import COLUMNS, instructions, names_match, number, read_raw, read_source
 
+# The kinds whose probed instruction is a cp.async (LDGSTS).
+COPY_KINDS = ("cpasync", "cgsrc", "cgline", "cgwarm", "cgsrcsize", "cgignore", "cgpair", "cgpairplain", "cgwarmsrcsize",
+              "casrcsize", "caltc", "cgltc", "zfill")
 TARGET = {
-    "atom": r"^(ATOMS|LDS)", "ldsm": r"^LDSM", "stsm": r"^STSM", "cpasync": r"^LDGSTS", "cgsrc": r"^LDGSTS", "cgline": r"^LDGSTS", "cgwarm": r"^LDGSTS", "cgsrcsize": r"^LDGSTS", "cgignore": r"^LDGSTS", "cgpair": r"^LDGSTS", "cgpairplain": r"^LDGSTS", "cgwarmsrcsize": r"^LDGSTS", "casrcsize": r"^LDGSTS", "s12": r"^(LDS|STS)",
+    "atom": r"^(ATOMS|LDS)", "ldsm": r"^LDSM", "stsm": r"^STSM", "s12": r"^(LDS|STS)",
     "gld": r"^LDG", "gst": r"^STG", "ld8": r"^LDS", "microbench": r"^(LDS|STS)", "cub12": r"^(LDS|STS)",
+    **{k: r"^LDGSTS" for k in COPY_KINDS},
 }
 
 
@@ -126,7 +130,7 @@ def analyse_step(step, manifest, problems):
         row["src_other_wavefronts"] = total("wavefronts", others)
         row["src_sass"] = " | ".join(
             f"{d['offset']} {d['sass']} [x{d['inst_executed']} wf {d['wavefronts']}/{d['wavefronts_ideal']}"
-            + (f" l2 {d['l2_sectors']}/{d['l2_sectors_ideal']} tag {d['l1_tag_requests']}" if kind in ("gld", "gst", "cpasync", "cgsrc", "cgline", "cgwarm", "cgsrcsize", "cgignore", "cgpair", "cgpairplain", "cgwarmsrcsize", "casrcsize") else "")
+            + (f" l2 {d['l2_sectors']}/{d['l2_sectors_ideal']} tag {d['l1_tag_requests']}" if kind in ("gld", "gst") + COPY_KINDS else "")
             + "]" for d in targets)
         cases.append(row)
         for d in ins:
@@ -261,7 +265,7 @@ def summary(res):
         lines.append("name | kernel-level nonzero shared wavefront (wf) / conflict (cf) counters | "
                      "per-instruction targets: wavefronts/ideal | SASS [executed, wf/ideal]")
         for c in cases:
-            gm = global_metrics(c) if c.get("kind") in ("gld", "gst", "cpasync", "cgsrc", "cgline", "cgwarm", "cgsrcsize", "cgignore", "cgpair", "cgpairplain", "cgwarmsrcsize", "casrcsize") else ""
+            gm = global_metrics(c) if c.get("kind") in ("gld", "gst") + COPY_KINDS else ""
             lines.append(f"{c['name']} | {nonzero_wavefront_metrics(c)}{(' | ' + gm) if gm else ''} | "
                          f"{c['src_wavefronts']}/{c['src_wavefronts_ideal']} | {c['src_sass']}")
     comparisons = compare_pairs({c["name"]: c for cases, _ in by_group.values() for c in cases})
@@ -286,7 +290,7 @@ def summary(res):
     for k in keys:
         c = index.get(k)
         if c:
-            gm = global_metrics(c) if c.get("kind") in ("gld", "gst", "cpasync", "cgsrc", "cgline", "cgwarm", "cgsrcsize", "cgignore", "cgpair", "cgpairplain", "cgwarmsrcsize", "casrcsize") else ""
+            gm = global_metrics(c) if c.get("kind") in ("gld", "gst") + COPY_KINDS else ""
             print(f"  {k}: {nonzero_wavefront_metrics(c)} {gm} | src {c['src_wavefronts']}/{c['src_wavefronts_ideal']}"
                   f" targets={c['src_targets']}")
     return 0

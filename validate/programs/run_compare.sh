@@ -7,7 +7,7 @@
 # With BANKCHECK=path/to/bankcheck, the CLI captures and compares
 # (`bankcheck capture --library $B/...`, `bankcheck compare --ncu`);
 # without it, the minimal smoke driver that gpu_smoke.sh built does.
-# GROUP: cub-device cub-block triton torch global-search library script (each a list of
+# GROUP: cub-device cub-block triton torch global-search library script ldgsts atomics64 (each a list of
 # programs below). CAPTURE_ARGS: more options for `bankcheck capture`, e.g.
 # `--global` (global loads and stores too, compared with ncu's sectors).
 # Per program: capture (at most $LAUNCHES launches matching its kernel
@@ -55,11 +55,16 @@ program() {  # program NAME KERNEL_REGEX CMD...   (ONLY=REGEX: only the programs
   shift 2
   [[ -n ${ONLY:-} && ! $name =~ $ONLY ]] && return 0
   local cap="$P/cap-$name"
-  rm -rf "$cap"
+  # A program too long for one device call runs in two (the same OUT, kept
+  # on the machine): STOP_AFTER_NCU=1 captures and profiles; REUSE=1 then
+  # exports and compares what the first call left.
+  [ -z "${REUSE:-}" ] && rm -rf "$cap"
   # One regex selects the same launches in both tools: both search the name
   # in NAME_BASE (docs/capture.md, "Comparing with Nsight Compute").
   local base=${NAME_BASE:-mangled}
-  if [ -n "${BANKCHECK:-}" ]; then
+  if [ -n "${REUSE:-}" ]; then
+    :
+  elif [ -n "${BANKCHECK:-}" ]; then
     run "capture.$name" "${CAPTURE_S:-120}" "$BANKCHECK" capture --library "$B/libbankcheck_capture.so" \
       --patches "$B/bankcheck_capture_patches.fatbin" ${CAPTURE_ARGS:-} --kernel-name-base "$base" --kernel "$regex" \
       --launch-count "$LAUNCHES" -o "$cap" -- "$@"
@@ -69,9 +74,10 @@ program() {  # program NAME KERNEL_REGEX CMD...   (ONLY=REGEX: only the programs
       run "capture.$name" 120 "$B/smoke_driver" capture "$cap" "$B/libbankcheck_capture.so" \
       "$B/bankcheck_capture_patches.fatbin" 65536 -- "$@"
   fi
-  run "ncu.$name" "${NCU_S:-240}" "$NCU" --section SourceCounters --kernel-name-base "$base" -k "regex:$regex" \
-    -c "$LAUNCHES" -f -o "$P/$name" "$@"
-  run "export.$name" 120 "$NCU" -i "$P/$name.ncu-rep" --page source --print-source sass --csv --print-kernel-base mangled
+  [ -z "${REUSE:-}" ] && run "ncu.$name" "${NCU_S:-240}" "$NCU" --section SourceCounters --kernel-name-base "$base" \
+    -k "regex:$regex" -c "$LAUNCHES" -f -o "$P/$name" "$@"
+  [ -n "${STOP_AFTER_NCU:-}" ] && return 0
+  run "export.$name" "${EXPORT_S:-120}" "$NCU" -i "$P/$name.ncu-rep" --page source --print-source sass --csv --print-kernel-base mangled
   cp "$P/export.$name.log" "$P/$name.sass.csv"
   run "launches.$name" 120 "$NCU" -i "$P/$name.ncu-rep" --page raw --csv --metrics launch__grid_size \
     --print-kernel-base mangled
@@ -135,6 +141,10 @@ for group in "$@"; do
       program torch.layer_norm "layer_norm" python3 validate/programs/torch_ops.py layer_norm
       program torch.sort "sort|radix|Sort|Radix" python3 validate/programs/torch_ops.py sort
       program torch.cumsum "scan|Scan|cumsum" python3 validate/programs/torch_ops.py cumsum ;;
+    ldgsts)
+      # cp.async tiles as GEMM main loops copy them (validate/library/ldgsts_tiles.cu)
+      build ldgsts_tiles validate/library/ldgsts_tiles.cu -std=c++17
+      LAUNCHES=${TILE_LAUNCHES:-12} program ldgsts "_tile" "$BIN/ldgsts_tiles" ;;
     atomics64)
       # Compare-and-swap loops of 64-bit and float shared atomics (issue 25, part 3).
       build atomics64 validate/library/atomics64.cu -std=c++17

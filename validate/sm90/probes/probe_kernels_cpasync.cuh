@@ -103,3 +103,57 @@ __global__ void __launch_bounds__(kWarp) probe_cpasync_cg16ignore(PROBE_PARAMS) 
 CA_SRCSIZE_KERNEL(ca4srcsize, 4)
 CA_SRCSIZE_KERNEL(ca8srcsize, 8)
 CA_SRCSIZE_KERNEL(ca16srcsize, 16)
+
+// The L2::128B prefetch hint (SASS .LTC128B), as cuBLAS's, cuDNN's and
+// CUTLASS's copies carry it, and the ignore-src form with lanes that do
+// ignore their source: a lane whose manifest source is kIgnoreSource passes
+// a null pointer and a true predicate, so it reads nothing and writes zeros
+// (what cuDNN's copies at a tile's edge do). LTC: the hint; IGN: the
+// ignore-src form (a run-time predicate operand, true or false per lane).
+constexpr uint32_t kIgnoreSource = 0xFFFFFFFFu;
+
+template <int Size, bool CG, bool LTC, bool IGN>
+__device__ __forceinline__ void cp_async_form(uint32_t dst, uint8_t* g, uint32_t s) {
+  const bool ignore = s == kIgnoreSource;
+  const void* src = ignore ? nullptr : static_cast<const void*>(g + s);
+  const int q = ignore ? 1 : 0;
+  if constexpr (!IGN) {
+    if constexpr (CG && LTC)
+      asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
+    else if constexpr (LTC)
+      asm volatile("cp.async.ca.shared.global.L2::128B [%0], [%1], %2;" ::"r"(dst), "l"(src), "n"(Size) : "memory");
+    else
+      cp_async<Size, CG>(dst, src);
+  } else if constexpr (CG && LTC) {
+    asm volatile("{ .reg .pred q; setp.ne.b32 q, %2, 0; cp.async.cg.shared.global.L2::128B [%0], [%1], 16, q; }"
+                 ::"r"(dst), "l"(src), "r"(q) : "memory");
+  } else if constexpr (CG) {
+    asm volatile("{ .reg .pred q; setp.ne.b32 q, %2, 0; cp.async.cg.shared.global [%0], [%1], 16, q; }"
+                 ::"r"(dst), "l"(src), "r"(q) : "memory");
+  } else if constexpr (LTC) {
+    asm volatile("{ .reg .pred q; setp.ne.b32 q, %2, 0; cp.async.ca.shared.global.L2::128B [%0], [%1], %3, q; }"
+                 ::"r"(dst), "l"(src), "r"(q), "n"(Size) : "memory");
+  } else {
+    asm volatile("{ .reg .pred q; setp.ne.b32 q, %2, 0; cp.async.ca.shared.global [%0], [%1], %3, q; }"
+                 ::"r"(dst), "l"(src), "r"(q), "n"(Size) : "memory");
+  }
+}
+
+#define CP_FORM_KERNEL(NAME, SIZE, CG, LTC, IGN)                                                    \
+  __global__ void __launch_bounds__(kWarp) probe_cpasync_##NAME(PROBE_PARAMS) {                     \
+    __shared__ __align__(128) uint8_t smem[kSharedBytes];                                           \
+    const unsigned lane = threadIdx.x;                                                              \
+    (void)magic; (void)out;                                                                         \
+    if ((active >> lane) & 1u) cp_async_form<SIZE, CG, LTC, IGN>(shared_base(smem) + p.a[lane], g, p.s[lane]); \
+    asm volatile("cp.async.wait_all;" ::: "memory");                                                \
+  }
+CP_FORM_KERNEL(ca4ltc, 4, false, true, false)
+CP_FORM_KERNEL(ca8ltc, 8, false, true, false)
+CP_FORM_KERNEL(ca16ltc, 16, false, true, false)
+CP_FORM_KERNEL(cg16ltc, 16, true, true, false)
+CP_FORM_KERNEL(ca4ltcign, 4, false, true, true)
+CP_FORM_KERNEL(ca16ltcign, 16, false, true, true)
+CP_FORM_KERNEL(cg16ltcign, 16, true, true, true)
+CP_FORM_KERNEL(ca4ign, 4, false, false, true)
+CP_FORM_KERNEL(ca16ign, 16, false, false, true)
+CP_FORM_KERNEL(cg16ign, 16, true, false, true)
