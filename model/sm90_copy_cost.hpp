@@ -59,23 +59,47 @@ BANKCHECK_HD std::uint32_t staged_copy_cycles(unsigned width, const Address* dst
   return cycles;
 }
 
-/// cp.async (.ca) with known sources: store phases, each costing its staged cycles.
+/// Whether the destinations of `lanes` conflict: two addresses in one bank group.
+template <class Address>
+BANKCHECK_HD bool destinations_conflict(unsigned width, const Address* dst, std::uint32_t lanes) {
+  for (unsigned i = 0; i < kLanes; ++i)
+    for (unsigned j = i + 1; j < kLanes; ++j)
+      if ((lanes & lane_bit(i)) && (lanes & lane_bit(j)) && dst[i] != dst[j] &&
+          bank_group(dst[i], width) == bank_group(dst[j], width))
+        return true;
+  return false;
+}
+
+/// cp.async (.ca) with known sources: store phases, each costing its staged
+/// cycles. A phase that mixes zero-filling and reading lanes is modelled
+/// only where its destinations do not conflict: 50 of the 52 .ca probes of
+/// validate/sm90/cases/zfill.trace equal the stages with zero-filling lanes
+/// buffered from the start, and the two that do not (random lanes: 13
+/// against 11, 10 against 9) are the only ones mixing the two kinds of lane
+/// over conflicting destinations.
 template <class Address>
 BANKCHECK_HD WarpCost staged_copy_cost(unsigned width, const Address* dst, const std::uint64_t* src,
                                        std::uint32_t active) {
   WarpCost cost;
   const unsigned n = unpaired_phase_lanes(width);
-  for (unsigned first = 0; first < kLanes; first += n)
-    add_phase(cost, staged_copy_cycles(width, dst, src, active & lane_range(first, n)));
+  for (unsigned first = 0; first < kLanes; first += n) {
+    const std::uint32_t lanes = active & lane_range(first, n);
+    std::uint32_t zero_fill = 0;
+    for (unsigned l = first; l < first + n; ++l)
+      if ((lanes & lane_bit(l)) && src[l] == kZeroFill) zero_fill |= lane_bit(l);
+    if (zero_fill != 0 && zero_fill != lanes && destinations_conflict(width, dst, lanes))
+      return WarpCost{0, 0, 0, false};
+    add_phase(cost, staged_copy_cycles(width, dst, src, lanes));
+  }
   return cost;
 }
 
-/// Whether the active lanes of every store phase read at most one 128-byte
-/// source line (true without sources: lane l then reads element l of an
-/// aligned block); a zero-filling lane reads none.
-BANKCHECK_HD_INLINE bool phases_read_one_line(unsigned width, const std::uint64_t* source, std::uint32_t active) {
+/// Whether the reading lanes of every quarter warp read at most one 128-byte
+/// source line, at distinct addresses (true without sources: lane l then
+/// reads element l of an aligned block); a zero-filling lane reads none.
+BANKCHECK_HD_INLINE bool quarters_read_one_line(const std::uint64_t* source, std::uint32_t active) {
   if (source == nullptr) return true;
-  const unsigned n = unpaired_phase_lanes(width);
+  constexpr unsigned n = kLanes / 4;
   for (unsigned first = 0; first < kLanes; first += n) {
     bool seen = false;
     std::uint64_t line = 0;
@@ -84,25 +108,60 @@ BANKCHECK_HD_INLINE bool phases_read_one_line(unsigned width, const std::uint64_
       if (seen && source[l] / kPhaseBytes != line) return false;
       seen = true;
       line = source[l] / kPhaseBytes;
+      for (unsigned k = first; k < l; ++k)
+        if ((active & lane_bit(k)) && source[k] == source[l]) return false;
     }
   }
   return true;
 }
 
-/// cp.async.cg in its zero-fill form (rule 6c): one wavefront per store
-/// phase (quarter warp) with an active lane, whatever the destinations;
-/// never a conflict; when every quarter warp reads at most one 128-byte
-/// source line (its zero-filling lanes read none).
-/// Measured with 64 single-warp copies (validate/sm90/cases/cgforms.trace),
-/// and in running kernels (Triton's matmul and attention, 2026-11-26). A
-/// quarter warp that reads two lines is not modelled: it cost 1 in the
-/// single-warp probes and in one Triton matmul, 2 (one per line) in
-/// another (validate/results/h100-2026-11-26b/).
-BANKCHECK_HD_INLINE WarpCost phase_count_cost(unsigned width, std::uint32_t active, const std::uint64_t* source) {
-  if (!phases_read_one_line(width, source, active)) return WarpCost{0, 0, 0, false};
+/// The 128-byte shared rows the lanes `lanes` of one quarter warp write,
+/// or 0 when that differs from the lanes' store degree (a case the
+/// zero-fill probes did not tell apart).
+template <class Address>
+BANKCHECK_HD std::uint32_t zero_fill_rows(const Address* dst, std::uint32_t lanes) {
+  std::uint32_t rows = 0;
+  for (unsigned i = 0; i < kLanes; ++i) {
+    if (!(lanes & lane_bit(i))) continue;
+    bool first_of_row = true;
+    for (unsigned j = 0; j < i && first_of_row; ++j)
+      first_of_row = !(lanes & lane_bit(j)) || dst[j] / kPhaseBytes != dst[i] / kPhaseBytes;
+    rows += first_of_row;
+  }
+  return rows == phase_degree(dst, lanes, 16) ? rows : 0u;
+}
+
+/// cp.async.cg in its zero-fill form (rule 6c): one wavefront per quarter
+/// warp with an active lane, whatever the destinations; never a conflict;
+/// when every quarter warp reads at most one 128-byte source line at
+/// distinct addresses. Measured with 64 single-warp copies
+/// (validate/sm90/cases/cgforms.trace), and in running kernels (Triton's
+/// matmul and attention, 2026-11-26). A quarter warp that reads two lines
+/// is not modelled: it cost 1 in the single-warp probes and in one Triton
+/// matmul, 2 (one per line) in another (validate/results/h100-2026-11-26b/).
+/// Lanes that fill zeros (source kZeroFill) are written apart from the
+/// reading lanes: the copy costs one per quarter warp with an active lane
+/// when a lane reads (none when none does), plus, per quarter warp, the
+/// rows its zero-filling lanes write; ideal one per quarter warp with
+/// zero-filling lanes in place of those rows (validate/sm90/cases/zfill.trace,
+/// 26 copies in both hint forms, H100, 2026-11-27).
+template <class Address>
+BANKCHECK_HD WarpCost phase_count_cost(const Address* dst, std::uint32_t active, const std::uint64_t* source) {
+  if (!quarters_read_one_line(source, active)) return WarpCost{0, 0, 0, false};
+  constexpr unsigned n = kLanes / 4;
+  std::uint32_t zero_fill = 0;
+  for (unsigned l = 0; source != nullptr && l < kLanes; ++l)
+    if ((active & lane_bit(l)) && source[l] == kZeroFill) zero_fill |= lane_bit(l);
   WarpCost cost;
-  const unsigned n = unpaired_phase_lanes(width);
-  for (unsigned first = 0; first < kLanes; first += n) add_phase(cost, (active & lane_range(first, n)) != 0 ? 1u : 0u);
+  const bool reads = (active & ~zero_fill) != 0;
+  for (unsigned first = 0; first < kLanes; first += n) {
+    const std::uint32_t quarter = active & lane_range(first, n);
+    if (reads) add_phase(cost, quarter != 0 ? 1u : 0u);
+    if ((quarter & zero_fill) == 0) continue;
+    const std::uint32_t rows = zero_fill_rows(dst, quarter & zero_fill);
+    if (rows == 0) return WarpCost{0, 0, 0, false};
+    add_phase(cost, rows);
+  }
   return cost;
 }
 
@@ -110,14 +169,12 @@ BANKCHECK_HD_INLINE WarpCost phase_count_cost(unsigned width, std::uint32_t acti
 inline constexpr unsigned kSectorBytes = 32;
 
 /// Whether a .cg copy moves whole source sectors onto destination sectors
-/// and fills each shared row from one source line (rule 6b, measured with
-/// validate/sm90/cases/cgsrc.trace): no two lanes read one source address or
-/// write one destination; the lanes of one 32-byte source sector write one
-/// destination sector and the lanes of one destination sector read one
-/// source sector (in either order of their 16 bytes); a sector only one lane
-/// uses is read at its first 16 bytes, at the same place in its line as the
-/// lane writes in its row; the lanes writing one 128-byte row read one
-/// 128-byte line (a line may fill several rows).
+/// (rule 6b, measured with validate/sm90/cases/cgsrc.trace): no two lanes
+/// read one source address or write one destination; the lanes of one
+/// 32-byte source sector write one destination sector and the lanes of one
+/// destination sector read one source sector (in either order of their 16
+/// bytes); a sector only one lane uses is read at its first 16 bytes, at the
+/// same place in its line as the lane writes in its row.
 template <class Address>
 BANKCHECK_HD bool moves_whole_sectors(const Address* dst, const std::uint64_t* src, std::uint32_t active) {
   for (unsigned i = 0; i < kLanes; ++i) {
@@ -132,7 +189,6 @@ BANKCHECK_HD bool moves_whole_sectors(const Address* dst, const std::uint64_t* s
       if (src[i] == src[j] || di == dj) return false;
       const bool same_source = src[i] / kSectorBytes == src[j] / kSectorBytes;
       if (same_source != (di / kSectorBytes == dj / kSectorBytes)) return false;
-      if (di / kPhaseBytes == dj / kPhaseBytes && src[i] / kPhaseBytes != src[j] / kPhaseBytes) return false;
       shares_sector = shares_sector || same_source;
     }
     if (!shares_sector && (src[i] % kSectorBytes != 0 || src[i] % kPhaseBytes != di % kPhaseBytes)) return false;
@@ -140,25 +196,32 @@ BANKCHECK_HD bool moves_whole_sectors(const Address* dst, const std::uint64_t* s
   return true;
 }
 
-/// A .cg copy that moves whole sectors (rule 6b): one wavefront per shared
-/// row it writes (each row from its one source line), whatever the order of
-/// the sectors within the row and whichever quarter warps the lanes are in.
+/// A .cg copy that moves whole sectors (rule 6b): one wavefront per pair of
+/// a shared row it writes and a source line it fills that row from,
+/// whatever the order of the sectors within the row and whichever quarter
+/// warps the lanes are in: 49 single-warp probes of one line per row
+/// (cgsrc, cpasrc) and 101 of rows filled from two to eight lines, the
+/// lines 128 to 4096 bytes apart and in L2 or not (cgsrc, cgline, cgwarm),
+/// all equal; and 6 per warp for 128-byte rows of which every other one
+/// straddles two lines in a running GEMM-like kernel (validate/library/
+/// ldgsts_tiles.cu, h16_cg_ltc_split, H100, 2026-11-27).
 /// Ideal: the fewest wavefronts that carry its bytes, 128 per wavefront,
 /// ceil(16 x lanes / 128), as Nsight Compute's ideal measured for every .cg
 /// copy probed (16 lanes in four quarter warps: 2; docs/bank-model.md). A
-/// row holds at most 8 distinct aligned 16-byte destinations, so the rows
-/// written are never fewer.
+/// row holds at most 8 distinct aligned 16-byte destinations, so the pairs
+/// are never fewer.
 template <class Address>
-BANKCHECK_HD WarpCost sector_copy_cost(const Address* dst, std::uint32_t active) {
+BANKCHECK_HD WarpCost sector_copy_cost(const Address* dst, const std::uint64_t* src, std::uint32_t active) {
   WarpCost cost;
   unsigned lanes = 0;
   for (unsigned i = 0; i < kLanes; ++i) {
     if (!(active & lane_bit(i))) continue;
     ++lanes;
-    bool first_of_row = true;
-    for (unsigned j = 0; j < i && first_of_row; ++j)
-      first_of_row = !(active & lane_bit(j)) || dst[j] / kPhaseBytes != dst[i] / kPhaseBytes;
-    cost.wavefronts += first_of_row;
+    bool first_of_pair = true;
+    for (unsigned j = 0; j < i && first_of_pair; ++j)
+      first_of_pair = !(active & lane_bit(j)) || dst[j] / kPhaseBytes != dst[i] / kPhaseBytes ||
+                      src[j] / kPhaseBytes != src[i] / kPhaseBytes;
+    cost.wavefronts += first_of_pair;
   }
   cost.degree = cost.wavefronts > 0 ? 1u : 0u;
   cost.ideal = (lanes * 16 + kPhaseBytes - 1) / kPhaseBytes;
@@ -166,9 +229,9 @@ BANKCHECK_HD WarpCost sector_copy_cost(const Address* dst, std::uint32_t active)
 }
 
 /// cp.async.cg (LDGSTS.E.BYPASS.128) with known sources (rule 6b): one per
-/// row when the copy moves whole sectors and fills each row from one line;
-/// otherwise not modelled (rows filled from two lines, sectors split or
-/// shifted: no rule found fits them, docs/bank-model.md). The source
+/// (row, line) pair when the copy moves whole sectors; otherwise not
+/// modelled (sectors split or shifted: no rule found fits them,
+/// docs/bank-model.md). The source
 /// and the destination play symmetric parts (a permutation costs the same
 /// on either side), so the destination alone cannot decide: 8 lanes writing
 /// one row conflict-free cost 1 to 8 by the order they read their line in
@@ -178,7 +241,7 @@ BANKCHECK_HD WarpCost sector_copy_cost(const Address* dst, std::uint32_t active)
 template <class Address>
 BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* dst, const std::uint64_t* src,
                                                std::uint32_t active) {
-  if (width == 16 && moves_whole_sectors(dst, src, active)) return sector_copy_cost(dst, active);
+  if (width == 16 && moves_whole_sectors(dst, src, active)) return sector_copy_cost(dst, src, active);
   return WarpCost{0, 0, 0, false};
 }
 

@@ -63,7 +63,7 @@ BANKCHECK_HD WarpCost cost_by_rule(AccessRule rule, Op op, unsigned width, const
       for (unsigned l = 0; l < kLanes; ++l) lane_order[l] = std::uint64_t{width} * l;
       return sourced_bypass_copy_cost(width, addr, lane_order, active);
     }
-    case AccessRule::phase_count: return phase_count_cost(width, active, source);
+    case AccessRule::phase_count: return phase_count_cost(addr, active, source);
     case AccessRule::operand_bytes: return operand_bytes_cost(addr, active, source);
     case AccessRule::store_twice: {
       // ATOMS.CAST.SPIN (rule 4): lanes of one word are served together, as

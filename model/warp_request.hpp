@@ -37,7 +37,7 @@ enum class Op : std::uint8_t {
   /// ("cpasync.cg.zfill"), refined from the SASS like cpasync_cg.
   cpasync_cg_zfill = 12,
   /// An LDGSTS whose SASS form (modifiers, width, operands) no rule was
-  /// measured on, e.g. LDGSTS.E.LTC128B or LDGSTS.E.BYPASS.LTC128B.128
+  /// measured on, e.g. LDGSTS.E.ZFILL or an L2 hint other than .LTC128B
   /// ("cpasync.unmeasured"): recorded, never costed (docs/bank-model.md).
   cpasync_unmeasured = 13,
   /// wgmma.mma_async reading its operands from shared memory (HGMMA; issue

@@ -57,7 +57,7 @@ struct CompareRow {
     return global ? model_sectors == measured_sectors : modelled && model_wavefronts == measured_wavefronts;
   }
   Verdict verdict() const;
-  /// The verdict with its reason: "not modelled (LDGSTS.E.LTC128B)", "not traced (wgmma)", "yes (sectors)".
+  /// The verdict with its reason: "not modelled (LDGSTS.E.ZFILL)", "not traced (wgmma)", "yes (sectors)".
   std::string verdict_text() const;
 };
 

@@ -12,12 +12,16 @@ namespace {
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
 /// The LDGSTS forms whose cost was measured (docs/bank-model.md, rule 6:
-/// the cpasrc, cgsrc, cgline, cgwarm, cgforms and casrcsize probe sets):
-/// `.ca` of 4, 8 and 16 bytes and `.cg` of 16 bytes, each with and without
-/// a predicate operand. Any other modifier (an L2 hint such as .LTC128B,
-/// .ZFILL, another width) is a form no rule was measured on.
+/// the cpasrc, cgsrc, cgline, cgwarm, cgforms and casrcsize probe sets, and
+/// caltc, cgltc and zfill for the L2::128B hint): `.ca` of 4, 8 and 16
+/// bytes and `.cg` of 16 bytes, with and without the hint (.LTC128B), each
+/// with and without a predicate operand. Any other modifier (another L2
+/// hint, .ZFILL, another width) is a form no rule was measured on.
 bool is_measured_copy_form(std::string_view m) {
-  return m == "LDGSTS.E" || m == "LDGSTS.E.64" || m == "LDGSTS.E.128" || m == "LDGSTS.E.BYPASS.128";
+  for (std::string_view form : {"LDGSTS.E", "LDGSTS.E.64", "LDGSTS.E.128", "LDGSTS.E.BYPASS.128", "LDGSTS.E.LTC128B",
+                                "LDGSTS.E.LTC128B.64", "LDGSTS.E.LTC128B.128", "LDGSTS.E.BYPASS.LTC128B.128"})
+    if (m == form) return true;
+  return false;
 }
 
 }  // namespace

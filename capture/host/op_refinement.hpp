@@ -18,9 +18,10 @@ namespace bankcheck::capture {
 /// text (predicate allowed): ATOMS.CAS* -> atom.cas, ATOMS.CAST* -> atom.cast,
 /// ATOMS.POPC.INC* -> atom.popc, LDGSTS.E.BYPASS.128 -> cpasync.cg, or
 /// cpasync.cg.zfill when a predicate operand follows (the source-size or
-/// ignore-src form); an LDGSTS of a form no rule was measured on
-/// (LDGSTS.E.LTC128B, LDGSTS.E.BYPASS.LTC128B.128, ...) -> cpasync.unmeasured,
-/// which no rule costs; else unchanged.
+/// ignore-src form), the same with the L2::128B hint (.LTC128B, measured to
+/// change nothing); an LDGSTS of a form no rule was measured on
+/// (LDGSTS.E.ZFILL, another L2 hint, ...) -> cpasync.unmeasured, which no
+/// rule costs; else unchanged.
 Op refine_op(Op reported, std::string_view sass);
 
 /// Whether refine_op may change an access reported as `reported` (an atomic

@@ -3,6 +3,7 @@
 // on the sets measured on the H100 (validate/sm90/measured/).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <map>
@@ -11,6 +12,8 @@
 #include <vector>
 
 #include "model/bank_model.hpp"
+#include "sim/trace/trace_file.hpp"
+#include "sim/trace/trace_text.hpp"
 
 namespace bankcheck::test {
 
@@ -42,6 +45,39 @@ inline std::uint64_t wavefronts(Op op, unsigned width, const std::vector<std::ui
   REQUIRE(c.modelled);
   CHECK(c.wavefronts == c.ideal + c.conflicts);
   return c.wavefronts;
+}
+
+/// Per-op counts of a measured set of copies with sources: every modelled
+/// case must equal the H100; the rest must be of an op in `unmodelled_ops`.
+struct CopySetCounts {
+  std::size_t checked = 0;
+  std::map<Op, std::size_t> equal, unmodelled;
+};
+inline CopySetCounts check_copy_set(const std::string& name,
+                                    std::vector<Op> unmodelled_ops = {Op::cpasync_cg, Op::cpasync_cg_zfill}) {
+  const std::string root = BANKCHECK_SOURCE_DIR "/validate/sm90/";
+  std::map<std::string, std::uint64_t> measured = measured_wavefronts(root + "measured/" + name + ".csv");
+  const BankModel sm90 = make_preset("sm90");
+  TextTraceReader trace(InputFile(root + "cases/" + name + ".trace"));
+  TraceRecord rec;
+  CopySetCounts n;
+  while (trace.next(rec)) {
+    const std::string& site = trace.sites().name(rec.site);
+    CAPTURE(site);
+    REQUIRE(measured.count(site) == 1);
+    REQUIRE(rec.request.source.size() == 32);
+    const RequestCost c = sm90.cost(rec.request);
+    ++n.checked;
+    if (!c.modelled) {
+      CHECK(std::find(unmodelled_ops.begin(), unmodelled_ops.end(), rec.request.op) != unmodelled_ops.end());
+      ++n.unmodelled[rec.request.op];
+      continue;
+    }
+    CHECK(c.wavefronts == measured[site]);
+    n.equal[rec.request.op] += c.wavefronts == measured[site];
+  }
+  CHECK(n.checked == measured.size());
+  return n;
 }
 
 }  // namespace bankcheck::test

@@ -43,6 +43,31 @@ def sdpa(backend, dtype=torch.float16, seq=512, head=64):
     return run
 
 
+def matmul_transposed(m, n, k):
+    """float32 A stored transposed (a column-major view): another cuBLAS layout (TN)."""
+    def run():
+        torch.backends.cuda.matmul.allow_tf32 = False
+        a = torch.randn(k, m, device="cuda").t()
+        b = torch.randn(k, n, device="cuda")
+        c = torch.matmul(a, b)
+        return rel_err(c, torch.matmul(a.double().cpu(), b.double().cpu())) < 1e-5
+    return run
+
+
+def sdpa_backward(backend, dtype=torch.float16, seq=256, head=64):
+    """The attention backward pass (FlashAttention-2's and CUTLASS's backward kernels), gradients checked."""
+    def run():
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+        q, k, v = (torch.randn(2, 4, seq, head, device="cuda", dtype=dtype, requires_grad=True) for _ in range(3))
+        g = torch.randn(2, 4, seq, head, device="cuda", dtype=dtype)
+        with sdpa_kernel(getattr(SDPBackend, backend)):
+            F.scaled_dot_product_attention(q, k, v).backward(g)
+        qd, kd, vd = (t.detach().double().cpu().requires_grad_() for t in (q, k, v))
+        F.scaled_dot_product_attention(qd, kd, vd).backward(g.double().cpu())
+        return all(rel_err(t.grad, r.grad) < 2e-2 for t, r in ((q, qd), (k, kd), (v, vd)))
+    return run
+
+
 def conv(dtype):
     def run():
         torch.backends.cudnn.allow_tf32 = False
@@ -141,6 +166,9 @@ CASES = {
     "sdpa_efficient": sdpa("EFFICIENT_ATTENTION"),
     "sdpa_flash": sdpa("FLASH_ATTENTION"),
     "sdpa_cudnn": sdpa("CUDNN_ATTENTION"),
+    "sdpa_flash_bwd": sdpa_backward("FLASH_ATTENTION"),
+    "sdpa_efficient_bwd": sdpa_backward("EFFICIENT_ATTENTION"),
+    "mm_f32_tn": matmul_transposed(640, 384, 512),
     "conv_f16": conv(torch.float16),
     "conv_f32": conv(torch.float32),
     "triton_mm_s2": triton_matmul(2),

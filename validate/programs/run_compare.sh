@@ -162,6 +162,9 @@ for group in "$@"; do
       program lib.sdpa_efficient "fmha|attention|Attention" python3 $L sdpa_efficient
       program lib.sdpa_flash "flash" python3 $L sdpa_flash
       program lib.sdpa_cudnn "cudnn|fmha|flash|attn|sdpa" python3 $L sdpa_cudnn
+      program lib.sdpa_flash_bwd "flash" python3 $L sdpa_flash_bwd
+      program lib.sdpa_efficient_bwd "fmha|attention|Attention" python3 $L sdpa_efficient_bwd
+      program lib.mm_f32_tn "gemm|xmma|sgemm|cutlass" python3 $L mm_f32_tn
       program lib.conv_f16 "conv|fprop|implicit|xmma" python3 $L conv_f16
       program lib.conv_f32 "conv|fprop|implicit|xmma" python3 $L conv_f32
       for c in triton_mm_s2 triton_mm_s3 triton_mm_s4 triton_mm_big; do

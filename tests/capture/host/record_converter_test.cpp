@@ -102,10 +102,34 @@ TEST_CASE("a cp.async record and its two source slots make one instruction with 
   REQUIRE(copy.request.source.size() == 32);
   CHECK(copy.request.source[3] == 0x7f80000030ull);
   CHECK(copy.request.source[16] == kInactive);  // lane 16 is idle
+  CHECK(copy.request.source[0] == 0x7f80000000ull);
   CHECK(buffer.at(1).request.op == Op::load);
   CHECK(c.written() == 2);
   CHECK(c.rejected().at("a record without its continuation slots") == 1);
   CHECK(c.rejected().at("a continuation slot with no record before it") == 1);
+}
+
+TEST_CASE("a copy lane with a null source reads nothing: its source is kZeroFill") {
+  // cuDNN's copies at a tile's edge pass a null source with the ignore-src
+  // predicate (validate/sm90/cases/zfill.trace); a read of address 0 would fault.
+  FunctionMap functions;
+  functions.add("_Z4copyv", 0x1000, 0x200);
+  TraceBuffer buffer;
+  RecordConverter c(buffer, functions, 0);
+  CaptureSlot low = slot(0x1040, SlotOp::source_low, 4, 0x0000000F, 0);
+  CaptureSlot high = slot(0x1040, SlotOp::source_high, 4, 0x0000000F, 0);
+  low.addr[1] = 0x1000;  // lane 1 reads 0x1000; lanes 0, 2 and 3 have a null source
+  c.add(slot(0x1040, SlotOp::cpasync, 4, 0x0000000F, 4));
+  c.add(low);
+  c.add(high);
+  c.finish(1);
+  REQUIRE(buffer.size() == 1);
+  const TraceRecord copy = buffer.at(0);
+  REQUIRE(copy.request.source.size() == 32);
+  CHECK(copy.request.source[0] == kZeroFill);
+  CHECK(copy.request.source[1] == 0x1000);
+  CHECK(copy.request.source[3] == kZeroFill);
+  CHECK(copy.request.source[4] == kInactive);
 }
 
 TEST_CASE("a global record and its high-halves slot make one gld/gst with 64-bit addresses") {

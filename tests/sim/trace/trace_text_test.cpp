@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include <fstream>
+
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -143,6 +145,9 @@ TEST_CASE("text: each malformed input gives TraceError with file, line and reaso
       {"gst misaligned", "warp 2\n@w gst 8 0x100000000 0x100000004\n", 2, "not a multiple of 8 (width 8)"},
       {"unknown op lists gld", "warp 2\nldg 4 0 4\n", 2, "(expected ld, st, atom, ldsm, stsm, cpasync, gld, gst or gatom)"},
       {"binary junk", std::string("warp 2\nld 4 0 4\n\x01\x02", 18), 3, "unknown op '\\x01\\x02'"},
+      {"z as an address", "warp 2\ncpasync 4 z 4 from 0 4\n", 2, "garbage token 'z'"},
+      {"reserved source", "warp 2\ncpasync 4 0 4 from 0xfffffffffffffffe 4\n", 2, "marks a zero-filling source; write 'z'"},
+      {"z for an idle lane", "warp 2\ncpasync 4 0 - from 0 z\n", 2, "lane 1 is idle but has a source address"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.name);
@@ -179,6 +184,30 @@ TEST_CASE("text: writer output reads back to the same records") {
         "ld 8 0 - 8 18446744073709551608\n"
         "@merge.read st 4 0 - 8 18446744073709551608\n");
   std::remove(path.c_str());
+}
+
+TEST_CASE("text: a copy's zero-filling lanes are `z` among its sources, and write back as `z`") {
+  const auto path = bankcheck::test::scratch("trace_text_zfill.trace");
+  {
+    std::ofstream(path) << "warp 3\n@c cpasync 4 0 4 - from z 64 -\n";
+  }
+  TextTraceReader reader{InputFile(path)};
+  TraceRecord r;
+  REQUIRE(reader.next(r));
+  REQUIRE(r.request.source.size() == 3);
+  CHECK(r.request.source[0] == kZeroFill);
+  CHECK(r.request.source[1] == 64);
+  CHECK(r.request.source[2] == kInactive);
+  const auto out = bankcheck::test::scratch("trace_text_zfill_out.trace");
+  {
+    TextTraceWriter w{OutputFile(out)};
+    w.begin(3);
+    w.record("c", r.request);
+    w.end();
+  }
+  CHECK(bankcheck::test::slurp(out) == "warp 3\n@c cpasync 4 0 4 - from z 64 -\n");
+  std::remove(path.c_str());
+  std::remove(out.c_str());
 }
 
 TEST_CASE("text: writer refuses what the format cannot hold") {
