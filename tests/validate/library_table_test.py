@@ -1,5 +1,5 @@
 """README's library-kernel table is validate/library/summarize.py's output
-on the committed compare CSVs (validate/results/h100-2026-11-26b/library),
+on the committed compare CSVs (validate/results/h100-2026-11-27/library),
 whole and unedited; and the summary's verdict reading is checked on rows
 whose verdict strings overlap ("no" is a prefix of "not modelled")."""
 import os
@@ -14,7 +14,7 @@ SCRIPT = os.path.join(ROOT, "validate", "library", "summarize.py")
 
 class LibraryTable(unittest.TestCase):
     def test_readme_holds_the_whole_table(self):
-        table = subprocess.run([sys.executable, SCRIPT, os.path.join(ROOT, "validate/results/h100-2026-11-26b/library")],
+        table = subprocess.run([sys.executable, SCRIPT, os.path.join(ROOT, "validate/results/h100-2026-11-27/library")],
                                check=True, capture_output=True, text=True).stdout
         self.assertGreater(table.count("\n"), 10)
         readme = open(os.path.join(ROOT, "README.md")).read()

@@ -2,7 +2,7 @@
 `bankcheck compare --csv` outputs: per program, the shared-memory rows by
 verdict, and the LDGSTS and HGMMA rows by verdict.
 
-    python3 validate/library/summarize.py validate/results/h100-2026-11-26b/library
+    python3 validate/library/summarize.py validate/results/h100-2026-11-27/library
 """
 import collections
 import csv
@@ -55,4 +55,4 @@ def main(folder):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "validate/results/h100-2026-11-26b/library")
+    main(sys.argv[1] if len(sys.argv) > 1 else "validate/results/h100-2026-11-27/library")
