@@ -5,7 +5,7 @@ commands in its README), so that the README cannot state a figure the data
 does not give:
   - the searched merge labeling costs the CUB-style sort 2.2% more shared
     wavefronts (ncu, searched/merge_sort.compare.csv) and cub::DeviceMergeSort
-    2.6% more time (searched/merge_sort_searched.timing.csv) than Section 4's
+    2.7% more time (searched/merge_sort_searched.timing.csv) than Section 4's
     construction; the construction takes 1.38x and the searched input 1.415x
     the random-input time at n = 2^26 x 17;
   - padding the Blelloch scan removes its conflicts (ncu: 0, 4-byte values)
