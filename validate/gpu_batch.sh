@@ -32,6 +32,7 @@
 #   ld8split the same with half warps of different degrees (ld8split.trace)
 #   hopper   wgmma probes (validate/hopper/run_hopper.sh)
 #   wgmma-blind  the blind wgmma set (validate/hopper/wgmma_blind_predictions.txt), measured and captured
+#   wgmma-timing one wgmma shape in good and bad layouts: cycles per wgmma and ncu's counts
 #   bench    bench.replay on this machine's cores, with the SIMD path it measures
 #            fastest and again with BANKCHECK_SIMD=avx512 (model/simd_degree.hpp)
 # Results under $OUT/STEP/; large files (traces, reports, cubins) are removed
@@ -94,6 +95,8 @@ for s in "$@"; do
     ld8pair|ld8split) step "$s" 200 env OUT="$OUT/$s" CASES="validate/sm90/cases/$s.trace" NAME="$s" \
         bash validate/sm90/run_ld8cap.sh ;;
     wgmma-blind) step wgmma-blind 300 env WGMMA_SET=blind OUT="$OUT/wgmma-blind" B="$B" BANKCHECK="$PWD/build/bankcheck" \
+        bash validate/hopper/run_hopper.sh ;;
+    wgmma-timing) step wgmma-timing 200 env WGMMA_SET=timing OUT="$OUT/wgmma-timing" B="$B" BANKCHECK="$PWD/build/bankcheck" \
         bash validate/hopper/run_hopper.sh ;;
     hopper) step hopper 500 env OUT="$OUT/hopper" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/hopper/run_hopper.sh ;;
     *) echo "unknown step $s" | tee -a "$LOG" ;;

@@ -7,7 +7,7 @@ instruction. The probes vary N, the operand type, the swizzle mode, the
 byte offsets (overlapping and atom-breaking ones too), A from registers or
 shared memory, and the warpgroups in flight.
 
-    python3 make_wgmma_probes.py [--set blind] > wgmma_probes.cu
+    python3 make_wgmma_probes.py [--set blind|timing] > wgmma_probes.cu
     nvcc -gencode=arch=compute_90a,code=sm_90a -O2 -std=c++17 -o wgmma_probes wgmma_probes.cu
 
 The program prints, per probe, its name and the operand bytes a warpgroup
@@ -84,7 +84,29 @@ def blind_probes():
     return out
 
 
-def kernel(p):
+def timing_probes():
+    """Where a bad layout could show when wgmma's counters do not (issue 30):
+    one shape, m64n128k16 f16 with A and B in shared memory, in every
+    swizzle mode with its atom's strides, and in layouts that break them
+    (strides that put every core matrix in the same banks, overlapping
+    atoms, starts off the atom), each timed over back-to-back wgmmas."""
+    out = []
+    for sw, lbo, sbo in (("none", 128, 256), ("32B", 16, 256), ("64B", 16, 512), ("128B", 16, 1024)):
+        out.append((f"t-f16-n128-{sw}", "f16", 128, False, sw, lbo, sbo, 0, 1, 0))
+    out.append(("t-f16-n128-none-lbo2048-sbo4096", "f16", 128, False, "none", 2048, 4096, 0, 1, 0))
+    out.append(("t-f16-n128-none-lbo4096-sbo128", "f16", 128, False, "none", 4096, 128, 0, 1, 0))
+    out.append(("t-f16-n128-128B-sbo128", "f16", 128, False, "128B", 16, 128, 0, 1, 0))
+    out.append(("t-f16-n128-128B-start64", "f16", 128, False, "128B", 16, 1024, 64, 1, 0))
+    out.append(("t-f16-n128-64B-sbo2048", "f16", 128, False, "64B", 16, 2048, 0, 1, 0))
+    out.append(("t-f16-n128-none-wg4", "f16", 128, False, "none", 128, 256, 0, 4, 0))
+    out.append(("t-f16-n128-none-lbo4096-sbo128-wg4", "f16", 128, False, "none", 4096, 128, 0, 4, 0))
+    return out
+
+
+TIMING_REPS = 256
+
+
+def kernel(p, timed=False):
     name, t, n, regs, sw, lbo, sbo, a_off, wgs, trans_b = p
     shape, k, eb, trans_ok, fill = TYPES[t]
     a_bytes = 64 * k * eb
@@ -118,10 +140,34 @@ def kernel(p):
     asm = (f'asm volatile("{{\\n.reg .pred p;\\nsetp.ne.b32 p, {scale}, 0;\\n'
            f'wgmma.mma_async.sync.aligned.m64n{n}{shape} {{{dregs}}}, {a_op}, {b_op}, p{tail};\\n}}\\n"'
            f' : {outs} : {", ".join(ins)});')
+    single = f"""  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+  {asm}
+  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");"""
+    # timed: {TIMING_REPS} wgmmas each waited for (latency), then {TIMING_REPS} back to back (throughput)
+    timed_body = f"""  const long long t0 = clock64();
+  for (int r = 0; r < {TIMING_REPS}; ++r) {{
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+    {asm}
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+  }}
+  const long long t1 = clock64();
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+  for (int r = 0; r < {TIMING_REPS}; ++r) {{
+    {asm}
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+  }}
+  asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+  const long long t2 = clock64();
+  if (threadIdx.x % 128 == 0 && cycles != nullptr) {{
+    cycles[2 * (threadIdx.x / 128)] = t1 - t0;
+    cycles[2 * (threadIdx.x / 128) + 1] = t2 - t1;
+  }}"""
     return f"""
 // {name}: A {'registers' if regs else f'{a_bytes} B in shared memory'}, B {b_bytes} B, swizzle {sw},
 // leading byte offset {lbo}, stride byte offset {sbo}, A and B {a_off} bytes past their atoms, {wgs} warpgroup(s)
-__global__ void __launch_bounds__({128 * wgs}) {ident}(float* out, int scale_d) {{
+__global__ void __launch_bounds__({128 * wgs}) {ident}(float* out, int scale_d{", long long* cycles" if timed else ""}) {{
   extern __shared__ __align__(1024) unsigned char raw[];
   // the swizzle atoms need 1024-byte alignment in the shared window: align the base explicitly
   unsigned char* smem = raw + ((1024 - static_cast<std::uint32_t>(__cvta_generic_to_shared(raw)) % 1024) % 1024);
@@ -138,10 +184,7 @@ __global__ void __launch_bounds__({128 * wgs}) {ident}(float* out, int scale_d) 
   (void)ar;
   float d[{acc}];
   for (int i = 0; i < {acc}; ++i) d[i] = 0.f;
-  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-  {asm}
-  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-  asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+{timed_body if timed else single}
   float s = 0.f;
   for (int i = 0; i < {acc}; ++i) s += d[i];
   out[blockIdx.x * blockDim.x + threadIdx.x] = s;
@@ -150,13 +193,15 @@ __global__ void __launch_bounds__({128 * wgs}) {ident}(float* out, int scale_d) 
 
 
 def main():
-    ps = blind_probes() if sys.argv[1:] == ["--set", "blind"] else probes()
+    which = sys.argv[2] if sys.argv[1:2] == ["--set"] else ""
+    timed = which == "timing"
+    ps = {"blind": blind_probes, "timing": timing_probes}.get(which, probes)()
     body = []
     launches = []
     for p in ps:
-        text, ident, smem, threads, a_bytes, b_bytes = kernel(p)
+        text, ident, smem, threads, a_bytes, b_bytes = kernel(p, timed)
         body.append(text)
-        launches.append(f'  run("{p[0]}", {ident}, {smem}, {threads}, {a_bytes}, {b_bytes});')
+        launches.append(f'  run{"_timed" if timed else ""}("{p[0]}", {ident}, {smem}, {threads}, {a_bytes}, {b_bytes});')
     sys.stdout.write(f"""// Generated by validate/hopper/make_wgmma_probes.py: do not edit.
 #include <cstdint>
 #include <cstdio>
@@ -182,6 +227,28 @@ void run(const char* name, Kernel k, int smem, int threads, int a_bytes, int b_b
   CHECK(cudaDeviceSynchronize());
   CHECK(cudaFree(out));
   std::printf("%s a_bytes=%d b_bytes=%d warpgroups=%d\\n", name, a_bytes, b_bytes, threads / 128);
+}}
+
+template <class Kernel>
+void run_timed(const char* name, Kernel k, int smem, int threads, int a_bytes, int b_bytes) {{
+  float* out = nullptr;
+  long long* cycles = nullptr;
+  CHECK(cudaMalloc(&out, sizeof(float) * threads));
+  CHECK(cudaMalloc(&cycles, sizeof(long long) * 8));
+  CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  long long best[2] = {{0, 0}};
+  for (int rep = 0; rep < 5; ++rep) {{  // the best of 5 launches (the first warms the instruction cache)
+    k<<<1, threads, smem>>>(out, 1, cycles);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    long long c[2];
+    CHECK(cudaMemcpy(c, cycles, sizeof c, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < 2; ++i) best[i] = rep == 0 || c[i] < best[i] ? c[i] : best[i];
+  }}
+  CHECK(cudaFree(out));
+  CHECK(cudaFree(cycles));
+  std::printf("%s a_bytes=%d b_bytes=%d warpgroups=%d latency_cycles=%.1f throughput_cycles=%.1f\\n", name, a_bytes,
+              b_bytes, threads / 128, best[0] / {TIMING_REPS}.0, best[1] / {TIMING_REPS}.0);
 }}
 
 int main() {{

@@ -22,9 +22,10 @@ step() {  # step NAME SECONDS CMD...
   timeout "$limit" "$@" >"$OUT/$name.log" 2>&1
   echo "$name: exit $? after $((SECONDS - t0)) s" | tee -a "$OUT/summary.txt"
 }
-# WGMMA_SET=blind: the blind set (validate/hopper/wgmma_blind_predictions.txt), without the TMA probes
+# WGMMA_SET=blind: the blind set (validate/hopper/wgmma_blind_predictions.txt), without the TMA probes;
+# WGMMA_SET=timing: one shape in good and bad layouts, timed (cycles per wgmma) and counted, nothing captured
 set_args=()
-[ "${WGMMA_SET:-}" = blind ] && set_args=(--set blind)
+[ -n "${WGMMA_SET:-}" ] && set_args=(--set "$WGMMA_SET")
 python3 validate/hopper/make_wgmma_probes.py "${set_args[@]}" >validate/hopper/wgmma_probes.cu
 step build 300 nvcc -gencode=arch=compute_90a,code=sm_90a -O2 -std=c++17 -diag-suppress 550 -lineinfo \
   -o "$W/wgmma_probes" validate/hopper/wgmma_probes.cu
@@ -38,6 +39,7 @@ step export 120 "$NCU" -i "$W/wgmma.ncu-rep" --page source --print-source sass -
 cp "$OUT/export.log" "$OUT/wgmma.sass.csv"
 step raw 120 "$NCU" -i "$W/wgmma.ncu-rep" --page raw --csv --print-kernel-base mangled
 cp "$OUT/raw.log" "$OUT/wgmma.raw.csv"
+[ "${WGMMA_SET:-}" = timing ] && exit 0
 step metrics 60 sh -c "'$NCU' --query-metrics --chip gh100 | grep -iE 'gmma|tma|utma|shared|dsmem|bulk'"
 step capture 180 "$BANKCHECK" capture --library "$B/libbankcheck_capture.so" --patches "$B/bankcheck_capture_patches.fatbin" \
   -o "$W/cap" -- "$W/wgmma_probes"
