@@ -31,6 +31,7 @@
 #   ld8pair  8-byte loads with lanes paired on addresses (validate/sm90/cases/ld8pair.trace);
 #   ld8split the same with half warps of different degrees (ld8split.trace)
 #   hopper   wgmma probes (validate/hopper/run_hopper.sh)
+#   speed    capture against the program's run, memcheck and ncu (validate/capture/capture_speed.sh)
 #   wgmma-blind  the blind wgmma set (validate/hopper/wgmma_blind_predictions.txt), measured and captured
 #   wgmma-timing one wgmma shape in good and bad layouts: cycles per wgmma and ncu's counts
 #   bench    bench.replay on this machine's cores, with the SIMD path it measures
@@ -98,6 +99,7 @@ for s in "$@"; do
         bash validate/hopper/run_hopper.sh ;;
     wgmma-timing) step wgmma-timing 200 env WGMMA_SET=timing OUT="$OUT/wgmma-timing" B="$B" BANKCHECK="$PWD/build/bankcheck" \
         bash validate/hopper/run_hopper.sh ;;
+    speed) step speed 590 env OUT="$OUT/speed" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/capture/capture_speed.sh ;;
     hopper) step hopper 500 env OUT="$OUT/hopper" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/hopper/run_hopper.sh ;;
     *) echo "unknown step $s" | tee -a "$LOG" ;;
   esac

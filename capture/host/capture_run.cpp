@@ -5,11 +5,18 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <fstream>
+#include <optional>
+#include <set>
+#include <thread>
 #include <sstream>
 #include <stdexcept>
 
 #include "capture/host/capture_options.hpp"
+#include "capture/host/function_map.hpp"
 #include "capture/host/instruction_summary.hpp"
 #include "capture/host/sass_table.hpp"
 #include "sim/trace/atomic_file.hpp"
@@ -71,6 +78,14 @@ void mark_unfinished_traces(const fs::path& staging, CaptureReport& report) {
 /// sass.csv from the saved cubins, by nvdisasm (or cuobjdump -sass).
 /// @return why some SASS is missing (no disassembler, a cubin it could not
 ///         read), each also a note; empty when every cubin was read.
+/// The functions of the captured launches: only their cubins need SASS.
+std::set<std::string> captured_functions(const CaptureReport& report) {
+  std::set<std::string> out;
+  for (const LaunchRow& row : report.launches)
+    if (row.status != kStatusSkipped) out.insert(row.kernel);
+  return out;
+}
+
 std::vector<std::string> write_sass(const fs::path& staging, const CaptureRequest& request, CaptureReport& report) {
   std::vector<std::string> problems;
   const fs::path cubins = staging / "cubins";
@@ -84,20 +99,48 @@ std::vector<std::string> write_sass(const fs::path& staging, const CaptureReques
     report.notes.push_back(problems.back());
     return problems;
   }
-  std::vector<SassLine> lines;
+  // Only cubins holding a captured launch's function are disassembled (issue
+  // 28), several at once: a PyTorch program loads hundreds of large modules.
+  const std::set<std::string> wanted = captured_functions(report);
+  std::vector<fs::path> todo;
+  std::uint64_t unused = 0;
   for (const auto& entry : fs::directory_iterator(cubins)) {
     if (entry.path().extension() != ".cubin") continue;
-    const auto listing = nvdisasm.empty() ? program_output({cuobjdump, "-sass", entry.path().string()})
-                                          : program_output({nvdisasm, "-c", entry.path().string()});
-    if (!listing) {
-      problems.push_back("could not disassemble " + entry.path().filename().string() + " with " +
+    std::ifstream in(entry.path(), std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto names = cubin_function_names({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()});
+    bool needed = names.empty();  // unreadable: disassemble, and let the disassembler judge
+    for (const std::string& n : names) needed = needed || wanted.count(n) > 0;
+    if (needed) todo.push_back(entry.path());
+    else ++unused;
+  }
+  std::sort(todo.begin(), todo.end());
+  std::vector<std::optional<std::string>> listings(todo.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next++; i < todo.size(); i = next++)
+      listings[i] = nvdisasm.empty() ? program_output({cuobjdump, "-sass", todo[i].string()})
+                                     : program_output({nvdisasm, "-c", todo[i].string()});
+  };
+  std::vector<std::thread> workers;
+  const std::size_t threads = std::min<std::size_t>(todo.size(), std::max(1u, std::thread::hardware_concurrency()));
+  for (std::size_t t = 1; t < threads; ++t) workers.emplace_back(work);
+  work();
+  for (std::thread& w : workers) w.join();
+  std::vector<SassLine> lines;
+  for (std::size_t i = 0; i < todo.size(); ++i) {
+    if (!listings[i]) {
+      problems.push_back("could not disassemble " + todo[i].filename().string() + " with " +
                          (nvdisasm.empty() ? cuobjdump : nvdisasm));
       report.notes.push_back(problems.back());
       continue;
     }
-    auto part = parse_disassembly(*listing);
+    auto part = parse_disassembly(*listings[i]);
     lines.insert(lines.end(), part.begin(), part.end());
   }
+  if (unused > 0)
+    report.notes.push_back(std::to_string(unused) + " of " + std::to_string(unused + todo.size()) +
+                           " cubins hold no captured launch's function: not disassembled");
   write_text_atomically(staging / "sass.csv", sass_table_text(lines));
   return problems;
 }
@@ -244,7 +287,14 @@ CaptureReport run_capture(const CaptureRequest& request) {
   // function of every pc when the module loads (docs/capture.md).
   if (std::getenv("CUDA_MODULE_LOADING") == nullptr) env.emplace_back("CUDA_MODULE_LOADING", "EAGER");
 
+  auto stage_start = std::chrono::steady_clock::now();
+  auto stage_done = [&](const char* name) {
+    const auto now = std::chrono::steady_clock::now();
+    report.seconds.emplace_back(name, std::chrono::duration<double>(now - stage_start).count());
+    stage_start = now;
+  };
   report.program = run_program(request.argv, env);
+  stage_done("program");
   if (!report.program.started) {
     fs::remove_all(staging);
     report.reasons.push_back("the program '" + request.argv[0] + "' could not be run: " + report.program.error);
@@ -293,7 +343,9 @@ CaptureReport run_capture(const CaptureRequest& request) {
     sass_problems.push_back(std::string("sass.csv not written: ") + e.what());
     report.notes.push_back(sass_problems.back());
   }
+  stage_done("disassembly");
   refine_ops(staging, sass_problems, report);
+  stage_done("refinement");
   report.complete = report.reasons.empty();
   write_text_atomically(staging / "capture.json", capture_json(request, report));
 
@@ -326,7 +378,10 @@ std::string capture_json(const CaptureRequest& request, const CaptureReport& rep
   j << "  \"mode\": " << json_string(request.summary_slots != 0 ? "summary" : "trace") << ",\n";
   j << "  \"capture_library_loaded\": " << (report.injected ? "true" : "false") << ",\n";
   j << "  \"launches\": " << report.launches.size() << ",\n";
-  j << "  \"captured_launches\": " << report.captured << ",\n  \"reasons\": ";
+  j << "  \"captured_launches\": " << report.captured << ",\n  \"seconds\": {";
+  for (std::size_t i = 0; i < report.seconds.size(); ++i)
+    j << (i ? ", " : "") << json_string(report.seconds[i].first) << ": " << report.seconds[i].second;
+  j << "},\n  \"reasons\": ";
   strings(report.reasons);
   j << ",\n  \"notes\": ";
   strings(report.notes);

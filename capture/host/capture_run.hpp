@@ -47,6 +47,10 @@ struct CaptureReport {
   std::vector<LaunchRow> launches;
   std::uint64_t captured = 0;             ///< launches with a trace (summary mode: launches summarized)
   std::filesystem::path out;
+  /// Wall seconds of each stage, in order: the program run (patching, the
+  /// instrumented kernels and draining included), disassembly, op refinement
+  /// (capture.json's "seconds"; status.log adds the module callbacks' share).
+  std::vector<std::pair<std::string, double>> seconds;
 
   /// The program's code if it failed; else kExitIncomplete if the capture is incomplete; else 0.
   int exit_code() const;

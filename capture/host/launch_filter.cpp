@@ -54,6 +54,13 @@ LaunchFilter::LaunchFilter(LaunchFilterSpec spec) : spec_(std::move(spec)) {
     throw std::invalid_argument("at most " + std::to_string(kMaxBlockRanges) + " block ranges");
 }
 
+bool LaunchFilter::may_capture(std::string_view mangled, std::string_view demangled) const {
+  if (exhausted()) return false;
+  if (!regex_) return true;
+  const std::string name = kernel_name_in_base(spec_.name_base, mangled, demangled);
+  return std::regex_search(name.begin(), name.end(), *regex_);
+}
+
 bool LaunchFilter::should_capture(std::string_view mangled, std::string_view demangled) {
   if (regex_) {
     const std::string name = kernel_name_in_base(spec_.name_base, mangled, demangled);

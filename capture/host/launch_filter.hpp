@@ -45,6 +45,11 @@ class LaunchFilter {
   bool should_capture(std::string_view mangled, std::string_view demangled);
 
   const LaunchFilterSpec& spec() const { return spec_; }
+  /// Whether a launch of this function could be captured from now on (its
+  /// name matches, and COUNT launches were not taken yet), without counting
+  /// it: capture patches only the modules that hold such a function.
+  bool may_capture(std::string_view mangled, std::string_view demangled) const;
+
   /// Whether a later launch could still be captured (false once COUNT launches were taken).
   bool exhausted() const { return spec_.count && captured_ >= *spec_.count; }
 

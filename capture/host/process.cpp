@@ -71,7 +71,8 @@ ProgramStatus run_program(const std::vector<std::string>& argv,
 
 std::optional<std::string> program_output(const std::vector<std::string>& argv) {
   int fds[2];
-  if (::pipe(fds) != 0) return std::nullopt;
+  // Close-on-exec: another thread's child must not hold this pipe open (capture disassembles in parallel).
+  if (::pipe2(fds, O_CLOEXEC) != 0) return std::nullopt;
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);

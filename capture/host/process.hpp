@@ -29,6 +29,7 @@ ProgramStatus run_program(const std::vector<std::string>& argv,
 
 /// Run argv and return its standard output, or nullopt when it cannot be
 /// run or exits non-zero (its standard error goes to ours).
+/// Safe to call from several threads at once.
 std::optional<std::string> program_output(const std::vector<std::string>& argv);
 
 /// The first of `names` found as an executable on PATH or in `extra_dirs`; empty if none.

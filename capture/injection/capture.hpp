@@ -71,6 +71,8 @@ class Capture {
   std::unique_ptr<ActiveLaunch> active_;
   std::uint64_t next_launch_ = 0;
   std::uint64_t modules_ = 0;
+  std::uint64_t modules_skipped_ = 0;  // loaded modules with no function the filter can select
+  double module_seconds_ = 0;          // in module callbacks: reading, writing and patching cubins
   std::uint64_t child_launches_ = 0;
   // cuLaunchKernel's sharedMemBytes, seen on API entry, for the launch callback that follows on this thread.
   struct PendingLaunch {

@@ -15,6 +15,7 @@
 #include <sanitizer.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -124,15 +125,27 @@ void Capture::register_function(CUmodule module, const char* name) {
 
 void Capture::on_module(const Sanitizer_ResourceModuleData& m) {
   if (child_) return;
+  const auto started = std::chrono::steady_clock::now();
   on_context(m.context);
   const std::uint64_t index = modules_++;
   std::vector<std::string> names;
+  if (m.pCubin != nullptr && m.cubinSize > 0)
+    names = cubin_function_names({reinterpret_cast<const std::byte*>(m.pCubin), m.cubinSize});
+  // A module none of whose functions the --kernel filter can select is
+  // neither patched (its kernels run at full speed) nor kept (issue 28).
+  // Without a cubin the functions are unknown, and the module is patched.
+  bool selectable = names.empty();
+  for (const std::string& name : names) selectable = selectable || filter_->may_capture(name, demangle(name.c_str()));
+  if (!selectable) {
+    ++modules_skipped_;
+    module_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return;
+  }
   if (m.pCubin != nullptr && m.cubinSize > 0) {
     const auto path = dir_ / "cubins" / ("module-" + std::to_string(index) + ".cubin");
     std::ofstream out(path, std::ios::binary);
     out.write(m.pCubin, static_cast<std::streamsize>(m.cubinSize));
     if (!out) error("cannot write " + path.string());
-    names = cubin_function_names({reinterpret_cast<const std::byte*>(m.pCubin), m.cubinSize});
   } else {
     note("module " + std::to_string(index) + " came without a cubin image: no SASS for it");
   }
@@ -145,6 +158,7 @@ void Capture::on_module(const Sanitizer_ResourceModuleData& m) {
   if (ok) ok = check(sanitizerPatchModule(m.module), "sanitizerPatchModule", "module " + std::to_string(index));
   if (!ok) error("module " + std::to_string(index) + " is not patched: its launches record nothing");
   for (const std::string& name : names) register_function(m.module, name.c_str());
+  module_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 }
 
 
@@ -182,7 +196,12 @@ void Capture::finish() {
   if (functions_.unknown_pcs() > 0)
     note(std::to_string(functions_.unknown_pcs()) + " instruction addresses were outside every known function "
                                                     "(sites named ?+0xPC)");
-  if (status_) status_ << "exit: " << next_launch_ << " launches" << std::endl;
+  if (status_) {
+    status_ << "modules: " << modules_ << " loaded, " << modules_ - modules_skipped_ << " patched, "
+            << modules_skipped_ << " without a function the filter selects (not patched); " << module_seconds_
+            << " s in module callbacks" << std::endl;
+    status_ << "exit: " << next_launch_ << " launches" << std::endl;
+  }
 }
 
 void SANITIZERAPI callback(void* userdata, Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,

@@ -17,6 +17,22 @@ TEST_CASE("launch filter: regex on the function name (ncu's default base), then 
   for (int i = 0; i < 5; ++i) CHECK(all.should_capture("a", "a"));
 }
 
+TEST_CASE("launch filter: may_capture asks the same question without counting, and is false once exhausted") {
+  // Capture patches only the modules holding a function may_capture accepts (issue 28).
+  LaunchFilter f({"transpose", 0, 1, {}});
+  CHECK_FALSE(f.may_capture("_Z4scanPi", "scan(int*)"));
+  CHECK(f.may_capture("_Z9transposePf", "transpose(float*)"));
+  CHECK(f.may_capture("_Z9transposePf", "transpose(float*)"));  // asking twice counts nothing
+  CHECK(f.should_capture("_Z9transposePf", "transpose(float*)"));
+  CHECK(f.exhausted());
+  CHECK_FALSE(f.may_capture("_Z9transposePf", "transpose(float*)"));  // the one launch wanted is taken
+  LaunchFilter all({});
+  CHECK(all.may_capture("_Z4scanPi", "scan(int*)"));
+  LaunchFilter mangled({"^_Z4scan", 0, {}, {}, KernelNameBase::mangled});
+  CHECK(mangled.may_capture("_Z4scanPi", "scan(int*)"));
+  CHECK_FALSE(mangled.may_capture("_Z9transposePf", "transpose(float*)"));
+}
+
 TEST_CASE("launch filter: each name base searches what ncu's --kernel-name-base of that value searches") {
   // issue 25: "norm" picked PyTorch's `normal` kernel in one tool and not in the other, because capture
   // searched the demangled signature (template arguments included) and ncu the function name.
