@@ -6,16 +6,16 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <optional>
 #include <set>
-#include <thread>
 #include <sstream>
 #include <stdexcept>
 
 #include "capture/host/capture_options.hpp"
+#include "capture/host/capture_sass.hpp"
+#include "capture/host/each_in_parallel.hpp"
 #include "capture/host/function_map.hpp"
 #include "capture/host/instruction_summary.hpp"
 #include "capture/host/sass_table.hpp"
@@ -78,73 +78,6 @@ void mark_unfinished_traces(const fs::path& staging, CaptureReport& report) {
 /// sass.csv from the saved cubins, by nvdisasm (or cuobjdump -sass).
 /// @return why some SASS is missing (no disassembler, a cubin it could not
 ///         read), each also a note; empty when every cubin was read.
-/// The functions of the captured launches: only their cubins need SASS.
-std::set<std::string> captured_functions(const CaptureReport& report) {
-  std::set<std::string> out;
-  for (const LaunchRow& row : report.launches)
-    if (row.status != kStatusSkipped) out.insert(row.kernel);
-  return out;
-}
-
-std::vector<std::string> write_sass(const fs::path& staging, const CaptureRequest& request, CaptureReport& report) {
-  std::vector<std::string> problems;
-  const fs::path cubins = staging / "cubins";
-  std::error_code ec;
-  if (!fs::is_directory(cubins, ec) || fs::is_empty(cubins, ec)) return problems;
-  const std::string nvdisasm = find_executable({"nvdisasm"}, request.tool_dirs);
-  const std::string cuobjdump = nvdisasm.empty() ? find_executable({"cuobjdump"}, request.tool_dirs) : "";
-  if (nvdisasm.empty() && cuobjdump.empty()) {
-    problems.push_back("neither nvdisasm nor cuobjdump was found (PATH, next to nvcc): sass.csv not written; "
-                       "the cubins are in cubins/");
-    report.notes.push_back(problems.back());
-    return problems;
-  }
-  // Only cubins holding a captured launch's function are disassembled (issue
-  // 28), several at once: a PyTorch program loads hundreds of large modules.
-  const std::set<std::string> wanted = captured_functions(report);
-  std::vector<fs::path> todo;
-  std::uint64_t unused = 0;
-  for (const auto& entry : fs::directory_iterator(cubins)) {
-    if (entry.path().extension() != ".cubin") continue;
-    std::ifstream in(entry.path(), std::ios::binary);
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const auto names = cubin_function_names({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()});
-    bool needed = names.empty();  // unreadable: disassemble, and let the disassembler judge
-    for (const std::string& n : names) needed = needed || wanted.count(n) > 0;
-    if (needed) todo.push_back(entry.path());
-    else ++unused;
-  }
-  std::sort(todo.begin(), todo.end());
-  std::vector<std::optional<std::string>> listings(todo.size());
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t i = next++; i < todo.size(); i = next++)
-      listings[i] = nvdisasm.empty() ? program_output({cuobjdump, "-sass", todo[i].string()})
-                                     : program_output({nvdisasm, "-c", todo[i].string()});
-  };
-  std::vector<std::thread> workers;
-  const std::size_t threads = std::min<std::size_t>(todo.size(), std::max(1u, std::thread::hardware_concurrency()));
-  for (std::size_t t = 1; t < threads; ++t) workers.emplace_back(work);
-  work();
-  for (std::thread& w : workers) w.join();
-  std::vector<SassLine> lines;
-  for (std::size_t i = 0; i < todo.size(); ++i) {
-    if (!listings[i]) {
-      problems.push_back("could not disassemble " + todo[i].filename().string() + " with " +
-                         (nvdisasm.empty() ? cuobjdump : nvdisasm));
-      report.notes.push_back(problems.back());
-      continue;
-    }
-    auto part = parse_disassembly(*listings[i]);
-    lines.insert(lines.end(), part.begin(), part.end());
-  }
-  if (unused > 0)
-    report.notes.push_back(std::to_string(unused) + " of " + std::to_string(unused + todo.size()) +
-                           " cubins hold no captured launch's function: not disassembled");
-  write_text_atomically(staging / "sass.csv", sass_table_text(lines));
-  return problems;
-}
-
 /// Rewrite summary.csv with the ops its SASS refines (capture/host/instruction_summary.hpp).
 /// @return the rows of a refinable kind whose site has no SASS.
 std::uint64_t refine_summary_ops(const fs::path& staging, const SassTable& sass) {
@@ -171,12 +104,24 @@ void refine_ops(const fs::path& staging, const std::vector<std::string>& sass_pr
     if (fs::exists(staging / "sass.csv", ec)) sass = SassTable::read((staging / "sass.csv").string());
     std::uint64_t records = 0, rows = 0;
     std::string traces;
-    for (const LaunchRow& row : report.launches) {
-      if (row.trace.empty() || !fs::exists(staging / row.trace, ec)) continue;
-      const TraceRefinement r = refine_trace_ops(staging / row.trace, sass);
-      if (r.unrefined == 0) continue;
-      records += r.unrefined;
-      traces += (traces.empty() ? "" : ", ") + row.trace;
+    // The traces one per thread: a PyTorch program's captures are gigabytes (issue 28).
+    std::vector<const LaunchRow*> rows_with_trace;
+    for (const LaunchRow& row : report.launches)
+      if (!row.trace.empty() && fs::exists(staging / row.trace, ec)) rows_with_trace.push_back(&row);
+    std::vector<TraceRefinement> refined(rows_with_trace.size());
+    std::vector<std::string> failed(rows_with_trace.size());
+    each_in_parallel(rows_with_trace.size(), [&](std::size_t i) {
+      try {
+        refined[i] = refine_trace_ops(staging / rows_with_trace[i]->trace, sass);
+      } catch (const std::exception& e) {
+        failed[i] = rows_with_trace[i]->trace + ": " + e.what();
+      }
+    });
+    for (std::size_t i = 0; i < rows_with_trace.size(); ++i) {
+      if (!failed[i].empty()) throw std::runtime_error(failed[i]);
+      if (refined[i].unrefined == 0) continue;
+      records += refined[i].unrefined;
+      traces += (traces.empty() ? "" : ", ") + rows_with_trace[i]->trace;
     }
     if (fs::exists(staging / "summary.csv", ec)) rows = refine_summary_ops(staging, sass);
     if (records == 0 && rows == 0) return;
@@ -338,7 +283,7 @@ CaptureReport run_capture(const CaptureRequest& request) {
   }
   std::vector<std::string> sass_problems;
   try {
-    sass_problems = write_sass(staging, request, report);
+    sass_problems = write_sass(staging, request.tool_dirs, report);
   } catch (const std::exception& e) {
     sass_problems.push_back(std::string("sass.csv not written: ") + e.what());
     report.notes.push_back(sass_problems.back());

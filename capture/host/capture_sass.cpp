@@ -1,0 +1,97 @@
+#include "capture/host/capture_sass.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <set>
+
+#include "capture/host/each_in_parallel.hpp"
+#include "capture/host/function_map.hpp"
+#include "capture/host/process.hpp"
+#include "capture/host/sass_table.hpp"
+#include "sim/trace/atomic_file.hpp"
+
+namespace bankcheck::capture {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The functions of the captured launches: only their cubins need SASS.
+std::set<std::string> captured_functions(const CaptureReport& report) {
+  std::set<std::string> out;
+  for (const LaunchRow& row : report.launches)
+    if (row.status != kStatusSkipped) out.insert(row.kernel);
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> write_sass(const fs::path& staging, const std::vector<std::string>& tool_dirs,
+                                    CaptureReport& report) {
+  std::vector<std::string> problems;
+  const fs::path cubins = staging / "cubins";
+  std::error_code ec;
+  if (!fs::is_directory(cubins, ec) || fs::is_empty(cubins, ec)) return problems;
+  const std::string nvdisasm = find_executable({"nvdisasm"}, tool_dirs);
+  const std::string cuobjdump = nvdisasm.empty() ? find_executable({"cuobjdump"}, tool_dirs) : "";
+  if (nvdisasm.empty() && cuobjdump.empty()) {
+    problems.push_back("neither nvdisasm nor cuobjdump was found (PATH, next to nvcc): sass.csv not written; "
+                       "the cubins are in cubins/");
+    report.notes.push_back(problems.back());
+    return problems;
+  }
+  // Only cubins holding a captured launch's function are disassembled (issue
+  // 28), several at once: a PyTorch program loads hundreds of large modules.
+  const std::set<std::string> wanted = captured_functions(report);
+  struct Cubin {
+    fs::path path;
+    std::string functions;  ///< the captured functions it holds, comma-separated (nvdisasm -fun)
+  };
+  std::vector<Cubin> todo;
+  std::uint64_t unused = 0;
+  for (const auto& entry : fs::directory_iterator(cubins)) {
+    if (entry.path().extension() != ".cubin") continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto names = cubin_function_names({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()});
+    Cubin c{entry.path(), ""};
+    for (const std::string& n : names)
+      if (wanted.count(n) > 0) c.functions += (c.functions.empty() ? "" : ",") + n;
+    if (names.empty() || !c.functions.empty()) todo.push_back(c);  // unreadable: let the disassembler judge
+    else ++unused;
+  }
+  std::sort(todo.begin(), todo.end(), [](const Cubin& a, const Cubin& b) { return a.path < b.path; });
+  std::vector<std::optional<std::string>> listings(todo.size());
+  each_in_parallel(todo.size(), [&](std::size_t i) {
+    const std::string path = todo[i].path.string();
+    if (nvdisasm.empty()) {
+      listings[i] = program_output({cuobjdump, "-sass", path});
+      return;
+    }
+    // Only the captured functions of a library's large cubin; the whole cubin where that fails.
+    if (!todo[i].functions.empty()) listings[i] = program_output({nvdisasm, "-c", "-fun", todo[i].functions, path});
+    if (!listings[i]) listings[i] = program_output({nvdisasm, "-c", path});
+  });
+  std::vector<SassLine> lines;
+  for (std::size_t i = 0; i < todo.size(); ++i) {
+    if (!listings[i]) {
+      problems.push_back("could not disassemble " + todo[i].path.filename().string() + " with " +
+                         (nvdisasm.empty() ? cuobjdump : nvdisasm));
+      report.notes.push_back(problems.back());
+      continue;
+    }
+    auto part = parse_disassembly(*listings[i]);
+    lines.insert(lines.end(), part.begin(), part.end());
+  }
+  if (unused > 0)
+    report.notes.push_back(std::to_string(unused) + " of " + std::to_string(unused + todo.size()) +
+                           " cubins hold no captured launch's function: not disassembled");
+  AtomicFile out(staging / "sass.csv");
+  out.write(sass_table_text(lines));
+  out.commit();
+  return problems;
+}
+
+}  // namespace bankcheck::capture

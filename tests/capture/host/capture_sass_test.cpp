@@ -1,0 +1,85 @@
+// Tests of capture/host/capture_sass.hpp: only the cubins that hold a
+// captured launch's function are disassembled, with nvdisasm -fun naming
+// those functions, and the whole cubin when -fun fails. A stand-in
+// nvdisasm (a shell script) logs its arguments; the cubins are real (nvcc).
+#include "capture/host/capture_sass.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "tests/scratch.hpp"
+#include "tests/skip.hpp"
+
+using namespace bankcheck::capture;
+namespace fs = std::filesystem;
+
+namespace {
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+/// A cubin of two kernels from nvcc, into `cubin`; false (and a skip) without nvcc.
+bool make_cubin(const fs::path& dir, const std::string& a, const std::string& b, const fs::path& cubin) {
+  const auto cu = dir / (cubin.stem().string() + ".cu"), log = dir / "nvcc.log";
+  std::ofstream(cu) << "__global__ void " << a << "(int* p) { p[threadIdx.x] = 1; }\n"
+                    << "__global__ void " << b << "(float* p) { p[0] = 2; }\n";
+  const std::string cmd = "nvcc -arch=sm_90 -cubin -o " + cubin.string() + " " + cu.string() + " >" + log.string() + " 2>&1";
+  REQUIRE_MESSAGE(std::system(cmd.c_str()) == 0, "nvcc failed: " << read_file(log));
+  return true;
+}
+}  // namespace
+
+TEST_CASE("write_sass disassembles only the captured functions' cubins, naming the functions") {
+  if (std::system("command -v nvcc >/dev/null 2>&1") != 0) {
+    bankcheck::test::skip("no nvcc on PATH to make real cubins");
+    return;
+  }
+  const fs::path dir = bankcheck::test::scratch_dir() / "capture_sass_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "staging" / "cubins");
+  fs::create_directories(dir / "tools");
+  make_cubin(dir, "wanted_kernel", "other_kernel", dir / "staging" / "cubins" / "module-0.cubin");
+  make_cubin(dir, "unused_kernel", "spare_kernel", dir / "staging" / "cubins" / "module-1.cubin");
+  // The stand-in: logs its arguments; refuses -fun when FAIL_FUN is set (an nvdisasm without it).
+  const fs::path log = dir / "calls.log";
+  {
+    std::ofstream tool(dir / "tools" / "nvdisasm");
+    tool << "#!/bin/sh\necho \"$*\" >> " << log.string() << "\n"
+         << "case \"$*\" in *-fun*) [ -n \"$FAIL_FUN\" ] && exit 1;; esac\n"
+         << "echo '.text._Z13wanted_kernelPi:'\necho '        /*0010*/                   LDS R1, [R2] ;'\n";
+  }
+  fs::permissions(dir / "tools" / "nvdisasm", fs::perms::owner_all);
+  for (const bool fail_fun : {false, true}) {
+    CAPTURE(fail_fun);
+    fs::remove(log);
+    if (fail_fun) ::setenv("FAIL_FUN", "1", 1);
+    CaptureReport report;
+    LaunchRow captured;
+    captured.kernel = "_Z13wanted_kernelPi";
+    captured.status = kStatusCaptured;
+    LaunchRow skipped;
+    skipped.kernel = "_Z13unused_kernelPi";
+    skipped.status = kStatusSkipped;
+    report.launches = {captured, skipped};
+    const auto problems = write_sass(dir / "staging", {(dir / "tools").string()}, report);
+    ::unsetenv("FAIL_FUN");
+    CHECK(problems.empty());
+    const std::string calls = read_file(log);
+    CHECK(calls.find("module-1.cubin") == std::string::npos);  // no captured function in it
+    CHECK(calls.find("-c -fun _Z13wanted_kernelPi " + (dir / "staging" / "cubins" / "module-0.cubin").string()) !=
+          std::string::npos);
+    // Where -fun fails, the whole cubin follows.
+    CHECK((calls.find("-c " + (dir / "staging" / "cubins" / "module-0.cubin").string()) != std::string::npos) == fail_fun);
+    const std::string sass = read_file(dir / "staging" / "sass.csv");
+    CHECK(sass.find("_Z13wanted_kernelPi,0x10,\"LDS R1, [R2]\"") != std::string::npos);  // csv-quoted: it holds a comma
+    REQUIRE(!report.notes.empty());
+    CHECK(report.notes.back().find("1 of 2 cubins hold no captured launch's function") != std::string::npos);
+  }
+  fs::remove_all(dir);
+}
