@@ -29,6 +29,7 @@ step() {  # step NAME LIMIT CMD...
 keep() {  # keep NAME: the capture's own account of its stages
   cp "$W/$1/capture.json" "$OUT/$1.capture.json" 2>/dev/null
   cp "$W/$1/status.log" "$OUT/$1.status.log" 2>/dev/null
+  echo "$1: sass.csv $(wc -l <"$W/$1/sass.csv" 2>/dev/null) lines, $(ls "$W/$1/cubins" 2>/dev/null | wc -l) cubins kept" >>"$OUT/kept.txt"
 }
 step plain 120 "${PROGRAM[@]}"
 step plain-again 120 "${PROGRAM[@]}"
