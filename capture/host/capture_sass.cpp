@@ -47,7 +47,7 @@ std::vector<std::string> write_sass(const fs::path& staging, const std::vector<s
   const std::set<std::string> wanted = captured_functions(report);
   struct Cubin {
     fs::path path;
-    std::string functions;  ///< the captured functions it holds, comma-separated (nvdisasm -fun)
+    std::string functions;  ///< the captured functions it holds: symbol indices, comma-separated (nvdisasm -fun)
   };
   std::vector<Cubin> todo;
   std::uint64_t unused = 0;
@@ -55,11 +55,11 @@ std::vector<std::string> write_sass(const fs::path& staging, const std::vector<s
     if (entry.path().extension() != ".cubin") continue;
     std::ifstream in(entry.path(), std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const auto names = cubin_function_names({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()});
+    const auto functions = cubin_functions({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()});
     Cubin c{entry.path(), ""};
-    for (const std::string& n : names)
-      if (wanted.count(n) > 0) c.functions += (c.functions.empty() ? "" : ",") + n;
-    if (names.empty() || !c.functions.empty()) todo.push_back(c);  // unreadable: let the disassembler judge
+    for (const CubinFunction& f : functions)
+      if (wanted.count(f.name) > 0) c.functions += (c.functions.empty() ? "" : ",") + std::to_string(f.symbol);
+    if (functions.empty() || !c.functions.empty()) todo.push_back(c);  // unreadable: let the disassembler judge
     else ++unused;
   }
   std::sort(todo.begin(), todo.end(), [](const Cubin& a, const Cubin& b) { return a.path < b.path; });

@@ -70,8 +70,8 @@ bool read_at(std::span<const std::byte> image, std::uint64_t offset, T& out) {
 
 }  // namespace
 
-std::vector<std::string> cubin_function_names(std::span<const std::byte> image) {
-  std::vector<std::string> names;
+std::vector<CubinFunction> cubin_functions(std::span<const std::byte> image) {
+  std::vector<CubinFunction> names;
   if (image.size() < 64 || std::memcmp(image.data(), kElfMagic, 4) != 0 ||
       std::to_integer<unsigned>(image[4]) != kElfClass64)
     return names;
@@ -102,10 +102,16 @@ std::vector<std::string> cubin_function_names(std::span<const std::byte> image) 
       if (from >= image.size()) continue;
       const char* text = reinterpret_cast<const char*>(image.data() + from);
       const std::size_t length = strnlen(text, image.size() - from);
-      names.emplace_back(text, length);
+      names.push_back({std::string(text, length), (at - sym.offset) / sym.entsize});
     }
   }
-  std::sort(names.begin(), names.end());
+  std::sort(names.begin(), names.end(), [](const CubinFunction& a, const CubinFunction& b) { return a.name < b.name; });
+  return names;
+}
+
+std::vector<std::string> cubin_function_names(std::span<const std::byte> image) {
+  std::vector<std::string> names;
+  for (CubinFunction& f : cubin_functions(image)) names.push_back(std::move(f.name));
   names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;
 }

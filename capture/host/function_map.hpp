@@ -53,8 +53,18 @@ class FunctionMap {
   std::uint64_t unknown_pcs_ = 0;
 };
 
-/// Names of the functions defined in a cubin (ELF64 symbols of type FUNC
-/// with a nonzero size). Empty when the image is not an ELF64 cubin.
+/// A function defined in a cubin: its name and its index in the symbol
+/// table (what `nvdisasm -fun` takes).
+struct CubinFunction {
+  std::string name;
+  std::uint64_t symbol = 0;
+};
+
+/// The functions defined in a cubin (ELF64 symbols of type FUNC with a
+/// nonzero size), by name. Empty when the image is not an ELF64 cubin.
+std::vector<CubinFunction> cubin_functions(std::span<const std::byte> image);
+
+/// Their names, sorted, each once.
 std::vector<std::string> cubin_function_names(std::span<const std::byte> image);
 
 }  // namespace bankcheck::capture

@@ -3,6 +3,7 @@
 // those functions, and the whole cubin when -fun fails. A stand-in
 // nvdisasm (a shell script) logs its arguments; the cubins are real (nvcc).
 #include "capture/host/capture_sass.hpp"
+#include "capture/host/function_map.hpp"
 
 #include <doctest/doctest.h>
 
@@ -72,7 +73,13 @@ TEST_CASE("write_sass disassembles only the captured functions' cubins, naming t
     CHECK(problems.empty());
     const std::string calls = read_file(log);
     CHECK(calls.find("module-1.cubin") == std::string::npos);  // no captured function in it
-    CHECK(calls.find("-c -fun _Z13wanted_kernelPi " + (dir / "staging" / "cubins" / "module-0.cubin").string()) !=
+    std::ifstream in(dir / "staging" / "cubins" / "module-0.cubin", std::ios::binary);
+    const std::string image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string wanted_symbol;
+    for (const CubinFunction& f : cubin_functions({reinterpret_cast<const std::byte*>(image.data()), image.size()}))
+      if (f.name == "_Z13wanted_kernelPi") wanted_symbol = std::to_string(f.symbol);
+    REQUIRE(!wanted_symbol.empty());
+    CHECK(calls.find("-c -fun " + wanted_symbol + " " + (dir / "staging" / "cubins" / "module-0.cubin").string()) !=
           std::string::npos);
     // Where -fun fails, the whole cubin follows.
     CHECK((calls.find("-c " + (dir / "staging" / "cubins" / "module-0.cubin").string()) != std::string::npos) == fail_fun);

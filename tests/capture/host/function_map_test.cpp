@@ -55,6 +55,11 @@ TEST_CASE("function names from a cubin's ELF symbol table") {
   const std::string image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const auto names = cubin_function_names({reinterpret_cast<const std::byte*>(image.data()), image.size()});
   CHECK(names == std::vector<std::string>{"_Z12first_kernelPi", "_Z13second_kernelPf"});
+  const auto functions = cubin_functions({reinterpret_cast<const std::byte*>(image.data()), image.size()});
+  REQUIRE(functions.size() == 2);
+  CHECK(functions[0].name == "_Z12first_kernelPi");
+  CHECK(functions[0].symbol != functions[1].symbol);  // their places in .symtab: what nvdisasm -fun takes
+  CHECK(functions[0].symbol > 0);  // symbol 0 is ELF's null symbol
   std::filesystem::remove(cu);
   std::filesystem::remove(cubin);
 }
