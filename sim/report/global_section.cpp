@@ -33,18 +33,13 @@ nlohmann::ordered_json global_totals_json(const GlobalTotals& t) {
 
 nlohmann::ordered_json global_instruction_json(const InstructionRow& r) {
   const GlobalCost& c = *r.global;
-  nlohmann::ordered_json j = {{"index", r.index},
-                              {"location", r.location},
-                              {"site", r.site},
-                              {"op", r.op},
-                              {"width", r.width},
-                              {"lane_accesses", r.active},
-                              {"sectors", c.sectors},
-                              {"ideal_sectors", c.ideal_sectors},
-                              {"excess_sectors", c.excess_sectors()},
-                              {"lines", c.lines},
-                              {"pages", c.pages},
-                              {"modelled", true}};
+  nlohmann::ordered_json j = instruction_identity_json(r);
+  j["sectors"] = c.sectors;
+  j["ideal_sectors"] = c.ideal_sectors;
+  j["excess_sectors"] = c.excess_sectors();
+  j["lines"] = c.lines;
+  j["pages"] = c.pages;
+  j["modelled"] = true;
   if (!r.sass.empty()) j["sass"] = r.sass;
   return j;
 }

@@ -7,6 +7,11 @@ Verdict verdict_of(const CostTotals& totals) {
   return totals.conflicts == 0 ? Verdict::conflict_free : Verdict::conflicts;
 }
 
+nlohmann::ordered_json instruction_identity_json(const InstructionRow& r) {
+  return {{"index", r.index}, {"location", r.location}, {"site", r.site},
+          {"op", r.op},       {"width", r.width},       {"lane_accesses", r.active}};
+}
+
 const char* verdict_name(Verdict v) {
   switch (v) {
     case Verdict::conflict_free: return "conflict-free";

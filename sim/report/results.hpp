@@ -63,6 +63,11 @@ struct InstructionRow {
   std::optional<GlobalCost> global;  ///< set for gld/gst: their sectors (then `cost` means nothing)
 };
 
+/// The keys that say which instruction a row is, in the result schema's order
+/// (index, location, site, op, width, lane_accesses): the JSON views of a
+/// shared-memory and of a global-memory row add their counts after them.
+nlohmann::ordered_json instruction_identity_json(const InstructionRow& row);
+
 /// One site's global-memory instructions (gld, gst).
 struct GlobalSiteRow {
   std::string site;

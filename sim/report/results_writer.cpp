@@ -120,17 +120,12 @@ nlohmann::ordered_json totals_json(const CostTotals& t, const Unmodelled& unmode
 
 nlohmann::ordered_json instruction_json(const InstructionRow& r) {
   const auto or_null = [&](auto v) { return r.cost.modelled ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
-  nlohmann::ordered_json j = {{"index", r.index},
-                              {"location", r.location},
-                              {"site", r.site},
-                              {"op", r.op},
-                              {"width", r.width},
-                              {"lane_accesses", r.active},
-                              {"wavefronts", or_null(r.cost.wavefronts)},
-                              {"ideal", or_null(r.cost.ideal)},
-                              {"conflicts", or_null(r.cost.conflicts)},
-                              {"worst_degree", or_null(r.cost.degree)},
-                              {"modelled", r.cost.modelled}};
+  nlohmann::ordered_json j = instruction_identity_json(r);
+  j["wavefronts"] = or_null(r.cost.wavefronts);
+  j["ideal"] = or_null(r.cost.ideal);
+  j["conflicts"] = or_null(r.cost.conflicts);
+  j["worst_degree"] = or_null(r.cost.degree);
+  j["modelled"] = r.cost.modelled;
   if (!r.bank_words.empty()) j["bank_words"] = r.bank_words;
   if (!r.sass.empty()) j["sass"] = r.sass;
   return j;

@@ -7,29 +7,23 @@ The prediction comes from the sizes the program states, not from bankcheck.
     python3 wgmma_summary.py PROBE_OUTPUT.log NCU_SOURCE.csv > wgmma.csv
 Exit 1 when a probe's measurement differs from the rule or is missing.
 """
-import csv
+import os
 import re
 import sys
+
+# ncu's source page is read as the per-instruction harness reads it.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness"))
+from per_instruction import read_sass_csv  # noqa: E402
 
 
 def measured(path):
     """HGMMA-family rows by kernel (mangled name): (sass, executions, wavefronts, ideal)."""
-    out, kernel, header = {}, None, None
-    for row in csv.reader(open(path, newline="")):
-        if not row:
-            continue
-        if row[0] == "Kernel Name":
-            kernel, header = row[1], None
-            continue
-        if row[0] == "Address":
-            header = row
-            continue
-        if header is None or "Instructions Executed" not in header or len(row) != len(header):
-            continue
-        d = dict(zip(header, row))
-        if re.match(r"\s*[A-Z]GMMA\.", d["Source"]) and int(d["Instructions Executed"]) > 0:
-            out[kernel] = (d["Source"].strip(), int(d["Instructions Executed"]), int(d["L1 Wavefronts Shared"]),
-                           int(d["L1 Wavefronts Shared Ideal"]))
+    out = {}
+    for kernel, rows in read_sass_csv(path):
+        for d in rows:
+            if re.match(r"\s*[A-Z]GMMA\.", d.get("Source", "")) and int(d.get("Instructions Executed", "0") or 0) > 0:
+                out[kernel] = (d["Source"].strip(), int(d["Instructions Executed"]), int(d["L1 Wavefronts Shared"]),
+                               int(d["L1 Wavefronts Shared Ideal"]))
     return out
 
 

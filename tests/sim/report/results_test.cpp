@@ -85,3 +85,15 @@ TEST_CASE("worst_row names the bank and lanes of the conflict") {
   CHECK(row.lanes == std::vector<unsigned>{0, 2});
   CHECK(row.cells.size() == 2);
 }
+
+TEST_CASE("instruction_identity_json: the six keys that name a row, in the schema's order") {
+  InstructionRow r;
+  r.index = 7;
+  r.location = "t.trace:9";
+  r.site = "tile.column";
+  r.op = "ld";
+  r.width = 4;
+  r.active = 32;
+  CHECK(instruction_identity_json(r).dump() ==
+        R"({"index":7,"location":"t.trace:9","site":"tile.column","op":"ld","width":4,"lane_accesses":32})");
+}
