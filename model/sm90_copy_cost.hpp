@@ -15,6 +15,15 @@ BANKCHECK_HD unsigned bank_group(Address a, unsigned width) {
   return static_cast<unsigned>(a / width % (kPhaseBytes / width));
 }
 
+/// The lanes of `lanes` that fill zeros instead of reading (source
+/// kZeroFill); none without sources.
+BANKCHECK_HD_INLINE std::uint32_t zero_filling(const std::uint64_t* src, std::uint32_t lanes) {
+  std::uint32_t out = 0;
+  for (unsigned l = 0; src != nullptr && l < kLanes; ++l)
+    if ((lanes & lane_bit(l)) && src[l] == kZeroFill) out |= lane_bit(l);
+  return out;
+}
+
 /// cp.async through L1 (LDGSTS without .BYPASS) whose sources are known
 /// (rule 6): the lanes of one store phase pass two stages that share each
 /// cycle. The read stage takes, for every source bank group, the lowest lane
@@ -22,14 +31,11 @@ BANKCHECK_HD unsigned bank_group(Address a, unsigned width) {
 /// cycle) into a buffer; the write stage writes the lowest buffered lanes,
 /// one address per destination bank group (lanes of one address together).
 /// The phase costs the cycles until every lane is written. A zero-filling
-/// lane (source kZeroFill) reads nothing: it starts in the buffer.
+/// lane (`zero_fill`, source kZeroFill) reads nothing: it starts in the buffer.
 /// @pre width is 4, 8 or 16; addresses are multiples of it.
 template <class Address>
 BANKCHECK_HD std::uint32_t staged_copy_cycles(unsigned width, const Address* dst, const std::uint64_t* src,
-                                              std::uint32_t lanes) {
-  std::uint32_t zero_fill = 0;
-  for (unsigned l = 0; l < kLanes; ++l)
-    if ((lanes & lane_bit(l)) && src[l] == kZeroFill) zero_fill |= lane_bit(l);
+                                              std::uint32_t lanes, std::uint32_t zero_fill) {
   std::uint32_t unread = lanes & ~zero_fill, buffered = zero_fill, cycles = 0;
   while ((unread | buffered) != 0) {
     ++cycles;
@@ -59,17 +65,6 @@ BANKCHECK_HD std::uint32_t staged_copy_cycles(unsigned width, const Address* dst
   return cycles;
 }
 
-/// Whether the destinations of `lanes` conflict: two addresses in one bank group.
-template <class Address>
-BANKCHECK_HD bool destinations_conflict(unsigned width, const Address* dst, std::uint32_t lanes) {
-  for (unsigned i = 0; i < kLanes; ++i)
-    for (unsigned j = i + 1; j < kLanes; ++j)
-      if ((lanes & lane_bit(i)) && (lanes & lane_bit(j)) && dst[i] != dst[j] &&
-          bank_group(dst[i], width) == bank_group(dst[j], width))
-        return true;
-  return false;
-}
-
 /// cp.async (.ca) with known sources: store phases, each costing its staged
 /// cycles. A phase that mixes zero-filling and reading lanes is modelled
 /// only where its destinations do not conflict: 50 of the 52 .ca probes of
@@ -84,12 +79,10 @@ BANKCHECK_HD WarpCost staged_copy_cost(unsigned width, const Address* dst, const
   const unsigned n = unpaired_phase_lanes(width);
   for (unsigned first = 0; first < kLanes; first += n) {
     const std::uint32_t lanes = active & lane_range(first, n);
-    std::uint32_t zero_fill = 0;
-    for (unsigned l = first; l < first + n; ++l)
-      if ((lanes & lane_bit(l)) && src[l] == kZeroFill) zero_fill |= lane_bit(l);
-    if (zero_fill != 0 && zero_fill != lanes && destinations_conflict(width, dst, lanes))
-      return WarpCost{0, 0, 0, false};
-    add_phase(cost, staged_copy_cycles(width, dst, src, lanes));
+    const std::uint32_t zero_fill = zero_filling(src, lanes);
+    // Destinations conflict: two addresses in one bank group, a store degree above 1.
+    if (zero_fill != 0 && zero_fill != lanes && phase_degree(dst, lanes, width) > 1) return WarpCost{0, 0, 0, false};
+    add_phase(cost, staged_copy_cycles(width, dst, src, lanes, zero_fill));
   }
   return cost;
 }
@@ -115,20 +108,21 @@ BANKCHECK_HD_INLINE bool quarters_read_one_line(const std::uint64_t* source, std
   return true;
 }
 
-/// The 128-byte shared rows the lanes `lanes` of one quarter warp write,
-/// or 0 when that differs from the lanes' store degree (a case the
-/// zero-fill probes did not tell apart).
+/// The 128-byte shared rows `lanes` write, each counted once per 128-byte
+/// source line it is filled from when `src` is given (rule 6b's pairs),
+/// else once (the rows of rule 6c's zero-filling lanes).
 template <class Address>
-BANKCHECK_HD std::uint32_t zero_fill_rows(const Address* dst, std::uint32_t lanes) {
+BANKCHECK_HD std::uint32_t rows_written(const Address* dst, const std::uint64_t* src, std::uint32_t lanes) {
   std::uint32_t rows = 0;
   for (unsigned i = 0; i < kLanes; ++i) {
     if (!(lanes & lane_bit(i))) continue;
-    bool first_of_row = true;
-    for (unsigned j = 0; j < i && first_of_row; ++j)
-      first_of_row = !(lanes & lane_bit(j)) || dst[j] / kPhaseBytes != dst[i] / kPhaseBytes;
-    rows += first_of_row;
+    bool first = true;
+    for (unsigned j = 0; j < i && first; ++j)
+      first = !(lanes & lane_bit(j)) || dst[j] / kPhaseBytes != dst[i] / kPhaseBytes ||
+              (src != nullptr && src[j] / kPhaseBytes != src[i] / kPhaseBytes);
+    rows += first;
   }
-  return rows == phase_degree(dst, lanes, 16) ? rows : 0u;
+  return rows;
 }
 
 /// cp.async.cg in its zero-fill form (rule 6c): one wavefront per quarter
@@ -149,17 +143,16 @@ template <class Address>
 BANKCHECK_HD WarpCost phase_count_cost(const Address* dst, std::uint32_t active, const std::uint64_t* source) {
   if (!quarters_read_one_line(source, active)) return WarpCost{0, 0, 0, false};
   constexpr unsigned n = kLanes / 4;
-  std::uint32_t zero_fill = 0;
-  for (unsigned l = 0; source != nullptr && l < kLanes; ++l)
-    if ((active & lane_bit(l)) && source[l] == kZeroFill) zero_fill |= lane_bit(l);
+  const std::uint32_t zero_fill = zero_filling(source, active);
   WarpCost cost;
   const bool reads = (active & ~zero_fill) != 0;
   for (unsigned first = 0; first < kLanes; first += n) {
     const std::uint32_t quarter = active & lane_range(first, n);
     if (reads) add_phase(cost, quarter != 0 ? 1u : 0u);
     if ((quarter & zero_fill) == 0) continue;
-    const std::uint32_t rows = zero_fill_rows(dst, quarter & zero_fill);
-    if (rows == 0) return WarpCost{0, 0, 0, false};
+    // Counted only where the rows equal the lanes' store degree: the probes did not tell the two apart.
+    const std::uint32_t rows = rows_written(dst, nullptr, quarter & zero_fill);
+    if (rows != phase_degree(dst, quarter & zero_fill, 16)) return WarpCost{0, 0, 0, false};
     add_phase(cost, rows);
   }
   return cost;
@@ -214,15 +207,8 @@ template <class Address>
 BANKCHECK_HD WarpCost sector_copy_cost(const Address* dst, const std::uint64_t* src, std::uint32_t active) {
   WarpCost cost;
   unsigned lanes = 0;
-  for (unsigned i = 0; i < kLanes; ++i) {
-    if (!(active & lane_bit(i))) continue;
-    ++lanes;
-    bool first_of_pair = true;
-    for (unsigned j = 0; j < i && first_of_pair; ++j)
-      first_of_pair = !(active & lane_bit(j)) || dst[j] / kPhaseBytes != dst[i] / kPhaseBytes ||
-                      src[j] / kPhaseBytes != src[i] / kPhaseBytes;
-    cost.wavefronts += first_of_pair;
-  }
+  for (unsigned i = 0; i < kLanes; ++i) lanes += (active >> i) & 1u;
+  cost.wavefronts = rows_written(dst, src, active);
   cost.degree = cost.wavefronts > 0 ? 1u : 0u;
   cost.ideal = (lanes * 16 + kPhaseBytes - 1) / kPhaseBytes;
   return cost;

@@ -14,6 +14,7 @@
 #include <string>
 #include <utility>
 
+#include "capture/host/csv.hpp"
 #include "model/bank_model.hpp"
 #include "sim/trace/trace_file.hpp"
 #include "sim/trace/trace_text.hpp"
@@ -121,14 +122,24 @@ TEST_CASE("GEMM-like tiles with many warps in flight: every copy site equals the
   std::ifstream in(dir + "ldgsts.compare.csv");
   REQUIRE(in.good());
   std::string line;
-  std::getline(in, line);  // launch,kernel,offset,sass,executions,model_executions,model_wavefronts,measured_wavefronts,equal
-  const std::regex row(R"(^(\d+),(?:"[^"]*"|[^,]*),(\d+),(?:"[^"]*"|[^,]*),(\d+),(\d+),\d+,(\d+),)");
+  std::getline(in, line);
+  const std::vector<std::string> header = capture::parse_csv_line(line);
+  auto column = [&](const char* name) {
+    const auto at = std::find(header.begin(), header.end(), name);
+    REQUIRE_MESSAGE(at != header.end(), "ldgsts.compare.csv has no column " << name);
+    return static_cast<std::size_t>(at - header.begin());
+  };
+  const std::size_t launch = column("launch"), offset = column("offset"), sass = column("sass"),
+                    executed = column("executions"), model_executed = column("model_executions"),
+                    wavefronts = column("measured_wavefronts");
   std::size_t compared = 0, equal = 0, unmodelled = 0;
   while (std::getline(in, line)) {
-    std::smatch m;
-    if (!std::regex_search(line, m, row) || line.find("LDGSTS") == std::string::npos) continue;
-    const auto key = std::make_pair(std::stoi(m[1]), std::stoull(m[2]));
-    const std::uint64_t executions = std::stoull(m[3]), captured = std::stoull(m[4]), measured = std::stoull(m[5]);
+    const std::vector<std::string> f = capture::parse_csv_line(line);
+    REQUIRE(f.size() == header.size());
+    if (f[sass].find("LDGSTS") == std::string::npos) continue;
+    const auto key = std::make_pair(std::stoi(f[launch]), std::stoull(f[offset]));
+    const std::uint64_t executions = std::stoull(f[executed]), captured = std::stoull(f[model_executed]),
+                        measured = std::stoull(f[wavefronts]);
     CAPTURE(line);
     if (executions != captured) continue;
     REQUIRE(costs.count(key) == 1);
