@@ -126,57 +126,45 @@ __global__ void __launch_bounds__(kThreads) h16_tile(const uint16_t* b, int ld, 
   out[blockIdx.x * kThreads + tid] = sum;
 }
 
-// Values are small integers, so every float sum is exact and the host's equals the kernel's.
-static int check(const char* name, const std::vector<float>& got, const std::vector<double>& want) {
-  double total = 0, expect = 0;
+// Fills a matrix of blocks * 64 rows of `ld` elements with small integers
+// (value(i)), runs `kernel` on it and checks the blocks' sums against the
+// host's sum of every row's first k_total elements: the integers keep every
+// float sum exact, so the two must be equal.
+template <class T, class Kernel, class Value>
+static int run(const char* name, Kernel kernel, int blocks, int ld, int k_total, Value value) {
+  const size_t rows = size_t(blocks) * kRows;
+  std::vector<T> h(rows * ld);
+  for (size_t i = 0; i < h.size(); ++i) h[i] = value(i);
+  double want = 0;
+  for (size_t r = 0; r < rows; ++r)
+    for (int k = 0; k < k_total; ++k) want += double(h[r * ld + k]);
+  T* in = nullptr;
+  float* out = nullptr;
+  CHECK(cudaMalloc(&in, sizeof(T) * h.size()));
+  CHECK(cudaMalloc(&out, sizeof(float) * blocks * kThreads));
+  CHECK(cudaMemcpy(in, h.data(), sizeof(T) * h.size(), cudaMemcpyHostToDevice));
+  kernel<<<blocks, kThreads>>>(in, ld, k_total, out);
+  CHECK(cudaGetLastError());
+  std::vector<float> got(blocks * kThreads);
+  CHECK(cudaMemcpy(got.data(), out, sizeof(float) * got.size(), cudaMemcpyDeviceToHost));
+  CHECK(cudaFree(in));
+  CHECK(cudaFree(out));
+  double total = 0;
   for (float g : got) total += g;
-  for (double w : want) expect += w;
-  const bool ok = total == expect;
-  std::printf("%-16s sum %.0f expected %.0f %s\n", name, total, expect, ok ? "ok" : "WRONG");
+  const bool ok = total == want;
+  std::printf("%-16s sum %.0f expected %.0f %s\n", name, total, want, ok ? "ok" : "WRONG");
   return ok ? 0 : 1;
 }
 
 template <Form F>
 static int run_f32(const char* name, int blocks, int ld, int k_total) {
-  const size_t rows = size_t(blocks) * kRows;
-  std::vector<float> h(rows * ld);
-  for (size_t i = 0; i < h.size(); ++i) h[i] = float(int(i % 7) - 3);
-  std::vector<double> want(1, 0.0);
-  for (size_t r = 0; r < rows; ++r)
-    for (int k = 0; k < k_total; ++k) want[0] += h[r * ld + k];
-  float *a = nullptr, *out = nullptr;
-  CHECK(cudaMalloc(&a, sizeof(float) * h.size()));
-  CHECK(cudaMalloc(&out, sizeof(float) * blocks * kThreads));
-  CHECK(cudaMemcpy(a, h.data(), sizeof(float) * h.size(), cudaMemcpyHostToDevice));
-  f32_tile<F><<<blocks, kThreads>>>(a, ld, k_total, out);
-  CHECK(cudaGetLastError());
-  std::vector<float> got(blocks * kThreads);
-  CHECK(cudaMemcpy(got.data(), out, sizeof(float) * got.size(), cudaMemcpyDeviceToHost));
-  CHECK(cudaFree(a));
-  CHECK(cudaFree(out));
-  return check(name, got, want);
+  return run<float>(name, f32_tile<F>, blocks, ld, k_total, [](size_t i) { return float(int(i % 7) - 3); });
 }
 
 template <Form F>
 static int run_h16(const char* name, int blocks, int ld, int k_total) {
-  const size_t rows = size_t(blocks) * kRows;
-  std::vector<uint16_t> h(rows * ld);
-  for (size_t i = 0; i < h.size(); ++i) h[i] = uint16_t(i % 5);  // read back as integers, not as halves
-  std::vector<double> want(1, 0.0);
-  for (size_t r = 0; r < rows; ++r)
-    for (int k = 0; k < k_total; ++k) want[0] += h[r * ld + k];
-  uint16_t* b = nullptr;
-  float* out = nullptr;
-  CHECK(cudaMalloc(&b, sizeof(uint16_t) * h.size()));
-  CHECK(cudaMalloc(&out, sizeof(float) * blocks * kThreads));
-  CHECK(cudaMemcpy(b, h.data(), sizeof(uint16_t) * h.size(), cudaMemcpyHostToDevice));
-  h16_tile<F><<<blocks, kThreads>>>(b, ld, k_total, out);
-  CHECK(cudaGetLastError());
-  std::vector<float> got(blocks * kThreads);
-  CHECK(cudaMemcpy(got.data(), out, sizeof(float) * got.size(), cudaMemcpyDeviceToHost));
-  CHECK(cudaFree(b));
-  CHECK(cudaFree(out));
-  return check(name, got, want);
+  // read back as integers, not as halves
+  return run<uint16_t>(name, h16_tile<F>, blocks, ld, k_total, [](size_t i) { return uint16_t(i % 5); });
 }
 
 int main(int argc, char** argv) {

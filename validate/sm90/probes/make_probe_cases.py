@@ -70,7 +70,7 @@ import random
 import sys
 
 from probe_case_kinds import (S12_SASS, SHARED, W, atom_cases, cpasync_cases,  # noqa: F401
-                              global_cases, ld8_cases, matrix_cases, s12_cases)
+                              global_cases, ld8_cases, matrix_cases, row_lanes, s12_cases)
 from probe_cases_cgsrc import cgline_cases, cgsrc_cases
 from probe_cases_ltc import IGNORE_SOURCE, hinted_cases, zero_fill_cases
 
@@ -126,10 +126,9 @@ def main():
     cpasync_cases(c, random.Random(17))
     # The .ca copies again in the source-size form (kind casrcsize).
     for r in [r for r in c.rows if r["kind"] == "cpasync" and r["variant"].startswith("ca.")]:
-        mask = int(r["mask"], 16)
-        on = [(mask >> l) & 1 for l in range(W)]
+        dst, src = row_lanes(r)
         c.add("casrcsize.trace", "casrcsize" + r["name"][len("cpasync"):], "casrcsize", r["variant"], r["width"],
-              [a if o else None for a, o in zip(r["a"], on)], src=[a if o else None for a, o in zip(r["s"], on)],
+              dst, src=src,
               op="cpasync", comment=r["variant"] + ", source-size form")
     s12_cases(c, random.Random(12))
     cgsrc_cases(c, random.Random(90))

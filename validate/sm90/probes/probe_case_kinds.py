@@ -28,6 +28,12 @@ def masked(addrs, mask):
     return [a if (mask >> l) & 1 else None for l, a in enumerate(addrs)]
 
 
+def row_lanes(row):
+    """A manifest row's destinations and sources as the model sees them (None where idle)."""
+    mask = int(row["mask"], 16)
+    return masked(row["a"], mask), masked(row["s"], mask)
+
+
 # ------------------------------------------------------------------ atomics
 def word_patterns(rnd):
     """32-bit atomics: name -> (addresses, mask)."""

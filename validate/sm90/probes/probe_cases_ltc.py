@@ -4,16 +4,10 @@ their source and fill their destination with zeros (kind zfill). In a trace a
 zero-filling lane's source is `z` (docs/trace-format.md); the manifest gives
 it as IGNORE_SOURCE, which the kernel turns into a null source and a true
 ignore-src predicate (probe_kernels_cpasync.cuh)."""
-from probe_case_kinds import FULL, W
+from probe_case_kinds import W, row_lanes
 
 IGNORE_SOURCE = 0xFFFFFFFF
 Z = "z"
-
-
-def _lanes_of(row):
-    mask = int(row["mask"], 16)
-    on = [(mask >> l) & 1 for l in range(W)]
-    return ([a if o else None for a, o in zip(row["a"], on)], [s if o else None for s, o in zip(row["s"], on)])
 
 
 def hinted_cases(c):
@@ -22,7 +16,7 @@ def hinted_cases(c):
     sources, so each case can be compared with its plain twin's measurement
     as well as with the model."""
     for r in [r for r in c.rows if r["kind"] in ("cpasync", "cgsrc")]:
-        dst, src = _lanes_of(r)
+        dst, src = row_lanes(r)
         cg = r["variant"] == "cg.16"
         kind = "cgltc" if cg else "caltc"
         name = kind + r["name"][r["name"].index("-"):]
@@ -82,4 +76,3 @@ def zero_fill_cases(c, rnd):
             hw_src = [IGNORE_SOURCE if s == Z else s for s in src]
             c.add("zfill.trace", f"zfill-{variant}-{pname}", "zfill", variant, w, dst, src=src, hw_src=hw_src,
                   op=op, comment=f"{variant}, ignore-src form; z: a zero-filling lane")
-    assert FULL == (1 << W) - 1
