@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "capture/host/csv.hpp"
 #include "model/bank_model.hpp"
 #include "sim/trace/trace_file.hpp"
 #include "sim/trace/trace_text.hpp"
@@ -203,19 +204,6 @@ TEST_CASE("cp.async sources: the read stage has no multicast, and the two stages
 }
 
 namespace {
-/// "a,\"b,c\",d" -> {a, b,c, d}: the per-instruction exports quote kernel names with commas.
-std::vector<std::string> csv_fields(const std::string& line) {
-  std::vector<std::string> out(1);
-  bool quoted = false;
-  for (char c : line) {
-    if (c == '\r') continue;  // the exports end their lines in CRLF
-    if (c == '"') quoted = !quoted;
-    else if (c == ',' && !quoted) out.emplace_back();
-    else out.back() += c;
-  }
-  return out;
-}
-
 /// Nsight Compute's per-instruction wavefronts and ideal of each probe's
 /// target instruction in a run's export (validate/results/.../*.instructions.csv).
 std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> measured_ideal(const std::string& path) {
@@ -223,7 +211,7 @@ std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> measured_ideal(co
   REQUIRE_MESSAGE(in.good(), "cannot open " << path);
   std::string line;
   std::getline(in, line);
-  const auto header = csv_fields(line);
+  const auto header = capture::parse_csv_line(line);  // the exports quote kernel names with commas
   auto column = [&](const std::string& name) {
     const auto at = std::find(header.begin(), header.end(), name);
     REQUIRE_MESSAGE(at != header.end(), path << " has no column " << name);
@@ -233,7 +221,7 @@ std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> measured_ideal(co
                     target = column("target");
   std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> out;
   while (std::getline(in, line)) {
-    const auto f = csv_fields(line);
+    const auto f = capture::parse_csv_line(line);
     if (f.size() == header.size() && f[target] == "1") out[f[name]] = {std::stoull(f[wf]), std::stoull(f[ideal])};
   }
   return out;
