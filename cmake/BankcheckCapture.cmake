@@ -50,7 +50,16 @@ else()
             ${PROJECT_SOURCE_DIR}/model/hd.hpp
     COMMENT "Building the capture patches (tools-patch fatbin)"
     VERBATIM)
-  add_custom_target(bankcheck_capture_patches ALL DEPENDS ${_patches})
+  # The fatbin is the longest single job of the build (about 4.5 minutes on
+  # two cores) and useful only where a GPU runs the capture: it joins the
+  # default target with the GPU programs (BANKCHECK_GPU_PROGRAMS), and is
+  # always part of target gpu_programs, which CI builds.
+  if(BANKCHECK_GPU_PROGRAMS)
+    add_custom_target(bankcheck_capture_patches ALL DEPENDS ${_patches})
+  else()
+    add_custom_target(bankcheck_capture_patches DEPENDS ${_patches})
+  endif()
+  add_dependencies(gpu_programs bankcheck_capture_patches)
 
   add_library(bankcheck_capture_injection SHARED ${PROJECT_SOURCE_DIR}/capture/injection/injection.cpp)
   target_include_directories(bankcheck_capture_injection PRIVATE ${BANKCHECK_SANITIZER_INCLUDE_DIR}
@@ -62,6 +71,8 @@ else()
   # The driver loads the library with every symbol resolved and silently
   # skips one that does not load: refuse undefined symbols at link time.
   target_link_options(bankcheck_capture_injection PRIVATE -Wl,--no-undefined)
-  add_dependencies(bankcheck_capture_injection bankcheck_capture_patches)
+  if(BANKCHECK_GPU_PROGRAMS)
+    add_dependencies(bankcheck_capture_injection bankcheck_capture_patches)
+  endif()
   add_dependencies(bankcheck bankcheck_capture_injection)
 endif()

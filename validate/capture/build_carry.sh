@@ -23,7 +23,7 @@ command -v patchelf >/dev/null || { echo "build_carry: patchelf is needed (apt-g
 for w in "${what[@]}"; do
   case $w in
   cli)
-    ninja -C build bankcheck bench.replay bench.capture_host >/dev/null
+    ninja -C build bankcheck bench.replay bench.capture_host bankcheck_capture_patches >/dev/null
     rm -rf build-gpu/cli && mkdir -p build-gpu/cli/lib
     cp build/bankcheck build/bench/bench.replay build/bench/bench.capture_host build-gpu/cli/
     for exe in build-gpu/cli/bankcheck build-gpu/cli/bench.replay build-gpu/cli/bench.capture_host; do
