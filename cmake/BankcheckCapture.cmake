@@ -38,16 +38,17 @@ else()
   # kernels fault with illegal addresses). The static_asserts in
   # patches.cu check each callback against this sanitizer's header.
   set(_patches ${CMAKE_BINARY_DIR}/bankcheck_capture_patches.fatbin)
+  # nvcc writes the headers the patches include into a depfile, so a change to
+  # any rule the summary mode costs with on the GPU (model/sm90_*.hpp) rebuilds
+  # the fatbin: a stale one makes the summary disagree with the CPU model.
   add_custom_command(
     OUTPUT ${_patches}
     COMMAND ${CMAKE_CUDA_COMPILER} -std=c++20 -arch=sm_90 --fatbin --keep-device-functions
             -Xptxas --compile-as-tools-patch -I${PROJECT_SOURCE_DIR} -I${BANKCHECK_SANITIZER_INCLUDE_DIR}
+            -MD -MF ${_patches}.d -MT ${_patches}
             ${PROJECT_SOURCE_DIR}/capture/device/patches.cu -o ${_patches}
-    DEPENDS ${PROJECT_SOURCE_DIR}/capture/device/patches.cu ${PROJECT_SOURCE_DIR}/capture/host/ring_layout.hpp
-            ${PROJECT_SOURCE_DIR}/capture/host/summary_table.hpp ${PROJECT_SOURCE_DIR}/capture/host/hd_atomic.hpp
-            ${PROJECT_SOURCE_DIR}/model/sm90_warp_cost.hpp ${PROJECT_SOURCE_DIR}/model/access_rule.hpp
-            ${PROJECT_SOURCE_DIR}/model/cost_invariants.hpp ${PROJECT_SOURCE_DIR}/model/warp_request.hpp
-            ${PROJECT_SOURCE_DIR}/model/hd.hpp
+    DEPENDS ${PROJECT_SOURCE_DIR}/capture/device/patches.cu
+    DEPFILE ${_patches}.d
     COMMENT "Building the capture patches (tools-patch fatbin)"
     VERBATIM)
   # The fatbin is the longest single job of the build (about 4.5 minutes on

@@ -9,6 +9,30 @@
 
 namespace bankcheck::capture {
 
+namespace {
+
+/// A row's kept worst execution as the CPU model takes it: its lanes'
+/// addresses and, for a copy, their sources (the copy's cost depends on
+/// them: docs/bank-model.md, rule 6). @pre row.worst
+WorstInstruction worst_instruction(const InstructionSummary& row) {
+  WorstInstruction w;
+  w.present = true;
+  w.site = row.site;
+  w.op = row.op;
+  w.width = row.width;
+  w.addr.assign(32, kInactive);
+  const bool copy = row.worst->source.has_value();
+  if (copy) w.source.assign(32, kInactive);
+  for (unsigned l = 0; l < 32; ++l) {
+    if (((row.worst->mask >> l) & 1u) == 0) continue;
+    w.addr[l] = row.worst->addr[l];
+    if (copy) w.source[l] = (*row.worst->source)[l];
+  }
+  return w;
+}
+
+}  // namespace
+
 report::Results summary_results(const std::vector<InstructionSummary>& rows, const BankModel& model,
                                 const std::function<std::string(const std::string&)>& sass_of,
                                 const std::string& capture_dir) {
@@ -42,10 +66,8 @@ report::Results summary_results(const std::vector<InstructionSummary>& rows, con
       all.lane_accesses += c.unmodelled_lanes;
     }
     if (!row.worst) continue;
-    std::vector<std::uint64_t> addr(32, kInactive);
-    for (unsigned l = 0; l < 32; ++l)
-      if ((row.worst->mask >> l) & 1u) addr[l] = row.worst->addr[l];
-    const RequestCost cpu = model.cost(WarpRequest{row.op, row.width, addr});
+    const WorstInstruction kept = worst_instruction(row);
+    const RequestCost cpu = model.cost(kept.request());
     if (cpu.wavefronts != row.worst->wavefronts || cpu.conflicts != row.worst->excess) ++disagreements;
     if (row.worst->excess > 0 && (worst == nullptr || row.worst->excess > worst->worst->excess)) worst = &row;
   }
@@ -64,14 +86,7 @@ report::Results summary_results(const std::vector<InstructionSummary>& rows, con
     r.notes.push_back(std::to_string(disagreements) +
                       " worst records cost differently on the CPU than on the GPU: the summary cannot be trusted");
   if (worst != nullptr) {
-    WorstInstruction w;
-    w.present = true;
-    w.site = worst->site;
-    w.op = worst->op;
-    w.width = worst->width;
-    w.addr.assign(32, kInactive);
-    for (unsigned l = 0; l < 32; ++l)
-      if ((worst->worst->mask >> l) & 1u) w.addr[l] = worst->worst->addr[l];
+    WorstInstruction w = worst_instruction(*worst);
     w.cost = model.cost(w.request());
     const auto& b = worst->worst->block;
     r.worst = report::worst_row(model, w,

@@ -81,3 +81,29 @@ TEST_CASE("a worst record the CPU costs differently is reported") {
   REQUIRE(r.notes.size() == 1);
   CHECK(r.notes[0].find("cannot be trusted") != std::string::npos);
 }
+
+TEST_CASE("a copy's worst record is costed on the CPU with its sources") {
+  // Probe cgsrc-32-rows64-0 (validate/sm90/probes/cases/cgsrc.trace): 32 lanes
+  // copy 16 bytes each into 512 contiguous bytes from 64-byte source rows at the
+  // starts of 128-byte lines; the H100 measured 8 wavefronts, ideal 4
+  // (validate/sm90/measured/cgsrc.csv, 2026-11-23). The cost depends on the
+  // sources, so a CPU check without them would call the device wrong.
+  InstructionSummary copy = row(0, "k+0x40", 1, 8, 4);
+  copy.op = Op::cpasync_cg;
+  copy.width = 16;
+  WorstRecord w;
+  w.mask = ~0u;
+  w.wavefronts = 8;
+  w.excess = 4;
+  w.source.emplace();
+  for (unsigned l = 0; l < 32; ++l) {
+    w.addr[l] = 16 * l;
+    (*w.source)[l] = 256 * (l / 4) + 16 * (l % 4);
+  }
+  copy.worst = w;
+  const report::Results r = summary_results({copy}, make_preset("sm90"), {}, "OUT");
+  CHECK(r.extra["worst_record_disagreements"] == 0);
+  CHECK(r.notes.empty());
+  REQUIRE(r.worst);
+  CHECK(r.worst->site == "k+0x40");
+}
