@@ -31,6 +31,8 @@
 #   ld8pair  8-byte loads with lanes paired on addresses (validate/sm90/cases/ld8pair.trace);
 #   ld8split the same with half warps of different degrees (ld8split.trace)
 #   hopper   wgmma probes (validate/hopper/run_hopper.sh)
+#   tensormaps  the TMA probes alone (run_hopper.sh with TMA_ONLY=1): ncu, capture, compare, and the
+#            capture's tensor maps checked against the probe's (validate/hopper/check_tensor_maps.py)
 #   speed    capture against the program's run, memcheck and ncu (validate/capture/capture_speed.sh)
 #   wgmma-blind  the blind wgmma set (validate/hopper/wgmma_blind_predictions.txt), measured and captured
 #   wgmma-timing one wgmma shape in good and bad layouts: cycles per wgmma and ncu's counts
@@ -100,6 +102,8 @@ for s in "$@"; do
     wgmma-timing) step wgmma-timing 200 env WGMMA_SET=timing OUT="$OUT/wgmma-timing" B="$B" BANKCHECK="$PWD/build/bankcheck" \
         bash validate/hopper/run_hopper.sh ;;
     speed) step speed 590 env OUT="$OUT/speed" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/capture/capture_speed.sh ;;
+    tensormaps) step tensormaps 300 env TMA_ONLY=1 OUT="$OUT/tensormaps" B="$B" BANKCHECK="$PWD/build/bankcheck" \
+        bash validate/hopper/run_hopper.sh ;;
     hopper) step hopper 500 env OUT="$OUT/hopper" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/hopper/run_hopper.sh ;;
     *) echo "unknown step $s" | tee -a "$LOG" ;;
   esac

@@ -9,6 +9,7 @@
 #include "capture/host/launch_pairing.hpp"
 #include "capture/host/launch_table.hpp"
 #include "capture/host/sass_form.hpp"
+#include "capture/host/tensor_maps.hpp"
 #include "sim/replay/replay.hpp"
 #include "sim/trace/trace_file.hpp"
 
@@ -128,7 +129,28 @@ std::string mispairing(const Replayed& sites, const NcuLaunch& measured) {
          (bad > 1 ? ", and " + std::to_string(bad - 1) + " more" : "") + "): a different function, not compared";
 }
 
-void add_rows(CompareResult& result, const LaunchRow& row, Replayed sites, const NcuLaunch& measured) {
+/// The tensor maps of a capture folder by launch, as text for TMA rows; empty for a capture made before
+/// tensor maps were recorded (no tensor_maps.csv) or a launch given none that the capture could find.
+std::map<std::uint64_t, std::string> tensor_maps_by_launch(const fs::path& dir) {
+  std::map<std::uint64_t, std::string> out;
+  const fs::path maps_file = dir / "tensor_maps.csv", launches_file = dir / "launch_tensor_maps.csv";
+  if (!fs::exists(maps_file) || !fs::exists(launches_file)) return out;
+  std::map<std::uint64_t, TensorMapRow> maps;
+  for (TensorMapRow& m : read_tensor_map_table(maps_file.string())) maps[m.id] = std::move(m);
+  for (const LaunchTensorMap& l : read_launch_tensor_maps(launches_file.string())) {
+    const auto it = maps.find(l.tensor_map);
+    if (it == maps.end())
+      throw std::invalid_argument(launches_file.string() + ": launch " + std::to_string(l.launch) + " names tensor map " +
+                                  std::to_string(l.tensor_map) + ", which " + maps_file.string() + " does not have");
+    std::string& text = out[l.launch];
+    text += (text.empty() ? "" : "; ") + describe_tensor_map(it->second) + " (parameter byte " +
+            std::to_string(l.offset) + ")";
+  }
+  return out;
+}
+
+void add_rows(CompareResult& result, const LaunchRow& row, Replayed sites, const NcuLaunch& measured,
+              const std::string& tensor_maps) {
   for (const NcuInstruction& ins : measured.instructions) {
     auto site = sites.by_offset.find(ins.offset);
     // Global rows only where the trace holds global accesses (a capture without --global has none);
@@ -145,6 +167,7 @@ void add_rows(CompareResult& result, const LaunchRow& row, Replayed sites, const
     r.measured_sectors = ins.sectors;
     r.measured_ideal_sectors = ins.ideal_sectors;
     r.global = ins.wavefronts == 0 && ins.sectors > 0;
+    if (tma && !tensor_maps.empty()) r.detail = "the launch's " + tensor_maps;
     if (site != sites.by_offset.end()) {
       r.model_executed = site->second.executed;
       r.model_wavefronts = site->second.wavefronts;
@@ -200,6 +223,7 @@ CompareResult compare_with_ncu(const NcuSourceTable& page, const std::vector<std
   std::vector<bool> ncu_used(ncu.launches.size(), false);
   for (const auto& [dir, traces_by_id] : by_dir) {
     const std::vector<LaunchRow>& table = tables[dir];
+    const std::map<std::uint64_t, std::string> tensor_maps = tensor_maps_by_launch(dir);
     std::vector<std::uint64_t> ids;
     for (const auto& [id, trace] : traces_by_id) ids.push_back(id);
     const auto pairs = pair_launches(table, ids, ncu_names, shapes, result.notes);
@@ -229,7 +253,8 @@ CompareResult compare_with_ncu(const NcuSourceTable& page, const std::vector<std
       if (sites.elsewhere > 0)
         result.notes.push_back(trace + ": " + std::to_string(sites.elsewhere) +
                                " instructions in functions other than the kernel are not compared");
-      add_rows(result, *row, std::move(sites), measured);
+      const auto maps = tensor_maps.find(row->id);
+      add_rows(result, *row, std::move(sites), measured, maps == tensor_maps.end() ? std::string() : maps->second);
     }
   }
   for (std::size_t i = 0; i < ncu.launches.size(); ++i)

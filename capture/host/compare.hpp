@@ -59,6 +59,10 @@ struct CompareRow {
   Verdict verdict() const;
   /// The verdict with its reason: "not modelled (LDGSTS.E.ZFILL)", "not traced (wgmma)", "yes (sectors)".
   std::string verdict_text() const;
+  /// What else the capture knows of the row, or empty: for a TMA row, the tensor maps the launch was
+  /// given (launch_tensor_maps.csv), "tensor map 2: box 64x64 float16 (128-byte rows), swizzle 128B; ...".
+  /// Which of them this instruction used is not known (its map address is in a uniform register).
+  std::string detail;
 };
 
 /// A captured launch that was not compared, and why.

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -18,6 +19,7 @@
 #include "capture/host/function_map.hpp"
 #include "capture/host/launch_filter.hpp"
 #include "capture/host/launch_table.hpp"
+#include "capture/host/tensor_maps.hpp"
 #include "capture/injection/active_launch.hpp"
 
 namespace {
@@ -45,6 +47,9 @@ class Capture {
   void on_launch_begin(const Sanitizer_LaunchData& launch);
   void on_launch_end(const Sanitizer_LaunchData& launch);
   void on_driver_launch(Sanitizer_CallbackId cbid, const Sanitizer_CallbackData& data);
+  void on_runtime_launch(Sanitizer_CallbackId cbid, const Sanitizer_CallbackData& data);
+  void on_tensor_map_encode(Sanitizer_CallbackId cbid, const Sanitizer_CallbackData& data);
+  void join_tensor_maps(std::uint64_t launch, CUfunction function);
   Ring* ring_for(CUcontext context);
   void write_row(const LaunchRow& row);
   void finish_launch(ActiveLaunch& a, const std::vector<std::string>& problems);
@@ -64,6 +69,11 @@ class Capture {
   std::filesystem::path dir_;
   std::ofstream table_;
   std::ofstream summary_;  // summary.csv, in summary mode
+  std::ofstream tensor_maps_;         // tensor_maps.csv
+  std::ofstream launch_tensor_maps_;  // launch_tensor_maps.csv
+  std::vector<TensorMapRow> tensor_map_rows_;
+  std::vector<EncodedTensorMap> encoded_maps_;
+  std::map<std::string, std::uint64_t> unsearched_launches_;  // launches not searched for maps, by reason
   std::ofstream status_;
   FunctionMap functions_;
   std::set<CUcontext> patched_contexts_;
@@ -74,14 +84,22 @@ class Capture {
   std::uint64_t modules_skipped_ = 0;  // loaded modules with no function the filter can select
   double module_seconds_ = 0;          // in module callbacks: reading, writing and patching cubins
   std::uint64_t child_launches_ = 0;
-  // cuLaunchKernel's sharedMemBytes, seen on API entry, for the launch callback that follows on this thread.
+  // cuLaunchKernel's sharedMemBytes, seen on API entry, for the launch callback that follows on this thread;
+  // and the launch's parameters (driver or runtime API), valid until the API call returns, when they are cleared.
   struct PendingLaunch {
     CUfunction function = nullptr;
     std::uint64_t dynamic_shared = 0;
   };
+  struct PendingParams {
+    bool seen = false;             // a launch API call is in progress on this thread
+    void** kernel_params = nullptr;  // one pointer per parameter (cuLaunchKernel's kernelParams, the runtime's args)
+    void** extra = nullptr;          // cuLaunchKernel's extra: CU_LAUNCH_PARAM_BUFFER_POINTER/SIZE
+  };
+  static thread_local PendingParams pending_params_;
   static thread_local PendingLaunch pending_;
 };
 
 thread_local Capture::PendingLaunch Capture::pending_;
+thread_local Capture::PendingParams Capture::pending_params_;
 
 }  // namespace

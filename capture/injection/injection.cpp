@@ -34,6 +34,7 @@
 #include "capture/injection/launch_callbacks.hpp"
 #include "capture/injection/patch_points.hpp"
 #include "capture/injection/summary_callbacks.hpp"
+#include "capture/injection/tensor_map_callbacks.hpp"
 
 namespace {
 
@@ -95,6 +96,15 @@ bool Capture::start() {
   table_ << launch_table_header() << std::flush;
   if (!table_) {
     error("cannot write " + (dir_ / "launches.csv").string());
+    return false;
+  }
+  // Written as calls and launches come, line by line, so that a program that dies keeps what came before.
+  tensor_maps_.open(dir_ / "tensor_maps.csv");
+  tensor_maps_ << tensor_map_table_header() << std::flush;
+  launch_tensor_maps_.open(dir_ / "launch_tensor_maps.csv");
+  launch_tensor_maps_ << launch_tensor_map_header() << std::flush;
+  if (!tensor_maps_ || !launch_tensor_maps_) {
+    error("cannot write " + (dir_ / "tensor_maps.csv").string() + " or launch_tensor_maps.csv");
     return false;
   }
   if (options_.summary_slots != 0) {
@@ -175,7 +185,16 @@ void Capture::on_callback(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId 
       if (cbid == SANITIZER_CBID_LAUNCH_BEGIN) on_launch_begin(launch);
       else if (cbid == SANITIZER_CBID_LAUNCH_END) on_launch_end(launch);
     } else if (domain == SANITIZER_CB_DOMAIN_DRIVER_API) {
-      on_driver_launch(cbid, *static_cast<const Sanitizer_CallbackData*>(data));
+      const auto& call = *static_cast<const Sanitizer_CallbackData*>(data);
+      if (cbid == SANITIZER_CBID_DRIVER_API_cuTensorMapEncodeTiled ||
+          cbid == SANITIZER_CBID_DRIVER_API_cuTensorMapEncodeIm2col ||
+          cbid == SANITIZER_CBID_DRIVER_API_cuTensorMapEncodeIm2colWide) {
+        if (!child_) on_tensor_map_encode(cbid, call);
+      } else {
+        on_driver_launch(cbid, call);
+      }
+    } else if (domain == SANITIZER_CB_DOMAIN_RUNTIME_API) {
+      on_runtime_launch(cbid, *static_cast<const Sanitizer_CallbackData*>(data));
     }
   } catch (const std::exception& e) {
     error(std::string("internal error in a sanitizer callback: ") + e.what());
@@ -196,6 +215,9 @@ void Capture::finish() {
   if (functions_.unknown_pcs() > 0)
     note(std::to_string(functions_.unknown_pcs()) + " instruction addresses were outside every known function "
                                                     "(sites named ?+0xPC)");
+  if (!tensor_map_rows_.empty()) note(tensor_map_summary(tensor_map_rows_));
+  for (const auto& [why, count] : unsearched_launches_)
+    note(std::to_string(count) + " launches were not searched for tensor maps: " + why);
   if (status_) {
     status_ << "modules: " << modules_ << " loaded, " << modules_ - modules_skipped_ << " patched, "
             << modules_skipped_ << " without a function the filter selects (not patched); " << module_seconds_
@@ -232,6 +254,19 @@ extern "C" int InitializeInjection() {
                                   SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx,
                                   SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx_ptsz})
     sanitizerEnableCallback(1, handle, SANITIZER_CB_DOMAIN_DRIVER_API, id);
+  for (Sanitizer_CallbackId id : {SANITIZER_CBID_DRIVER_API_cuTensorMapEncodeTiled,
+                                  SANITIZER_CBID_DRIVER_API_cuTensorMapEncodeIm2col,
+                                  SANITIZER_CBID_DRIVER_API_cuTensorMapEncodeIm2colWide})
+    sanitizerEnableCallback(1, handle, SANITIZER_CB_DOMAIN_DRIVER_API, id);
+  // The runtime's launches, for their parameters: a runtime launch need not raise the driver API's launch
+  // callbacks (launches.csv's dynamic_shared_bytes is empty for runtime launches).
+  for (Sanitizer_CallbackId id : {SANITIZER_CBID_RUNTIME_API_cudaLaunchKernel, SANITIZER_CBID_RUNTIME_API_cudaLaunchKernel_ptsz,
+                                  SANITIZER_CBID_RUNTIME_API_cudaLaunchCooperativeKernel,
+                                  SANITIZER_CBID_RUNTIME_API_cudaLaunchKernelExC,
+                                  SANITIZER_CBID_RUNTIME_API_cudaLaunchKernelExC_ptsz,
+                                  SANITIZER_CBID_RUNTIME_API___cudaLaunchKernel,
+                                  SANITIZER_CBID_RUNTIME_API___cudaLaunchKernel_ptsz})
+    sanitizerEnableCallback(1, handle, SANITIZER_CB_DOMAIN_RUNTIME_API, id);
   std::atexit([] { Capture::instance().finish(); });
   return 1;
 }

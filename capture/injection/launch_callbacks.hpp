@@ -78,24 +78,33 @@ Ring* Capture::ring_for(CUcontext context) {
 }
 
 void Capture::on_driver_launch(Sanitizer_CallbackId cbid, const Sanitizer_CallbackData& data) {
+  // The parameters live only as long as the call: forget them when it returns, so that a launch
+  // callback outside any launch call (a graph's kernel node) never reads a stale pointer.
+  if (data.callbackSite == SANITIZER_API_EXIT) {
+    pending_params_ = {};
+    return;
+  }
   if (data.callbackSite != SANITIZER_API_ENTER || data.functionParams == nullptr) return;
   switch (cbid) {
     case SANITIZER_CBID_DRIVER_API_cuLaunchKernel:
     case SANITIZER_CBID_DRIVER_API_cuLaunchKernel_ptsz: {
       const auto* p = static_cast<const cuLaunchKernel_params*>(data.functionParams);
       pending_ = {p->f, p->sharedMemBytes};
+      pending_params_ = {true, p->kernelParams, p->extra};
       break;
     }
     case SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel:
     case SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel_ptsz: {
       const auto* p = static_cast<const cuLaunchCooperativeKernel_params*>(data.functionParams);
       pending_ = {p->f, p->sharedMemBytes};
+      pending_params_ = {true, p->kernelParams, nullptr};
       break;
     }
     case SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx:
     case SANITIZER_CBID_DRIVER_API_cuLaunchKernelEx_ptsz: {
       const auto* p = static_cast<const cuLaunchKernelEx_params*>(data.functionParams);
       if (p->config != nullptr) pending_ = {p->f, p->config->sharedMemBytes};
+      pending_params_ = {true, p->kernelParams, p->extra};
       break;
     }
     default: break;
@@ -116,6 +125,7 @@ void Capture::on_launch_begin(const Sanitizer_LaunchData& launch) {
     sanitizerSetLaunchCallbackData(launch.hLaunch, launch.function, launch.hStream, nullptr);
     return;
   }
+  join_tensor_maps(row.id, launch.function);
   if (!filter_->should_capture(row.kernel, row.demangled)) {
     sanitizerSetLaunchCallbackData(launch.hLaunch, launch.function, launch.hStream, nullptr);
     row.status = kStatusSkipped;

@@ -8,7 +8,9 @@
 #    counters of every op (regex metrics), exported as the source page and the raw page;
 # 4. lists the metrics this ncu knows about gmma, TMA and shared memory;
 # 5. captures the probe with `bankcheck capture` and compares it per instruction;
-# 6. the same for the TMA probes (validate/hopper/tma_probes.cu).
+# 6. the same for the TMA probes (validate/hopper/tma_probes.cu), and checks the capture's
+#    tensor maps against the probe's (validate/hopper/check_tensor_maps.py, step tma-maps).
+# TMA_ONLY=1: step 6 alone.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 : "${OUT:?set OUT}" "${B:?set B}" "${BANKCHECK:?set BANKCHECK}"
@@ -24,6 +26,7 @@ step() {  # step NAME SECONDS CMD...
 }
 # WGMMA_SET=blind: the blind set (validate/hopper/wgmma_blind_predictions.txt), without the TMA probes;
 # WGMMA_SET=timing: one shape in good and bad layouts, timed (cycles per wgmma) and counted, nothing captured
+if [ -z "${TMA_ONLY:-}" ]; then
 set_args=()
 [ -n "${WGMMA_SET:-}" ] && set_args=(--set "$WGMMA_SET")
 python3 validate/hopper/make_wgmma_probes.py "${set_args[@]}" >validate/hopper/wgmma_probes.cu
@@ -51,6 +54,7 @@ for t in "$W"/cap/launch-*.bktrace; do  # every wgmma record, as text
   "$BANKCHECK" convert "$t" - --to text 2>/dev/null | grep -E "^(at launch|@[^ ]+ wgmma )" >>"$OUT/wgmma-records.trace"
 done
 [ "${WGMMA_SET:-}" = blind ] && exit 0
+fi
 # TMA: swizzled tiles in and out, read right and wrong (validate/hopper/tma_probes.cu)
 step tma-build 200 nvcc -arch=sm_90 -O2 -std=c++17 -lineinfo -o "$W/tma_probes" validate/hopper/tma_probes.cu -lcuda
 cuobjdump -sass "$W/tma_probes" 2>&1 | grep -oE "(UTMA|UBLK|SYNCS)[A-Z0-9.]*" | sort | uniq -c >"$OUT/tma_forms.txt"
@@ -66,4 +70,8 @@ step tma-capture 120 "$BANKCHECK" capture --library "$B/libbankcheck_capture.so"
   -o "$W/tcap" -- "$W/tma_probes"
 cp "$W/tcap/launches.csv" "$OUT/tma-capture-launches.csv" 2>/dev/null
 step tma-compare 120 "$BANKCHECK" compare --ncu "$OUT/tma.sass.csv" "$W"/tcap/launch-*.bktrace
+"$BANKCHECK" compare --ncu "$OUT/tma.sass.csv" --csv "$W"/tcap/launch-*.bktrace >"$OUT/tma.compare.csv" 2>/dev/null
+cp "$W/tcap/tensor_maps.csv" "$W/tcap/launch_tensor_maps.csv" "$W/tcap/status.log" "$OUT/" 2>/dev/null
+# The tensor maps the probe encodes, each launch given its two (PASS/FAIL lines)
+step tma-maps 30 python3 validate/hopper/check_tensor_maps.py "$W/tcap" "$OUT/tma.compare.csv"
 rm -rf "$W"

@@ -262,3 +262,56 @@ TEST_CASE("verdicts say what they are") {
   r.model_executed = 5;
   CHECK(r.verdict() == Verdict::executions_differ);
 }
+
+TEST_CASE("a TMA row names the tensor maps its launch was given; the verdict stays not traced (TMA)") {
+  // A capture folder by hand: two TMA kernels, the first given maps 1 and 2 (launch_tensor_maps.csv),
+  // the second none the capture found. ncu lists a UTMALDG (0 wavefronts,
+  // as the H100 counts it) and the LDS that reads the tile.
+  const fs::path dir = fs::path(bankcheck::test::scratch("tma-capture"));
+  fs::create_directories(dir);
+  std::ofstream(dir / "launches.csv")
+      << "id,kernel,demangled,grid,block,dynamic_shared_bytes,records_written,device_records,status,untraced,trace\n"
+         "0,_Z3tmav,tma(),1x1x1,32x1x1,,1,1,captured,,launch-0.trace\n"
+         "1,_Z4tma2v,tma2(),1x1x1,32x1x1,,1,1,captured,,launch-1.trace\n";
+  for (const auto& [file, site] : {std::pair{"launch-0.trace", "_Z3tmav+0x10"}, std::pair{"launch-1.trace", "_Z4tma2v+0x10"}}) {
+    std::ofstream t(dir / file);
+    t << "warp 32\n@" << site << " ld 4";
+    for (int l = 0; l < 32; ++l) t << " " << 4 * l;
+    t << "\n";
+  }
+  std::ofstream(dir / "tensor_maps.csv")
+      << "id,kind,object,data_type,rank,global_address,global_dims,global_strides,box_dims,element_strides,interleave,"
+         "swizzle,l2_promotion,oob_fill,lower_corner,upper_corner,channels_per_pixel,pixels_per_column,wide_mode\n"
+         "0,tiled,0x7ffd0000,uint16,2,0x7f0000000000,16 64,32,16 64,1 1,none,32B,none,none,,,,,\n"
+         "1,tiled,0x7ffd0080,float16,2,0x7f0000010000,64 64,128,64 64,1 1,none,128B,none,none,,,,,\n"
+         "2,tiled,0x7ffd0100,float16,2,0x7f0000020000,64 64,128,64 32,1 1,none,none,none,none,,,,,\n";
+  std::ofstream(dir / "launch_tensor_maps.csv") << "launch,offset,tensor_map\n0,0,1\n0,128,2\n";
+  const std::string csv = std::string("\"Kernel Name\",\"tma()\"\n") + kHeader +
+                          "\"0x1000\",\"UTMALDG.2D [UR8], [UR4]\",\"1\",\"0\",\"0\"\n"
+                          "\"0x1010\",\"LDS R1, [R2]\",\"1\",\"1\",\"1\"\n"
+                          "\"Kernel Name\",\"tma2()\"\n" + kHeader +
+                          "\"0x1000\",\"UTMALDG.2D [UR8], [UR4]\",\"1\",\"0\",\"0\"\n"
+                          "\"0x1010\",\"LDS R1, [R2]\",\"1\",\"1\",\"1\"\n";
+  const CompareResult r = compare_with_ncu(parse_ncu_source(csv, "ncu.csv"),
+                                           {(dir / "launch-0.trace").string(), (dir / "launch-1.trace").string()},
+                                           make_preset("sm90"));
+  REQUIRE(r.rows.size() == 4);
+  std::map<std::pair<std::uint64_t, std::uint64_t>, const CompareRow*> at;
+  for (const CompareRow& row : r.rows) at[{row.launch, row.offset}] = &row;
+  const CompareRow& tma0 = *at.at({0, 0x0});
+  CHECK(tma0.verdict_text() == "not traced (TMA)");
+  CHECK(tma0.detail ==
+        "the launch's tensor map 1: box 64x64 float16 (128-byte rows), swizzle 128B (parameter byte 0); "
+        "tensor map 2: box 64x32 float16 (128-byte rows), swizzle none (parameter byte 128)");
+  const CompareRow& tma1 = *at.at({1, 0x0});
+  CHECK(tma1.verdict_text() == "not traced (TMA)");
+  CHECK(tma1.detail.empty());  // launch 1 was given no map the capture found: nothing is guessed
+  CHECK(at.at({0, 0x10})->verdict() == Verdict::yes);
+  CHECK(at.at({0, 0x10})->detail.empty());  // the reader of the tile is traced: no tensor maps on its row
+
+  // A launch naming a map the table lacks is a broken capture, said so.
+  std::ofstream(dir / "launch_tensor_maps.csv") << "launch,offset,tensor_map\n0,0,9\n";
+  CHECK_THROWS_WITH_AS(compare_with_ncu(parse_ncu_source(csv, "ncu.csv"), {(dir / "launch-0.trace").string()},
+                                        make_preset("sm90")),
+                       doctest::Contains("names tensor map 9"), std::invalid_argument);
+}

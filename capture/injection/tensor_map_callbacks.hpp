@@ -1,0 +1,262 @@
+#pragma once
+// The capture library's tensor maps (issue 30): each successful
+// cuTensorMapEncodeTiled / Im2col / Im2colWide call becomes a row of
+// OUT/tensor_maps.csv, and its 128 bytes are kept; each launch's parameter
+// bytes are searched for them (OUT/launch_tensor_maps.csv). TMA copies reach
+// none of the sanitizer's instruction callbacks, so this is what the capture
+// can say of them (docs/capture.md).
+//
+// The parameter bytes: the launch API's parameters (cuLaunchKernel's
+// kernelParams or extra buffer, the runtime's args), seen on API entry,
+// laid out by cuFuncGetParamInfo on the CUfunction of the launch callback
+// that follows within the call. A launch whose parameters are out of reach
+// (a graph's kernel node, a driver without cuFuncGetParamInfo) is counted,
+// never guessed.
+#include <cuda.h>
+#include <dlfcn.h>
+#include <sanitizer.h>
+// After sanitizer.h, which declares the obsolete types its parameter structs name.
+#include <generated_cuda_runtime_api_meta.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "capture/host/tensor_maps.hpp"
+#include "capture/injection/capture.hpp"
+
+namespace {
+
+using namespace bankcheck;
+using namespace bankcheck::capture;
+
+// The encode calls' parameter structs. The sanitizer's generated_cuda_meta.h
+// (13.0) has their callback ids but not their structs; the toolkit's
+// generated_cuda_meta.h has them: the arguments in declaration order, as
+// every struct of that header (cuda.h's prototypes).
+struct TensorMapEncodeTiledParams {
+  CUtensorMap* tensorMap;
+  CUtensorMapDataType tensorDataType;
+  cuuint32_t tensorRank;
+  void* globalAddress;
+  const cuuint64_t* globalDim;
+  const cuuint64_t* globalStrides;
+  const cuuint32_t* boxDim;
+  const cuuint32_t* elementStrides;
+  CUtensorMapInterleave interleave;
+  CUtensorMapSwizzle swizzle;
+  CUtensorMapL2promotion l2Promotion;
+  CUtensorMapFloatOOBfill oobFill;
+};
+struct TensorMapEncodeIm2colParams {
+  CUtensorMap* tensorMap;
+  CUtensorMapDataType tensorDataType;
+  cuuint32_t tensorRank;
+  void* globalAddress;
+  const cuuint64_t* globalDim;
+  const cuuint64_t* globalStrides;
+  const int* pixelBoxLowerCorner;
+  const int* pixelBoxUpperCorner;
+  cuuint32_t channelsPerPixel;
+  cuuint32_t pixelsPerColumn;
+  const cuuint32_t* elementStrides;
+  CUtensorMapInterleave interleave;
+  CUtensorMapSwizzle swizzle;
+  CUtensorMapL2promotion l2Promotion;
+  CUtensorMapFloatOOBfill oobFill;
+};
+struct TensorMapEncodeIm2colWideParams {
+  CUtensorMap* tensorMap;
+  CUtensorMapDataType tensorDataType;
+  cuuint32_t tensorRank;
+  void* globalAddress;
+  const cuuint64_t* globalDim;
+  const cuuint64_t* globalStrides;
+  int pixelBoxLowerCornerWidth;
+  int pixelBoxUpperCornerWidth;
+  cuuint32_t channelsPerPixel;
+  cuuint32_t pixelsPerColumn;
+  const cuuint32_t* elementStrides;
+  CUtensorMapInterleave interleave;
+  CUtensorMapIm2ColWideMode mode;
+  CUtensorMapSwizzle swizzle;
+  CUtensorMapL2promotion l2Promotion;
+  CUtensorMapFloatOOBfill oobFill;
+};
+// CUDA 13's `<<<>>>` launches through __cudaLaunchKernel (crt/device_functions.h), whose callback id the
+// sanitizer has but whose struct neither meta header has: its prototype is cudaLaunchKernel's with a
+// cudaKernel_t for the function pointer, so its arguments lie as cudaLaunchKernel_v7000_params's.
+struct CudartLaunchKernelParams {
+  const void* kernel;
+  dim3 gridDim;
+  dim3 blockDim;
+  void** args;
+  size_t sharedMem;
+  cudaStream_t stream;
+};
+static_assert(offsetof(CudartLaunchKernelParams, args) == offsetof(cudaLaunchKernel_v7000_params, args));
+
+/// The tensor ranks the driver accepts (cuda.h: 1 to 5; im2col 3 to 5): a larger number means the
+/// parameter struct does not match the call, and nothing is read through its pointers.
+constexpr std::uint32_t kMaxTensorRank = 5;
+/// CUDA 12.1 and later allow 32,764 bytes of kernel parameters.
+constexpr std::size_t kMaxParamBytes = 32764;
+
+using FuncGetParamInfo = CUresult (*)(CUfunction, size_t, size_t*, size_t*);
+
+/// cuFuncGetParamInfo (driver 12.4 and later) from the driver already in the process, or null.
+FuncGetParamInfo func_get_param_info() {
+  static const FuncGetParamInfo f = [] {
+    void* driver = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    return driver ? reinterpret_cast<FuncGetParamInfo>(::dlsym(driver, "cuFuncGetParamInfo")) : nullptr;
+  }();
+  return f;
+}
+
+template <typename T>
+std::vector<T> copy_array(const T* from, std::size_t n) {
+  return from != nullptr ? std::vector<T>(from, from + n) : std::vector<T>{};
+}
+
+void Capture::on_runtime_launch(Sanitizer_CallbackId cbid, const Sanitizer_CallbackData& data) {
+  if (data.callbackSite == SANITIZER_API_EXIT) {
+    pending_params_ = {};
+    return;
+  }
+  if (data.callbackSite != SANITIZER_API_ENTER || data.functionParams == nullptr) return;
+  switch (cbid) {
+    case SANITIZER_CBID_RUNTIME_API_cudaLaunchKernel:
+    case SANITIZER_CBID_RUNTIME_API_cudaLaunchKernel_ptsz:
+      pending_params_ = {true, static_cast<const cudaLaunchKernel_v7000_params*>(data.functionParams)->args, nullptr};
+      break;
+    case SANITIZER_CBID_RUNTIME_API_cudaLaunchCooperativeKernel:
+      pending_params_ = {true, static_cast<const cudaLaunchCooperativeKernel_v9000_params*>(data.functionParams)->args,
+                         nullptr};
+      break;
+    case SANITIZER_CBID_RUNTIME_API_cudaLaunchKernelExC:
+    case SANITIZER_CBID_RUNTIME_API_cudaLaunchKernelExC_ptsz:
+      pending_params_ = {true, static_cast<const cudaLaunchKernelExC_v11060_params*>(data.functionParams)->args, nullptr};
+      break;
+    case SANITIZER_CBID_RUNTIME_API___cudaLaunchKernel:
+    case SANITIZER_CBID_RUNTIME_API___cudaLaunchKernel_ptsz:
+      pending_params_ = {true, static_cast<const CudartLaunchKernelParams*>(data.functionParams)->args, nullptr};
+      break;
+    default: break;
+  }
+}
+
+void Capture::on_tensor_map_encode(Sanitizer_CallbackId cbid, const Sanitizer_CallbackData& data) {
+  if (data.callbackSite != SANITIZER_API_EXIT || data.functionParams == nullptr) return;
+  if (data.functionReturnValue == nullptr || *static_cast<const CUresult*>(data.functionReturnValue) != CUDA_SUCCESS)
+    return;  // the call failed: no map was made
+  TensorMapRow row;
+  const CUtensorMap* map = nullptr;
+  const char* call = "";
+  auto common = [&](const auto* p, const char* kind) {
+    row.kind = kind;
+    call = data.functionName != nullptr ? data.functionName : kind;
+    map = p->tensorMap;
+    row.object = reinterpret_cast<std::uintptr_t>(p->tensorMap);
+    row.data_type = static_cast<std::uint32_t>(p->tensorDataType);
+    row.rank = p->tensorRank;
+    row.global_address = reinterpret_cast<std::uintptr_t>(p->globalAddress);
+    row.interleave = static_cast<std::uint32_t>(p->interleave);
+    row.swizzle = static_cast<std::uint32_t>(p->swizzle);
+    row.l2_promotion = static_cast<std::uint32_t>(p->l2Promotion);
+    row.oob_fill = static_cast<std::uint32_t>(p->oobFill);
+    if (row.rank == 0 || row.rank > kMaxTensorRank) return false;
+    row.global_dims = copy_array(p->globalDim, row.rank);
+    row.global_strides = copy_array(p->globalStrides, row.rank - 1);
+    row.element_strides = copy_array(p->elementStrides, row.rank);
+    return true;
+  };
+  bool ok = false;
+  switch (cbid) {
+    case SANITIZER_CBID_DRIVER_API_cuTensorMapEncodeTiled: {
+      const auto* p = static_cast<const TensorMapEncodeTiledParams*>(data.functionParams);
+      if ((ok = common(p, "tiled"))) row.box_dims = copy_array(p->boxDim, row.rank);
+      break;
+    }
+    case SANITIZER_CBID_DRIVER_API_cuTensorMapEncodeIm2col: {
+      const auto* p = static_cast<const TensorMapEncodeIm2colParams*>(data.functionParams);
+      if ((ok = common(p, "im2col")) && row.rank >= 3) {
+        for (std::uint32_t d = 0; d + 2 < row.rank; ++d) {  // the spatial dimensions: all but channels and batch
+          if (p->pixelBoxLowerCorner) row.lower_corner.push_back(p->pixelBoxLowerCorner[d]);
+          if (p->pixelBoxUpperCorner) row.upper_corner.push_back(p->pixelBoxUpperCorner[d]);
+        }
+      }
+      row.channels_per_pixel = p->channelsPerPixel;
+      row.pixels_per_column = p->pixelsPerColumn;
+      break;
+    }
+    case SANITIZER_CBID_DRIVER_API_cuTensorMapEncodeIm2colWide: {
+      const auto* p = static_cast<const TensorMapEncodeIm2colWideParams*>(data.functionParams);
+      ok = common(p, "im2col_wide");
+      row.lower_corner = {p->pixelBoxLowerCornerWidth};
+      row.upper_corner = {p->pixelBoxUpperCornerWidth};
+      row.channels_per_pixel = p->channelsPerPixel;
+      row.pixels_per_column = p->pixelsPerColumn;
+      row.wide_mode = static_cast<std::uint32_t>(p->mode);
+      break;
+    }
+    default: return;
+  }
+  if (!ok || map == nullptr) {
+    error(std::string(call) + " succeeded with rank " + std::to_string(row.rank) +
+          " outside 1.." + std::to_string(kMaxTensorRank) + " or no map: its parameters are not as this library reads "
+          "them, so the map is not recorded");
+    return;
+  }
+  row.id = tensor_map_rows_.size();
+  EncodedTensorMap encoded{row.id, {}};
+  std::memcpy(encoded.bytes.data(), map, kTensorMapBytes);
+  encoded_maps_.push_back(encoded);
+  tensor_maps_ << tensor_map_row_line(row) << std::flush;
+  if (!tensor_maps_) error("cannot write " + (dir_ / "tensor_maps.csv").string());
+  tensor_map_rows_.push_back(std::move(row));
+}
+
+void Capture::join_tensor_maps(std::uint64_t launch, CUfunction function) {
+  const PendingParams params = pending_params_;
+  pending_params_ = {};  // one launch per call
+  if (encoded_maps_.empty()) return;  // nothing to look for
+  auto unsearched = [&](const char* why) { ++unsearched_launches_[why]; };
+  if (!params.seen) return unsearched("made by no launch call this library follows (a graph's kernel node?)");
+  std::vector<std::byte> bytes;
+  if (params.kernel_params == nullptr && params.extra != nullptr) {
+    // extra: pairs of key and value, ending in CU_LAUNCH_PARAM_END; the buffer holds the parameters as laid out.
+    const void* buffer = nullptr;
+    const std::size_t* size = nullptr;
+    for (std::size_t i = 0; i < 64 && params.extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
+      if (params.extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER) buffer = params.extra[i + 1];
+      else if (params.extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE) size = static_cast<const std::size_t*>(params.extra[i + 1]);
+    }
+    if (buffer == nullptr || size == nullptr || *size > kMaxParamBytes)
+      return unsearched("extra without a parameter buffer and its size");
+    bytes.assign(static_cast<const std::byte*>(buffer), static_cast<const std::byte*>(buffer) + *size);
+  } else if (params.kernel_params != nullptr) {
+    const FuncGetParamInfo info = func_get_param_info();
+    if (info == nullptr) return unsearched("the driver has no cuFuncGetParamInfo (driver 12.4 or later)");
+    for (std::size_t i = 0;; ++i) {
+      std::size_t offset = 0, size = 0;
+      if (info(function, i, &offset, &size) != CUDA_SUCCESS) break;  // past the last parameter
+      if (offset + size > kMaxParamBytes) return unsearched("cuFuncGetParamInfo gave a parameter past 32,764 bytes");
+      if (params.kernel_params[i] == nullptr) return unsearched("a null kernel parameter pointer");
+      if (bytes.size() < offset + size) bytes.resize(offset + size);
+      std::memcpy(bytes.data() + offset, params.kernel_params[i], size);
+    }
+  } else {
+    const FuncGetParamInfo info = func_get_param_info();
+    std::size_t offset = 0, size = 0;
+    if (info != nullptr && info(function, 0, &offset, &size) != CUDA_SUCCESS) return;  // a kernel without parameters
+    return unsearched("a launch call that passed no parameters (neither kernelParams nor extra)");
+  }
+  for (const FoundTensorMap& f : find_tensor_maps(bytes, encoded_maps_))
+    launch_tensor_maps_ << launch_tensor_map_line({launch, f.offset, f.id}) << std::flush;
+  if (!launch_tensor_maps_) error("cannot write " + (dir_ / "launch_tensor_maps.csv").string());
+}
+
+}  // namespace
