@@ -7,7 +7,7 @@ access kind, every warp instruction a single-instruction probe.
 
 writes, into OUTDIR (default: validate/layout/cases):
 
-  cases.csv          one row per case: name, layout (as cute::print writes
+  cases.tsv          one row per case (tab-separated): name, layout (as cute::print writes
                      it), element type, access, vector mode, instructions
   layout.csv         the probe manifest (format of
                      validate/sm90/probes/cases/probes.csv) for the ldmatrix,
@@ -332,7 +332,7 @@ def main():
         case = {"name": "layout-" + name, "layout": layout, "type": etype, "access": access, "along": along}
         op, kind, variant, nbytes, matrices = access_info(access)
         ins = instructions(case)
-        cases_csv.append(f"{case['name']},{layout},{etype},{access},{along},{len(ins)}")
+        cases_csv.append(f"{case['name']}\t{layout}\t{etype}\t{access}\t{along}\t{len(ins)}")
         commands.append(f"{case['name']}\tbankcheck layout {shlex.quote(layout)} --type {etype} --access {access} "
                         f"--along {along} --per-instruction --csv")
         for k, (addrs, srcs) in enumerate(ins):
@@ -357,7 +357,7 @@ def main():
                             f"{'fill=copy' if matrices and n < W else ''},"
                             + ",".join(map(str, hw)) + "," + ",".join(map(str, s)))
     files = {
-        "cases.csv": header + "name,layout,type,access,along,instructions\n" + "\n".join(cases_csv) + "\n",
+        "cases.tsv": header + "name\tlayout\ttype\taccess\talong\tinstructions\n" + "\n".join(cases_csv) + "\n",
         "layout.csv": header + "name,kind,variant,width,used,mask,note," + ",".join(f"a{l}" for l in range(W))
         + "," + ",".join(f"s{l}" for l in range(W)) + "\n" + "\n".join(manifest) + "\n",
         "layout_ldst.trace": header + "warp 32\n" + "\n".join(ldst) + "\n",
