@@ -18,6 +18,7 @@ void add_verify_command(CLI::App& app);     // issue 4: the claims checker
 void add_adversary_command(CLI::App& app);  // issue 5: worst-case inputs
 void add_capture_command(CLI::App& app);    // issue 13: traces of unmodified CUDA programs
 void add_compare_command(CLI::App& app);    // issue 13: model against Nsight Compute, per instruction
+void add_layout_command(CLI::App& app);     // issue 27: CuTe shared layouts and swizzles
 
 /// Set by a command's callback; main returns it.
 int& exit_code();

@@ -60,6 +60,7 @@ int main(int argc, char** argv) {
   add_adversary_command(app);
   add_capture_command(app);
   add_compare_command(app);
+  add_layout_command(app);
   // Every way out checks that what was printed reached standard output.
   try {
     app.parse(argc, argv);

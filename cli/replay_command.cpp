@@ -39,7 +39,7 @@ void run_replay_directory(const ReplayOptions& o) {
   const Cluster& cluster = Cluster::instance();
   // The model's warp: the first trace's (every file must agree; replay checks each).
   const BankModel model = o.model.make(o.warp ? *o.warp : open_trace(files.front())->warp());
-  report::ReplayReportOptions ro{o.file, o.gate.sites, false, false, o.gate.fail_on_conflicts, {}, o.threads};
+  report::ReplayReportOptions ro{o.file, o.gate.sites, false, false, o.gate.fail_on_conflicts, {}, o.threads, {}};
   const auto results = report::replay_directory(o.file, files, model, ro, cluster);
   if (!results) return;  // not rank 0: rank 0 prints
   report::ResultOutput out(o.output.file, files);
@@ -64,7 +64,7 @@ void run_replay(const ReplayOptions& o) {
                                 ", which has warp " + std::to_string(source->warp()));
   const BankModel model = o.model.make(source->warp());
   report::ReplayReportOptions ro{trace_name, o.gate.sites, o.per_instruction, o.per_bank, o.gate.fail_on_conflicts,
-                                 {}, o.threads};
+                                 {}, o.threads, {}};
   // A captured trace's sites are FUNCTION+0xOFFSET; their SASS is in the
   // capture's sass.csv (docs/capture.md), found beside the trace.
   std::string sass_path = o.sass;

@@ -93,6 +93,7 @@ Results replay_report(TraceSource& source, const BankModel& model, const ReplayR
     c.lane_accesses += k.lane_accesses;
   }
   if (worst.present) r.worst = worst_row(model, worst, location_of(o.trace_name, worst.position));
+  if (o.amend) o.amend(r);
   writer.finish(r);
   return r;
 }

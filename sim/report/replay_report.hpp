@@ -37,6 +37,10 @@ struct ReplayReportOptions {
   /// Worker threads for a report without instruction rows (sim/replay/parallel_replay.hpp);
   /// rows are written in trace order by one thread.
   unsigned threads = 1;
+  /// Called on the results before they are written: lets a command that
+  /// replays a trace of its own making (`bankcheck layout`) name itself and
+  /// add its header lines and notes. Empty: the results are replay's.
+  std::function<void(Results&)> amend;
 };
 
 /// Replay `source` through `model`, writing rows to `writer` as they come and

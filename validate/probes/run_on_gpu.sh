@@ -39,7 +39,11 @@
 #
 # PROBE_GROUPS (comma-separated, default all) limits steps 4 and 7 to some of
 # latency, atom, matrix, cpasync, cgsrc, cgline, cgwarm, cgforms, casrcsize, zfill, caltc, cgltc, s12, cub12,
-# ld8mix, ld8pred, global.
+# ld8mix, ld8pred, global. One more group runs only when named: layout (the
+# layout x access cases of validate/layout/: their ldmatrix, stmatrix and
+# cp.async instructions on the probe program, group `layout`, and their ld/st
+# on the microbench, group `layoutldst`), e.g.
+#   PROBE_GROUPS=layout PROBES_BUDGET_S=600 OUT=DIR bash validate/probes/run_on_gpu.sh
 #
 # Files in $OUT: probes.tar.gz (everything), summary.txt (per-case table),
 # run.log, sass_check.txt, latency.csv, latency_fit.txt, latency.png, and
@@ -58,6 +62,8 @@ RES=$WORK/results
 BIN=$WORK/bin
 CASES=$ROOT/validate/sm90/probes/cases/probes.csv
 LD8=$ROOT/validate/sm90/cases/ld8mix.trace
+LAYOUT_CASES=$ROOT/validate/layout/cases/layout.csv
+LAYOUT_LDST=$ROOT/validate/layout/cases/layout_ldst.trace
 NVFLAGS=(-arch=sm_90 -O2 -std=c++20 -lineinfo)
 GROUPS_WANTED=${PROBE_GROUPS:-latency,atom,matrix,cpasync,cgsrc,cgline,cgwarm,cgforms,casrcsize,zfill,caltc,cgltc,s12,cub12,ld8mix,ld8pred,global}
 want() { [[ ",$GROUPS_WANTED," == *",$1,"* ]]; }
@@ -106,6 +112,17 @@ else
   log "WARNING: a case generator failed (logs/generate.log)"
 fi
 cp "$CASES" "$ROOT"/validate/sm90/probes/cases/*.trace "$LD8" "$RES/cases/" 2>/dev/null
+if want layout; then
+  lgen=$WORK/layout-cases-check
+  if python3 validate/layout/make_layout_cases.py "$lgen" 2>> "$RES/logs/generate.log"; then
+    lstale=""
+    for f in "$lgen"/*; do cmp -s "$f" "$ROOT/validate/layout/cases/$(basename "$f")" || lstale="$lstale $(basename "$f")"; done
+    if [[ -z $lstale ]]; then record layout-cases-fresh ok 0; else record layout-cases-fresh "differ:$lstale" 0; log "WARNING: layout case files differ from the generator:$lstale"; fi
+  else
+    record layout-cases-fresh failed 0 "generator failed"
+  fi
+  cp "$ROOT"/validate/layout/cases/* "$RES/cases/" 2>/dev/null
+fi
 
 # ---------------------------------------------------------------- 2. compile
 declare -A SRC=(
@@ -307,6 +324,17 @@ if want cub12 && have cub12; then profile cub12 15 cub12_ cub_launch; fi
 if want ld8mix && have microbench; then profile ld8mix "$(grep -c '^@' "$LD8" 2>/dev/null)" one_instruction ld8_launch; fi
 if want ld8pred && have probes; then PROBE_KINDS=ld8; profile ld8pred "$(count_kinds ld8)" probe_ probes_launch; fi
 if want global && have probes; then PROBE_KINDS=gld,gst; profile global "$(count_kinds gld,gst)" probe_ probes_launch; fi
+if want layout && have probes; then
+  # the probe program on the layout manifest, then the microbench on the ld/st trace
+  saved_cases=$CASES; CASES=$LAYOUT_CASES; PROBE_KINDS=ldsm,stsm,cpasync
+  profile layout "$(count_kinds ldsm,stsm,cpasync)" probe_ probes_launch
+  CASES=$saved_cases
+fi
+if want layout && have microbench; then
+  saved_ld8=$LD8; LD8=$LAYOUT_LDST
+  profile layoutldst "$(grep -c '^@' "$LD8" 2>/dev/null)" one_instruction ld8_launch
+  LD8=$saved_ld8
+fi
 
 # ---------------------------------------------------------------- 8. summary
 timeout -k 5 60 python3 validate/probes/summarize.py "$RES" > "$RES/summary-console.txt" 2>&1

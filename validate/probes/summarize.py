@@ -235,6 +235,8 @@ def compare_pairs(index):
 
 def summary(res):
     manifest = read_manifest(os.path.join(res, "cases", "probes.csv"))
+    # the layout x access cases (validate/layout/), when the run measured them
+    manifest.update(read_manifest(os.path.join(res, "cases", "layout.csv")))
     problems = []
     by_group = defaultdict(lambda: ([], []))
     for step in step_files(res):

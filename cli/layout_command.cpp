@@ -1,0 +1,143 @@
+// `bankcheck layout`: the bank conflicts of a CuTe shared-memory layout under
+// one access kind, every warp instruction that covers the tile costed by the
+// model (sim/layout/ plans the instructions; replay's report prints them,
+// names the worst conflict and gates CI; this file parses and prints).
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "sim/draw/bank_grid.hpp"
+#include "sim/layout/layout_access.hpp"
+#include "sim/layout/layout_explanation.hpp"
+#include "sim/report/replay_report.hpp"
+#include "sim/report/result_output.hpp"
+#include "sim/trace/trace.hpp"
+
+namespace bankcheck::cli {
+namespace {
+
+struct LayoutOptions {
+  std::string layout;
+  std::string layout_file;
+  std::string element;
+  std::string access;
+  std::string along = "auto";
+  std::uint64_t base = 0;
+  ModelOptions model;
+  bool per_instruction = false;
+  bool per_bank = false;
+  std::string svg;
+  OutputOptions output;
+  GateOptions gate;
+};
+
+/// The layout text of --layout-file: its lines joined, '#' comments dropped.
+std::string read_layout_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument("--layout-file: cannot read " + path);
+  std::string text, line;
+  while (std::getline(in, line)) {
+    if (const auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    text += (text.empty() ? "" : " ") + line;
+  }
+  const auto first = text.find_first_not_of(" \t\r");
+  return first == std::string::npos ? std::string() : text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
+}
+
+void draw_instruction(const BankModel& model, const layout::LayoutInstruction& ins, const std::string& path) {
+  const std::vector<GridInstruction> grid_trace{GridInstruction{0, 0, ins.site, ins.op, ins.width, ins.addr}};
+  BankGridOptions go;
+  go.title = "instruction " + ins.site;
+  render_bank_grid(build_bank_grid(model, grid_trace, go), path);
+}
+
+void run_layout(const LayoutOptions& o) {
+  o.model.check();
+  if (o.layout.empty() == o.layout_file.empty())
+    throw std::invalid_argument("give the layout either as an argument or with --layout-file, not both or neither");
+  layout::LayoutAccessSpec spec;
+  spec.layout = o.layout_file.empty() ? o.layout : read_layout_file(o.layout_file);
+  spec.element = o.element;
+  spec.access = o.access;
+  if (o.along == "0" || o.along == "1") spec.along = static_cast<unsigned>(o.along[0] - '0');
+  else if (o.along != "auto") throw std::invalid_argument("--along: expected 0, 1 or auto (got " + o.along + ")");
+  spec.base = o.base;
+  const layout::LayoutAccess access = layout::plan_layout_access(spec);
+  const BankModel model = o.model.make(layout::kLayoutWarp);
+
+  TraceBuffer buffer;
+  buffer.begin(layout::kLayoutWarp);
+  for (const auto& ins : access.instructions) buffer.record(ins.site, ins.request());
+  buffer.end();
+  BufferSource source(buffer);
+
+  report::ResultOutput out(o.output.file, o.layout_file.empty() ? std::vector<std::string>{}
+                                                                : std::vector<std::string>{o.layout_file});
+  report::ReplayReportOptions ro{"layout", o.gate.sites, o.per_instruction || o.per_bank, o.per_bank,
+                                 o.gate.fail_on_conflicts, {}, 1, {}};
+  std::optional<std::size_t> drawn;
+  ro.amend = [&](report::Results& r) {
+    r.command = "layout";
+    r.inputs = nlohmann::ordered_json::array();
+    r.inputs.push_back({{"kind", "layout"}, {"layout", access.layout.text()}, {"element", access.element.name},
+                        {"access", access.access.name()}, {"along", access.along}, {"base", o.base}});
+    r.header = layout::describe_access(access);
+    r.header.push_back("model  " + model.describe());
+    if (r.worst)
+      for (auto& line : layout::explain_conflict(access, model.geometry(), r.worst->index, r.worst->lanes, r.worst->bank))
+        r.notes.push_back(line);
+    if (!o.svg.empty()) {
+      drawn = r.worst ? r.worst->index : 0;
+      r.notes.push_back("drawn: instruction " + access.instructions.at(*drawn).site + " in " + o.svg);
+    }
+    r.extra["along"] = access.along;
+  };
+  report::ResultsWriter writer(out.stream(), o.output.format(), o.per_instruction || o.per_bank);
+  report::Progress progress(o.output.progress_stream(), "layout", OutputOptions::progress_delay());
+  const report::Results r = report::replay_report(source, model, ro, writer, progress);
+  if (drawn) draw_instruction(model, access.instructions.at(*drawn), o.svg);
+  out.commit();
+  exit_code() = report::exit_code_of(r);
+  if (exit_code() != kOk) std::cerr << "bankcheck layout: " << report::exit_reason(r) << "\n";
+}
+
+}  // namespace
+
+void add_layout_command(CLI::App& app) {
+  auto o = std::make_shared<LayoutOptions>();
+  auto* cmd = app.add_subcommand("layout", "Count the bank conflicts of a CuTe shared-memory layout (with its "
+                                           "swizzle) under one access kind, for every warp instruction that covers the "
+                                           "tile (docs/layout.md)");
+  cmd->add_option("layout", o->layout,
+                  "the layout in CuTe's notation or as cute::print writes it, e.g. \"Sw<3,3,3> o _0 o "
+                  "(_8,_64):(_64,_1)\" or \"(8,64):(64,1)\"");
+  cmd->add_option("--layout-file", o->layout_file, "read the layout from FILE ('#' comments allowed)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--type", o->element, std::string("element type: ") + std::string(layout::kElementTypeNames) +
+                                            " (default: smem_ptr[Nb]'s size, when the layout has one)");
+  cmd->add_option("--access", o->access, std::string("the warp instruction: ") + std::string(layout::kAccessKindNames))
+      ->required();
+  cmd->add_option("--along", o->along,
+                  "the mode a lane's bytes run along: 0 (rows), 1 (columns), or auto (columns, else rows, whichever "
+                  "holds them contiguously)");
+  add_integer_option(*cmd, "--base", o->base, std::uint64_t{0}, std::uint64_t{1} << 32,
+                     "byte address of the tile in shared memory (what a byte-address swizzle sees)");
+  o->model.add_to(*cmd);
+  cmd->add_flag("--per-instruction", o->per_instruction, "also a row per instruction");
+  cmd->add_flag("--per-bank", o->per_bank, "rows per instruction with the words each bank served; implies --per-instruction");
+  cmd->add_option("--svg", o->svg, "draw the worst instruction (else the first) as a bank grid: FILE.svg, .png or .dot")
+      ->type_name("FILE");
+  o->output.add_to(*cmd);
+  o->gate.add_to(*cmd);
+  cmd->footer("Sites are the instructions, named by the rows and columns they touch (rA-B.cC-D, tT. first for mode 2's "
+              "tiles).\nExit status: 0 success; 1 --fail-on-conflicts exceeded; 2 bad usage or a layout, type or access "
+              "that does not fit (the error names the column or the lane).");
+  cmd->callback([o] { run_layout(*o); });
+}
+
+}  // namespace bankcheck::cli

@@ -1,0 +1,191 @@
+#include "sim/layout/layout_parser.hpp"
+
+#include <cctype>
+#include <limits>
+#include <optional>
+
+namespace bankcheck::layout {
+namespace {
+
+std::string message(std::string_view input, std::size_t column, const std::string& what) {
+  return "layout, column " + std::to_string(column) + ": " + what + "\n  " + std::string(input) + "\n  " +
+         std::string(column > 0 ? column - 1 : 0, ' ') + "^";
+}
+
+class Parser {
+ public:
+  explicit Parser(std::string_view text) : text_(text) {}
+
+  SharedLayout parse() {
+    SharedLayout out;
+    skip();
+    if (starts_with("Swizzle") || starts_with("Sw")) {
+      out.swizzle = swizzle();
+      expect_o("after the swizzle");
+      if (starts_with("smem_ptr")) {
+        out.unit = SwizzleUnit::byte;
+        out.pointer_bits = pointer_bits();
+        expect_o("after smem_ptr[...](...)");
+        out.layout = layout();
+      } else {
+        const std::size_t at = pos_;
+        IntTuple first = tuple("the offset or the layout's shape");
+        skip();
+        if (peek() == 'o') {
+          if (!first.is_leaf()) fail(at, "expected an integer offset before ' o ', found a tuple");
+          out.offset = first.value;
+          expect_o("after the offset");
+          out.layout = layout();
+        } else {
+          out.layout = finish_layout(std::move(first), at);
+        }
+      }
+    } else {
+      out.layout = layout();
+    }
+    skip();
+    if (pos_ < text_.size()) fail(pos_, std::string("expected the end of the layout, found '") + text_[pos_] + "'");
+    return out;
+  }
+
+ private:
+  [[noreturn]] void fail(std::size_t at, const std::string& what) const {
+    throw LayoutSyntaxError(text_, at + 1, what);
+  }
+  char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
+  std::string found() const { return pos_ < text_.size() ? "'" + std::string(1, text_[pos_]) + "'" : "the end"; }
+  bool starts_with(std::string_view word) const { return text_.substr(pos_).substr(0, word.size()) == word; }
+  void skip() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+  }
+  void expect(char c, const std::string& context) {
+    skip();
+    if (peek() != c) fail(pos_, "expected '" + std::string(1, c) + "' " + context + ", found " + found());
+    ++pos_;
+  }
+  void expect_o(const std::string& context) {
+    skip();
+    if (peek() != 'o') fail(pos_, "expected ' o ' (composition) " + context + ", found " + found());
+    ++pos_;
+    skip();
+  }
+
+  std::int64_t integer(const std::string& what) {
+    skip();
+    const std::size_t at = pos_;
+    if (peek() == '_') ++pos_;
+    bool negative = false;
+    if (peek() == '-') {
+      negative = true;
+      ++pos_;
+    }
+    if (!std::isdigit(static_cast<unsigned char>(peek())))
+      fail(pos_, "expected " + what + " (an integer, '_' allowed before it as cute::print writes), found " + found());
+    std::int64_t v = 0;
+    while (std::isdigit(static_cast<unsigned char>(peek()))) {
+      if (v > (std::numeric_limits<std::int64_t>::max() - 9) / 10) fail(at, what + " is too large");
+      v = v * 10 + (text_[pos_++] - '0');
+    }
+    return negative ? -v : v;
+  }
+
+  Swizzle swizzle() {
+    const std::size_t at = pos_;
+    pos_ += starts_with("Swizzle") ? 7 : 2;
+    expect('<', "after Swizzle/Sw");
+    const auto b = integer("B (the swizzle's bits)");
+    expect(',', "after B");
+    const auto m = integer("M (the swizzle's base)");
+    expect(',', "after M");
+    const auto s = integer("S (the swizzle's shift)");
+    expect('>', "after S");
+    const auto fits = [](std::int64_t v) { return v >= -64 && v <= 64; };
+    const std::string why = fits(b) && fits(m) && fits(s)
+                                ? swizzle_problem(static_cast<int>(b), static_cast<int>(m), static_cast<int>(s))
+                                : "B, M and S must lie in -64..64";
+    if (!why.empty()) fail(at, "Swizzle<" + std::to_string(b) + "," + std::to_string(m) + "," + std::to_string(s) + ">: " + why);
+    return Swizzle{static_cast<int>(b), static_cast<int>(m), static_cast<int>(s)};
+  }
+
+  unsigned pointer_bits() {
+    pos_ += 8;
+    expect('[', "after smem_ptr");
+    const std::size_t at = pos_;
+    const auto bits = integer("the element size in bits");
+    if (peek() != 'b') fail(pos_, "expected 'b' after the element bits (smem_ptr[16b]), found " + found());
+    ++pos_;
+    if (bits != 8 && bits != 16 && bits != 32 && bits != 64 && bits != 128)
+      fail(at, "smem_ptr[" + std::to_string(bits) + "b]: the element size must be 8, 16, 32, 64 or 128 bits");
+    expect(']', "after the element bits");
+    expect('(', "after smem_ptr[...] (cute::print writes '(unset)')");
+    while (pos_ < text_.size() && text_[pos_] != ')') ++pos_;
+    if (peek() != ')') fail(pos_, "expected ')' closing smem_ptr's pointer, found the end");
+    ++pos_;
+    return static_cast<unsigned>(bits);
+  }
+
+  IntTuple tuple(const std::string& what) {
+    skip();
+    if (peek() != '(') return IntTuple{integer(what), {}};
+    ++pos_;
+    IntTuple t;
+    t.modes.push_back(tuple("a mode"));
+    for (;;) {
+      skip();
+      if (peek() == ')') {
+        ++pos_;
+        return t;
+      }
+      if (peek() != ',') fail(pos_, "expected ',' or ')' after a mode, found " + found());
+      ++pos_;
+      t.modes.push_back(tuple("a mode"));
+    }
+  }
+
+  CuteLayout finish_layout(IntTuple shape, std::size_t at) {
+    skip();
+    if (peek() != ':') return make(std::move(shape), std::nullopt, at);
+    ++pos_;
+    const std::size_t stride_at = pos_;
+    IntTuple stride = tuple("a stride");
+    if (!congruent(shape, stride))
+      fail(stride_at, "the stride " + tuple_text(stride) + " does not have the nesting of the shape " +
+                          tuple_text(shape));
+    return make(std::move(shape), std::move(stride), at);
+  }
+
+  CuteLayout make(IntTuple shape, std::optional<IntTuple> stride, std::size_t at) {
+    if (!positive(shape)) fail(at, "the shape " + tuple_text(shape) + " has an extent below 1");
+    IntTuple s = stride ? std::move(*stride) : compact_left_strides(shape);
+    try {
+      return CuteLayout(std::move(shape), std::move(s));
+    } catch (const std::exception& e) {
+      fail(at, e.what());
+    }
+  }
+
+  static bool positive(const IntTuple& t) {
+    if (t.is_leaf()) return t.value >= 1;
+    for (const IntTuple& m : t.modes)
+      if (!positive(m)) return false;
+    return true;
+  }
+
+  CuteLayout layout() {
+    skip();
+    const std::size_t at = pos_;
+    return finish_layout(tuple("the layout's shape"), at);
+  }
+
+  std::string_view text_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+LayoutSyntaxError::LayoutSyntaxError(std::string_view input, std::size_t column, const std::string& what)
+    : std::invalid_argument(message(input, column, what)), column_(column) {}
+
+SharedLayout parse_shared_layout(std::string_view text) { return Parser(text).parse(); }
+
+}  // namespace bankcheck::layout
