@@ -5,6 +5,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "sim/trace/request_input.hpp"
+
 namespace bankcheck {
 namespace {
 
@@ -164,13 +166,9 @@ void TextTraceReader::parse_instruction(std::string_view line, TraceRecord& out)
     if (site.empty()) fail("empty site name after '@'");
     if (!tokens.next(token)) fail("missing op after site " + quoted(site) + " (expected ld or st)");
   }
-  bool known = false;
-  for (unsigned op = 0; op < kOpCount && !known; ++op)
-    if (token == op_name(static_cast<Op>(op))) {
-      out.request.op = static_cast<Op>(op);
-      known = true;
-    }
-  if (!known) {
+  if (const auto op = op_from_name(token)) {
+    out.request.op = *op;
+  } else {
     if (token == "warp") fail("a 'warp' line must come first, before any instruction");
     fail("unknown op " + quoted(token) + " (expected ld, st, atom, ldsm, stsm, cpasync, gld, gst or gatom)");
   }

@@ -1,0 +1,135 @@
+// Trace replay: a trace file (text or binary) or a text trace in a string,
+// replayed under a preset; the summary as dicts and lists whose keys are the
+// results schema's (docs/results-schema.md).
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "model/bank_model.hpp"
+#include "python/bindings.hpp"
+#include "sim/replay/replay.hpp"
+#include "sim/trace/trace_error.hpp"
+#include "sim/trace/trace_file.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace bankcheck::python {
+namespace {
+
+/// The costs of a scope; none when none of its instructions was costed but some were not
+/// modelled (the schema's rule: an unknown cost is never 0).
+nb::dict totals_of(const CostTotals& t, std::uint64_t unmodelled) {
+  nb::dict d;
+  d["instructions"] = t.instructions;
+  d["lane_accesses"] = t.lane_accesses;
+  const bool costed = t.instructions > 0 || unmodelled == 0;
+  d["wavefronts"] = costed ? nb::cast(t.wavefronts) : nb::none();
+  d["ideal"] = costed ? nb::cast(t.ideal) : nb::none();
+  d["conflicts"] = costed ? nb::cast(t.conflicts) : nb::none();
+  d["worst_degree"] = costed ? nb::cast(t.worst_degree) : nb::none();
+  d["modelled"] = unmodelled == 0;
+  d["unmodelled_instructions"] = unmodelled;
+  return d;
+}
+
+nb::object worst_of(const WorstInstruction& w, const BankModel& model) {
+  if (!w.present) return nb::none();
+  nb::dict d;
+  d["index"] = w.index;
+  d["site"] = w.site;
+  d["op"] = std::string(op_name(w.op));
+  d["width"] = w.width;
+  d["line"] = w.position.unit == RecordPosition::Unit::line ? nb::cast(w.position.value) : nb::none();
+  d["wavefronts"] = w.cost.wavefronts;
+  d["ideal"] = w.cost.ideal;
+  d["conflicts"] = w.cost.conflicts;
+  d["degree"] = w.cost.degree;
+  const ConflictCulprit c = model.culprit(w.request());
+  d["bank"] = c.lanes.empty() ? nb::none() : nb::cast(c.bank);
+  d["lanes"] = c.lanes;
+  return d;
+}
+
+nb::dict summary_of(const ReplaySummary& s, const BankModel& model) {
+  nb::dict d;
+  d["model"] = s.model;
+  d["model_description"] = model.describe();
+  d["warp"] = s.warp;
+  d["totals"] = totals_of(s.totals, s.unmodelled_instructions());
+  nb::list sites;
+  for (const SiteTotals& site : s.sites) {
+    nb::dict row = totals_of(site.totals, site.unmodelled);
+    row["site"] = site.site;
+    row["worst"] = worst_of(site.worst, model);
+    sites.append(row);
+  }
+  d["sites"] = sites;
+  nb::list unmodelled;
+  for (const UnmodelledKind& k : s.unmodelled) {
+    nb::dict row;
+    row["op"] = std::string(op_name(k.op));
+    row["width"] = k.width;
+    row["instructions"] = k.instructions;
+    row["lane_accesses"] = k.lane_accesses;
+    unmodelled.append(row);
+  }
+  d["unmodelled"] = unmodelled;
+  d["worst"] = worst_of(s.worst, model);
+  nb::dict global;
+  global["instructions"] = s.global.instructions;
+  global["lane_accesses"] = s.global.lane_accesses;
+  global["sectors"] = s.global.sectors;
+  global["ideal_sectors"] = s.global.ideal_sectors;
+  global["lines"] = s.global.lines;
+  global["pages"] = s.global.pages;
+  d["global"] = global;
+  return d;
+}
+
+/// Replay under the preset, its warp the trace's (as `bankcheck replay` does).
+nb::dict replay_source(TraceSource& source, std::string_view preset) {
+  const BankModel model = make_preset(preset, source.warp());
+  ReplaySummary summary;
+  {
+    nb::gil_scoped_release unlocked;
+    summary = replay(source, model);
+  }
+  return summary_of(summary, model);
+}
+
+}  // namespace
+
+void bind_replay(nb::module_& m) {
+  m.def(
+      "replay",
+      [](const std::string& path, std::string_view model) {
+        const auto source = open_trace(path);
+        return replay_source(*source, model);
+      },
+      "path"_a, "model"_a = "sm90",
+      "Replay a trace file (text or binary, docs/trace-format.md) under a preset: a dict with 'totals', "
+      "'sites' (one dict per site), 'unmodelled' (per access kind), 'worst' and 'global'.");
+  m.def(
+      "replay_text",
+      [](std::string text, std::string_view model, const std::string& name) {
+        // A text trace in memory, read through the same reader as a file. The
+        // newline it gains changes nothing (blank lines are skipped) and keeps
+        // the buffer non-empty, which fmemopen requires.
+        text += '\n';
+        const std::unique_ptr<std::FILE, int (*)(std::FILE*)> stream(::fmemopen(text.data(), text.size(), "r"),
+                                                                       &std::fclose);
+        if (!stream) throw TraceError::in_file(name, "cannot read the text");
+        const auto source = open_trace(InputFile(stream.get(), name));
+        return replay_source(*source, model);
+      },
+      "text"_a, "model"_a = "sm90", "name"_a = "<string>",
+      "Replay a text trace given as a string (docs/trace-format.md); as replay().");
+}
+
+}  // namespace bankcheck::python
