@@ -6,4 +6,5 @@ NB_MODULE(bankcheck, m) {
   bankcheck::python::bind_errors(m);
   bankcheck::python::bind_model(m);
   bankcheck::python::bind_replay(m);
+  bankcheck::python::bind_layout(m);
 }

@@ -14,6 +14,8 @@ void bind_errors(nanobind::module_& m);
 void bind_model(nanobind::module_& m);
 /// replay(path), replay_text(text).
 void bind_replay(nanobind::module_& m);
+/// layout(layout, dtype, access, model), LayoutReport.
+void bind_layout(nanobind::module_& m);
 
 /// Thrown for a request the model has no rule for, so that Python gets
 /// NotModelledError instead of a number.

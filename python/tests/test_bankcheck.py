@@ -144,3 +144,41 @@ def test_padded_tile_column_is_conflict_free():
 def test_unpadded_tile_column_fails():
     with pytest.raises(AssertionError, match="31 conflicts; worst 32-way, bank 0"):
         assert_conflict_free(column_read(32))
+
+
+# The layout checker (docs/layout.md) and the same example for a CuTe layout.
+
+
+def assert_layout_conflict_free(layout, dtype, access, model="sm90"):
+    """Fail with the report's explanation (the worst instruction's lanes, elements and banks)."""
+    report = bankcheck.layout(layout, dtype, access, model)
+    assert report.conflict_free, report.explanation
+
+
+def test_swizzled_fp16_tile_is_conflict_free_for_ldmatrix():
+    # Swizzle<3,3,3> XORs the 16-byte chunk with the row: the 8 rows of a matrix meet 8 chunk columns.
+    assert_layout_conflict_free("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", "fp16", "ldmatrix.x4")
+
+
+def test_unswizzled_fp16_tile_fails_for_ldmatrix():
+    with pytest.raises(AssertionError, match=r"lanes 0-7 form one phase(.|\n)*lane 7  element \(7,0\)"):
+        assert_layout_conflict_free("(8,64):(64,1)", "fp16", "ldmatrix.x4")
+
+
+def test_layout_counts_by_hand():
+    # (8,64):(64,1) fp16: rows of 128 bytes, so a matrix's 8 16-byte rows all sit in banks 0-3 of their
+    # column chunk: 8 wavefronts per matrix (one phase each, rule 5), 4 matrices per ldmatrix.x4, 2 of
+    # them for the 8 x 64 tile: 64 wavefronts, ideal 8.
+    report = bankcheck.layout("(8,64):(64,1)", "fp16", "ldmatrix.x4")
+    assert report.totals == {
+        "instructions": 2, "not_modelled": 0, "wavefronts": 64, "ideal": 8, "conflicts": 56, "worst_degree": 8}
+    assert [row["wavefronts"] for row in report.rows] == [32, 32]
+    assert report.worst["bank"] == 0 and report.worst["lanes"] == list(range(8))
+    assert not report.conflict_free
+
+
+def test_layout_bad_input_is_value_error():
+    with pytest.raises(ValueError, match="column 6"):
+        bankcheck.layout("(8,64:(64,1)", "fp16", "ldmatrix.x4")
+    with pytest.raises(ValueError, match="element type 'fp17'"):
+        bankcheck.layout("(8,64):(64,1)", "fp17", "ldmatrix.x4")
