@@ -28,6 +28,7 @@
 #   atomics64  64-bit and float shared atomics (CAS loops), captured and compared
 #   ldgsts   cp.async tiles as GEMM main loops copy them (validate/library/ldgsts_tiles.cu), captured and compared
 #   probes   single-instruction probes (validate/probes/run_on_gpu.sh) of PROBE_GROUPS (default zfill,caltc,cgltc)
+#            within PROBES_BUDGET_S seconds (default 400)
 #   ld8pair  8-byte loads with lanes paired on addresses (validate/sm90/cases/ld8pair.trace);
 #   ld8split the same with half warps of different degrees (ld8split.trace)
 #   hopper   wgmma probes (validate/hopper/run_hopper.sh)
@@ -93,7 +94,7 @@ for s in "$@"; do
         BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh atomics64 ;;
     ldgsts) step ldgsts 300 env LAUNCHES=12 KEEP_OPS='cpasync[.a-z]*' KEEP_LINES=30000 OUT="$OUT/ldgsts" B="$B" \
         BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh ldgsts ;;
-    probes) step probes 420 env OUT="$OUT/probes" PROBES_BUDGET_S=400 PROBE_GROUPS="${PROBE_GROUPS:-zfill,caltc,cgltc}" \
+    probes) step probes 420 env OUT="$OUT/probes" PROBES_BUDGET_S="${PROBES_BUDGET_S:-400}" PROBE_GROUPS="${PROBE_GROUPS:-zfill,caltc,cgltc}" \
         bash validate/probes/run_on_gpu.sh ;;
     ld8pair|ld8split) step "$s" 200 env OUT="$OUT/$s" CASES="validate/sm90/cases/$s.trace" NAME="$s" \
         bash validate/sm90/run_ld8cap.sh ;;
