@@ -155,3 +155,49 @@ TEST_CASE("check: totals and the worst instruction") {
   CHECK_THROWS_AS(check_layout(LayoutAccessSpec{"(8,64):(64,1)", "fp16", "ld.32", {}, 0}, make_preset("dmm", 16)),
                   std::invalid_argument);
 }
+
+TEST_CASE("check: every instruction of the 71 layout cases measured on the H100") {
+  // validate/layout/cases/cases.tsv (the layout x access cases of issue 27)
+  // against validate/layout/measured.csv (ncu per instruction, H100,
+  // 2026-11-27): each instruction's wavefronts as the hardware counted them.
+  const std::string dir = std::string(BANKCHECK_SOURCE_DIR) + "/validate/layout/";
+  std::map<std::string, std::uint64_t> measured;
+  std::ifstream m(dir + "measured.csv");
+  REQUIRE(m.good());
+  for (std::string line; std::getline(m, line);) {
+    if (line.empty() || line[0] == '#' || line.rfind("site,", 0) == 0) continue;
+    std::stringstream row(line);
+    std::string site, wf;
+    std::getline(row, site, ',');
+    std::getline(row, wf, ',');
+    measured[site] = std::stoull(wf);
+  }
+  std::ifstream cases(dir + "cases/cases.tsv");
+  REQUIRE(cases.good());
+  std::size_t compared = 0, case_count = 0;
+  for (std::string line; std::getline(cases, line);) {
+    if (line.empty() || line[0] == '#' || line.rfind("name\t", 0) == 0) continue;
+    std::stringstream row(line);
+    std::string name, layout, type, access, along, count;
+    std::getline(row, name, '\t');
+    std::getline(row, layout, '\t');
+    std::getline(row, type, '\t');
+    std::getline(row, access, '\t');
+    std::getline(row, along, '\t');
+    std::getline(row, count, '\t');
+    CAPTURE(name);
+    const LayoutCheck c =
+        check(layout, type, access, along.empty() ? std::nullopt : std::optional<unsigned>(std::stoul(along)));
+    REQUIRE(c.costs.size() == std::stoull(count));
+    ++case_count;
+    for (std::size_t i = 0; i < c.costs.size(); ++i) {
+      const std::string site = name + ".i" + std::to_string(i);
+      CAPTURE(site);
+      REQUIRE(measured.count(site));
+      CHECK(c.costs[i].wavefronts == measured[site]);
+      ++compared;
+    }
+  }
+  CHECK(case_count == 71);
+  CHECK(compared == measured.size());
+}
