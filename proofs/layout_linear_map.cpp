@@ -1,15 +1,15 @@
 #include "proofs/layout_linear_map.hpp"
 
-#include <bit>
 #include <optional>
+
+#include "proofs/number_theory.hpp"
 
 namespace bankcheck::proofs {
 namespace {
 
 using layout::IntTuple;
-
-bool power_of_two(std::uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
-unsigned log2_of(std::uint64_t x) { return static_cast<unsigned>(std::countr_zero(x)); }
+using nt::is_power_of_two;
+using nt::log2_floor;
 
 const char* mode_name(unsigned mode) { return mode == 0 ? "row" : mode == 1 ? "column" : "tile"; }
 
@@ -21,7 +21,7 @@ std::vector<std::int64_t> index_bit_terms(const IntTuple& shape, const IntTuple&
   std::vector<std::int64_t> out;
   if (shape.is_leaf()) {
     const auto extent = static_cast<std::uint64_t>(shape.value);
-    if (!power_of_two(extent)) {
+    if (!is_power_of_two(extent)) {
       why = "extent " + std::to_string(extent) + " is not a power of two, so its index is no bit field";
       return {};
     }
@@ -29,7 +29,7 @@ std::vector<std::int64_t> index_bit_terms(const IntTuple& shape, const IntTuple&
       why = "stride " + std::to_string(stride.value) + " is negative";
       return {};
     }
-    for (unsigned b = 0; b < log2_of(extent); ++b) out.push_back(stride.value << b);
+    for (unsigned b = 0; b < log2_floor(extent); ++b) out.push_back(stride.value << b);
     return out;
   }
   for (std::size_t i = 0; i < shape.modes.size(); ++i) {
@@ -72,7 +72,7 @@ LayoutLinearMap derive_layout_linear_map(const layout::LayoutAccess& access, std
   const layout::CuteLayout& L = access.layout.layout;
   const unsigned rank = static_cast<unsigned>(L.rank());
   const unsigned element_bytes = access.element.bytes;
-  if (!power_of_two(element_bytes)) return fail(LayoutLinearMap::Status::not_proven, "element size is not a power of two");
+  if (!is_power_of_two(element_bytes)) return fail(LayoutLinearMap::Status::not_proven, "element size is not a power of two");
 
   // 1. Each mode's index bits as offset terms.
   std::vector<std::int64_t> terms[3];
@@ -89,16 +89,16 @@ LayoutLinearMap derive_layout_linear_map(const layout::LayoutAccess& access, std
   const unsigned along = access.along, line_mode = 1 - along;
   const unsigned per_lane = access.access.bytes / element_bytes;
   const std::uint64_t extent[2] = {access.rows, access.cols};
-  const unsigned vector_shift = log2_of(per_lane);
-  const unsigned per_line_bits = log2_of(extent[along]) - vector_shift;
+  const unsigned vector_shift = log2_floor(per_lane);
+  const unsigned per_line_bits = log2_floor(extent[along]) - vector_shift;
   std::vector<Variable> vars;
   unsigned per_tile_bits = 0;
   if (access.access.is_matrix()) {
     // Matrix m (line block outer, vector block inner); lane 8j + r gives row r
     // of matrix N i + j: lane bits 0-2 are r, lane bits 3.. are j's bits.
-    const unsigned line_block_bits = log2_of(extent[line_mode]) - 3;
+    const unsigned line_block_bits = log2_floor(extent[line_mode]) - 3;
     const unsigned matrix_bits = per_line_bits + line_block_bits;
-    const unsigned n_bits = log2_of(access.access.matrices);
+    const unsigned n_bits = log2_floor(access.access.matrices);
     for (unsigned r = 0; r < 3; ++r) vars.push_back({AddressBit::Role::lane, r, line_mode, r});
     for (unsigned p = 0; p < matrix_bits; ++p) {
       const unsigned mode = p < per_line_bits ? along : line_mode;
@@ -110,7 +110,7 @@ LayoutLinearMap derive_layout_linear_map(const layout::LayoutAccess& access, std
     per_tile_bits = matrix_bits - n_bits;
   } else {
     // Vector k = 32 i + l: position k mod per_line (times the lane's elements), line k / per_line.
-    const unsigned vector_bits = per_line_bits + log2_of(extent[line_mode]);
+    const unsigned vector_bits = per_line_bits + log2_floor(extent[line_mode]);
     for (unsigned p = 0; p < vector_bits; ++p) {
       const unsigned mode = p < per_line_bits ? along : line_mode;
       const unsigned bit = p < per_line_bits ? p + vector_shift : p - per_line_bits;
@@ -170,7 +170,7 @@ LayoutLinearMap derive_layout_linear_map(const layout::LayoutAccess& access, std
   }
 
   // 4. Swizzle, element size and base (each linear, or an XOR of disjoint bits).
-  const unsigned shift = log2_of(element_bytes);
+  const unsigned shift = log2_floor(element_bytes);
   const std::optional<layout::Swizzle>& sw = access.layout.swizzle;
   const auto swizzle = [&](std::uint64_t x) { return sw ? sw->apply(x) : x; };
   std::vector<std::uint64_t> columns(vars.size());

@@ -1,15 +1,15 @@
 #include "proofs/layout_symbolic.hpp"
 
-#include <bit>
 #include <vector>
 
+#include "proofs/number_theory.hpp"
 #include "proofs/xor_swizzle.hpp"
 
 namespace bankcheck::proofs {
 namespace {
 
-bool power_of_two(std::uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
-unsigned log2_of(std::uint64_t x) { return static_cast<unsigned>(std::countr_zero(x)); }
+using nt::is_power_of_two;
+using nt::log2_floor;
 
 /// Rows of the cell map: cell indices below 2^kCellRows (byte addresses below 2^48 at least).
 constexpr unsigned kCellRows = 48;
@@ -30,7 +30,7 @@ PhaseForm phase_form(const layout::LayoutAccess& access, const LayoutLinearMap& 
   if (!model.models(op, width)) return no("the model has no rule for " + access.access.name());
   if (access.access.is_copy())
     return no("cp.async: its cost is the read and write stages of rule 6, not one bank degree");
-  if (g.rows_per_word != 1 || !power_of_two(g.banks) || (g.bank_bytes != 0 && !power_of_two(g.bank_bytes)))
+  if (g.rows_per_word != 1 || !is_power_of_two(g.banks) || (g.bank_bytes != 0 && !is_power_of_two(g.bank_bytes)))
     return no("model " + model.name() + ": banks or cells are not powers of two, or bank words span rows");
   if (model.phase_rule() == PhaseRule::sm90) {
     if (access.access.is_matrix()) return {true, 3, ""};  // rule 5: one matrix, lanes 8j..8j+7
@@ -101,7 +101,7 @@ LayoutSymbolic prove_layout_degree(const layout::LayoutAccess& access, std::uint
   const BankGeometry& g = model.geometry();
   // A cell is bank_bytes wide, or one whole access in the DMM (bank_bytes 0).
   const unsigned cell_bytes = g.bank_bytes == 0 ? width : g.bank_bytes;
-  const unsigned cell_shift = log2_of(cell_bytes), bank_bits = log2_of(g.banks);
+  const unsigned cell_shift = log2_floor(cell_bytes), bank_bits = log2_floor(g.banks);
   // Every address aligned to the width, so a lane's cells are (a >> cell_shift) ^ u.
   std::uint64_t used = map.constant;
   for (const AddressBit& b : map.bits) used |= b.column;
@@ -109,7 +109,7 @@ LayoutSymbolic prove_layout_degree(const layout::LayoutAccess& access, std::uint
     out.reason = "lane addresses are not aligned to the " + std::to_string(width) + "-byte width";
     return out;
   }
-  const unsigned u_bits = width > cell_bytes ? log2_of(width / cell_bytes) : 0;
+  const unsigned u_bits = width > cell_bytes ? log2_floor(width / cell_bytes) : 0;
   const unsigned group_bits = form.group_bits < map.lane_bits ? form.group_bits : map.lane_bits;
 
   // F over (the group's lane bits, u): columns are cells, bank rows on top.
