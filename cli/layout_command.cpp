@@ -11,6 +11,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "proofs/layout_symbolic.hpp"
 #include "sim/draw/bank_grid.hpp"
 #include "sim/layout/layout_access.hpp"
 #include "sim/layout/layout_explanation.hpp"
@@ -56,6 +57,41 @@ void draw_instruction(const BankModel& model, const layout::LayoutInstruction& i
   render_bank_grid(build_bank_grid(model, grid_trace, go), path);
 }
 
+/// The symbolic proof (proofs/layout_symbolic.hpp) as the JSON field
+/// `symbolic` (docs/results-schema.md), checked against the enumeration's
+/// totals when they cover every instruction (no --site).
+nlohmann::ordered_json symbolic_json(const proofs::LayoutSymbolic& s, const report::Results& r, bool& agrees) {
+  using Status = proofs::LayoutSymbolic::Status;
+  nlohmann::ordered_json j;
+  j["status"] = proofs::LayoutSymbolic::status_name(s.status);
+  agrees = true;
+  if (s.status != Status::proven) {
+    j["reason"] = s.reason;
+    return j;
+  }
+  j["degree"] = s.degree;
+  j["instructions"] = s.instructions;
+  j["phases_per_instruction"] = s.phases;
+  j["lanes_per_phase"] = s.lanes_per_phase;
+  j["cell_rank"] = s.cell_rank;
+  j["bank_rank"] = s.bank_rank;
+  j["wavefronts"] = s.wavefronts();
+  j["ideal"] = s.ideal();
+  if (s.witness)
+    j["witness"] = {{"instruction", 0},          {"lanes", {s.witness->lane_a, s.witness->lane_b}},
+                    {"cells", {s.witness->cell_a, s.witness->cell_b}}, {"bank", s.witness->bank}};
+  else
+    j["witness"] = nullptr;
+  if (r.selected_sites.empty() && r.unmodelled.empty()) {
+    agrees = r.totals.instructions == s.instructions && r.totals.wavefronts == s.wavefronts() &&
+             r.totals.ideal == s.ideal() && r.totals.worst_degree == s.degree;
+    j["agrees_with_enumeration"] = agrees;
+  } else {
+    j["agrees_with_enumeration"] = nullptr;
+  }
+  return j;
+}
+
 void run_layout(const LayoutOptions& o) {
   o.model.check();
   if (o.layout.empty() == o.layout_file.empty())
@@ -69,6 +105,7 @@ void run_layout(const LayoutOptions& o) {
   spec.base = o.base;
   const layout::LayoutAccess access = layout::plan_layout_access(spec);
   const BankModel model = o.model.make(layout::kLayoutWarp);
+  const proofs::LayoutSymbolic symbolic = proofs::prove_layout_degree(access, o.base, model);
 
   TraceBuffer buffer;
   buffer.begin(layout::kLayoutWarp);
@@ -91,6 +128,14 @@ void run_layout(const LayoutOptions& o) {
     if (r.worst)
       for (auto& line : layout::explain_conflict(access, model.geometry(), r.worst->index, r.worst->lanes, r.worst->bank))
         r.notes.push_back(line);
+    bool agrees = true;
+    r.extra["symbolic"] = symbolic_json(symbolic, r, agrees);
+    r.notes.push_back(symbolic.text());
+    // The proof and the enumeration are independent; a disagreement is a bug in one of them.
+    if (!agrees)
+      throw std::logic_error("bug: the symbolic proof disagrees with the enumeration (" + symbolic.text() +
+                             "; enumerated " + std::to_string(r.totals.wavefronts) + " wavefronts, degree " +
+                             std::to_string(r.totals.worst_degree) + ")");
     if (!o.svg.empty()) {
       drawn = r.worst ? r.worst->index : 0;
       r.notes.push_back("drawn: instruction " + access.instructions.at(*drawn).site + " in " + o.svg);

@@ -1,11 +1,13 @@
-// Symbolic conflict degrees (proofs/affine_map.hpp, proofs/xor_swizzle.hpp)
-// checked against the bank model on every point of the grid.
+// Symbolic conflict degrees (proofs/affine_map.hpp, proofs/xor_swizzle.hpp,
+// proofs/layout_symbolic.hpp) checked against the bank model on every point
+// of the grid.
 #include <string>
 #include <vector>
 
 #include "model/bank_model.hpp"
 #include "proofs/affine_map.hpp"
 #include "proofs/claims/claim_groups.hpp"
+#include "proofs/layout_symbolic.hpp"
 #include "proofs/number_theory.hpp"
 #include "proofs/xor_swizzle.hpp"
 
@@ -108,8 +110,63 @@ Claim xor_claim() {
   return c;
 }
 
+Claim layout_swizzle_claim() {
+  Claim c;
+  c.id = "sym.layout_swizzle";
+  c.paper = "(bankcheck)";
+  c.lemma = "GF(2) rank formula on layouts (docs/layout.md, Symbolic proof)";
+  c.statement = "for (8,64):(64,1) and (64,8):(1,64) of E-byte elements under every Sw<B,M,S> (B <= 3, M <= 4, |S| <= 5), "
+                "on elements and on bytes, with ldmatrix.x4(.trans), ld.128, st.128 and ld.32: wherever the GF(2) "
+                "rank argument proves a degree, every instruction the bank model enumerates costs exactly it "
+                "(point = (32, E))";
+  c.hypotheses = "a 32-lane warp; E a power of two up to 8 bytes; the access fits the layout";
+  c.category = "symbolic";
+  c.models = {"sm90", "dmm"};
+  c.domain = Domain{32, 32, 1, 8, false};
+  c.region = [](const Point& p) {
+    return p.w == 32 && nt::is_power_of_two(p.E) && p.E <= 8 ? Region::within : Region::outside;
+  };
+  c.exhaustive_cases = [](const Point&) { return BigCount(121 * 2 * 2 * 5); };  // swizzles x tiles x units x accesses; misfits skipped
+  c.check = [id = c.id](const Point& p, const CheckOptions& o) {
+    PointResult res;
+    const BankModel model = make_preset(o.model, 32);
+    const std::string type = std::to_string(p.E);
+    std::uint64_t proven = 0;
+    for (int b = 0; b <= 3; ++b)
+      for (int m = 0; m <= 4; ++m)
+        for (int s = -5; s <= 5; ++s) {
+          if ((s < 0 ? -s : s) < b || (b == 0 && (m != 0 || s != 0))) continue;
+          const std::string sw = "Sw<" + to_string(b) + "," + to_string(m) + "," + to_string(s) + ">";
+          for (const std::string tile : {"(8,64):(64,1)", "(64,8):(1,64)"})
+            for (const std::string& form :
+                 {sw + " o 0 o " + tile, sw + " o smem_ptr[" + to_string(8 * p.E) + "b](unset) o " + tile})
+              for (const char* acc : {"ldmatrix.x4", "ldmatrix.x4.trans", "ld.128", "st.128", "ld.32"}) {
+                layout::LayoutAccessSpec spec{form, type, acc, std::nullopt, 0};
+                layout::LayoutAccess plan;
+                try {
+                  plan = layout::plan_layout_access(spec);
+                } catch (const std::invalid_argument&) {
+                  continue;  // the access does not fit this layout
+                }
+                ++res.cases;
+                const LayoutSymbolic proof = prove_layout_degree(plan, 0, model);
+                proven += proof.status == LayoutSymbolic::Status::proven;
+                const std::string why = symbolic_disagreement(proof, layout::check_layout(plan, model));
+                if (!why.empty()) {
+                  res.counterexample = Counterexample{p, form + " " + acc + ": " + why, reproduce_command(id, p, o)};
+                  return res;
+                }
+              }
+        }
+    // A claim that proved nothing would hold vacuously.
+    if (proven == 0) res.counterexample = Counterexample{p, "no case proven", reproduce_command(id, p, o)};
+    return res;
+  };
+  return c;
+}
+
 }  // namespace
 
-std::vector<Claim> symbolic_claims() { return {affine_claim(), xor_claim()}; }
+std::vector<Claim> symbolic_claims() { return {affine_claim(), xor_claim(), layout_swizzle_claim()}; }
 
 }  // namespace bankcheck::proofs

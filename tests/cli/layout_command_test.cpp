@@ -45,6 +45,23 @@ TEST_CASE("layout: the gate, JSON, -o and --svg") {
   CHECK(has(r.out, "total,,,,,,,,2,64,8,8,0,1"));
 }
 
+TEST_CASE("layout: the symbolic proof, in the report and the JSON") {
+  auto r = run("layout '(_8,_64):(_64,_1)' --type fp16 --access ldmatrix.x4");
+  CHECK(r.code == 0);
+  CHECK(has(r.out, "symbolic: degree 8 in every phase of all 2 instructions"));
+  CHECK(has(r.out, "witness: lanes 0 and 1 of instruction 0, cells 0 and 32 in bank 0"));
+  r = run("layout 'Sw<3,3,3> o _0 o (_8,_64):(_64,_1)' --type fp16 --access ld.128 --json");
+  CHECK(r.code == 0);
+  CHECK(has(r.out, "\"status\": \"proven\""));
+  CHECK(has(r.out, "\"agrees_with_enumeration\": true"));
+  r = run("layout '(8,64):(72,1)' --type fp16 --access ld.128 --json");
+  CHECK(r.code == 0);
+  CHECK(has(r.out, "\"status\": \"not-linear\""));
+  r = run("layout '(8,64):(64,1)' --type fp16 --access ld.128 --site r0-3.c0-63");
+  CHECK(r.code == 0);
+  CHECK(has(r.out, "symbolic: conflict-free"));
+}
+
 TEST_CASE("layout: bad input exits 2 and says what was expected") {
   struct Bad {
     std::string args;
