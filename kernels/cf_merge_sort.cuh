@@ -35,7 +35,7 @@
 
 #include "sim/algorithms/merge/cf_merge.hpp"
 #include "sim/algorithms/merge/cf_merge_sort.hpp"
-#include "sim/algorithms/shared_accessor.hpp"
+#include "sim/algorithms/shared_array.hpp"
 
 namespace bankcheck::cf {
 
