@@ -311,8 +311,8 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* 
   const bool partial = n % P::kTile != 0;
   const std::int64_t full_tiles = partial ? num_tiles - 1 : num_tiles;
   if (full_tiles > 0)
-    block_sort_kernel<P, false, Key, Value, Less>
-        <<<static_cast<unsigned>(full_tiles), P::kThreads, smem, stream>>>(ping, d_keys, d_vals, keys_buf, vals_buf, n, 0, less);
+    block_sort_kernel<P, false, Key, Value, Less><<<static_cast<unsigned>(full_tiles), P::kThreads, smem, stream>>>(
+        ping, d_keys, d_vals, keys_buf, vals_buf, n, 0, less);
   marks("block sort", -1);
   if (partial)
     block_sort_kernel<P, true, Key, Value, Less>
