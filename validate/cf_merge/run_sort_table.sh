@@ -32,9 +32,13 @@ if [[ ! -x $bin ]]; then
 fi
 rc=0
 rm -f "$OUT/sort_table.csv"  # the program appends to an existing file
-timeout 480 "$bin" "${quick[@]}" -o "$OUT/sort_table.csv" > "$OUT/sort_table.md" 2> >(tee "$OUT/progress.log" >&2) || rc=1
+timeout 400 "$bin" "${quick[@]}" -o "$OUT/sort_table.csv" > "$OUT/sort_table.md" 2> >(tee "$OUT/progress.log" >&2) || rc=1
 timeout 120 "$bin" "${quick[@]}" --profile > "$OUT/profile.md" 2> >(tee -a "$OUT/progress.log" >&2) || rc=1
-commit="$(git rev-parse HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ', with uncommitted changes')"
+if commit=$(git rev-parse HEAD 2> /dev/null); then
+  git diff --quiet HEAD 2> /dev/null || commit+=", with uncommitted changes"
+else
+  commit="unknown (no git repository here)"
+fi
 for f in sort_table.md profile.md; do
   printf '\n- commit: %s; program: %s\n' "$commit" "$bin" >> "$OUT/$f"
 done
