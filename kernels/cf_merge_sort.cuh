@@ -34,8 +34,9 @@
 #include <type_traits>
 
 #include "sim/algorithms/merge/cf_merge.hpp"
+#include "sim/algorithms/merge/cf_merge_passes.hpp"
 #include "sim/algorithms/merge/cf_merge_sort.hpp"
-#include "sim/algorithms/shared_accessor.hpp"
+#include "sim/algorithms/shared_array.hpp"
 
 namespace bankcheck::cf {
 
@@ -54,17 +55,16 @@ struct Policy {
   static constexpr int kMinBlocks = kMinBlocks_;
 };
 
-/// The default policy per key and value size (docs/cf-merge.md, "Tuning"),
-/// chosen by the H100 tune run of 2026-11-23 (kernels/cf_sort_bench_tune.cuh)
-/// and measured at full size in the second run: 128 bytes of keys per thread
-/// for keys only (E = 32 for 4-byte keys, 16 for 8-byte keys), E = 16 for
-/// pairs, u = 256 (the second run's tune also favours E = 32 for 4-byte pairs,
-/// not yet timed at full size; docs/cf-merge.md). Larger tiles amortize the
-/// per-tile work (merge-path search, barriers, the block-level rounds) over more
-/// items; the gather stays conflict free at every E (gcd(w, E) > 1 takes the
-/// circular-shift layout, Section 3.2). The register bound (minimum blocks per
-/// SM) is 4 up to 32 words of keys and values per thread and 2 above, the
-/// largest at which ptxas reports no spill in the full-tile kernels.
+/// The default policy per key and value size (docs/cf-merge.md, "Tuning"), chosen
+/// by the H100 tune run of 2026-11-23 (kernels/cf_sort_bench_tune.cuh) and measured
+/// at full size in the second run: 128 bytes of keys per thread for keys only (E =
+/// 32 for 4-byte keys, 16 for 8-byte keys), E = 16 for pairs, u = 256 (that run's
+/// tune also favours E = 32 for 4-byte pairs, not yet timed at full size). Larger
+/// tiles amortize the per-tile work (merge-path search, barriers, the block-level
+/// rounds) over more items; the gather stays conflict free at every E (gcd(w, E)
+/// > 1 takes the circular-shift layout, Section 3.2). The register bound (minimum
+/// blocks per SM) is 4 up to 32 words of keys and values per thread and 2 above,
+/// the largest at which ptxas reports no spill in the full-tile kernels.
 template <class Key, class Value = CfNoValue>
 struct DefaultPolicy {
   static constexpr bool kPairs = !std::is_same_v<Value, CfNoValue>;
@@ -264,10 +264,16 @@ __global__ void __launch_bounds__(P::kThreads, kPartial ? 1 : P::kMinBlocks)
 
 inline std::size_t align_up(std::size_t x) { return (x + 255) / 256 * 256; }
 
-/// The whole sort (CUB's DispatchMergeSort::Invoke).
-template <class P, class Key, class Value, class Less>
+/// dispatch's marks(stage, pass) after each launch: nothing, or a profiler's CUDA event on the stream.
+struct NoMarks {
+  void operator()(const char*, int) const {}
+};
+
+/// The whole sort (CUB's DispatchMergeSort::Invoke). kLeaveLoneRuns = false copies a pass's trailing
+/// lone run as CUB does (validate/cf_merge/sort_table.cu --profile compares the two).
+template <class P, class Key, class Value, bool kLeaveLoneRuns = true, class Less, class Marks = NoMarks>
 cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* d_vals, std::int64_t n, Less less,
-                     cudaStream_t stream) {
+                     cudaStream_t stream, Marks&& marks = {}) {
   using A = Agent<P, Key, Value>;
   if (n <= 0) {
     if (d_temp == nullptr) temp_bytes = 0;
@@ -298,33 +304,39 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* 
       if (e != cudaSuccess) return e;
     }
   }
-  int passes = 0;
-  while ((std::int64_t{1} << passes) < num_tiles) ++passes;
+  const int passes = cf_merge_pass_count(num_tiles);
   // CUB's ping: the last pass writes d_keys (ping = read d_keys, write the buffer)
   bool ping = passes % 2 == 0;
   // Full tiles in one launch, a partial last tile (n not a multiple of u*E) in a second one.
   const bool partial = n % P::kTile != 0;
   const std::int64_t full_tiles = partial ? num_tiles - 1 : num_tiles;
-  const unsigned full_grid = static_cast<unsigned>(full_tiles);
   if (full_tiles > 0)
-    block_sort_kernel<P, false, Key, Value, Less>
-        <<<full_grid, P::kThreads, smem, stream>>>(ping, d_keys, d_vals, keys_buf, vals_buf, n, 0, less);
+    block_sort_kernel<P, false, Key, Value, Less><<<static_cast<unsigned>(full_tiles), P::kThreads, smem, stream>>>(
+        ping, d_keys, d_vals, keys_buf, vals_buf, n, 0, less);
+  marks("block sort", -1);
   if (partial)
     block_sort_kernel<P, true, Key, Value, Less>
         <<<1, P::kThreads, smem, stream>>>(ping, d_keys, d_vals, keys_buf, vals_buf, n, full_tiles, less);
+  if (partial) marks("block sort, partial tile", -1);
   cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess) return e;
-  const unsigned part_grid = static_cast<unsigned>((num_tiles + 1 + 255) / 256);
   for (int pass = 0; pass < passes; ++pass, ping = !ping) {
     const std::int64_t target = std::int64_t{2} << pass;
-    partition_kernel<Key, Less><<<part_grid, 256, 0, stream>>>(ping, d_keys, keys_buf, n, num_tiles, partitions,
-                                                               target, P::kTile, less);
-    if (full_tiles > 0)
-      merge_kernel<P, false, Key, Value, Less><<<full_grid, P::kThreads, smem, stream>>>(
+    // [merged, num_tiles): a trailing run left where it lies (cf_merge_passes.hpp), with the partial tile if any
+    const std::int64_t merged = kLeaveLoneRuns ? cf_merge_pass_tiles(num_tiles, pass) : num_tiles;
+    const bool merge_partial = partial && merged == num_tiles;
+    const unsigned grid = static_cast<unsigned>(merged == num_tiles ? full_tiles : merged);
+    partition_kernel<Key, Less><<<static_cast<unsigned>((merged + 1 + 255) / 256), 256, 0, stream>>>(
+        ping, d_keys, keys_buf, n, num_tiles, partitions, target, P::kTile, less);
+    marks("partition", pass);
+    if (grid > 0)
+      merge_kernel<P, false, Key, Value, Less><<<grid, P::kThreads, smem, stream>>>(
           ping, d_keys, d_vals, keys_buf, vals_buf, n, partitions, target, 0, less);
-    if (partial)
+    marks("merge", pass);
+    if (merge_partial)
       merge_kernel<P, true, Key, Value, Less><<<1, P::kThreads, smem, stream>>>(
           ping, d_keys, d_vals, keys_buf, vals_buf, n, partitions, target, full_tiles, less);
+    if (merge_partial) marks("merge, partial tile", pass);
     e = cudaPeekAtLastError();
     if (e != cudaSuccess) return e;
   }

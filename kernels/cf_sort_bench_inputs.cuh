@@ -56,6 +56,28 @@ __global__ void fill_iota(T* out, std::uint64_t n) {
     out[i] = static_cast<T>(i);
 }
 
+/// Structured inputs (validate/cf_merge/sort_table.cu): random (the Feistel
+/// permutation), sorted, reversed, 16 distinct keys in random order, and organ
+/// pipe (0, 1, ..., n/2, ..., 1, 0).
+enum class Pattern { random, sorted, reversed, distinct16, organ_pipe };
+inline const char* pattern_name(Pattern p) {
+  constexpr const char* names[] = {"random", "sorted", "reversed", "16 distinct", "organ pipe"};
+  return names[static_cast<int>(p)];
+}
+template <class Key>
+__global__ void fill_pattern(Key* out, std::uint64_t n, Pattern p, Feistel f) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const std::uint64_t mirror = n - 1 - i;
+    const std::uint64_t k = p == Pattern::random     ? f(i)
+                            : p == Pattern::sorted   ? i
+                            : p == Pattern::reversed ? mirror
+                            : p == Pattern::distinct16 ? f(i) % 16
+                                                       : (i < mirror ? i : mirror);
+    out[i] = static_cast<Key>(k);
+  }
+}
+
 /// The whole-sort adversary for a tiling: key = final rank (a permutation of 0..n-1).
 /// The searches of the small in-block passes get `seconds` each (time mode:
 /// 0.2 s, as kernels/merge_sort.cu's time mode; the wide passes, most of the

@@ -26,7 +26,7 @@ int profile(const Options& o) {
   CHECK_CUDA(cudaDeviceSynchronize());
   Buffer<unsigned long long> wrong(1);
   CHECK_CUDA(cudaMemset(wrong.get(), 0, sizeof(unsigned long long)));
-  count_wrong<Key, ValueOf<Key>><<<1024, 256>>>(src.get(), nullptr, src.get(), n, wrong.get());
+  count_wrong<Key, ValueOf<Key>><<<1024, 256>>>(src.get(), nullptr, src.get(), n, wrong.get(), nullptr, nullptr);
   const unsigned long long bad = wrong.download(1)[0];
   std::printf("profile %s %d-byte keys %s n=%llu: %s\n", o.algo.c_str(), static_cast<int>(sizeof(Key)),
               o.input.c_str(), static_cast<unsigned long long>(n), bad ? "WRONG" : "sorted");

@@ -96,16 +96,25 @@ struct Sorter {
   }
 };
 
-/// out[i] == i, and for pairs src[vals[i]] == i (the value is the key's input
-/// position): the sorted output of a permutation of 0..n-1, exactly.
+/// Counts the outputs unlike the expected sorted keys: `expect[i]`, or i where
+/// expect is null (the sorted output of a permutation of 0..n-1). Pairs (vals
+/// not null; a value is its key's input position in src): src[vals[i]] must be
+/// out[i]; with `seen` (n bits, zeroed) every value must also come once, which
+/// the check needs when keys repeat (the sorts are not stable, so equal keys
+/// may carry their values in any order).
 template <class Key, class Value>
 __global__ void count_wrong(const Key* out, const Value* vals, const Key* src, std::uint64_t n,
-                            unsigned long long* wrong) {
+                            unsigned long long* wrong, const Key* expect, unsigned* seen) {
   unsigned long long bad = 0;
   for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
-    bool ok = out[i] == static_cast<Key>(i);
-    if (vals != nullptr) ok = ok && vals[i] < n && src[vals[i]] == static_cast<Key>(i);
+    const Key want = expect != nullptr ? expect[i] : static_cast<Key>(i);
+    bool ok = out[i] == want;
+    if (vals != nullptr) ok = ok && vals[i] < n && src[vals[i]] == want;
+    if (vals != nullptr && seen != nullptr && ok) {
+      const unsigned bit = 1u << (vals[i] % 32);
+      ok = (atomicOr(&seen[vals[i] / 32], bit) & bit) == 0;
+    }
     bad += !ok;
   }
   if (bad) atomicAdd(wrong, bad);

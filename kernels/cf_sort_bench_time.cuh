@@ -37,23 +37,32 @@ class Timer {
     cudaEventDestroy(a_);
     cudaEventDestroy(b_);
   }
+  /// One timing of sort() on the default stream, restore() (untimed) before it.
+  template <class Restore, class Sort>
+  float ms(Restore&& restore, Sort&& sort) {
+    restore();
+    CHECK_CUDA(cudaEventRecord(a_));
+    sort();
+    CHECK_CUDA(cudaEventRecord(b_));
+    CHECK_CUDA(cudaEventSynchronize(b_));
+    float t = 0;
+    CHECK_CUDA(cudaEventElapsedTime(&t, a_, b_));
+    return t;
+  }
   /// Median of `reps` timings of sort() after one warm-up; restore() (untimed) before each.
   template <class Restore, class Sort>
   double median_ms(int reps, Restore&& restore, Sort&& sort) {
-    std::vector<float> ms;
+    std::vector<float> t;
     for (int r = -1; r < reps; ++r) {
-      restore();
-      CHECK_CUDA(cudaEventRecord(a_));
-      sort();
-      CHECK_CUDA(cudaEventRecord(b_));
-      CHECK_CUDA(cudaEventSynchronize(b_));
-      float t = 0;
-      CHECK_CUDA(cudaEventElapsedTime(&t, a_, b_));
-      if (r >= 0) ms.push_back(t);
+      const float x = ms(restore, sort);
+      if (r >= 0) t.push_back(x);
     }
-    std::sort(ms.begin(), ms.end());
-    const std::size_t m = ms.size();
-    return m % 2 ? ms[m / 2] : 0.5 * (ms[m / 2 - 1] + ms[m / 2]);
+    return median(t);
+  }
+  static double median(std::vector<float> t) {
+    std::sort(t.begin(), t.end());
+    const std::size_t m = t.size();
+    return m == 0 ? 0.0 : m % 2 ? t[m / 2] : 0.5 * (t[m / 2 - 1] + t[m / 2]);
   }
 
  private:
@@ -62,7 +71,8 @@ class Timer {
 
 class Csv {
  public:
-  explicit Csv(const std::string& path) {
+  /// echo: also print each row to stdout.
+  explicit Csv(const std::string& path, bool echo = true) : echo_(echo) {
     if (path.empty()) return;
     const bool fresh = !std::ifstream(path).good();
     out_.open(path, std::ios::app);
@@ -75,9 +85,11 @@ class Csv {
   void add(const Row& r) {
     rows.push_back(r);
     const double kpus = static_cast<double>(r.n) / (r.ms * 1e3);
-    std::printf("%d,%d,%s,%s,%llu,%.4f,%.1f\n", r.key_bytes, r.pairs ? 1 : 0, r.algorithm.c_str(), r.input.c_str(),
-                static_cast<unsigned long long>(r.n), r.ms, kpus);
-    std::fflush(stdout);
+    if (echo_) {
+      std::printf("%d,%d,%s,%s,%llu,%.4f,%.1f\n", r.key_bytes, r.pairs ? 1 : 0, r.algorithm.c_str(),
+                  r.input.c_str(), static_cast<unsigned long long>(r.n), r.ms, kpus);
+      std::fflush(stdout);
+    }
     if (out_.is_open()) {
       out_ << r.key_bytes << ',' << (r.pairs ? 1 : 0) << ',' << r.algorithm << ',' << r.input << ',' << r.n << ','
            << r.ms << ',' << kpus << '\n';
@@ -87,6 +99,7 @@ class Csv {
   std::vector<Row> rows;
 
  private:
+  bool echo_;
   std::ofstream out_;
 };
 
@@ -112,7 +125,7 @@ void time_input(Csv& csv, const Options& o, const std::string& input, const Buff
     CHECK_CUDA(cudaGetLastError());
     CHECK_CUDA(cudaMemset(wrong.get(), 0, sizeof(unsigned long long)));
     count_wrong<<<1024, 256>>>(s.result_keys, kPairs ? s.result_vals : static_cast<Value*>(nullptr), d_src.get(), n,
-                               wrong.get());
+                               wrong.get(), static_cast<const Key*>(nullptr), nullptr);
     const unsigned long long bad = wrong.download(1)[0];
     const std::string name = a == Algo::cf_merge ? cf_label : algo_name(a);
     if (bad != 0) {

@@ -6,11 +6,11 @@
 //   smem.template store<T>(site, index, value)  index counts elements of T
 //   smem.at(byte_offset)                        the same accessor, base moved
 //
-// SharedArray is the device accessor: a plain pointer into __shared__
-// memory, so load/store compile to one LDS/STS. RecordingArray (host only)
-// reads and writes the BlockRecorder's byte buffer with real values and logs
-// (site, lane, byte address, width, op) for the recorder to turn into warp
-// instructions.
+// SharedArray (sim/algorithms/shared_array.hpp, C++17) is the device
+// accessor: a plain pointer into __shared__ memory, so load/store compile to
+// one LDS/STS. RecordingArray (host only) reads and writes the
+// BlockRecorder's byte buffer with real values and logs (site, lane, byte
+// address, width, op) for the recorder to turn into warp instructions.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -20,27 +20,9 @@
 
 #include "model/warp_request.hpp"
 #include "model/hd.hpp"
+#include "sim/algorithms/shared_array.hpp"
 
 namespace bankcheck {
-
-/// Device accessor over __shared__ memory (also usable on host memory).
-class SharedArray {
- public:
-  BANKCHECK_HD explicit SharedArray(void* base) : base_(static_cast<unsigned char*>(base)) {}
-  /// The accessor `byte_offset` bytes further on (a second array of the block).
-  BANKCHECK_HD SharedArray at(std::size_t byte_offset) const { return SharedArray(base_ + byte_offset); }
-  template <class T>
-  BANKCHECK_HD T load(int /*site*/, std::size_t index) const {
-    return reinterpret_cast<const T*>(base_)[index];
-  }
-  template <class T>
-  BANKCHECK_HD void store(int /*site*/, std::size_t index, T value) const {
-    reinterpret_cast<T*>(base_)[index] = value;
-  }
-
- private:
-  unsigned char* base_;
-};
 
 /// One logged lane access (host only) is an address and a tag: the site,
 /// width and op packed in 32 bits, so that lanes running the same sites in

@@ -39,12 +39,7 @@ pack() { tar czf "$OUT/cf_merge.tar.gz" -C "$work" --exclude=cf_merge/obj --excl
 limit() { local left=$((BUDGET - SECONDS)); ((left < 5)) && left=5; echo $(($1 < left ? $1 : left)); }
 left() { echo $((BUDGET - SECONDS)); }
 
-NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-CUDA=$(cd "$(dirname "$NVCC")/.." && pwd)
-CCCL=$CUDA/include/cccl
-[[ -d $CCCL ]] || CCCL=$(dirname "$(find "$CUDA" -path '*cccl/cub/cub.cuh' 2>/dev/null | head -1)")/..
-FLAGS=(-arch=sm_90 -O3 -std=c++20 --expt-relaxed-constexpr -lineinfo -I. -I"$CCCL")
-CXX=${CXX:-g++}
+source validate/cf_merge/nvcc_build.sh  # NVCC, CCCL, CXX, cf_nvcc_build
 {
   date -u +"date %Y-%m-%dT%H:%M:%SZ"
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv,noheader
@@ -63,22 +58,8 @@ if [[ -n ${PREBUILT:-} ]]; then
   log "build: prebuilt binary from $PREBUILT"
 else
   log "build: start"
-  sources=(sim/inputs/merge_sort_adversary.cpp sim/inputs/merge_adversary.cpp sim/inputs/grouped_merge_worst_case.cpp
-           sim/inputs/adversary_search.cpp sim/trace/atomic_file.cpp model/analytic.cpp model/bank_model.cpp
-           model/phase_rules.cpp model/simd_degree.cpp)
-  objs=()
-  for s in "${sources[@]}"; do
-    o="$res/obj/$(basename "${s%.cpp}").o"
-    objs+=("$o")
-    timeout "$(limit 150)" "$CXX" -std=c++20 -O2 -I. -c "$s" -o "$o" 2>> "$res/build.log" &
-  done
-  timeout "$(limit 200)" "$NVCC" "${FLAGS[@]}" -Xptxas -v -c kernels/cf_sort_bench.cu -o "$res/obj/cf_sort_bench.o" \
-    > "$res/ptxas.log" 2>&1
+  cf_nvcc_build kernels/cf_sort_bench.cu "$bin" "$res" "$(limit 200)"
   rc=$?
-  wait
-  if [[ $rc -eq 0 ]]; then
-    "$NVCC" -arch=sm_90 "$res/obj/cf_sort_bench.o" "${objs[@]}" -o "$bin" >> "$res/build.log" 2>&1 || rc=1
-  fi
   log "build: rc=$rc"
   grep -E "error" "$res/ptxas.log" "$res/build.log" | head -20
 fi

@@ -9,6 +9,14 @@
 
 namespace bankcheck {
 
+/// Whether a layout declares π the reversal (has CfTileLayout's kBReversed).
+/// A C++17 detection, not a requires-expression: kernels/cf_merge_sort.cuh
+/// compiles as C++17 too.
+template <class Layout, class = void>
+struct cf_b_reversed : std::false_type {};
+template <class Layout>
+struct cf_b_reversed<Layout, std::void_t<decltype(Layout::kBReversed)>> : std::true_type {};
+
 /// Algorithm 1's rounds for one thread: `fn(j, logical, valid)` for j = 0..E-1,
 /// logical = the slot of A ∪ π(B) round j reads (ρ(logical) is where it lies:
 /// the caller applies ρ, so that keys and values of another width can each
@@ -53,7 +61,7 @@ BANKCHECK_HD void cf_gather_rounds(const Layout& L, I a_i, I a_len, I b_i, I b_l
     // issued both (H100 run of 2026-11-22, results README).
     const bool from_a = t < a_len;
     I logical;
-    if constexpr (requires { Layout::kBReversed; })  // b_slot(b_i + E-1-t) = b_slot(b_i + E-1) + t
+    if constexpr (cf_b_reversed<Layout>::value)  // b_slot(b_i + E-1-t) = b_slot(b_i + E-1) + t
       logical = (from_a ? a_i : static_cast<I>(L.b_slot(b_i + (E - 1)))) + t;
     else
       logical = from_a ? a_i + t : L.b_slot(b_i + (E - 1 - t));

@@ -24,6 +24,9 @@ namespace {
 
 using namespace spec_support;
 
+// cf_merge.hpp is also C++17 (kernels/cf_merge_sort.cuh): the protocol check lives here.
+static_assert(BlockAlgorithm<CfMerge<std::int32_t>>);
+
 std::vector<ParamSpec> merge_params(bool cf) {
   std::vector<ParamSpec> v = {
       {"w", 32, "warp size = banks, 1..1024"},

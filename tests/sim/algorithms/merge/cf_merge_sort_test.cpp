@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <random>
@@ -26,6 +27,7 @@
 #include "model/bank_model.hpp"
 #include "sim/inputs/merge_sort_adversary.hpp"
 #include "sim/algorithms/block_recorder.hpp"
+#include "sim/algorithms/merge/cf_merge_passes.hpp"
 
 using namespace bankcheck;
 
@@ -67,10 +69,11 @@ void cpu_sort(std::vector<Key>& keys, std::vector<Value>& vals, SiteCosts& costs
   const std::int64_t n = static_cast<std::int64_t>(keys.size());
   if (n == 0) return;
   const std::int64_t num_tiles = (n + T - 1) / T;
-  int passes = 0;
-  while ((std::int64_t{1} << passes) < num_tiles) ++passes;
+  const int passes = cf_merge_pass_count(num_tiles);
   bool ping = passes % 2 == 0;
-  std::vector<Key> keys_buf(n);
+  // The largest key everywhere the sort has not written: a tile read from the
+  // wrong buffer (a skipped run, cf_merge_passes.hpp) shows in the output.
+  std::vector<Key> keys_buf(n, std::numeric_limits<Key>::max());
   std::vector<Value> vals_buf(kKeysOnly ? 0 : n);
   BlockRecorder recorder(static_cast<std::size_t>(TileAlgo::shared_bytes()));
   std::vector<Key> tk(T);
@@ -123,17 +126,18 @@ void cpu_sort(std::vector<Key>& keys, std::vector<Value>& vals, SiteCosts& costs
       for (int p = 0; p < valid; ++p) vo[p] = tv[p];
     }
   }
-  // Passes: partitions, then every tile's merge.
+  // Passes: partitions, then the merge of every tile but a trailing run left where it lies.
   std::vector<std::int64_t> partitions(num_tiles + 1);
   for (int pass = 0; pass < passes; ++pass, ping = !ping) {
+    const std::int64_t merged = cf_merge_pass_tiles(num_tiles, pass);
     const std::int64_t target = std::int64_t{2} << pass;
     const Key* in_k = ping ? keys.data() : keys_buf.data();
     Key* out_k = ping ? keys_buf.data() : keys.data();
     const Value* in_v = kKeysOnly ? nullptr : ping ? vals.data() : vals_buf.data();
     Value* out_v = kKeysOnly ? nullptr : ping ? vals_buf.data() : vals.data();
-    for (std::int64_t i = 0; i <= num_tiles; ++i)
+    for (std::int64_t i = 0; i <= merged; ++i)
       partitions[i] = cf_merge_partition(in_k, n, i, num_tiles, target, T, Less{});
-    for (std::int64_t b = 0; b < num_tiles; ++b) {
+    for (std::int64_t b = 0; b < merged; ++b) {
       PassAlgo algo;
       algo.ranges = cf_merge_tile_ranges(b, n, T, target, partitions.data());
       const int count = algo.ranges.a_count + algo.ranges.b_count;
@@ -271,8 +275,51 @@ TEST_CASE("CF sort: tile ranges and partitions follow CUB for any n") {
     }
 }
 
+TEST_CASE("CF sort: a pass leaves a trailing lone run where it lies, and every merge reads its input buffer") {
+  // Buffers as the dispatch uses them: 0 is where the block sort writes, pass p
+  // reads p % 2 and writes the other; the sort ends in buffer passes % 2, the caller's.
+  std::vector<std::int64_t> counts;
+  for (std::int64_t t = 2; t <= 4200; ++t) counts.push_back(t);
+  for (std::int64_t t : {(std::int64_t{1} << 20) + 1, (std::int64_t{1} << 20) + 2, (std::int64_t{1} << 21) - 1})
+    counts.push_back(t);
+  for (const std::int64_t num_tiles : counts) {
+    CAPTURE(num_tiles);
+    const int passes = cf_merge_pass_count(num_tiles);
+    std::vector<int> where(static_cast<std::size_t>(num_tiles), 0);
+    for (int p = 0; p < passes; ++p) {
+      const std::int64_t merged = cf_merge_pass_tiles(num_tiles, p);
+      const std::int64_t group = std::int64_t{2} << p;
+      // all tiles, or whole groups: the rest is the lone last group (bit p of num_tiles - 1 clear)
+      REQUIRE((merged == num_tiles ||
+               (merged > 0 && merged == ((num_tiles - 1) & ~(group - 1)) && ((num_tiles - 1) >> p & 1) == 0)));
+      bool reads_input = true;
+      for (std::int64_t t = 0; t < merged; ++t) {
+        reads_input = reads_input && where[static_cast<std::size_t>(t)] == p % 2;
+        where[static_cast<std::size_t>(t)] = 1 - p % 2;
+      }
+      REQUIRE(reads_input);
+    }
+    CHECK(std::count(where.begin(), where.end(), passes % 2) == num_tiles);
+  }
+  // 2^24 + 12,345 4-byte keys in tiles of 8192: 2050 tiles, 12 passes; the
+  // last two tiles (one partial) are merged in passes 0 and 11 only, not in
+  // the 10 between, where CUB's scheme copies them.
+  int partial_merges = 0;
+  for (int p = 0; p < cf_merge_pass_count(2050); ++p) {
+    const std::int64_t merged = cf_merge_pass_tiles(2050, p);
+    partial_merges += merged == 2050;
+    if (p >= 1 && p <= 10) CHECK(merged == 2048);
+  }
+  CHECK(cf_merge_pass_count(2050) == 12);
+  CHECK(partial_merges == 2);
+  // An odd streak of lone passes (2049 tiles: passes 0..10) copies the run in its last pass.
+  CHECK(cf_merge_pass_tiles(2049, 9) == 2048);
+  CHECK(cf_merge_pass_tiles(2049, 10) == 2049);
+}
+
 TEST_CASE("CF sort: sorted output for any n, 4-byte keys, u=64 E=16 (d = 16) and E=15 (coprime)") {
-  check_sizes<std::int32_t, 64, 16>({1, 2, 17, 1023, 1024, 1025, 3000, 4096, 4097, 9000});
+  // tiles of 1024: 3, 5, 9, 18 and 33 tiles take lone-run streaks of length 1, 2, 3, 3 and 5
+  check_sizes<std::int32_t, 64, 16>({1, 2, 17, 1023, 1024, 1025, 3000, 4096, 4097, 9000, 17 * 1024 + 5, 32 * 1024 + 7});
   check_sizes<std::int32_t, 64, 15>({1, 17, 959, 960, 961, 5000});
 }
 

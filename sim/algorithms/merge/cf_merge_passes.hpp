@@ -1,0 +1,50 @@
+#pragma once
+// The global merge passes of the CF-Merge device merge sort: how many, and
+// which tiles each one merges. Shared by kernels/cf_merge_sort.cuh's dispatch
+// and the CPU replay of the whole sort (tests/sim/algorithms/merge/
+// cf_merge_sort_test.cpp). C++17: the kernel header compiles as C++17.
+//
+// Pass p merges runs of 2^p tiles pairwise into runs of 2^(p+1) tiles,
+// reading one buffer and writing the other (CUB's ping-pong). When the tile
+// count is not a power of two, the last group of a pass can be a lone run
+// with no partner (bit p of num_tiles - 1 is 0): CUB's merge kernel then
+// copies it into the other buffer, a whole read and write of those tiles,
+// and for CF-Merge one more launch of the one-block partial-tile kernel per
+// pass when n is not a multiple of the tile. Here such a trailing run is left
+// where it lies. It must lie in the input buffer of the next pass that merges
+// it, which is the same buffer after an even number of passes; after an odd
+// streak of lone passes the last one of the streak still copies it.
+// Example: 2050 tiles (n = 2^24 + 12,345 4-byte keys, tiles of 8192) take 12
+// passes; tiles 2048 and 2049 are a lone run in passes 1 to 10 (an even
+// streak), so they are merged only in passes 0 and 11 instead of all 12.
+#include <cstdint>
+
+namespace bankcheck {
+
+/// Global merge passes of a sort of `num_tiles` tiles: ceil(log2(num_tiles)), 0 for one tile (CUB's count).
+inline int cf_merge_pass_count(std::int64_t num_tiles) {
+  int passes = 0;
+  while ((std::int64_t{1} << passes) < num_tiles) ++passes;
+  return passes;
+}
+
+/// The tiles pass `pass` merges: [0, result). The tiles from the result on
+/// (none when it is num_tiles) are the trailing lone run of the pass, left in
+/// the buffer where they lie; the result is then a multiple of 2^(pass+1), so
+/// only whole groups are merged and every tile of a skipped run is full
+/// except possibly the last.
+/// @pre num_tiles >= 2, 0 <= pass < cf_merge_pass_count(num_tiles).
+/// @post the run that a skipped pass leaves is in the input buffer of the
+///       next pass that merges every tile (the last pass always does).
+inline std::int64_t cf_merge_pass_tiles(std::int64_t num_tiles, int pass) {
+  const std::int64_t last = num_tiles - 1;
+  auto lone = [&](int p) { return ((last >> p) & 1) == 0; };
+  if (!lone(pass)) return num_tiles;
+  int first = pass, next = pass + 1;  // the streak of lone passes around `pass`: [first, next)
+  while (first > 0 && lone(first - 1)) --first;
+  while (lone(next)) ++next;  // ends: bit cf_merge_pass_count - 1 of `last` is set
+  if ((next - first) % 2 == 1 && pass == next - 1) return num_tiles;  // odd streak: its last pass moves the run
+  return last & ~((std::int64_t{2} << pass) - 1);
+}
+
+}  // namespace bankcheck
