@@ -216,6 +216,9 @@ void Capture::finish() {
     note(std::to_string(functions_.unknown_pcs()) + " instruction addresses were outside every known function "
                                                     "(sites named ?+0xPC)");
   if (!tensor_map_rows_.empty()) note(tensor_map_summary(tensor_map_rows_));
+  if (!tensor_map_rows_.empty())
+    note("tensor maps: " + std::to_string(searched_launches_) + " launches' parameters searched (" +
+         std::to_string(searched_param_bytes_) + " bytes), " + std::to_string(found_maps_) + " maps found in them");
   for (const auto& [why, count] : unsearched_launches_)
     note(std::to_string(count) + " launches were not searched for tensor maps: " + why);
   if (status_) {

@@ -223,7 +223,7 @@ void Capture::join_tensor_maps(std::uint64_t launch, CUfunction function) {
   const PendingParams params = pending_params_;
   pending_params_ = {};  // one launch per call
   if (encoded_maps_.empty()) return;  // nothing to look for
-  auto unsearched = [&](const char* why) { ++unsearched_launches_[why]; };
+  auto unsearched = [&](const std::string& why) { ++unsearched_launches_[why]; };
   if (!params.seen) return unsearched("made by no launch call this library follows (a graph's kernel node?)");
   std::vector<std::byte> bytes;
   if (params.kernel_params == nullptr && params.extra != nullptr) {
@@ -242,7 +242,12 @@ void Capture::join_tensor_maps(std::uint64_t launch, CUfunction function) {
     if (info == nullptr) return unsearched("the driver has no cuFuncGetParamInfo (driver 12.4 or later)");
     for (std::size_t i = 0;; ++i) {
       std::size_t offset = 0, size = 0;
-      if (info(function, i, &offset, &size) != CUDA_SUCCESS) break;  // past the last parameter
+      const CUresult got = info(function, i, &offset, &size);
+      // Past the last parameter it fails; failing on the first of a launch that
+      // passed parameters means the layout is unknown: say so with the driver's code.
+      if (got != CUDA_SUCCESS && i == 0)
+        return unsearched("cuFuncGetParamInfo failed on the first parameter (CUresult " + std::to_string(got) + ")");
+      if (got != CUDA_SUCCESS) break;
       if (offset + size > kMaxParamBytes) return unsearched("cuFuncGetParamInfo gave a parameter past 32,764 bytes");
       if (params.kernel_params[i] == nullptr) return unsearched("a null kernel parameter pointer");
       if (bytes.size() < offset + size) bytes.resize(offset + size);
@@ -254,8 +259,12 @@ void Capture::join_tensor_maps(std::uint64_t launch, CUfunction function) {
     if (info != nullptr && info(function, 0, &offset, &size) != CUDA_SUCCESS) return;  // a kernel without parameters
     return unsearched("a launch call that passed no parameters (neither kernelParams nor extra)");
   }
-  for (const FoundTensorMap& f : find_tensor_maps(bytes, encoded_maps_))
+  ++searched_launches_;
+  searched_param_bytes_ += bytes.size();
+  for (const FoundTensorMap& f : find_tensor_maps(bytes, encoded_maps_)) {
+    ++found_maps_;
     launch_tensor_maps_ << launch_tensor_map_line({launch, f.offset, f.id}) << std::flush;
+  }
   if (!launch_tensor_maps_) error("cannot write " + (dir_ / "launch_tensor_maps.csv").string());
 }
 
