@@ -231,7 +231,7 @@ std::vector<TensorMapRow> read_tensor_map_table(const std::string& path) {
 
 std::vector<FoundTensorMap> find_tensor_maps(std::span<const std::byte> params, const std::vector<EncodedTensorMap>& maps) {
   std::vector<FoundTensorMap> found;
-  for (std::size_t at = 0; at + kTensorMapBytes <= params.size(); at += kTensorMapAlignment) {
+  for (std::size_t at = 0; at + kTensorMapBytes <= params.size(); at += kTensorMapSearchStep) {
     const EncodedTensorMap* match = nullptr;
     for (const EncodedTensorMap& m : maps)
       if (std::memcmp(params.data() + at, m.bytes.data(), kTensorMapBytes) == 0 && (match == nullptr || m.id > match->id))

@@ -19,7 +19,14 @@ namespace bankcheck::capture {
 
 /// The bytes of a CUtensorMap (cuda.h: 16 x 64-bit words, 64-byte aligned).
 inline constexpr std::size_t kTensorMapBytes = 128;
-inline constexpr std::size_t kTensorMapAlignment = 64;
+/// Where a map is looked for in a launch's parameter bytes: at every 8 bytes.
+/// A CUtensorMap is alignas(64) in the kernel's parameter space, but
+/// cuFuncGetParamInfo numbers that space from another base (H100, driver
+/// 580.159: tma_kernel(CUtensorMap, CUtensorMap, unsigned*) at offsets 112,
+/// 240, 368; validate/results/h100-2026-11-27/tensormaps), so the 64-byte
+/// grid is not known here; the map is made of 64-bit words, and 128 equal
+/// bytes by chance are out of reach.
+inline constexpr std::size_t kTensorMapSearchStep = 8;
 using TensorMapBytes = std::array<std::byte, kTensorMapBytes>;
 
 /// One encode call. Arrays have `rank` entries (global_strides rank - 1: the
@@ -75,9 +82,9 @@ struct FoundTensorMap {
   bool operator==(const FoundTensorMap&) const = default;
 };
 
-/// The maps whose 128 bytes appear in `params` at a 64-byte aligned offset
-/// (a CUtensorMap is alignas(64), so a __grid_constant__ map, or one inside
-/// a parameter struct, always sits at such an offset). In offset order; where
+/// The maps whose 128 bytes appear in `params` at an offset that is a
+/// multiple of kTensorMapSearchStep (a __grid_constant__ map, or one inside
+/// a parameter struct). In offset order; where
 /// two encoded maps have the same bytes, the latest encoded (highest id) is
 /// named, as the program most likely passed the map it made last.
 std::vector<FoundTensorMap> find_tensor_maps(std::span<const std::byte> params,

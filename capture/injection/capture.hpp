@@ -75,6 +75,7 @@ class Capture {
   std::vector<EncodedTensorMap> encoded_maps_;
   std::map<std::string, std::uint64_t> unsearched_launches_;  // launches not searched for maps, by reason
   std::uint64_t searched_launches_ = 0, searched_param_bytes_ = 0, found_maps_ = 0;  // what the search saw
+  std::string first_search_;  // the first searched launch's parameter layout, for the status note
   std::ofstream status_;
   FunctionMap functions_;
   std::set<CUcontext> patched_contexts_;

@@ -218,7 +218,8 @@ void Capture::finish() {
   if (!tensor_map_rows_.empty()) note(tensor_map_summary(tensor_map_rows_));
   if (!tensor_map_rows_.empty())
     note("tensor maps: " + std::to_string(searched_launches_) + " launches' parameters searched (" +
-         std::to_string(searched_param_bytes_) + " bytes), " + std::to_string(found_maps_) + " maps found in them");
+         std::to_string(searched_param_bytes_) + " bytes), " + std::to_string(found_maps_) + " maps found in them; the first launch's parameters (offset+size): " +
+         first_search_);
   for (const auto& [why, count] : unsearched_launches_)
     note(std::to_string(count) + " launches were not searched for tensor maps: " + why);
   if (status_) {

@@ -252,12 +252,27 @@ void Capture::join_tensor_maps(std::uint64_t launch, CUfunction function) {
       if (params.kernel_params[i] == nullptr) return unsearched("a null kernel parameter pointer");
       if (bytes.size() < offset + size) bytes.resize(offset + size);
       std::memcpy(bytes.data() + offset, params.kernel_params[i], size);
+      if (searched_launches_ == 0)
+        first_search_ += (i ? " " : "") + std::to_string(offset) + "+" + std::to_string(size);
     }
   } else {
     const FuncGetParamInfo info = func_get_param_info();
     std::size_t offset = 0, size = 0;
     if (info != nullptr && info(function, 0, &offset, &size) != CUDA_SUCCESS) return;  // a kernel without parameters
     return unsearched("a launch call that passed no parameters (neither kernelParams nor extra)");
+  }
+  if (searched_launches_ == 0 && !bytes.empty()) {  // what a failed join needs to be understood
+    auto hex = [](const std::byte* b) {
+      static const char* digits = "0123456789abcdef";
+      std::string h;
+      for (int k = 0; k < 16; ++k) {
+        h += digits[static_cast<unsigned>(b[k]) >> 4];
+        h += digits[static_cast<unsigned>(b[k]) & 15];
+      }
+      return h;
+    };
+    first_search_ += "; its first 16 bytes " + hex(bytes.data()) + ", the last map's " +
+                     hex(encoded_maps_.back().bytes.data());
   }
   ++searched_launches_;
   searched_param_bytes_ += bytes.size();

@@ -129,7 +129,7 @@ TEST_CASE("a malformed tensor map table is refused, naming the file and line") {
   refused("empty.csv", "", "empty");
 }
 
-TEST_CASE("encoded maps are found in a parameter buffer at 64-byte offsets, byte for byte") {
+TEST_CASE("encoded maps are found in a parameter buffer at 8-byte offsets, byte for byte") {
   const EncodedTensorMap a = encoded(0, 1), b = encoded(1, 2);
   const std::vector<EncodedTensorMap> maps = {a, b};
 
@@ -154,8 +154,16 @@ TEST_CASE("encoded maps are found in a parameter buffer at 64-byte offsets, byte
       CHECK(find_tensor_maps(params, maps).empty());
     }
   }
-  SUBCASE("a map off the 64-byte grid is not one the compiler placed") {
-    for (std::size_t at : {std::size_t{8}, std::size_t{32}, std::size_t{72}}) {
+  SUBCASE("cuFuncGetParamInfo's numbering puts maps off the 64-byte grid (112 and 240 on the H100): found") {
+    for (std::size_t at : {std::size_t{8}, std::size_t{32}, std::size_t{72}, std::size_t{112}}) {
+      CAPTURE(at);
+      std::vector<std::byte> params(256, std::byte{0});
+      put(params, at, a);
+      CHECK(find_tensor_maps(params, maps) == std::vector<FoundTensorMap>{{at, 0}});
+    }
+  }
+  SUBCASE("a map off the 8-byte grid of its 64-bit words is not one the compiler placed") {
+    for (std::size_t at : {std::size_t{4}, std::size_t{60}, std::size_t{117}}) {
       CAPTURE(at);
       std::vector<std::byte> params(256, std::byte{0});
       put(params, at, a);
