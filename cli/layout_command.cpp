@@ -11,6 +11,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "cli/wgmma_picture.hpp"
 #include "proofs/layout_symbolic.hpp"
 #include "sim/draw/bank_grid.hpp"
 #include "sim/layout/layout_access.hpp"
@@ -35,6 +36,7 @@ struct LayoutOptions {
   std::string svg;
   OutputOptions output;
   GateOptions gate;
+  WgmmaPictureOptions wgmma;  ///< --wgmma-desc: the bank picture of a wgmma operand instead of a layout check
 };
 
 /// The layout text of --layout-file: its lines joined, '#' comments dropped.
@@ -93,6 +95,14 @@ nlohmann::ordered_json symbolic_json(const proofs::LayoutSymbolic& s, const repo
 }
 
 void run_layout(const LayoutOptions& o) {
+  if (!o.wgmma.descriptor.empty()) {
+    WgmmaPictureOptions w = o.wgmma;
+    w.type = o.element;
+    w.svg = o.svg;
+    print_wgmma_picture(w, std::cout);
+    return;
+  }
+  if (o.access.empty()) throw std::invalid_argument("layout needs --access (or --wgmma-desc for a wgmma operand)");
   o.model.check();
   if (o.layout.empty() == o.layout_file.empty())
     throw std::invalid_argument("give the layout either as an argument or with --layout-file, not both or neither");
@@ -165,8 +175,8 @@ void add_layout_command(CLI::App& app) {
       ->check(CLI::ExistingFile);
   cmd->add_option("--type", o->element, std::string("element type: ") + std::string(layout::kElementTypeNames) +
                                             " (default: smem_ptr[Nb]'s size, when the layout has one)");
-  cmd->add_option("--access", o->access, std::string("the warp instruction: ") + std::string(layout::kAccessKindNames))
-      ->required();
+  auto* access = cmd->add_option("--access", o->access,
+                                 std::string("the warp instruction: ") + std::string(layout::kAccessKindNames));
   cmd->add_option("--along", o->along,
                   "the mode a lane's bytes run along: 0 (rows), 1 (columns), or auto (columns, else rows, whichever "
                   "holds them contiguously)");
@@ -179,9 +189,29 @@ void add_layout_command(CLI::App& app) {
       ->type_name("FILE");
   o->output.add_to(*cmd);
   o->gate.add_to(*cmd);
+  // --wgmma-desc: a wgmma operand's layout from its matrix descriptor (docs/layout.md, "wgmma descriptors").
+  auto* desc = cmd->add_option("--wgmma-desc", o->wgmma.descriptor,
+                               "instead of a layout: picture the wgmma operand this 64-bit shared-memory matrix "
+                               "descriptor (0xHEX) lays out, its core matrices' rows and banks (needs --wgmma-shape, "
+                               "--type)")
+                   ->type_name("DESC");
+  cmd->add_option("--wgmma-shape", o->wgmma.shape, "with --wgmma-desc: the instruction's shape, m64nNkK")
+      ->type_name("SHAPE")
+      ->needs(desc);
+  cmd->add_option("--operand", o->wgmma.operand, "with --wgmma-desc: which operand the descriptor is for, a or b "
+                                                 "(default a)")
+      ->needs(desc);
+  cmd->add_flag("--mn-major", o->wgmma.mn_major, "with --wgmma-desc: the transposed (M- or N-major) layout, "
+                                                 "the instruction's imm-trans bit; fp16/bf16 only")
+      ->needs(desc);
+  for (const char* name : {"layout", "--layout-file", "--along", "--base", "--per-instruction", "--per-bank", "--json",
+                           "--csv", "--output", "--fail-on-conflicts", "--site", "--model"})
+    if (auto* other = cmd->get_option_no_throw(name)) desc->excludes(other);
+  desc->excludes(access);
   cmd->footer("Sites are the instructions, named by the rows and columns they touch (rA-B.cC-D, tT. first for mode 2's "
               "tiles).\nExit status: 0 success; 1 --fail-on-conflicts exceeded; 2 bad usage or a layout, type or access "
-              "that does not fit (the error names the column or the lane).");
+              "that does not fit (the error names the column or the lane), or a wgmma descriptor refused (docs/layout.md, "
+              "\"wgmma descriptors\").");
   cmd->callback([o] { run_layout(*o); });
 }
 

@@ -163,7 +163,8 @@ BankGrid build_bank_grid(const BankModel& model, const std::vector<GridInstructi
 
   const std::uint64_t last_cell = info.rbegin()->first;
   grid.banks = banks;
-  grid.columns = last_cell / banks + 1;
+  grid.first_column = std::min(options.first_cell, last_cell) / banks;
+  grid.columns = last_cell / banks + 1 - grid.first_column;
   if (grid.columns * banks > (std::uint64_t{1} << 20))
     throw std::invalid_argument("the grid would have " + std::to_string(grid.columns * banks) +
                                 " cells; draw a smaller instance (at most 2^20 cells)");
@@ -171,8 +172,9 @@ BankGrid build_bank_grid(const BankModel& model, const std::vector<GridInstructi
   grid.regions = regions;
   grid.rounds = rounds;
   grid.title = options.title;
-  for (std::uint64_t c = 0; c <= last_cell; ++c) {
-    GridCell& cell = grid.cells[(c % banks) * grid.columns + c / banks];
+  grid.state_legend = options.state_legend;
+  for (std::uint64_t c = grid.first_column * banks; c <= last_cell; ++c) {
+    GridCell& cell = grid.cells[(c % banks) * grid.columns + c / banks - grid.first_column];
     auto it = info.find(c);
     if (options.label == GridLabel::address) cell.text = std::to_string(c);
     if (it == info.end()) continue;
@@ -230,8 +232,11 @@ std::string grid_dot(const BankGrid& grid) {
     if (used[r])
       legend += "<TD BGCOLOR=\"" + std::string(kRegionColors[r % std::size(kRegionColors)]) + "\">" +
                 html_escape(grid.regions[r]) + "</TD>";
-  legend += std::string("<TD BGCOLOR=\"") + kAccessedColor + "\">accessed this round</TD>";
-  legend += std::string("<TD BGCOLOR=\"") + kConflictColor + "\">bank conflict</TD></TR></TABLE>";
+  if (grid.state_legend) {
+    legend += std::string("<TD BGCOLOR=\"") + kAccessedColor + "\">accessed this round</TD>";
+    legend += std::string("<TD BGCOLOR=\"") + kConflictColor + "\">bank conflict</TD>";
+  }
+  legend += "</TR></TABLE>";
   std::string title;
   for (char c : grid.title) {
     if (c == '"' || c == '\\') title += '\\';

@@ -76,16 +76,18 @@ struct GridCell {
 };
 
 /// @post cells.size() == banks * columns; cell (bank b, column c) is cells[b * columns + c]
-///       and holds shared-memory cell c * banks + b.
+///       and holds shared-memory cell (first_column + c) * banks + b.
 struct BankGrid {
   unsigned banks = 0;
   std::uint64_t columns = 0;
+  std::uint64_t first_column = 0;     ///< column 0 of the grid is shared-memory column first_column
   std::vector<GridCell> cells;
   std::vector<std::string> regions;   ///< site names, in order of first touch
   std::string title;
   std::size_t rounds = 0;             ///< rounds in the trace
   std::uint64_t round_wavefronts = 0; ///< bank-model cost of the chosen round(s)
   std::uint64_t round_conflicts = 0;
+  bool state_legend = true;
 
   const GridCell& at(unsigned bank, std::uint64_t column) const { return cells[bank * columns + column]; }
 };
@@ -103,6 +105,13 @@ struct BankGridOptions {
   unsigned warp_index = 0;
   static constexpr unsigned kAllWarps = ~0u;
   std::string title;
+  /// The first shared-memory cell drawn, rounded down to a whole column (a
+  /// picture of a tile far into shared memory need not draw the empty cells
+  /// below it); cells keep their addresses.
+  std::uint64_t first_cell = 0;
+  /// Whether the legend names the round's states ("accessed this round",
+  /// "bank conflict"); off for a picture that highlights no round.
+  bool state_legend = true;
 };
 
 /// Build the grid. Cells are the model's cells: addr / width when the model has one

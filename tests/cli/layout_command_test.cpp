@@ -87,3 +87,50 @@ TEST_CASE("layout: bad input exits 2 and says what was expected") {
     CHECK(has(r.out, b.says));
   }
 }
+
+TEST_CASE("layout --wgmma-desc: the descriptor decoded, the bank picture of its core matrices, exit 2 on a bad one") {
+  // CUTLASS's K-major SW128 fp16 A: start 1024, LBO 16 (unused), SBO 1024, 128B swizzle.
+  auto r = run("layout --wgmma-desc 0x4000004000010040 --wgmma-shape m64n128k16 --type fp16");
+  CHECK(r.code == 0);
+  CHECK(has(r.out, "wgmma descriptor 0x4000004000010040 (PTX ISA 9.7.15.5.1.2.2, Matrix Descriptor Format)"));
+  CHECK(has(r.out, "  start address        1024     (bits 0-13: 64 x 16 bytes)"));
+  CHECK(has(r.out, "  stride byte offset   1024     (bits 32-45: 64 x 16 bytes)"));
+  CHECK(has(r.out, "  swizzle              128B     (bits 62-63: 1)"));
+  CHECK(has(r.out, "operand A of m64n128k16 fp16: 64 x 16 (M x K), K-major, 2048 bytes in 16 core matrices"));
+  CHECK(has(r.out, "bank picture"));
+  CHECK(has(r.out, "  m0-7.k8-15              1  1040:b4-7 1152:b0-3 1328:b12-15"));
+  CHECK(has(r.out, "degree: in every core matrix the 8 rows lie in 8 different bank groups (degree 1)"));
+  CHECK(has(r.out, "here (2048 + 4096) / 128 = 48 with both operands in shared memory"));
+  CHECK(has(r.out, "it is not a count of conflicts"));
+  // B, N-major, drawn
+  const std::string svg = scratch("wgmma.svg");
+  r = run("layout --wgmma-desc 0x4000008000400280 --wgmma-shape m64n128k16 --type bf16 --operand b --mn-major --svg " + svg);
+  CHECK(r.code == 0);
+  CHECK(has(r.out, "operand B of m64n128k16 bf16: 128 x 16 (N x K), N-major, 4096 bytes in 32 core matrices"));
+  CHECK(has(r.out, "  leading byte offset  1024 "));
+  CHECK(has(r.out, "drawn: " + svg));
+  CHECK(has(slurp(svg), "<svg"));
+  CHECK(has(slurp(svg), "B n120&#45;127.k8&#45;15"));
+  // a start past the atom's first row: a labelled warning, still pictured
+  r = run("layout --wgmma-desc 0x40000040000100f0 --wgmma-shape m64n64k16 --type fp16");
+  CHECK(r.code == 0);
+  CHECK(has(r.out, "warning: start address 0xf00 is 768 bytes into its 1024-byte repeating pattern"));
+  // refused: exit 2, the fields still printed
+  r = run("layout --wgmma-desc 0x0000001000000000 --wgmma-shape m64n64k16 --type fp16");
+  CHECK(r.code == 2);
+  CHECK(has(r.out, "  leading byte offset  0 "));
+  CHECK(has(r.std_err, "leading byte offset 0: the layout steps by LBO between K's two 16-byte halves"));
+  r = run("layout --wgmma-desc 0x4002004000010040 --wgmma-shape m64n64k16 --type fp16");
+  CHECK(r.code == 2);
+  CHECK(has(r.std_err, "not modelled: base offset 1"));
+  r = run("layout --wgmma-desc 0x4000004000010040 --wgmma-shape m64n64k8 --type tf32 --mn-major");
+  CHECK(r.code == 2);
+  CHECK(has(r.std_err, "only 16-bit types"));
+  r = run("layout --wgmma-desc 0x4000004000010040 --wgmma-shape m64n64k16 --type fp16 --access ld.128");
+  CHECK(r.code == 2);
+  r = run("layout --wgmma-shape m64n64k16 --type fp16 --access ld.128 '(8,64):(64,1)'");
+  CHECK(r.code == 2);
+  r = run("layout '(8,64):(64,1)' --type fp16");
+  CHECK(r.code == 2);
+  CHECK(has(r.std_err, "layout needs --access"));
+}

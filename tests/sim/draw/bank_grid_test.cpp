@@ -108,3 +108,27 @@ TEST_CASE("bank grid: text, dot and rendered svg/png") {
   }
   CHECK_THROWS_WITH_AS(render_bank_grid(g, "x.jpg"), doctest::Contains(".svg, .png or .dot"), std::invalid_argument);
 }
+
+TEST_CASE("bank grid: first_cell leaves out the empty columns below a tile; cells keep their addresses") {
+  const auto model = make_preset("sm90", 32);
+  std::vector<std::uint64_t> addr(32, kInactive);
+  for (unsigned r = 0; r < 8; ++r) addr[r] = 4096 + 128 * r;  // 8 rows of 16 bytes, one per column, bank 0-3
+  const std::vector<GridInstruction> trace{{0, 0, "core", Op::load, 16, addr}};
+  BankGridOptions o;
+  o.rounds = {false};  // no round highlighted: every cell tinted by its site
+  o.state_legend = false;
+  const auto whole = build_bank_grid(model, trace, o);
+  CHECK(whole.columns == 4096 / 128 + 8);
+  o.first_cell = 4096 / 4 + 5;  // rounded down to column 32
+  const auto g = build_bank_grid(model, trace, o);
+  CHECK(g.first_column == 32);
+  CHECK(g.columns == 8);
+  CHECK(g.at(0, 0).text == "1024");
+  CHECK(g.at(3, 7).text == std::to_string((4096 + 7 * 128) / 4 + 3));
+  CHECK(g.at(3, 7).state == CellState::touched);
+  CHECK(g.at(4, 7).state == CellState::unused);
+  const std::string dot = grid_dot(g);
+  CHECK(dot.find("bank conflict") == std::string::npos);
+  CHECK(dot.find(">core<") != std::string::npos);
+  CHECK(grid_dot(whole).find("bank conflict") == std::string::npos);
+}
