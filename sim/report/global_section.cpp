@@ -8,8 +8,6 @@
 namespace bankcheck::report {
 namespace {
 
-std::string display_site(const std::string& s) { return s.empty() ? "(none)" : s; }
-
 /// CSV columns from `instructions` on, for global scopes: wavefronts holds
 /// sectors, ideal the ideal sectors, conflicts the excess, worst_degree the
 /// pages and bank_words the lines (docs/results-schema.md, "Global memory").

@@ -8,9 +8,10 @@
 #include "sim/report/global_section.hpp"
 
 namespace bankcheck::report {
-namespace {
 
 std::string display_site(const std::string& s) { return s.empty() ? "(none)" : s; }
+
+namespace {
 
 /// "0:32" or "0-15:1 16:2": bank (or run of banks with the same count) and words; idle banks left out.
 std::string bank_words_text(const std::vector<std::uint32_t>& words) {

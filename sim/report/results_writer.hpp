@@ -30,6 +30,8 @@ nlohmann::ordered_json worst_json(const WorstRow& row);
 
 /// "field" or "\"fi,eld\"" (RFC 4180 quoting).
 std::string csv_field(const std::string& s);
+/// A site as the text tables show it: "(none)" for instructions without one.
+std::string display_site(const std::string& s);
 
 /// The one-line verdict (without the "verdict: " prefix).
 std::string verdict_line(const Results& r);
