@@ -22,7 +22,7 @@ function(bankcheck_layer name)
   # Build time (issue 28, docs/scaling.md): a layer compiles its sources eight
   # to a translation unit (CMake's unity build), so the headers they share are
   # parsed and instantiated once per batch; on the 2-core machine this cut the
-  # libraries' compile from about 300 to 150 job seconds (docs/scaling.md). It also makes a name
+  # libraries' compile from 240 to 137 job seconds (docs/scaling.md). It also makes a name
   # defined twice in a layer's anonymous namespaces an error (one home each).
   set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
   set_property(GLOBAL APPEND PROPERTY BANKCHECK_LAYERS ${target})
