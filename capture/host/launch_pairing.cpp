@@ -66,6 +66,13 @@ std::vector<LaunchPair> pair_launches(const std::vector<LaunchRow>& table, const
     } else if (mine.size() == all.size()) {
       // ncu profiled every launch of the function: the k-th is the k-th.
       pick = mine[static_cast<std::size_t>(std::find(all.begin(), all.end(), id) - all.begin())];
+    } else if (mine.size() > all.size()) {
+      // More blocks than the program made launches: ncu printed some twice
+      // (its replays) or the report holds another run. Which block is which
+      // launch is unknown, and pairing in order has paired different launches
+      // (H100, 2026-11-27: "no" rows at ATOMS of CUB's radix sort), so none is paired.
+      p.reason = "the ncu report holds " + std::to_string(mine.size()) + " blocks of this function, the program made " +
+                 std::to_string(all.size()) + " launches: which block is which launch is unknown (give --ncu-launches)";
     } else {
       std::size_t& k = taken_in_order[row.kernel];
       if (k < mine.size()) pick = mine[k];

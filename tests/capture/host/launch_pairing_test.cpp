@@ -69,3 +69,17 @@ TEST_CASE("more captured launches than ncu profiled: the rest are listed") {
   CHECK_FALSE(p[1].ncu.has_value());
   CHECK(p[1].reason.find("fewer than were captured") != std::string::npos);
 }
+
+TEST_CASE("more ncu blocks of a function than the program made launches: none is paired, each says why") {
+  // ncu printed launches twice (its replays): in order, captured launch 1 would
+  // meet a copy of launch 0.
+  const std::vector<LaunchRow> table = {row(0, "_Z1kv", "k()"), row(1, "_Z1kv", "k()")};
+  std::vector<std::string> notes;
+  const auto p = pair_launches(table, {0, 1}, {"_Z1kv", "_Z1kv", "_Z1kv"}, {}, notes);
+  REQUIRE(p.size() == 2);
+  for (const LaunchPair& q : p) {
+    CHECK_FALSE(q.ncu.has_value());
+    CHECK(q.reason.find("3 blocks of this function, the program made 2 launches") != std::string::npos);
+    CHECK(q.reason.find("--ncu-launches") != std::string::npos);
+  }
+}
