@@ -88,7 +88,7 @@ for s in "$@"; do
     library) step library 560 env CUDA_MODULE_LOADING=LAZY LAUNCHES=${LAUNCHES:-4} KEEP_OPS="${KEEP_OPS:-cpasync[.a-z]*|wgmma}" \
         CAPTURE_S=150 NCU_S=200 ONLY="${LIBRARY_ONLY:-}" OUT="$OUT/library" B="$B" BANKCHECK="$PWD/build/bankcheck" \
         bash validate/programs/run_compare.sh library ;;
-    script) step script 560 env CUDA_MODULE_LOADING=LAZY CAPTURE_S=420 NCU_S=120 OUT="$OUT/script" B="$B" \
+    script) step script 560 env CUDA_MODULE_LOADING=LAZY CAPTURE_S=420 NCU_S=120 EXPORT_S="${EXPORT_S:-300}" OUT="$OUT/script" B="$B" \
         BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh script ;;
     atomics64) step atomics64 200 env LAUNCHES=40 KEEP_OPS='atom[.a-z]*' KEEP_LINES=100000 OUT="$OUT/atomics64" B="$B" \
         BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh atomics64 ;;
