@@ -14,6 +14,7 @@
 #include "sim/layout/layout_access.hpp"
 #include "sim/layout/layout_parser.hpp"
 #include "sim/trace/trace_file.hpp"
+#include "tests/sim/layout/probe_routes.hpp"
 
 using namespace bankcheck;
 using namespace bankcheck::layout;
@@ -149,24 +150,7 @@ TEST_CASE("lane maps: the Python evaluator of validate/layout gives the same add
 
 TEST_CASE("lane maps: the layouts behind the measured ldmatrix/stmatrix probes give their addresses") {
   const auto probes = read_sites(std::string(BANKCHECK_SOURCE_DIR) + "/validate/sm90/cases/kinds.trace");
-  struct Route {
-    const char* probe;
-    const char* layout;
-    const char* access;
-  };
-  for (const Route& r : {Route{"ldsm-x4-contiguous", "(32,8):(8,1)", "ldmatrix.x4"},
-                         Route{"ldsm-x4-stride64", "(8,32):(32,1)", "ldmatrix.x4"},
-                         Route{"ldsm-x4-stride128", "(8,64):(64,1)", "ldmatrix.x4"},
-                         Route{"ldsm-x4-stride256", "(8,128):(128,1)", "ldmatrix.x4"},
-                         Route{"ldsm-x4-stacked128", "(32,8):(64,1)", "ldmatrix.x4"},
-                         Route{"ldsm-x4-swizzled", "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", "ldmatrix.x4"},
-                         Route{"ldsm-x4.trans-swizzled", "Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)",
-                               "ldmatrix.x4.trans"},
-                         Route{"ldsm-x4.trans-stride128", "(8,64):(64,1)", "ldmatrix.x4.trans"},
-                         Route{"ldsm-x2-stride128", "(8,64):(64,1)", "ldmatrix.x2"},
-                         Route{"ldsm-x1-stride128", "(8,64):(64,1)", "ldmatrix.x1"},
-                         Route{"stsm-x4-stride128", "(8,64):(64,1)", "stmatrix.x4"},
-                         Route{"stsm-x4-swizzled", "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", "stmatrix.x4"}}) {
+  for (const bankcheck::test::ProbeRoute& r : bankcheck::test::probe_routes()) {
     CAPTURE(r.probe);
     const auto it = probes.find(r.probe);
     REQUIRE(it != probes.end());

@@ -15,6 +15,8 @@
 #include <sstream>
 
 #include "sim/layout/layout_check.hpp"
+#include "tests/model/sm90_measured.hpp"
+#include "tests/sim/layout/probe_routes.hpp"
 
 using namespace bankcheck;
 using namespace bankcheck::layout;
@@ -86,35 +88,8 @@ TEST_CASE("check: a column of a padded fp32 transpose costs gcd(row stride, 32) 
 }
 
 TEST_CASE("check: the measured ldmatrix/stmatrix probes, reached through their layouts") {
-  std::map<std::string, std::uint64_t> measured;
-  std::ifstream in(std::string(BANKCHECK_SOURCE_DIR) + "/validate/sm90/measured/kinds.csv");
-  REQUIRE(in.good());
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#' || line.rfind("site,", 0) == 0) continue;
-    std::stringstream row(line);
-    std::string site, wf;
-    std::getline(row, site, ',');
-    std::getline(row, wf, ',');
-    measured[site] = std::stoull(wf);
-  }
-  struct Route {
-    const char* probe;
-    const char* layout;
-    const char* access;
-  };
-  for (const Route& r : {Route{"ldsm-x4-contiguous", "(32,8):(8,1)", "ldmatrix.x4"},
-                         Route{"ldsm-x4-stride64", "(8,32):(32,1)", "ldmatrix.x4"},
-                         Route{"ldsm-x4-stride128", "(8,64):(64,1)", "ldmatrix.x4"},
-                         Route{"ldsm-x4-stride256", "(8,128):(128,1)", "ldmatrix.x4"},
-                         Route{"ldsm-x4-stacked128", "(32,8):(64,1)", "ldmatrix.x4"},
-                         Route{"ldsm-x4-swizzled", "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", "ldmatrix.x4"},
-                         Route{"ldsm-x4.trans-swizzled", "Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)",
-                               "ldmatrix.x4.trans"},
-                         Route{"ldsm-x4.trans-stride128", "(8,64):(64,1)", "ldmatrix.x4.trans"},
-                         Route{"ldsm-x2-stride128", "(8,64):(64,1)", "ldmatrix.x2"},
-                         Route{"ldsm-x1-stride128", "(8,64):(64,1)", "ldmatrix.x1"},
-                         Route{"stsm-x4-stride128", "(8,64):(64,1)", "stmatrix.x4"},
-                         Route{"stsm-x4-swizzled", "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", "stmatrix.x4"}}) {
+  auto measured = test::measured_wavefronts(std::string(BANKCHECK_SOURCE_DIR) + "/validate/sm90/measured/kinds.csv");
+  for (const bankcheck::test::ProbeRoute& r : bankcheck::test::probe_routes()) {
     CAPTURE(r.probe);
     REQUIRE(measured.count(r.probe));
     const LayoutCheck c = check(r.layout, "fp16", r.access);
@@ -161,17 +136,7 @@ TEST_CASE("check: every instruction of the 71 layout cases measured on the H100"
   // against validate/layout/measured.csv (ncu per instruction, H100,
   // 2026-11-27): each instruction's wavefronts as the hardware counted them.
   const std::string dir = std::string(BANKCHECK_SOURCE_DIR) + "/validate/layout/";
-  std::map<std::string, std::uint64_t> measured;
-  std::ifstream m(dir + "measured.csv");
-  REQUIRE(m.good());
-  for (std::string line; std::getline(m, line);) {
-    if (line.empty() || line[0] == '#' || line.rfind("site,", 0) == 0) continue;
-    std::stringstream row(line);
-    std::string site, wf;
-    std::getline(row, site, ',');
-    std::getline(row, wf, ',');
-    measured[site] = std::stoull(wf);
-  }
+  auto measured = test::measured_wavefronts(dir + "measured.csv");
   std::ifstream cases(dir + "cases/cases.tsv");
   REQUIRE(cases.good());
   std::size_t compared = 0, case_count = 0;
