@@ -36,7 +36,10 @@
 #            capture's tensor maps checked against the probe's (validate/hopper/check_tensor_maps.py)
 #   speed    capture against the program's run, memcheck and ncu (validate/capture/capture_speed.sh)
 #   wgmma-blind  the blind wgmma set (validate/hopper/wgmma_blind_predictions.txt), measured and captured
+#   wgmma-int8   the s8/u8 wgmma set (validate/hopper/wgmma_int8_predictions.txt), measured and captured
 #   wgmma-timing one wgmma shape in good and bad layouts: cycles per wgmma and ncu's counts
+#   hopper-gemm  a hand-written TMA + wgmma GEMM, right and with wrong swizzles (validate/hopper/tma_wgmma_gemm.cu):
+#            captured, profiled, compared (its capture folder kept), then timed natively
 #   bench    bench.replay on this machine's cores, with the SIMD path it measures
 #            fastest and again with BANKCHECK_SIMD=avx512 (model/simd_degree.hpp)
 # Results under $OUT/STEP/; large files (traces, reports, cubins) are removed
@@ -100,11 +103,17 @@ for s in "$@"; do
         bash validate/sm90/run_ld8cap.sh ;;
     wgmma-blind) step wgmma-blind 300 env WGMMA_SET=blind OUT="$OUT/wgmma-blind" B="$B" BANKCHECK="$PWD/build/bankcheck" \
         bash validate/hopper/run_hopper.sh ;;
+    wgmma-int8) step wgmma-int8 300 env WGMMA_SET=int8 OUT="$OUT/wgmma-int8" B="$B" BANKCHECK="$PWD/build/bankcheck" \
+        bash validate/hopper/run_hopper.sh ;;
     wgmma-timing) step wgmma-timing 200 env WGMMA_SET=timing OUT="$OUT/wgmma-timing" B="$B" BANKCHECK="$PWD/build/bankcheck" \
         bash validate/hopper/run_hopper.sh ;;
     speed) step speed 590 env OUT="$OUT/speed" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/capture/capture_speed.sh ;;
     tensormaps) step tensormaps 300 env TMA_ONLY=1 OUT="$OUT/tensormaps" B="$B" BANKCHECK="$PWD/build/bankcheck" \
         bash validate/hopper/run_hopper.sh ;;
+    hopper-gemm)
+      step hopper-gemm 400 env KEEP_CAPTURE=1 OUT="$OUT/hopper-gemm" B="$B" BANKCHECK="$PWD/build/bankcheck" \
+        bash validate/programs/run_compare.sh hopper-gemm
+      step hopper-gemm-time 120 "$OUT/hopper-gemm/programs/bin/tma_wgmma_gemm" --time ;;
     hopper) step hopper 500 env OUT="$OUT/hopper" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/hopper/run_hopper.sh ;;
     *) echo "unknown step $s" | tee -a "$LOG" ;;
   esac

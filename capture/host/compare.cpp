@@ -1,11 +1,14 @@
 #include "capture/host/compare.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <stdexcept>
 
 #include "capture/host/function_map.hpp"
+#include "capture/host/hgmma_descriptors.hpp"
 #include "capture/host/launch_pairing.hpp"
 #include "capture/host/launch_table.hpp"
 #include "capture/host/sass_form.hpp"
@@ -29,8 +32,11 @@ const char* verdict_name(Verdict v) {
 }
 
 Verdict CompareRow::verdict() const {
+  if (tma_rule) return measured_wavefronts == 0 ? Verdict::yes : Verdict::no;
   if (global) return equal() ? Verdict::yes : runs_differ() ? Verdict::executions_differ : Verdict::no;
-  if (model_executed == 0 && (measured_wavefronts > 0 || untraced_kind(sass_mnemonic(sass)))) return Verdict::not_traced;
+  const auto kind = untraced_kind(sass_mnemonic(sass));
+  if (kind == std::optional<std::string_view>("TMA") && model_executed == 0) return Verdict::not_modelled;
+  if (model_executed == 0 && (measured_wavefronts > 0 || kind)) return Verdict::not_traced;
   if (!modelled) return Verdict::not_modelled;
   if (equal()) return Verdict::yes;
   return runs_differ() ? Verdict::executions_differ : Verdict::no;
@@ -40,9 +46,11 @@ std::string CompareRow::verdict_text() const {
   const Verdict v = verdict();
   std::string text = verdict_name(v);
   if (global && (v == Verdict::yes || v == Verdict::no)) return text + " (sectors)";
+  if (tma_rule) return text + " (TMA: no shared wavefronts)";
   if (v == Verdict::not_modelled) {
     text += " (" + std::string(sass_mnemonic(sass));
     if (has_predicate_operand(sass)) text += ", predicate operand";
+    if (untraced_kind(sass_mnemonic(sass)) == std::optional<std::string_view>("TMA")) text += ": TMA form not measured";
     return text + ")";
   }
   if (v == Verdict::not_traced) {
@@ -129,10 +137,16 @@ std::string mispairing(const Replayed& sites, const NcuLaunch& measured) {
          (bad > 1 ? ", and " + std::to_string(bad - 1) + " more" : "") + "): a different function, not compared";
 }
 
-/// The tensor maps of a capture folder by launch, as text for TMA rows; empty for a capture made before
-/// tensor maps were recorded (no tensor_maps.csv) or a launch given none that the capture could find.
-std::map<std::uint64_t, std::string> tensor_maps_by_launch(const fs::path& dir) {
-  std::map<std::uint64_t, std::string> out;
+/// A launch's tensor maps: as text for its TMA rows, and the swizzle modes they write tiles in.
+struct LaunchMaps {
+  std::string text;
+  std::set<std::string> swizzles;  ///< "128B", "none", ... (tensor_map_swizzle_name)
+};
+
+/// The tensor maps of a capture folder by launch; none for a capture made before tensor maps were
+/// recorded (no tensor_maps.csv) or a launch given none that the capture could find.
+std::map<std::uint64_t, LaunchMaps> tensor_maps_by_launch(const fs::path& dir) {
+  std::map<std::uint64_t, LaunchMaps> out;
   const fs::path maps_file = dir / "tensor_maps.csv", launches_file = dir / "launch_tensor_maps.csv";
   if (!fs::exists(maps_file) || !fs::exists(launches_file)) return out;
   std::map<std::uint64_t, TensorMapRow> maps;
@@ -142,15 +156,51 @@ std::map<std::uint64_t, std::string> tensor_maps_by_launch(const fs::path& dir) 
     if (it == maps.end())
       throw std::invalid_argument(launches_file.string() + ": launch " + std::to_string(l.launch) + " names tensor map " +
                                   std::to_string(l.tensor_map) + ", which " + maps_file.string() + " does not have");
-    std::string& text = out[l.launch];
-    text += (text.empty() ? "" : "; ") + describe_tensor_map(it->second) + " (parameter byte " +
-            std::to_string(l.offset) + ")";
+    LaunchMaps& m = out[l.launch];
+    m.text += (m.text.empty() ? "" : "; ") + describe_tensor_map(it->second) + " (parameter byte " +
+              std::to_string(l.offset) + ")";
+    m.swizzles.insert(tensor_map_swizzle_name(it->second.swizzle));
+  }
+  return out;
+}
+
+std::string join(const std::set<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+/// The wgmma rows' detail: the descriptors the SASS fixes and, where the launch has tensor maps, an
+/// operand swizzled in a mode none of them writes (docs/capture.md, "wgmma descriptors").
+std::map<std::uint64_t, std::string> wgmma_details(const NcuLaunch& measured, const LaunchMaps* maps) {
+  std::map<std::uint64_t, std::string> out;
+  if (std::none_of(measured.instructions.begin(), measured.instructions.end(), [](const NcuInstruction& i) {
+        return untraced_kind(sass_mnemonic(i.sass)) == std::optional<std::string_view>("wgmma");
+      }))
+    return out;  // the data flow is worked out only for functions with wgmma
+  std::vector<SassLine> lines;
+  for (const NcuInstruction& i : measured.instructions) lines.push_back({measured.kernel, i.offset, i.sass});
+  const SassConstants values(lines, measured.first_pc);
+  for (const HgmmaDescriptors& h : recover_hgmma_descriptors(lines, values)) {
+    std::string text = "descriptors: " + describe_descriptors(h);
+    if (!values.unusable().empty()) text += " (" + values.unusable() + ")";
+    std::set<std::string> foreign;
+    for (const RecoveredDescriptor* d : {h.a ? &*h.a : nullptr, &h.b})
+      if (d != nullptr && d->swizzle() && maps != nullptr && !maps->swizzles.empty() &&
+          !maps->swizzles.count(std::string(layout::swizzle_mode_name(*d->swizzle()))))
+        foreign.insert(std::string(layout::swizzle_mode_name(*d->swizzle())));
+    if (!foreign.empty())
+      text += "; swizzle " + join(foreign) + " is no tensor map's of the launch (they swizzle " + join(maps->swizzles) +
+              "): a tile those maps wrote is read here in another layout, and the products are wrong; the cost "
+              "is the same (rule 8)";
+    out[h.offset] = std::move(text);
   }
   return out;
 }
 
 void add_rows(CompareResult& result, const LaunchRow& row, Replayed sites, const NcuLaunch& measured,
-              const std::string& tensor_maps) {
+              const LaunchMaps* maps) {
+  const std::map<std::uint64_t, std::string> wgmma = wgmma_details(measured, maps);
   for (const NcuInstruction& ins : measured.instructions) {
     auto site = sites.by_offset.find(ins.offset);
     // Global rows only where the trace holds global accesses (a capture without --global has none);
@@ -167,7 +217,9 @@ void add_rows(CompareResult& result, const LaunchRow& row, Replayed sites, const
     r.measured_sectors = ins.sectors;
     r.measured_ideal_sectors = ins.ideal_sectors;
     r.global = ins.wavefronts == 0 && ins.sectors > 0;
-    if (tma && !tensor_maps.empty()) r.detail = "the launch's " + tensor_maps;
+    if (tma && maps != nullptr) r.detail = "the launch's " + maps->text;
+    r.tma_rule = tma && tma_form_measured(sass_mnemonic(ins.sass));
+    if (const auto w = wgmma.find(ins.offset); w != wgmma.end()) r.detail = w->second;
     if (site != sites.by_offset.end()) {
       r.model_executed = site->second.executed;
       r.model_wavefronts = site->second.wavefronts;
@@ -223,7 +275,7 @@ CompareResult compare_with_ncu(const NcuSourceTable& page, const std::vector<std
   std::vector<bool> ncu_used(ncu.launches.size(), false);
   for (const auto& [dir, traces_by_id] : by_dir) {
     const std::vector<LaunchRow>& table = tables[dir];
-    const std::map<std::uint64_t, std::string> tensor_maps = tensor_maps_by_launch(dir);
+    const std::map<std::uint64_t, LaunchMaps> tensor_maps = tensor_maps_by_launch(dir);
     std::vector<std::uint64_t> ids;
     for (const auto& [id, trace] : traces_by_id) ids.push_back(id);
     const auto pairs = pair_launches(table, ids, ncu_names, shapes, result.notes);
@@ -254,7 +306,7 @@ CompareResult compare_with_ncu(const NcuSourceTable& page, const std::vector<std
         result.notes.push_back(trace + ": " + std::to_string(sites.elsewhere) +
                                " instructions in functions other than the kernel are not compared");
       const auto maps = tensor_maps.find(row->id);
-      add_rows(result, *row, std::move(sites), measured, maps == tensor_maps.end() ? std::string() : maps->second);
+      add_rows(result, *row, std::move(sites), measured, maps == tensor_maps.end() ? nullptr : &maps->second);
     }
   }
   for (std::size_t i = 0; i < ncu.launches.size(); ++i)

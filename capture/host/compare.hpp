@@ -43,6 +43,9 @@ struct CompareRow {
   std::uint64_t model_executed = 0;    ///< instructions of the trace at this site
   std::uint64_t model_wavefronts = 0;
   bool modelled = true;                ///< false if any of the site's instructions is not modelled
+  /// A TMA copy (not traced per lane) of a form measured to count no shared wavefronts
+  /// (tma_form_measured): its model count is 0 by that rule, whatever its tile.
+  bool tma_rule = false;
   /// A global load or store (the trace's gld/gst, captured with --global): compared in sectors with
   /// ncu's "L2 Theoretical Sectors Global" (and its Ideal), not in wavefronts.
   bool global = false;
@@ -62,6 +65,8 @@ struct CompareRow {
   /// What else the capture knows of the row, or empty: for a TMA row, the tensor maps the launch was
   /// given (launch_tensor_maps.csv), "tensor map 2: box 64x64 float16 (128-byte rows), swizzle 128B; ...".
   /// Which of them this instruction used is not known (its map address is in a uniform register).
+  /// For a wgmma row, its descriptors as the SASS fixes them (hgmma_descriptors.hpp), and a swizzle
+  /// mode no tensor map of the launch has, said as such.
   std::string detail;
 };
 

@@ -122,7 +122,7 @@ NcuSourceTable parse_ncu_source(std::string_view text, const std::string& name) 
         throw std::invalid_argument("a row with " + std::to_string(f.size()) + " fields, the header has more");
       NcuLaunch& launch = table.launches.back();
       const std::uint64_t pc = address(f[col.address]);
-      if (launch.instructions.empty()) first_pc = pc;
+      if (launch.instructions.empty()) first_pc = launch.first_pc = pc;
       if (pc < first_pc) throw std::invalid_argument("address below the block's first address");
       const bool shared = col.wavefronts >= 0;
       launch.instructions.push_back({pc - first_pc, trim(f[col.source]), number(f[col.executed], "Instructions Executed"),

@@ -28,6 +28,7 @@ struct NcuInstruction {
 struct NcuLaunch {
   std::string kernel;  ///< as ncu prints it (demangled, or mangled with --print-kernel-base mangled)
   std::vector<NcuInstruction> instructions;
+  std::uint64_t first_pc = 0;  ///< the first instruction's absolute address: branch targets in `sass` are absolute
   /// false: ncu printed the block without its counters (a launch that
   /// failed under the profiler, "==ERROR== LaunchFailed"): nothing measured.
   bool measured = true;

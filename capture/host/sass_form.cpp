@@ -50,6 +50,14 @@ std::optional<std::string_view> untraced_kind(std::string_view mnemonic) {
   return std::nullopt;
 }
 
+bool tma_form_measured(std::string_view mnemonic) {
+  constexpr std::array<std::string_view, 11> measured = {
+      "UTMALDG.2D",         "UTMALDG.3D",          "UTMALDG.4D",         "UTMALDG.3D.MULTICAST",
+      "UTMALDG.5D.MULTICAST", "UTMALDG.5D.IM2COL", "UTMASTG.2D",         "UTMASTG.3D",
+      "UTMASTG.4D",         "UTMASTG.5D.IM2COL",   "UTMACMDFLUSH"};
+  return std::find(measured.begin(), measured.end(), mnemonic) != measured.end();
+}
+
 bool can_access_memory(std::string_view mnemonic) {
   const std::string_view op = opcode(mnemonic);
   constexpr std::array<std::string_view, 4> not_memory = {"LDC", "LDL", "STL", "LEPC"};

@@ -33,4 +33,13 @@ bool can_access_memory(std::string_view mnemonic);
 /// "mbarrier" (SYNCS).
 std::optional<std::string_view> untraced_kind(std::string_view mnemonic);
 
+/// Whether this TMA form (the mnemonic, modifiers and all) was measured on
+/// the H100 with no shared wavefronts in Nsight Compute's per-instruction
+/// counters: UTMALDG .2D/.3D/.4D, .3D.MULTICAST, .5D.MULTICAST, .5D.IM2COL;
+/// UTMASTG .2D/.3D/.4D, .5D.IM2COL; UTMACMDFLUSH (docs/bank-model.md, rule 8:
+/// validate/hopper/tma_probes.cu and the cuBLAS, cuDNN and hand-written sm90
+/// kernels, every row 0). `compare` gives those rows `yes` where ncu counts 0
+/// (and `no` where it counts any); other TMA forms are not modelled.
+bool tma_form_measured(std::string_view mnemonic);
+
 }  // namespace bankcheck::capture

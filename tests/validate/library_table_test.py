@@ -20,6 +20,13 @@ class LibraryTable(unittest.TestCase):
         readme = open(os.path.join(ROOT, "README.md")).read()
         self.assertIn(table, readme)
 
+    def test_readme_holds_the_whole_hopper_table(self):
+        folders = [os.path.join(ROOT, "validate/results/h100-2026-11-27b", f) for f in ("library-sm90", "hopper-gemm")]
+        table = subprocess.run([sys.executable, SCRIPT, "--hopper", *folders],
+                               check=True, capture_output=True, text=True).stdout
+        self.assertGreater(table.count("\n"), 8)
+        self.assertIn(table, open(os.path.join(ROOT, "README.md")).read())
+
     def test_verdicts_are_read_whole(self):
         with tempfile.TemporaryDirectory() as d:
             with open(os.path.join(d, "p.compare.csv"), "w") as f:

@@ -10,7 +10,8 @@ row_bytes, element strides 1 1, no interleave, no L2 promotion, no OOB fill),
 then launching tma_kernel(in, out, sums) once: the launch's parameters hold
 `in` at byte 0 and `out` at byte 128 (each a 64-byte aligned CUtensorMap).
 With COMPARE_CSV (`bankcheck compare --csv` of the same capture), every
-`not traced (TMA)` row must name its launch's two maps.
+TMA row (UTMALDG, UTMASTG, ...) must name its launch's two maps and, its
+form measured at 0 wavefronts, say `yes (TMA: no shared wavefronts)`.
 Prints PASS/FAIL lines; exit 1 on any FAIL.
 """
 import csv
@@ -29,6 +30,12 @@ def check(ok, what):
     print(("PASS " if ok else "FAIL ") + what)
     if not ok:
         failed += 1
+
+
+def mnemonic(sass):
+    """The first word after the guard: "@UP3 UTMASTG.3D [UR32], [UR22]" -> "UTMASTG.3D"."""
+    words = sass.split()
+    return words[1] if words and words[0].startswith("@") and len(words) > 1 else (words[0] if words else "")
 
 
 def rows(path):
@@ -75,11 +82,13 @@ def main():
     check(line in status, f"status.log says '{line}'")
     check("not searched for tensor maps" not in status, "status.log: every launch's parameters were searched")
     if len(sys.argv) == 3:
-        tma = [r for r in rows(sys.argv[2]) if r["equal"] == "not traced (TMA)"]
-        check(len(tma) > 0, f"compare has {len(tma)} not traced (TMA) rows")
+        tma = [r for r in rows(sys.argv[2]) if mnemonic(r["sass"]).startswith("UTMA")]
+        check(len(tma) > 0, f"compare has {len(tma)} TMA rows")
         for r in tma:
             check("tensor map" in r.get("detail", ""), f"compare row launch {r['launch']} {r['sass']}: "
                   f"detail '{r.get('detail', '')}'")
+            check(r["equal"] == "yes (TMA: no shared wavefronts)", f"compare row launch {r['launch']} {r['sass']}: "
+                  f"verdict '{r['equal']}'")
     print(f"{'FAIL' if failed else 'PASS'}: tensor maps of the TMA probes ({failed} failed checks)")
     return 1 if failed else 0
 

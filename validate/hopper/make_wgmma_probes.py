@@ -7,7 +7,7 @@ instruction. The probes vary N, the operand type, the swizzle mode, the
 byte offsets (overlapping and atom-breaking ones too), A from registers or
 shared memory, and the warpgroups in flight.
 
-    python3 make_wgmma_probes.py [--set blind|timing] > wgmma_probes.cu
+    python3 make_wgmma_probes.py [--set blind|timing|int8] > wgmma_probes.cu
     nvcc -gencode=arch=compute_90a,code=sm_90a -O2 -std=c++17 -o wgmma_probes wgmma_probes.cu
 
 The program prints, per probe, its name and the operand bytes a warpgroup
@@ -21,7 +21,10 @@ TYPES = {  # name: (ptx shape suffix without N, K, bytes per element, transposes
     "tf32": ("k8.f32.tf32.tf32", 8, 4, False, "0x3f800000u"),
     "e4m3": ("k32.f32.e4m3.e4m3", 32, 1, False, "0x38383838u"),
     "e5m2": ("k32.f32.e5m2.e5m2", 32, 1, False, "0x3c3c3c3cu"),
+    "s8": ("k32.s32.s8.s8", 32, 1, False, "0x01010101u"),
+    "u8": ("k32.s32.u8.u8", 32, 1, False, "0x01010101u"),
 }
+INTEGER = {"s8", "u8"}  # s32 accumulators, and no scale-a/scale-b immediates (PTX ISA, wgmma.mma_async integer forms)
 SWIZZLE = {"none": 0, "128B": 1, "64B": 2, "32B": 3}
 ROW = {"none": 16, "128B": 128, "64B": 64, "32B": 32}  # bytes of one row of a core matrix / swizzle atom
 
@@ -84,6 +87,20 @@ def blind_probes():
     return out
 
 
+def int8_probes():
+    """The integer set (issue 30: wgmma with s8 and u8 operands, SASS IGMMA), whose counts
+    validate/hopper/wgmma_int8_predictions.txt states (rule 8) before they are measured."""
+    return [
+        ("ss-s8-n64-none", "s8", 64, False, "none", 128, 256, 0, 1, 0),
+        ("ss-s8-n128-128B", "s8", 128, False, "128B", 16, 1024, 0, 1, 0),
+        ("rs-s8-n64-64B", "s8", 64, True, "64B", 16, 512, 0, 1, 0),
+        ("ss-u8-n256-32B", "u8", 256, False, "32B", 16, 256, 0, 1, 0),
+        ("ss-u8-n8-none", "u8", 8, False, "none", 128, 256, 0, 1, 0),
+        ("ss-s8-n64-none-wg2", "s8", 64, False, "none", 128, 256, 0, 2, 0),
+        ("ss-u8-n128-none-sbo2048", "u8", 128, False, "none", 128, 2048, 0, 1, 0),
+    ]
+
+
 def timing_probes():
     """Where a bad layout could show when wgmma's counters do not (issue 30):
     one shape, m64n128k16 f16 with A and B in shared memory, in every
@@ -121,7 +138,8 @@ def kernel(p, timed=False):
     acc = n // 2
     ident = "wg_" + name.replace("-", "_")
     dregs = ", ".join(f"%{i}" for i in range(acc))
-    outs = ", ".join(f'"+f"(d[{i}])' for i in range(acc))
+    integer = t in INTEGER
+    outs = ", ".join(f'"+{"r" if integer else "f"}"(d[{i}])' for i in range(acc))
     base = acc
     if regs:
         a_op = "{" + ", ".join(f"%{base + i}" for i in range(4)) + "}"
@@ -130,13 +148,13 @@ def kernel(p, timed=False):
         ins.append('"l"(db)')
         scale = f"%{base + 5}"
         ins.append('"r"(scale_d)')
-        tail = f", 1, 1, {trans_b}" if trans_ok else ", 1, 1"
+        tail = "" if integer else f", 1, 1, {trans_b}" if trans_ok else ", 1, 1"
     else:
         a_op = f"%{base}"
         b_op = f"%{base + 1}"
         ins = ['"l"(da)', '"l"(db)', '"r"(scale_d)']
         scale = f"%{base + 2}"
-        tail = f", 1, 1, 0, {trans_b}" if trans_ok else ", 1, 1"
+        tail = "" if integer else f", 1, 1, 0, {trans_b}" if trans_ok else ", 1, 1"
     asm = (f'asm volatile("{{\\n.reg .pred p;\\nsetp.ne.b32 p, {scale}, 0;\\n'
            f'wgmma.mma_async.sync.aligned.m64n{n}{shape} {{{dregs}}}, {a_op}, {b_op}, p{tail};\\n}}\\n"'
            f' : {outs} : {", ".join(ins)});')
@@ -182,8 +200,8 @@ __global__ void __launch_bounds__({128 * wgs}) {ident}(float* out, int scale_d{"
   (void)da;
   std::uint32_t ar[4] = {{{fill}, {fill}, {fill}, {fill}}};
   (void)ar;
-  float d[{acc}];
-  for (int i = 0; i < {acc}; ++i) d[i] = 0.f;
+  {"int" if integer else "float"} d[{acc}];
+  for (int i = 0; i < {acc}; ++i) d[i] = {"0" if integer else "0.f"};
 {timed_body if timed else single}
   float s = 0.f;
   for (int i = 0; i < {acc}; ++i) s += d[i];
@@ -195,7 +213,7 @@ __global__ void __launch_bounds__({128 * wgs}) {ident}(float* out, int scale_d{"
 def main():
     which = sys.argv[2] if sys.argv[1:2] == ["--set"] else ""
     timed = which == "timing"
-    ps = {"blind": blind_probes, "timing": timing_probes}.get(which, probes)()
+    ps = {"blind": blind_probes, "timing": timing_probes, "int8": int8_probes}.get(which, probes)()
     body = []
     launches = []
     for p in ps:

@@ -25,6 +25,7 @@ step() {  # step NAME SECONDS CMD...
   echo "$name: exit $? after $((SECONDS - t0)) s" | tee -a "$OUT/summary.txt"
 }
 # WGMMA_SET=blind: the blind set (validate/hopper/wgmma_blind_predictions.txt), without the TMA probes;
+# WGMMA_SET=int8: the s8/u8 set (validate/hopper/wgmma_int8_predictions.txt), likewise;
 # WGMMA_SET=timing: one shape in good and bad layouts, timed (cycles per wgmma) and counted, nothing captured
 if [ -z "${TMA_ONLY:-}" ]; then
 set_args=()
@@ -53,7 +54,7 @@ step compare 120 "$BANKCHECK" compare --ncu "$OUT/wgmma.sass.csv" "$W"/cap/launc
 for t in "$W"/cap/launch-*.bktrace; do  # every wgmma record, as text
   "$BANKCHECK" convert "$t" - --to text 2>/dev/null | grep -E "^(at launch|@[^ ]+ wgmma )" >>"$OUT/wgmma-records.trace"
 done
-[ "${WGMMA_SET:-}" = blind ] && exit 0
+[ "${WGMMA_SET:-}" = blind ] || [ "${WGMMA_SET:-}" = int8 ] && exit 0
 fi
 # TMA: swizzled tiles in and out, read right and wrong (validate/hopper/tma_probes.cu)
 step tma-build 200 nvcc -arch=sm_90 -O2 -std=c++17 -lineinfo -o "$W/tma_probes" validate/hopper/tma_probes.cu -lcuda

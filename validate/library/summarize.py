@@ -3,6 +3,11 @@
 verdict, and the LDGSTS and HGMMA rows by verdict.
 
     python3 validate/library/summarize.py validate/results/h100-2026-11-27/library
+    python3 validate/library/summarize.py --hopper FOLDER...
+
+--hopper: the wgmma and TMA rows alone (issue 30), per program: HGMMA rows by
+verdict, how many had both descriptors recovered from the SASS and how many
+read a swizzle no tensor map of the launch writes, and TMA rows by verdict.
 """
 import collections
 import csv
@@ -54,5 +59,40 @@ def main(folder):
           f"{total['mma yes']} of {total['mma yes'] + total['mma other']} |")
 
 
+def hopper(folders):
+    print("| program | kernels | HGMMA rows | yes | descriptors recovered | swizzle not the maps' | TMA rows | yes | not modelled | not traced |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    total = collections.Counter()
+    for path in sorted(p for f in folders for p in glob.glob(os.path.join(f, "*.compare.csv"))):
+        name = os.path.basename(path).replace(".compare.csv", "")
+        c, kernels = collections.Counter(), set()
+        for r in csv.DictReader(open(path, newline="")):
+            m, v, detail = mnemonic(r["sass"]), verdict(r["equal"]), r.get("detail") or ""
+            if re.match(r"[A-Z]GMMA", m):
+                kernels.add(r["kernel"])
+                c["mma"] += 1
+                c["mma yes"] += v == "yes"
+                c["recovered"] += detail.startswith("descriptors:") and "not recovered" not in detail
+                c["mismatch"] += "no tensor map's" in detail
+            elif m.startswith("UTMA") or m.startswith("UBLK"):
+                kernels.add(r["kernel"])
+                c["tma"] += 1
+                c["tma " + v] += 1
+        if not c:
+            continue
+        c["kernels"] = len(kernels)
+        total.update(c)
+        print(hopper_row(name, c))
+    print(hopper_row("all", total))
+
+
+def hopper_row(name, c):
+    return (f"| {name} | {c['kernels']} | {c['mma']} | {c['mma yes']} | {c['recovered']} | {c['mismatch']} | {c['tma']} | "
+            f"{c['tma yes']} | {c['tma not modelled']} | {c['tma not traced']} |")
+
+
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "validate/results/h100-2026-11-27/library")
+    if sys.argv[1:2] == ["--hopper"]:
+        hopper(sys.argv[2:])
+    else:
+        main(sys.argv[1] if len(sys.argv) > 1 else "validate/results/h100-2026-11-27/library")

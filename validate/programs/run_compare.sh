@@ -7,7 +7,7 @@
 # With BANKCHECK=path/to/bankcheck, the CLI captures and compares
 # (`bankcheck capture --library $B/...`, `bankcheck compare --ncu`);
 # without it, the minimal smoke driver that gpu_smoke.sh built does.
-# GROUP: cub-device cub-block triton torch global-search library script ldgsts atomics64 (each a list of
+# GROUP: cub-device cub-block triton torch global-search library script ldgsts atomics64 hopper-gemm (each a list of
 # programs below). CAPTURE_ARGS: more options for `bankcheck capture`, e.g.
 # `--global` (global loads and stores too, compared with ncu's sectors).
 # Per program: capture (at most $LAUNCHES launches matching its kernel
@@ -47,7 +47,8 @@ build() {  # build NAME SOURCE [FLAGS...]: unless a binary was carried in PROGRA
   shift 2
   local flags=("$@")
   [ ${#flags[@]} -eq 0 ] && flags=(-std=c++17)
-  run "build.$name" 240 "$NVCC" -arch=sm_90 -O2 "${flags[@]}" -o "$BIN/$name" "$source"
+  # ARCH: what to compile for (wgmma needs sm_90a, which -arch=sm_90 lacks)
+  run "build.$name" 240 "$NVCC" ${ARCH:--arch=sm_90} -O2 "${flags[@]}" -o "$BIN/$name" "$source"
 }
 
 program() {  # program NAME KERNEL_REGEX CMD...   (ONLY=REGEX: only the programs whose NAME matches)
@@ -107,6 +108,8 @@ program() {  # program NAME KERNEL_REGEX CMD...   (ONLY=REGEX: only the programs
   else
     log "$(printf '%-24s %s' "$name" "no trace captured: $(tail -n 3 "$P/capture.$name.log" | tr '\n' ' ')")"
   fi
+  # KEEP_CAPTURE=1: the capture folder (traces included) comes back as NAME.capture.tgz
+  [ -n "${KEEP_CAPTURE:-}" ] && tar czf "$P/$name.capture.tgz" -C "$cap" --exclude=cubins --exclude='*.cubin' . 2>/dev/null
   rm -f "$P/$name.ncu-rep"
 }
 
@@ -145,6 +148,10 @@ for group in "$@"; do
       # cp.async tiles as GEMM main loops copy them (validate/library/ldgsts_tiles.cu)
       build ldgsts_tiles validate/library/ldgsts_tiles.cu -std=c++17
       LAUNCHES=${TILE_LAUNCHES:-12} program ldgsts "_tile" "$BIN/ldgsts_tiles" ;;
+    hopper-gemm)
+      # A hand-written TMA + wgmma GEMM, right and with wrong swizzles (validate/hopper/tma_wgmma_gemm.cu; issue 30)
+      ARCH="-gencode=arch=compute_90a,code=sm_90a" build tma_wgmma_gemm validate/hopper/tma_wgmma_gemm.cu -std=c++17 -lcuda
+      LAUNCHES=4 program hopper.gemm "gemm_kernel" "$BIN/tma_wgmma_gemm" ;;
     atomics64)
       # Compare-and-swap loops of 64-bit and float shared atomics (issue 25, part 3).
       build atomics64 validate/library/atomics64.cu -std=c++17

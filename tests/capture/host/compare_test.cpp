@@ -247,7 +247,14 @@ TEST_CASE("verdicts say what they are") {
   CHECK(r.verdict() == Verdict::not_traced);
   CHECK(r.verdict_text() == "not traced (wgmma)");
   r.sass = "UTMALDG.2D [UR8], [UR4]";
-  CHECK(r.verdict_text() == "not traced (TMA)");
+  r.measured_wavefronts = 0;
+  CHECK(r.verdict_text() == "not modelled (UTMALDG.2D: TMA form not measured)");  // no form rule given
+  r.tma_rule = true;  // compare sets it for the forms measured (tma_form_measured)
+  CHECK(r.verdict_text() == "yes (TMA: no shared wavefronts)");
+  r.measured_wavefronts = 3;
+  CHECK(r.verdict() == Verdict::no);
+  r.tma_rule = false;
+  r.measured_wavefronts = 48;
   r.sass = "LDS R1, [R2]";
   CHECK(r.verdict_text() == "not traced (no record in the capture)");
   r.sass = "@P1 LDGSTS.E.LTC128B [R3], desc[UR6][R4.64], P0";
@@ -263,7 +270,7 @@ TEST_CASE("verdicts say what they are") {
   CHECK(r.verdict() == Verdict::executions_differ);
 }
 
-TEST_CASE("a TMA row names the tensor maps its launch was given; the verdict stays not traced (TMA)") {
+TEST_CASE("a TMA row names the tensor maps its launch was given; a measured form is yes at 0, another not modelled") {
   // A capture folder by hand: two TMA kernels, the first given maps 1 and 2 (launch_tensor_maps.csv),
   // the second none the capture found. ncu lists a UTMALDG (0 wavefronts,
   // as the H100 counts it) and the LDS that reads the tile.
@@ -290,7 +297,7 @@ TEST_CASE("a TMA row names the tensor maps its launch was given; the verdict sta
                           "\"0x1000\",\"UTMALDG.2D [UR8], [UR4]\",\"1\",\"0\",\"0\"\n"
                           "\"0x1010\",\"LDS R1, [R2]\",\"1\",\"1\",\"1\"\n"
                           "\"Kernel Name\",\"tma2()\"\n" + kHeader +
-                          "\"0x1000\",\"UTMALDG.2D [UR8], [UR4]\",\"1\",\"0\",\"0\"\n"
+                          "\"0x1000\",\"UTMAREDG.2D [UR8], [UR4]\",\"1\",\"0\",\"0\"\n"
                           "\"0x1010\",\"LDS R1, [R2]\",\"1\",\"1\",\"1\"\n";
   const CompareResult r = compare_with_ncu(parse_ncu_source(csv, "ncu.csv"),
                                            {(dir / "launch-0.trace").string(), (dir / "launch-1.trace").string()},
@@ -299,12 +306,12 @@ TEST_CASE("a TMA row names the tensor maps its launch was given; the verdict sta
   std::map<std::pair<std::uint64_t, std::uint64_t>, const CompareRow*> at;
   for (const CompareRow& row : r.rows) at[{row.launch, row.offset}] = &row;
   const CompareRow& tma0 = *at.at({0, 0x0});
-  CHECK(tma0.verdict_text() == "not traced (TMA)");
+  CHECK(tma0.verdict_text() == "yes (TMA: no shared wavefronts)");
   CHECK(tma0.detail ==
         "the launch's tensor map 1: box 64x64 float16 (128-byte rows), swizzle 128B (parameter byte 0); "
         "tensor map 2: box 64x32 float16 (128-byte rows), swizzle none (parameter byte 128)");
   const CompareRow& tma1 = *at.at({1, 0x0});
-  CHECK(tma1.verdict_text() == "not traced (TMA)");
+  CHECK(tma1.verdict_text() == "not modelled (UTMAREDG.2D: TMA form not measured)");
   CHECK(tma1.detail.empty());  // launch 1 was given no map the capture found: nothing is guessed
   CHECK(at.at({0, 0x10})->verdict() == Verdict::yes);
   CHECK(at.at({0, 0x10})->detail.empty());  // the reader of the tile is traced: no tensor maps on its row
@@ -314,4 +321,51 @@ TEST_CASE("a TMA row names the tensor maps its launch was given; the verdict sta
   CHECK_THROWS_WITH_AS(compare_with_ncu(parse_ncu_source(csv, "ncu.csv"), {(dir / "launch-0.trace").string()},
                                         make_preset("sm90")),
                        doctest::Contains("names tensor map 9"), std::invalid_argument);
+}
+
+TEST_CASE("a wgmma row gives its descriptors, and a swizzle no tensor map of the launch has") {
+  // Two launches of one kernel whose SASS builds 64B-swizzled descriptors (UMOV UR13/UR15,
+  // 0x80000020: swizzle 2, stride 0x20 << 4 = 512 bytes); the first launch's maps swizzle 128B
+  // (the mismatch of validate/hopper/tma_wgmma_gemm.cu's desc_64B), the second's 64B (none).
+  const fs::path dir = fs::path(bankcheck::test::scratch("wgmma-capture"));
+  fs::create_directories(dir);
+  std::ofstream(dir / "launches.csv")
+      << "id,kernel,demangled,grid,block,dynamic_shared_bytes,records_written,device_records,status,untraced,trace\n"
+         "0,_Z4gemmv,gemm(),1x1x1,128x1x1,,1,1,captured,,launch-0.trace\n"
+         "1,_Z4gemmv,gemm(),1x1x1,128x1x1,,1,1,captured,,launch-1.trace\n";
+  for (const char* file : {"launch-0.trace", "launch-1.trace"}) {
+    std::ofstream t(dir / file);
+    t << "warp 32\n@_Z4gemmv+0x40 ld 4";
+    for (int l = 0; l < 32; ++l) t << " " << 4 * l;
+    t << "\n";
+  }
+  std::ofstream(dir / "tensor_maps.csv")
+      << "id,kind,object,data_type,rank,global_address,global_dims,global_strides,box_dims,element_strides,interleave,"
+         "swizzle,l2_promotion,oob_fill,lower_corner,upper_corner,channels_per_pixel,pixels_per_column,wide_mode\n"
+         "0,tiled,0x7ffd0000,float16,2,0x7f0000000000,64 64,128,64 64,1 1,none,128B,none,none,,,,,\n"
+         "1,tiled,0x7ffd0080,float16,2,0x7f0000010000,32 64,64,32 64,1 1,none,64B,none,none,,,,,\n";
+  std::ofstream(dir / "launch_tensor_maps.csv") << "launch,offset,tensor_map\n0,0,0\n1,0,1\n";
+  auto block = [](const char* hgmma_executed) {  // the launches differ in a count: not ncu's printed copies
+    return std::string("\"Kernel Name\",\"gemm()\"\n") + kHeader +
+           "\"0x1000\",\"UMOV UR13, 0x80000020\",\"4\",\"0\",\"0\"\n"
+           "\"0x1010\",\"UMOV UR15, 0x80000020\",\"4\",\"0\",\"0\"\n"
+           "\"0x1020\",\"HGMMA.64x64x16.F32 R24, gdesc[UR12], RZ, !UPT\",\"" + hgmma_executed + "\",\"32\",\"32\"\n"
+           "\"0x1030\",\"UTMALDG.2D [UR8], [UR4]\",\"1\",\"0\",\"0\"\n"
+           "\"0x1040\",\"LDS R1, [R2]\",\"1\",\"1\",\"1\"\n";
+  };
+  const CompareResult r = compare_with_ncu(parse_ncu_source(block("4") + block("8"), "ncu.csv"),
+                                           {(dir / "launch-0.trace").string(), (dir / "launch-1.trace").string()},
+                                           make_preset("sm90"));
+  std::map<std::pair<std::uint64_t, std::uint64_t>, const CompareRow*> at;
+  for (const CompareRow& row : r.rows) at[{row.launch, row.offset}] = &row;
+  REQUIRE(at.count({0, 0x20}) == 1);
+  REQUIRE(at.count({1, 0x20}) == 1);
+  const std::string descriptors = "descriptors: A swizzle 64B, stride 512 B; B swizzle 64B, stride 512 B";
+  CHECK(at.at({0, 0x20})->detail == descriptors +
+                                        "; swizzle 64B is no tensor map's of the launch (they swizzle 128B): a tile "
+                                        "those maps wrote is read here in another layout, and the products are wrong; "
+                                        "the cost is the same (rule 8)");
+  CHECK(at.at({1, 0x20})->detail == descriptors);
+  CHECK(at.at({0, 0x20})->verdict_text() == "not traced (wgmma)");  // no wgmma record in these traces
+  CHECK(at.at({0, 0x30})->verdict_text() == "yes (TMA: no shared wavefronts)");
 }

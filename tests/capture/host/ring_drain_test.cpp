@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
 #include <set>
 #include <thread>
 #include <vector>
@@ -25,9 +26,11 @@ struct Producer {
   void emit(std::uint32_t warp, std::uint32_t value) {
     const std::uint64_t t = reserved.fetch_add(1);
     bool waited = false;
+    // Wait for room by sleeping, not spinning: on a loaded machine with fewer cores than threads, spinners
+    // starve the one thread whose ticket the drain waits on (this test once ran for 10 minutes on 2 cores).
     while (t - std::atomic_ref<std::uint64_t>(control.consumed).load(std::memory_order_acquire) >= d.capacity) {
       waited = true;
-      std::this_thread::yield();
+      std::this_thread::sleep_for(std::chrono::microseconds(20));
     }
     if (waited) ++full_waits;
     CaptureSlot& s = slots[t & (d.capacity - 1)];
@@ -62,7 +65,8 @@ TEST_CASE("ring: every record of several producers arrives once, through a ring 
     if (!seen.emplace(s.warp, s.addr[0]).second) ++duplicates;
   };
   // Drain while the producers run (as the drain thread does during the kernel) ...
-  while (reserved.load() < producers * per_producer) drain.drain_ready(handle);
+  while (reserved.load() < producers * per_producer)
+    if (drain.drain_ready(handle) == 0) std::this_thread::yield();
   for (auto& t : threads) t.join();
   // ... then to the device's count (as at launch end).
   CHECK(drain.drain_until(reserved.load(), std::chrono::milliseconds(2000), handle));
