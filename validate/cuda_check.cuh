@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 #define CHECK(call)                                                                              \
@@ -15,4 +16,15 @@
                    cudaGetErrorString(check_error_));                                            \
       std::exit(1);                                                                              \
     }                                                                                            \
+  } while (0)
+
+// CU_CHECK(call): the same for a driver API call (cuTensorMapEncodeTiled, ...); programs that use it link -lcuda.
+#define CU_CHECK(call)                                                                          \
+  do {                                                                                          \
+    const CUresult check_result_ = (call);                                                      \
+    if (check_result_ != CUDA_SUCCESS) {                                                        \
+      std::fprintf(stderr, "%s:%d: %s: driver error %d\n", __FILE__, __LINE__, #call,           \
+                   static_cast<int>(check_result_));                                            \
+      std::exit(1);                                                                             \
+    }                                                                                           \
   } while (0)

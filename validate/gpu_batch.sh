@@ -37,6 +37,8 @@
 #   speed    capture against the program's run, memcheck and ncu (validate/capture/capture_speed.sh)
 #   wgmma-blind  the blind wgmma set (validate/hopper/wgmma_blind_predictions.txt), measured and captured
 #   wgmma-int8   the s8/u8 wgmma set (validate/hopper/wgmma_int8_predictions.txt), measured and captured
+#   wgmma-summary  `capture --summary` of the wgmma probes and the GEMM against full traces
+#            (validate/hopper/summary_check.sh)
 #   wgmma-timing one wgmma shape in good and bad layouts: cycles per wgmma and ncu's counts
 #   hopper-gemm  a hand-written TMA + wgmma GEMM, right and with wrong swizzles (validate/hopper/tma_wgmma_gemm.cu):
 #            captured, profiled, compared (its capture folder kept), then timed natively
@@ -105,6 +107,8 @@ for s in "$@"; do
         bash validate/hopper/run_hopper.sh ;;
     wgmma-int8) step wgmma-int8 300 env WGMMA_SET=int8 OUT="$OUT/wgmma-int8" B="$B" BANKCHECK="$PWD/build/bankcheck" \
         bash validate/hopper/run_hopper.sh ;;
+    wgmma-summary) step wgmma-summary 400 env OUT="$OUT/wgmma-summary" B="$B" BANKCHECK="$PWD/build/bankcheck" \
+        bash validate/hopper/summary_check.sh ;;
     wgmma-timing) step wgmma-timing 200 env WGMMA_SET=timing OUT="$OUT/wgmma-timing" B="$B" BANKCHECK="$PWD/build/bankcheck" \
         bash validate/hopper/run_hopper.sh ;;
     speed) step speed 590 env OUT="$OUT/speed" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/capture/capture_speed.sh ;;

@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "capture/device/summary_patch.cuh"
+#include "capture/device/warp_identity.cuh"
 #include "capture/host/ring_layout.hpp"
 #include "capture/host/summary_table.hpp"
 
@@ -25,76 +27,12 @@ using bankcheck::capture::CaptureSlot;
 using bankcheck::capture::kCaptureWarp;
 using bankcheck::capture::SlotOp;
 using bankcheck::capture::UntracedKind;
+using namespace bankcheck::capture::device;
 
 namespace {
 
 /// How long a leader sleeps between looks at a full ring (ns).
 constexpr unsigned kFullRingSleepNs = 2000;
-
-__device__ __forceinline__ unsigned lane_id() {
-  unsigned lane;
-  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
-  return lane;
-}
-
-__device__ __forceinline__ std::uint64_t linear_block() {
-  return blockIdx.x + static_cast<std::uint64_t>(blockIdx.y) * gridDim.x +
-         static_cast<std::uint64_t>(blockIdx.z) * gridDim.x * gridDim.y;
-}
-
-__device__ __forceinline__ bool block_selected(const CaptureDescriptor* d) {
-  if (d->block_ranges == 0) return true;
-  const std::uint64_t b = linear_block();
-  for (std::uint32_t i = 0; i < d->block_ranges; ++i)
-    if (b >= d->blocks[i].first && b <= d->blocks[i].last) return true;
-  return false;
-}
-
-__device__ __forceinline__ unsigned sm_id() {
-  unsigned id;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-  return id;
-}
-
-/// `capture --summary`: the leader gathers the group's offsets, costs the
-/// request with the sm90 rules (model/sm90_warp_cost.hpp, the CPU's code)
-/// and adds it to its SM's shard of the table (capture/host/summary_table.hpp).
-__device__ __forceinline__ void summarize_warp(CaptureDescriptor* d, std::uint64_t pc, std::uint32_t offset,
-                                               std::uint32_t width, SlotOp op, unsigned group, unsigned mask,
-                                               unsigned lane, unsigned leader, const void* source) {
-  if (d->summary_stage == 1) return;
-  bankcheck::capture::SummaryRequest r;
-  for (unsigned l = 0; l < kCaptureWarp; ++l) {
-    const std::uint32_t a = __shfl_sync(group, offset, l);  // lanes outside `group` give garbage, masked out below
-    r.addr[l] = (mask >> l) & 1u ? a : 0u;
-  }
-  if (op == SlotOp::cpasync) {  // the copy's cost depends on its sources (rule 6)
-    const std::uint64_t mine = reinterpret_cast<std::uintptr_t>(source);
-    for (unsigned l = 0; l < kCaptureWarp; ++l) {
-      const std::uint64_t s = __shfl_sync(group, mine, l);
-      r.source[l] = (mask >> l) & 1u ? (s == 0 ? bankcheck::kZeroFill : s) : 0u;  // null: a zero-filling lane
-    }
-    r.has_source = true;
-  }
-  if (lane != leader) return;
-  r.pc = pc;
-  r.op = static_cast<bankcheck::Op>(op);
-  r.width = width;
-  r.mask = mask;
-  r.block[0] = blockIdx.x;
-  r.block[1] = blockIdx.y;
-  r.block[2] = blockIdx.z;
-  r.warp = (threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y) / kCaptureWarp;
-  const bankcheck::capture::SummaryTableView table{d->summary_slots, d->summary_capacity, d->summary_shards,
-                                                   &d->summary_overflow, &d->summary_kind_mismatch};
-  if (d->summary_stage == 2) {
-    const auto c = bankcheck::sm90::warp_cost(r.op, r.width, r.addr, r.mask, bankcheck::Counter::instruction,
-                                              r.has_source ? r.source : nullptr);
-    if (c.wavefronts == 0xFFFFFFFFu) d->summary_overflow = 0;  // keeps the cost from being optimised away
-    return;
-  }
-  bankcheck::capture::summarize(table, sm_id() % d->summary_shards, r);
-}
 
 /// The word a lane writes into the continuation slot of kind `kind`
 /// (ring_layout.hpp): half of its copy source or of its global address.
@@ -353,9 +291,8 @@ __device__ __noinline__ SanitizerPatchResult bankcheck_wgmma(void* userdata, uin
   (void)flags;
   auto* d = static_cast<CaptureDescriptor*>(userdata);
   if (d == nullptr || !block_selected(d) || warpMask == 0) return SANITIZER_PATCH_SUCCESS;
-  // The summary costs per-lane requests only: there the operands stay counted as not traced.
   if (d->summary_slots != nullptr || d->summary_stage != 0) {
-    count_untraced(userdata, pc, UntracedKind::wgmma_operand);
+    summarize_wgmma(d, pc, addressMatrixA, sizeMatrixA, addressMatrixB, sizeMatrixB);
     return SANITIZER_PATCH_SUCCESS;
   }
   const std::uint32_t words[4] = {addressMatrixA, sizeMatrixA, addressMatrixB, sizeMatrixB};

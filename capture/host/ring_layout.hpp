@@ -81,7 +81,7 @@ enum class UntracedKind : std::uint8_t {
   bulk_shared_to_shared,
   bulk_reduction,
   memset_shared,        ///< st.bulk
-  wgmma_operand,        ///< wgmma.mma_async reading shared-memory operands
+  wgmma_operand,        ///< wgmma operands: no longer counted (both modes record or cost them), kept for the numbering
   count
 };
 inline constexpr unsigned kUntracedKinds = static_cast<unsigned>(UntracedKind::count);

@@ -45,12 +45,15 @@ std::optional<std::uint64_t> target(const Instruction& ins) {
 /// (bit 0 of a predicate's KnownBits).
 using Registers = std::vector<KnownBits>;
 
+/// Whether the operand is negated ("-UR12"), the sign taken off it.
+bool take_minus(std::string_view& operand) {
+  if (operand.empty() || operand.front() != '-') return false;
+  operand.remove_prefix(1);
+  return true;
+}
+
 KnownBits read(const Registers& r, std::string_view operand) {
-  bool negative = false;
-  if (!operand.empty() && operand.front() == '-') {
-    negative = true;
-    operand.remove_prefix(1);
-  }
+  const bool negative = take_minus(operand);
   KnownBits v;
   if (const auto i = register_index(operand)) v = r[*i];
   else if (const auto imm = immediate(operand)) v = KnownBits::constant(*imm);
@@ -59,11 +62,7 @@ KnownBits read(const Registers& r, std::string_view operand) {
 
 /// A register pair's value ("UR6" is UR6 low, UR7 high; "-UR12" negated over 64 bits; RZ/URZ 0; an immediate).
 KnownBits64 read_pair(const Registers& r, std::string_view operand) {
-  bool negative = false;
-  if (!operand.empty() && operand.front() == '-') {
-    negative = true;
-    operand.remove_prefix(1);
-  }
+  const bool negative = take_minus(operand);
   KnownBits64 v;
   if (const auto i = register_index(operand)) {
     const std::size_t last = *i >= 256 ? kRegisters - 1 : 255;  // no pair starts at UR63 or R255

@@ -18,15 +18,6 @@
 
 #include "../cuda_check.cuh"
 
-#define CU_CHECK(call)                                                                       \
-  do {                                                                                       \
-    const CUresult r_ = (call);                                                              \
-    if (r_ != CUDA_SUCCESS) {                                                                \
-      std::fprintf(stderr, "%s:%d: %s: driver error %d\n", __FILE__, __LINE__, #call, r_);   \
-      std::exit(1);                                                                          \
-    }                                                                                        \
-  } while (0)
-
 constexpr int kRows = 64;
 
 /// Where TMA puts the 16-byte chunk j of row r (rows `row_bytes` long) under a swizzle of `span` bytes

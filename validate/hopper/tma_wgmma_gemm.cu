@@ -27,15 +27,6 @@
 
 #include "../cuda_check.cuh"
 
-#define CU_CHECK(call)                                                                     \
-  do {                                                                                     \
-    const CUresult r_ = (call);                                                            \
-    if (r_ != CUDA_SUCCESS) {                                                              \
-      std::fprintf(stderr, "%s:%d: %s: driver error %d\n", __FILE__, __LINE__, #call, r_); \
-      std::exit(1);                                                                        \
-    }                                                                                      \
-  } while (0)
-
 constexpr int kM = 1024, kN = 1024, kK = 1024, kTile = 64;
 constexpr int kTileBytes = kTile * kTile * 2;  // 64 rows of 128 bytes
 

@@ -12,6 +12,7 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <boost/tokenizer.hpp>
 #include <filesystem>
 #include <fstream>
@@ -195,6 +196,30 @@ struct HandCapture {
 
 const char* kHeader = "\"Address\",\"Source\",\"Instructions Executed\",\"L1 Wavefronts Shared\",\"L1 Wavefronts Shared Ideal\"\n";
 
+/// A capture folder written by hand: launches.csv with one row per (mangled, demangled, block) launch,
+/// each launch's trace holding one conflict-free 4-byte load at FUNCTION+`offset`, and tensor_maps.csv
+/// with `map_rows` (its data rows).
+fs::path hand_capture(const char* name, const std::vector<std::array<const char*, 3>>& launches, const char* offset,
+                      const char* map_rows) {
+  const fs::path dir = fs::path(bankcheck::test::scratch(name));
+  fs::create_directories(dir);
+  std::ofstream table(dir / "launches.csv");
+  table << "id,kernel,demangled,grid,block,dynamic_shared_bytes,records_written,device_records,status,untraced,trace\n";
+  for (std::size_t i = 0; i < launches.size(); ++i) {
+    const auto& [kernel, demangled, block] = launches[i];
+    table << i << "," << kernel << "," << demangled << ",1x1x1," << block << ",,1,1,captured,,launch-" << i << ".trace\n";
+    std::ofstream t(dir / ("launch-" + std::to_string(i) + ".trace"));
+    t << "warp 32\n@" << kernel << "+" << offset << " ld 4";
+    for (int l = 0; l < 32; ++l) t << " " << 4 * l;
+    t << "\n";
+  }
+  std::ofstream(dir / "tensor_maps.csv")
+      << "id,kind,object,data_type,rank,global_address,global_dims,global_strides,box_dims,element_strides,interleave,"
+         "swizzle,l2_promotion,oob_fill,lower_corner,upper_corner,channels_per_pixel,pixels_per_column,wide_mode\n"
+      << map_rows;
+  return dir;
+}
+
 }  // namespace
 
 TEST_CASE("two instantiations of one base name meet their own launches; a launch ncu lacks is listed, not fatal") {
@@ -274,24 +299,11 @@ TEST_CASE("a TMA row names the tensor maps its launch was given; a measured form
   // A capture folder by hand: two TMA kernels, the first given maps 1 and 2 (launch_tensor_maps.csv),
   // the second none the capture found. ncu lists a UTMALDG (0 wavefronts,
   // as the H100 counts it) and the LDS that reads the tile.
-  const fs::path dir = fs::path(bankcheck::test::scratch("tma-capture"));
-  fs::create_directories(dir);
-  std::ofstream(dir / "launches.csv")
-      << "id,kernel,demangled,grid,block,dynamic_shared_bytes,records_written,device_records,status,untraced,trace\n"
-         "0,_Z3tmav,tma(),1x1x1,32x1x1,,1,1,captured,,launch-0.trace\n"
-         "1,_Z4tma2v,tma2(),1x1x1,32x1x1,,1,1,captured,,launch-1.trace\n";
-  for (const auto& [file, site] : {std::pair{"launch-0.trace", "_Z3tmav+0x10"}, std::pair{"launch-1.trace", "_Z4tma2v+0x10"}}) {
-    std::ofstream t(dir / file);
-    t << "warp 32\n@" << site << " ld 4";
-    for (int l = 0; l < 32; ++l) t << " " << 4 * l;
-    t << "\n";
-  }
-  std::ofstream(dir / "tensor_maps.csv")
-      << "id,kind,object,data_type,rank,global_address,global_dims,global_strides,box_dims,element_strides,interleave,"
-         "swizzle,l2_promotion,oob_fill,lower_corner,upper_corner,channels_per_pixel,pixels_per_column,wide_mode\n"
-         "0,tiled,0x7ffd0000,uint16,2,0x7f0000000000,16 64,32,16 64,1 1,none,32B,none,none,,,,,\n"
-         "1,tiled,0x7ffd0080,float16,2,0x7f0000010000,64 64,128,64 64,1 1,none,128B,none,none,,,,,\n"
-         "2,tiled,0x7ffd0100,float16,2,0x7f0000020000,64 64,128,64 32,1 1,none,none,none,none,,,,,\n";
+  const fs::path dir = hand_capture("tma-capture", {{{"_Z3tmav", "tma()", "32x1x1"}}, {{"_Z4tma2v", "tma2()", "32x1x1"}}},
+                                    "0x10",
+                                    "0,tiled,0x7ffd0000,uint16,2,0x7f0000000000,16 64,32,16 64,1 1,none,32B,none,none,,,,,\n"
+                                    "1,tiled,0x7ffd0080,float16,2,0x7f0000010000,64 64,128,64 64,1 1,none,128B,none,none,,,,,\n"
+                                    "2,tiled,0x7ffd0100,float16,2,0x7f0000020000,64 64,128,64 32,1 1,none,none,none,none,,,,,\n");
   std::ofstream(dir / "launch_tensor_maps.csv") << "launch,offset,tensor_map\n0,0,1\n0,128,2\n";
   const std::string csv = std::string("\"Kernel Name\",\"tma()\"\n") + kHeader +
                           "\"0x1000\",\"UTMALDG.2D [UR8], [UR4]\",\"1\",\"0\",\"0\"\n"
@@ -327,23 +339,10 @@ TEST_CASE("a wgmma row gives its descriptors, and a swizzle no tensor map of the
   // Two launches of one kernel whose SASS builds 64B-swizzled descriptors (UMOV UR13/UR15,
   // 0x80000020: swizzle 2, stride 0x20 << 4 = 512 bytes); the first launch's maps swizzle 128B
   // (the mismatch of validate/hopper/tma_wgmma_gemm.cu's desc_64B), the second's 64B (none).
-  const fs::path dir = fs::path(bankcheck::test::scratch("wgmma-capture"));
-  fs::create_directories(dir);
-  std::ofstream(dir / "launches.csv")
-      << "id,kernel,demangled,grid,block,dynamic_shared_bytes,records_written,device_records,status,untraced,trace\n"
-         "0,_Z4gemmv,gemm(),1x1x1,128x1x1,,1,1,captured,,launch-0.trace\n"
-         "1,_Z4gemmv,gemm(),1x1x1,128x1x1,,1,1,captured,,launch-1.trace\n";
-  for (const char* file : {"launch-0.trace", "launch-1.trace"}) {
-    std::ofstream t(dir / file);
-    t << "warp 32\n@_Z4gemmv+0x40 ld 4";
-    for (int l = 0; l < 32; ++l) t << " " << 4 * l;
-    t << "\n";
-  }
-  std::ofstream(dir / "tensor_maps.csv")
-      << "id,kind,object,data_type,rank,global_address,global_dims,global_strides,box_dims,element_strides,interleave,"
-         "swizzle,l2_promotion,oob_fill,lower_corner,upper_corner,channels_per_pixel,pixels_per_column,wide_mode\n"
-         "0,tiled,0x7ffd0000,float16,2,0x7f0000000000,64 64,128,64 64,1 1,none,128B,none,none,,,,,\n"
-         "1,tiled,0x7ffd0080,float16,2,0x7f0000010000,32 64,64,32 64,1 1,none,64B,none,none,,,,,\n";
+  const fs::path dir = hand_capture("wgmma-capture", {{{"_Z4gemmv", "gemm()", "128x1x1"}}, {{"_Z4gemmv", "gemm()", "128x1x1"}}},
+                                    "0x40",
+                                    "0,tiled,0x7ffd0000,float16,2,0x7f0000000000,64 64,128,64 64,1 1,none,128B,none,none,,,,,\n"
+                                    "1,tiled,0x7ffd0080,float16,2,0x7f0000010000,32 64,64,32 64,1 1,none,64B,none,none,,,,,\n");
   std::ofstream(dir / "launch_tensor_maps.csv") << "launch,offset,tensor_map\n0,0,0\n1,0,1\n";
   auto block = [](const char* hgmma_executed) {  // the launches differ in a count: not ncu's printed copies
     return std::string("\"Kernel Name\",\"gemm()\"\n") + kHeader +
