@@ -231,6 +231,10 @@ SassConstants::SassConstants(std::vector<SassLine> lines, std::uint64_t entry_pc
       unusable_ = "an indirect branch: '" + lines_[i].text + "'";
       return;
     }
+    if ((ins.opcode == "BRA" || ins.opcode == "JMP") && !target(ins)) {
+      unusable_ = "a branch whose target is not an address: '" + lines_[i].text + "'";
+      return;
+    }
     if (const auto t = target(ins)) {
       jump[i] = line_at(*t);
       if (!jump[i]) {

@@ -179,13 +179,16 @@ TEST_CASE("a branch on a predicate operand falls through too (Nsight Compute pri
   CHECK_FALSE(at(join, 4, "UR6"));
 }
 
-TEST_CASE("a listing with an indirect branch or a target outside it is unusable, and says why") {
+TEST_CASE("a listing with an indirect branch, a target outside it or not an address is unusable, and says why") {
   const SassConstants indirect = listing({"UMOV UR4, 0x1", "BRX R2 -0x30", "EXIT"});
   CHECK_FALSE(at(indirect, 2, "UR4"));
   CHECK(indirect.unusable().find("indirect branch") != std::string::npos);
   const SassConstants outside = listing({"UMOV UR4, 0x1", "@P0 BRA 0x9000", "EXIT"});
   CHECK_FALSE(at(outside, 2, "UR4"));
   CHECK(outside.unusable().find("out of the listing") != std::string::npos);
+  const SassConstants label = listing({"UMOV UR4, 0x1", "@P0 BRA `(.L_x_1)", "EXIT"});  // nvdisasm's spelling
+  CHECK_FALSE(at(label, 2, "UR4"));
+  CHECK(label.unusable().find("not an address") != std::string::npos);
   const SassConstants fine = listing({"UMOV UR4, 0x1", "EXIT"});
   CHECK(fine.unusable().empty());
   CHECK(at(fine, 1, "UR4") == 1u);
