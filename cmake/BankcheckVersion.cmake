@@ -15,4 +15,7 @@ add_custom_target(bankcheck_version
   BYPRODUCTS ${BANKCHECK_VERSION_CPP}
   COMMENT "bankcheck version")
 target_sources(bankcheck PRIVATE ${BANKCHECK_VERSION_CPP})
+# A new revision recompiles this file alone: outside the CLI's unity units,
+# and without their precompiled header, which it does not use.
+set_source_files_properties(${BANKCHECK_VERSION_CPP} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON SKIP_PRECOMPILE_HEADERS ON)
 add_dependencies(bankcheck bankcheck_version)

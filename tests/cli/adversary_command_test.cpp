@@ -17,6 +17,10 @@
 #include "tests/pipe_output.hpp"
 #include "tests/scratch.hpp"
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace adversary_command_test {
+
 namespace {
 using Result = bankcheck::test::CliResult;
 
@@ -203,3 +207,5 @@ TEST_CASE("no progress bar when stderr is not a terminal") {
   REQUIRE(r.code == 0);
   CHECK(r.out.find("[#") == std::string::npos);
 }
+
+}  // namespace adversary_command_test

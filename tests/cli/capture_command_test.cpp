@@ -20,6 +20,10 @@
 #include "tests/scratch.hpp"
 #include "tests/skip.hpp"
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace capture_command_test {
+
 using bankcheck::test::run_cli;
 namespace fs = std::filesystem;
 
@@ -250,3 +254,5 @@ TEST_CASE("capture: atomics whose SASS could not be read keep unrefined kinds, a
   fs::remove_all(out);
   fs::remove_all(work);
 }
+
+}  // namespace capture_command_test

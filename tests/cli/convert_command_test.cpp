@@ -8,6 +8,10 @@
 
 #include "tests/cli/cli_runner.hpp"
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace convert_command_test {
+
 namespace {
 
 /// CSV rows without the worst-instruction row, whose location names the file.
@@ -125,3 +129,5 @@ TEST_CASE("convert: an output that cannot be created is a clear error, exit 2") 
     CHECK(r.std_err.find(out) != std::string::npos);
   }
 }
+
+}  // namespace convert_command_test

@@ -19,6 +19,10 @@
 
 #include "tests/cli/cli_runner.hpp"
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace doc_commands_test {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -328,3 +332,5 @@ TEST_CASE("every command shown in a code block is run, or marked not run with th
       FAIL_CHECK(page << ":" << u.line << ": a command that is neither run (a ```console block) nor marked "
                       << "<!-- not run: REASON --> on the line before its block: " << u.text);
 }
+
+}  // namespace doc_commands_test

@@ -6,6 +6,10 @@
 
 #include "tests/cli/cli_runner.hpp"
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace draw_command_test {
+
 namespace {
 using Result = bankcheck::test::CliResult;
 using bankcheck::test::scratch;
@@ -95,3 +99,5 @@ TEST_CASE("draw: the paper figures' rounds cost what the papers say") {
   auto r = run("draw pbs-cf w=8 K=64 u=8 queries=8 --model dmm --input worst --phase 1 --round 0-1 -o " + svg);
   CHECK(r.out.find(": 2 wavefronts, 0 conflicts") != std::string::npos);
 }
+
+}  // namespace draw_command_test

@@ -5,6 +5,10 @@
 
 #include "tests/cli/cli_runner.hpp"
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace layout_command_test {
+
 namespace {
 using bankcheck::test::scratch;
 using bankcheck::test::slurp;
@@ -134,3 +138,5 @@ TEST_CASE("layout --wgmma-desc: the descriptor decoded, the bank picture of its 
   CHECK(r.code == 2);
   CHECK(has(r.std_err, "layout needs --access"));
 }
+
+}  // namespace layout_command_test

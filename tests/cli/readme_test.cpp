@@ -11,6 +11,10 @@
 #include <string>
 #include <vector>
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace readme_test {
+
 namespace {
 std::vector<std::string> lines_of(const std::string& path) {
   std::ifstream in(path);
@@ -49,3 +53,5 @@ TEST_CASE("README opens with the run command and the test command; .ci/run runs 
   CHECK(r.std_out.find("\nverdict: ") != std::string::npos);
   CHECK(r.std_out.find("\nworst conflict: instruction ") != std::string::npos);
 }
+
+}  // namespace readme_test

@@ -15,6 +15,10 @@
 
 #include "tests/cli/cli_runner.hpp"
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace replay_command_test {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -330,3 +334,5 @@ TEST_CASE("replay: the worst conflict of an atomic names the lanes that pile up,
   CHECK(doc["worst"]["lanes"].size() == 32);
   CHECK(doc["worst"]["degree"] == 32);
 }
+
+}  // namespace replay_command_test

@@ -12,6 +12,10 @@
 #include "tests/pipe_output.hpp"
 #include "tests/scratch.hpp"
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace verify_command_test {
+
 namespace {
 using Result = bankcheck::test::CliResult;
 Result verify(const std::string& args) { return bankcheck::test::run_cli("verify " + args); }
@@ -115,3 +119,5 @@ TEST_CASE("no progress bar when stderr is not a terminal") {
   CHECK(r.code == 0);
   CHECK(r.out.find("[#") == std::string::npos);
 }
+
+}  // namespace verify_command_test

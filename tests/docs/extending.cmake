@@ -5,7 +5,7 @@
 #   // file: PATH
 # is written to ${CMAKE_CURRENT_BINARY_DIR}/docs_extending/PATH (rewritten only
 # when its text changed, so an unchanged page rebuilds nothing); the .cpp
-# files among them are compiled into test.docs.extending, and the directory
+# files among them are compiled into test.docs, and the directory
 # is on its include path so the blocks include each other by the paths the
 # page gives them.
 set(BANKCHECK_EXTENDING_DOC ${PROJECT_SOURCE_DIR}/docs/extending.md)
@@ -48,8 +48,8 @@ function(bankcheck_extract_doc_code doc out_dir sources_var)
 endfunction()
 
 bankcheck_extract_doc_code(${BANKCHECK_EXTENDING_DOC} ${BANKCHECK_EXTENDING_DIR} BANKCHECK_EXTENDING_SOURCES)
-target_sources(test.docs.extending PRIVATE ${BANKCHECK_EXTENDING_SOURCES})
-target_include_directories(test.docs.extending PRIVATE ${BANKCHECK_EXTENDING_DIR})
-target_compile_definitions(test.docs.extending PRIVATE
+target_sources(test.docs PRIVATE ${BANKCHECK_EXTENDING_SOURCES})
+target_include_directories(test.docs PRIVATE ${BANKCHECK_EXTENDING_DIR})
+target_compile_definitions(test.docs PRIVATE
   BANKCHECK_EXTENDING_DIR="${BANKCHECK_EXTENDING_DIR}"
   BANKCHECK_EXTENDING_REGISTRATION="${BANKCHECK_EXTENDING_DIR}/sim/algorithms/registered_algorithms.def")

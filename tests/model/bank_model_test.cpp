@@ -22,6 +22,10 @@
 #include "sim/trace/trace_file.hpp"
 #include "sim/trace/trace_text.hpp"
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace bank_model_test {
+
 using namespace bankcheck;
 
 namespace {
@@ -335,3 +339,5 @@ TEST_CASE("kinds without a measured rule are reported, never costed as something
     CHECK(m.rule(Op::store, 8) == AccessRule::phases);
   }
 }
+
+}  // namespace bank_model_test

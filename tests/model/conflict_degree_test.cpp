@@ -17,6 +17,10 @@
 
 #include "model/sm90_warp_cost.hpp"
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace conflict_degree_test {
+
 using namespace bankcheck;
 
 namespace {
@@ -132,3 +136,5 @@ TEST_CASE("sm90::phase_degree equals the definition on every width and phase the
   }
   MESSAGE(compared << " phases compared");
 }
+
+}  // namespace conflict_degree_test

@@ -10,6 +10,10 @@
 #include <stdexcept>
 #include <vector>
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace global_access_test {
+
 using namespace bankcheck;
 
 namespace {
@@ -102,3 +106,5 @@ TEST_CASE("geometry outside the precondition is refused") {
   CHECK_THROWS_AS(global_cost({0, 128, 32}, WarpRequest{Op::load, 4, strided(0, 4)}), std::invalid_argument);
   CHECK_THROWS_AS(global_cost({32, 100, 32}, WarpRequest{Op::load, 4, strided(0, 4)}), std::invalid_argument);
 }
+
+}  // namespace global_access_test

@@ -12,6 +12,10 @@
 #include "proofs/spaa_residues.hpp"
 #include "proofs/verifier.hpp"
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace claims_registry_test {
+
 using namespace bankcheck::proofs;
 
 namespace {
@@ -179,3 +183,5 @@ TEST_CASE("the Aho-Corasick scan's domain is the algorithm's: 2w <= 1024 threads
   CHECK(r.claims[0].points_outside == 1);
   CHECK(r.claims[0].status == Status::holds);
 }
+
+}  // namespace claims_registry_test

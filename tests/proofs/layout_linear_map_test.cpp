@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace layout_linear_map_test {
+
 using namespace bankcheck;
 using namespace bankcheck::proofs;
 using bankcheck::layout::LayoutAccessSpec;
@@ -129,3 +133,5 @@ TEST_CASE("what is no bit field is not proven") {
   const auto based = layout::plan_layout_access(spec("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)", "", "ld.128", 128));
   CHECK(derive_layout_linear_map(based, 128).status == Status::not_proven);
 }
+
+}  // namespace layout_linear_map_test

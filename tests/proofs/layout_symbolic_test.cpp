@@ -10,6 +10,9 @@
 #include <string>
 #include <vector>
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace layout_symbolic_test {
 
 using namespace bankcheck;
 using namespace bankcheck::proofs;
@@ -174,3 +177,5 @@ TEST_CASE("the test sees a wrong map: the proof without its swizzle disagrees wi
     }
   CHECK(caught > 10);
 }
+
+}  // namespace layout_symbolic_test

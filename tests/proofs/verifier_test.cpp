@@ -10,6 +10,10 @@
 #include <stdexcept>
 #include <vector>
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace verifier_test {
+
 using namespace bankcheck::proofs;
 
 namespace {
@@ -209,3 +213,5 @@ TEST_CASE("progress reaches the total, weighted by w*E") {
   CHECK(last.total_points == 55);  // E <= w over 1..10 (the default triangle)
   CHECK(last.done_work == last.total_work);
 }
+
+}  // namespace verifier_test

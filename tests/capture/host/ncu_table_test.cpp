@@ -11,6 +11,10 @@
 #include <iterator>
 #include <memory>
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace ncu_table_test {
+
 using namespace bankcheck::capture;
 
 namespace {
@@ -100,3 +104,5 @@ TEST_CASE("ncu source tables: the global sector columns, on a genuine H100 repor
   CHECK_THROWS_WITH_AS(parse_ncu_source(half, "h.csv"), doctest::Contains("h.csv:2: the header has one of"),
                        std::invalid_argument);
 }
+
+}  // namespace ncu_table_test

@@ -12,6 +12,10 @@
 #include <memory>
 #include "tests/scratch.hpp"
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace sass_table_test {
+
 using namespace bankcheck::capture;
 
 namespace {
@@ -59,3 +63,5 @@ TEST_CASE("cuobjdump -sass layout, and a malformed sass.csv") {
   CHECK_THROWS_WITH_AS(SassTable::read(path), doctest::Contains(":1: not a sass table"), std::invalid_argument);
   std::filesystem::remove(path);
 }
+
+}  // namespace sass_table_test

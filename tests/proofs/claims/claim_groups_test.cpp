@@ -13,6 +13,10 @@
 
 #include "proofs/claims_registry.hpp"
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace claim_groups_test {
+
 using namespace bankcheck::proofs;
 
 namespace {
@@ -158,3 +162,5 @@ TEST_CASE("README finding: Theorem 8's construction is not the maximum at w = 5,
   CHECK(r.counterexample->detail.find("14") != std::string::npos);
   CHECK(r.counterexample->detail.find("13") != std::string::npos);
 }
+
+}  // namespace claim_groups_test

@@ -10,6 +10,10 @@
 
 #include "sim/algorithms/block_recorder.hpp"
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace global_accessor_test {
+
 using namespace bankcheck;
 
 namespace {
@@ -84,3 +88,5 @@ TEST_CASE("GlobalArray is a plain pointer") {
   a.store(0, 1, a.load(0, 2) + 4);
   CHECK(data[1] == 7);
 }
+
+}  // namespace global_accessor_test

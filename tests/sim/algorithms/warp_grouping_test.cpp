@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace warp_grouping_test {
+
 using namespace bankcheck;
 
 namespace {
@@ -90,3 +94,5 @@ TEST_CASE("different heads, common tail: the heads merge by the lowest ready lan
 TEST_CASE("crossed orders have no single instruction stream") {
   CHECK_THROWS_AS(group({{{0, 0}, {1, 4}}, {{1, 8}, {0, 12}}}), DivergenceError);
 }
+
+}  // namespace warp_grouping_test

@@ -154,13 +154,13 @@ inline std::string text_binary_text(const std::string& text, const std::string& 
     auto dst = create_trace(bin, TraceFormat::binary, address_bytes);
     CHECK(copy_trace(*src, *dst) == records);
   }
-  CHECK(slurp(bin).substr(0, 8) == std::string("BKTRACE\x1a", 8));
+  CHECK(file_bytes(bin).substr(0, 8) == std::string("BKTRACE\x1a", 8));
   {
     auto src = open_trace(bin);  // told binary by its magic
     auto dst = create_trace(back, TraceFormat::text);
     CHECK(copy_trace(*src, *dst) == records);
   }
-  return slurp(back);
+  return file_bytes(back);
 }
 
 }  // namespace bankcheck::test

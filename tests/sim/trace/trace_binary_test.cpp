@@ -21,7 +21,7 @@ using namespace bankcheck;
 using bankcheck::test::Bytes;
 using bankcheck::test::read_all;
 using bankcheck::test::ReadResult;
-using bankcheck::test::slurp;
+using bankcheck::test::file_bytes;
 using bankcheck::test::temp_path;
 using bankcheck::test::X;
 
@@ -74,7 +74,7 @@ TEST_CASE("binary: the writer produces exactly the documented bytes") {
     w.record("", WarpRequest{Op::load, 1, c});
     w.end();
   }
-  CHECK(slurp(path) == reference().s);
+  CHECK(file_bytes(path) == reference().s);
   std::remove(path.c_str());
 }
 
@@ -94,7 +94,7 @@ TEST_CASE("binary: 4-byte addresses are read and written exactly as documented")
       w.record(r.sites[i], WarpRequest{r.widths[i] > 100 ? Op::store : Op::load, r.widths[i] % 100, r.addr[i]});
     w.end();
   }
-  CHECK(slurp(path) == reference32().s);
+  CHECK(file_bytes(path) == reference32().s);
   std::remove(path.c_str());
   for (std::size_t cut = 0; cut < reference32().s.size(); ++cut) {
     CAPTURE(cut);

@@ -21,7 +21,7 @@ using namespace bankcheck;
 using bankcheck::test::Bytes;
 using bankcheck::test::read_all;
 using bankcheck::test::ReadResult;
-using bankcheck::test::slurp;
+using bankcheck::test::file_bytes;
 using bankcheck::test::temp_path;
 using bankcheck::test::TempStream;
 using bankcheck::test::X;
@@ -80,7 +80,7 @@ TEST_CASE("binary v2: every op, width 12, locations and the expect record, exact
     BinaryTraceWriter w{OutputFile(path), 4};
     copy_trace(*source, w);
   }
-  CHECK(slurp(path) == expected_bytes.s);
+  CHECK(file_bytes(path) == expected_bytes.s);
   std::remove(path.c_str());
   for (std::size_t cut = 0; cut < expected_bytes.s.size(); ++cut) {
     CAPTURE(cut);

@@ -94,13 +94,13 @@ TEST_CASE("OutputFile: a regular file appears whole at close(); before it, or wi
     auto sink = create_trace(path, TraceFormat::text);
     sink->begin(2);
   }
-  CHECK(bankcheck::test::slurp(path) == "older");
+  CHECK(bankcheck::test::file_bytes(path) == "older");
   {
     auto sink = create_trace(path, TraceFormat::text);
     sink->begin(2);
     sink->end();
   }
-  CHECK(bankcheck::test::slurp(path) == "warp 2\n");
+  CHECK(bankcheck::test::file_bytes(path) == "warp 2\n");
   std::size_t entries = 0;
   for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
   CHECK(entries == 1);  // no temporary file left behind

@@ -26,8 +26,10 @@ class TempStream {
   std::FILE* file_;
 };
 
-/// Whole contents of a file (tests only; traces are small here).
-inline std::string slurp(const std::string& path) {
+/// Whole contents of a file, which must exist (tests only; traces are small here).
+/// Not slurp: tests/cli/cli_runner.hpp's returns "" for a missing file, and
+/// both headers meet in a test layer's translation unit (tests/CMakeLists.txt).
+inline std::string file_bytes(const std::string& path) {
   std::string out;
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) throw std::runtime_error("cannot open " + path);

@@ -15,6 +15,10 @@
 #include "tests/sim/trace/trace_io_support.hpp"
 #include "tests/scratch.hpp"
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace trace_text_test {
+
 using namespace bankcheck;
 using bankcheck::test::TempStream;
 
@@ -179,7 +183,7 @@ TEST_CASE("text: writer output reads back to the same records") {
     w.record("merge.read", WarpRequest{Op::store, 4, a});
     w.end();
   }
-  CHECK(bankcheck::test::slurp(path) ==
+  CHECK(bankcheck::test::file_bytes(path) ==
         "warp 4\n"
         "ld 8 0 - 8 18446744073709551608\n"
         "@merge.read st 4 0 - 8 18446744073709551608\n");
@@ -205,7 +209,7 @@ TEST_CASE("text: a copy's zero-filling lanes are `z` among its sources, and writ
     w.record("c", r.request);
     w.end();
   }
-  CHECK(bankcheck::test::slurp(out) == "warp 3\n@c cpasync 4 0 4 - from z 64 -\n");
+  CHECK(bankcheck::test::file_bytes(out) == "warp 3\n@c cpasync 4 0 4 - from z 64 -\n");
   std::remove(path.c_str());
   std::remove(out.c_str());
 }
@@ -223,3 +227,5 @@ TEST_CASE("text: writer refuses what the format cannot hold") {
   w.end();
   std::remove(path.c_str());
 }
+
+}  // namespace trace_text_test

@@ -9,6 +9,10 @@
 
 #include "tests/sim/algorithms/tally.hpp"
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace aho_corasick_test {
+
 using namespace bankcheck;
 
 namespace {
@@ -151,3 +155,5 @@ TEST_CASE("aho: the skewed staging is conflict-free in both phases when C/4 divi
       CHECK(r.matches == naive_count(text, {"ab", "bba", "a"}));
     }
 }
+
+}  // namespace aho_corasick_test

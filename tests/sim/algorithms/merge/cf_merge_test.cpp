@@ -16,6 +16,10 @@
 #include "model/bank_model.hpp"
 #include "sim/algorithms/algorithm_registry.hpp"
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace cf_merge_test {
+
 using namespace bankcheck;
 
 namespace {
@@ -196,3 +200,5 @@ TEST_CASE("cf_merge_gathered: the gather's cyclic bitonic order merges for every
   CHECK(cf_merge_plan<15>().count == 28);
   CHECK(cf_merge_plan<17>().count == 33);
 }
+
+}  // namespace cf_merge_test

@@ -19,6 +19,10 @@
 #include <tuple>
 #include "tests/scratch.hpp"
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace pbs_test {
+
 using namespace bankcheck;
 
 namespace {
@@ -355,3 +359,5 @@ TEST_CASE("corrected PBS-CL reaches the w - 1 stage-2 bound on the V-B worst que
     CHECK(site(r, "pbs-cl.binary")->cost.wavefronts == static_cast<std::uint64_t>((w - 1) * (Q / w)));
   }
 }
+
+}  // namespace pbs_test

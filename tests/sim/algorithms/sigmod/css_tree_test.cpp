@@ -8,6 +8,10 @@
 
 #include "tests/sim/algorithms/tally.hpp"
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace css_tree_test {
+
 using namespace bankcheck;
 
 namespace {
@@ -78,3 +82,5 @@ TEST_CASE("css: parameters and tree sizes are checked") {
   CHECK_THROWS_WITH_AS(s.validate(), doctest::Contains("levels must be in [1, 8]"), std::invalid_argument);
   CHECK_THROWS_AS(build_css_tree(std::vector<int>(5), 2, 2), std::invalid_argument);
 }
+
+}  // namespace css_tree_test

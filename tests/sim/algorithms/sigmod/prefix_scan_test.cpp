@@ -7,6 +7,10 @@
 
 #include "tests/sim/algorithms/tally.hpp"
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace prefix_scan_test {
+
 using namespace bankcheck;
 
 namespace {
@@ -78,3 +82,5 @@ TEST_CASE("scan: n must be a power of two") {
     CHECK_THROWS_WITH_AS(s.validate(), doctest::Contains("power of two"), std::invalid_argument);
   }
 }
+
+}  // namespace prefix_scan_test

@@ -8,6 +8,10 @@
 
 #include "tests/sim/algorithms/tally.hpp"
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace split_histogram_test {
+
 using namespace bankcheck;
 
 namespace {
@@ -74,3 +78,5 @@ TEST_CASE("split: parameters are checked") {
   CHECK_THROWS_WITH_AS(h.validate(), doctest::Contains("fanout must be in [1, 4096]"), std::invalid_argument);
   CHECK_THROWS_AS(parse_histogram_layout("diagonal"), std::invalid_argument);
 }
+
+}  // namespace split_histogram_test

@@ -7,6 +7,10 @@
 
 #include "tests/sim/algorithms/tally.hpp"
 
+// The file's own scope: the files of a test layer compile as one translation unit
+// (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
+namespace transpose_test {
+
 using namespace bankcheck;
 
 namespace {
@@ -71,3 +75,5 @@ TEST_CASE("transpose: bad parameters are named") {
   CHECK_THROWS_WITH_AS(t.validate(), doctest::Contains("[1, 1024]"), std::invalid_argument);
   CHECK_THROWS_AS(parse_transpose_layout("diagonal"), std::invalid_argument);
 }
+
+}  // namespace transpose_test
