@@ -34,9 +34,8 @@ const char* verdict_name(Verdict v) {
 Verdict CompareRow::verdict() const {
   if (tma_rule) return measured_wavefronts == 0 ? Verdict::yes : Verdict::no;
   if (global) return equal() ? Verdict::yes : runs_differ() ? Verdict::executions_differ : Verdict::no;
-  const auto kind = untraced_kind(sass_mnemonic(sass));
-  if (kind == std::optional<std::string_view>("TMA") && model_executed == 0) return Verdict::not_modelled;
-  if (model_executed == 0 && (measured_wavefronts > 0 || kind)) return Verdict::not_traced;
+  if (is_untraced(sass, "TMA") && model_executed == 0) return Verdict::not_modelled;
+  if (model_executed == 0 && (measured_wavefronts > 0 || untraced_kind(sass_mnemonic(sass)))) return Verdict::not_traced;
   if (!modelled) return Verdict::not_modelled;
   if (equal()) return Verdict::yes;
   return runs_differ() ? Verdict::executions_differ : Verdict::no;
@@ -50,7 +49,7 @@ std::string CompareRow::verdict_text() const {
   if (v == Verdict::not_modelled) {
     text += " (" + std::string(sass_mnemonic(sass));
     if (has_predicate_operand(sass)) text += ", predicate operand";
-    if (untraced_kind(sass_mnemonic(sass)) == std::optional<std::string_view>("TMA")) text += ": TMA form not measured";
+    if (is_untraced(sass, "TMA")) text += ": TMA form not measured";
     return text + ")";
   }
   if (v == Verdict::not_traced) {
@@ -174,9 +173,8 @@ std::string join(const std::set<std::string>& names) {
 /// operand swizzled in a mode none of them writes (docs/capture.md, "wgmma descriptors").
 std::map<std::uint64_t, std::string> wgmma_details(const NcuLaunch& measured, const LaunchMaps* maps) {
   std::map<std::uint64_t, std::string> out;
-  if (std::none_of(measured.instructions.begin(), measured.instructions.end(), [](const NcuInstruction& i) {
-        return untraced_kind(sass_mnemonic(i.sass)) == std::optional<std::string_view>("wgmma");
-      }))
+  if (std::none_of(measured.instructions.begin(), measured.instructions.end(),
+                   [](const NcuInstruction& i) { return is_untraced(i.sass, "wgmma"); }))
     return out;  // the data flow is worked out only for functions with wgmma
   std::vector<SassLine> lines;
   for (const NcuInstruction& i : measured.instructions) lines.push_back({measured.kernel, i.offset, i.sass});
@@ -205,7 +203,7 @@ void add_rows(CompareResult& result, const LaunchRow& row, Replayed sites, const
     auto site = sites.by_offset.find(ins.offset);
     // Global rows only where the trace holds global accesses (a capture without --global has none);
     // TMA copies even where ncu counts no shared wavefronts for them: the capture cannot trace them either.
-    const bool tma = ins.executed > 0 && untraced_kind(sass_mnemonic(ins.sass)) == std::optional<std::string_view>("TMA");
+    const bool tma = ins.executed > 0 && is_untraced(ins.sass, "TMA");
     if (ins.wavefronts == 0 && !(sites.any_global && ins.sectors > 0) && site == sites.by_offset.end() && !tma) continue;
     CompareRow r;
     r.launch = row.id;

@@ -1,6 +1,7 @@
 #include "capture/host/hgmma_descriptors.hpp"
 
 #include "capture/host/sass_form.hpp"
+#include "capture/host/sass_instruction.hpp"
 
 namespace bankcheck::capture {
 
@@ -25,32 +26,6 @@ std::optional<std::uint32_t> RecoveredDescriptor::leading() const {
 }
 
 namespace {
-
-bool is_wgmma(std::string_view mnemonic) {
-  const std::string_view op = mnemonic.substr(0, mnemonic.find('.'));
-  return op == "HGMMA" || op == "QGMMA" || op == "IGMMA" || op == "BGMMA";
-}
-
-/// The operands of the text after its mnemonic, split at top-level commas.
-std::vector<std::string> operands(std::string_view sass) {
-  const std::string_view mnemonic = sass_mnemonic(sass);
-  std::string_view rest = sass.substr(sass.find(mnemonic) + mnemonic.size());
-  std::vector<std::string> out;
-  std::string cur;
-  int depth = 0;
-  for (const char c : rest) {
-    if (c == '[') ++depth;
-    if (c == ']') --depth;
-    if (c == ',' && depth == 0) {
-      out.push_back(cur);
-      cur.clear();
-      continue;
-    }
-    if (c != ' ' && c != '\t') cur += c;
-  }
-  if (!cur.empty()) out.push_back(cur);
-  return out;
-}
 
 RecoveredDescriptor recover(std::uint64_t offset, unsigned first, const SassConstants& values) {
   RecoveredDescriptor d;
@@ -80,19 +55,20 @@ std::string describe(const char* name, const RecoveredDescriptor& d) {
 std::vector<HgmmaDescriptors> recover_hgmma_descriptors(const std::vector<SassLine>& lines, const SassConstants& values) {
   std::vector<HgmmaDescriptors> out;
   for (const SassLine& l : lines) {
-    if (!is_wgmma(sass_mnemonic(l.text))) continue;
-    const std::vector<std::string> ops = operands(l.text);
+    if (!is_untraced(l.text, "wgmma")) continue;
+    const sass::Instruction ins = sass::parse_instruction(l.text);
     // gdesc[URn] is the second operand (A and B in shared memory) or the third (A from registers).
-    for (std::size_t i = 1; i < ops.size() && i <= 2; ++i) {
-      if (ops[i].rfind("gdesc[UR", 0) != 0) continue;
-      const std::string digits = ops[i].substr(8, ops[i].find(']') - 8);
-      if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) break;
-      const auto first = static_cast<unsigned>(std::stoul(digits));
+    for (std::size_t i = 1; i < ins.operands.size() && i <= 2; ++i) {
+      const std::string_view op = ins.operands[i];
+      if (op.rfind("gdesc[", 0) != 0) continue;
+      const auto first = sass::register_index(op.substr(6, op.find(']') - 6));
+      if (!first || *first < 256 || *first == sass::kZero) break;  // not a uniform register
       HgmmaDescriptors h;
       h.offset = l.offset;
       h.sass = l.text;
-      if (i == 1) h.a = recover(l.offset, first, values);
-      h.b = recover(l.offset, first + 2, values);
+      const auto ur = static_cast<unsigned>(*first - 256);
+      if (i == 1) h.a = recover(l.offset, ur, values);
+      h.b = recover(l.offset, ur + 2, values);
       out.push_back(std::move(h));
       break;
     }

@@ -180,8 +180,10 @@ void transfer(const Instruction& ins, Registers& r) {
   auto store = [&](std::size_t slot, KnownBits value) { r[slot] = ins.guarded ? meet(r[slot], value) : value; };
   std::size_t dest_at = 0;
   if (!ins.operands.empty() && is_predicate(ins.operands[0])) dest_at = 1;
-  const auto dest = dest_at < ins.operands.size() ? leading_register(ins.operands[dest_at]) : std::nullopt;
-  const bool evaluated = dest && *dest != kZero && dest_at == 0;
+  // The destination's slot; kZero also where there is none (a store's first operand is an address).
+  const std::size_t dest =
+      dest_at < ins.operands.size() ? leading_register(ins.operands[dest_at]).value_or(kZero) : kZero;
+  const bool evaluated = dest != kZero && dest_at == 0;
   const Written w = evaluated ? evaluate(ins, r) : Written{};
   // Every predicate operand may be written (ISETP's, an add's carries, PLOP3's): unknown unless evaluated;
   // an operand PR (R2P) stands for all of them.
@@ -197,13 +199,13 @@ void transfer(const Instruction& ins, Registers& r) {
       if (s == *slot) value = v;
     store(*slot, value);
   }
-  if (!dest || *dest == kZero) return;
+  if (dest == kZero) return;
   const std::size_t width = write_width(ins);
   const bool pair = ins.mnemonic == "UIADD3.64";
   // A uniform register's file ends at UR63, a vector register's at R255.
-  const std::size_t end = std::min(*dest + width, *dest >= 256 ? kRegisters : std::size_t{256});
-  for (std::size_t i = *dest; i < end; ++i)
-    store(i, width > 1 && !pair ? KnownBits{} : i == *dest ? w.low : i == *dest + 1 ? w.high : KnownBits{});
+  const std::size_t end = std::min(dest + width, dest >= 256 ? kRegisters : std::size_t{256});
+  for (std::size_t i = dest; i < end; ++i)
+    store(i, width > 1 && !pair ? KnownBits{} : i == dest ? w.low : i == dest + 1 ? w.high : KnownBits{});
 }
 
 }  // namespace

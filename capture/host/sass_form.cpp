@@ -50,6 +50,8 @@ std::optional<std::string_view> untraced_kind(std::string_view mnemonic) {
   return std::nullopt;
 }
 
+bool is_untraced(std::string_view sass, std::string_view kind) { return untraced_kind(sass_mnemonic(sass)) == kind; }
+
 bool tma_form_measured(std::string_view mnemonic) {
   constexpr std::array<std::string_view, 11> measured = {
       "UTMALDG.2D",         "UTMALDG.3D",          "UTMALDG.4D",         "UTMALDG.3D.MULTICAST",

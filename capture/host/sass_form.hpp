@@ -32,6 +32,8 @@ bool can_access_memory(std::string_view mnemonic);
 /// UBLKRED, UBLKPF), "st.async" (STAS, REDAS: distributed shared memory),
 /// "mbarrier" (SYNCS).
 std::optional<std::string_view> untraced_kind(std::string_view mnemonic);
+/// Whether the instruction (its whole text, guard and all) is of that untraced kind ("wgmma", "TMA", ...).
+bool is_untraced(std::string_view sass, std::string_view kind);
 
 /// Whether this TMA form (the mnemonic, modifiers and all) was measured on
 /// the H100 with no shared wavefronts in Nsight Compute's per-instruction

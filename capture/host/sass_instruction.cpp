@@ -4,6 +4,8 @@
 #include <array>
 #include <charconv>
 
+#include "capture/host/sass_form.hpp"
+
 namespace bankcheck::capture::sass {
 
 namespace {
@@ -76,16 +78,11 @@ std::optional<std::uint32_t> immediate(std::string_view t) {
 Instruction parse_instruction(std::string_view text) {
   Instruction ins;
   text = strip(text);
-  if (!text.empty() && text.front() == '@') {
-    const auto space = text.find_first_of(" \t");
-    const std::string_view guard = text.substr(0, space);
-    ins.guarded = guard != "@PT";
-    text = space == std::string_view::npos ? std::string_view() : strip(text.substr(space));
-  }
-  const auto space = text.find_first_of(" \t");
-  ins.mnemonic = text.substr(0, space);
+  ins.guarded = !text.empty() && text.front() == '@' && text.substr(0, text.find_first_of(" \t")) != "@PT";
+  ins.mnemonic = sass_mnemonic(text);
   ins.opcode = ins.mnemonic.substr(0, ins.mnemonic.find('.'));
-  if (space == std::string_view::npos) return ins;
+  const std::size_t space = static_cast<std::size_t>(ins.mnemonic.data() - text.data()) + ins.mnemonic.size();
+  if (space >= text.size()) return ins;
   std::string_view rest = text.substr(space);
   int depth = 0;
   std::size_t from = 0;

@@ -124,19 +124,21 @@ TEST_CASE("layout --wgmma-desc: the descriptor decoded, the bank picture of its 
   CHECK(r.code == 2);
   CHECK(has(r.out, "  leading byte offset  0 "));
   CHECK(has(r.std_err, "leading byte offset 0: the layout steps by LBO between K's two 16-byte halves"));
-  r = run("layout --wgmma-desc 0x4002004000010040 --wgmma-shape m64n64k16 --type fp16");
-  CHECK(r.code == 2);
-  CHECK(has(r.std_err, "not modelled: base offset 1"));
-  r = run("layout --wgmma-desc 0x4000004000010040 --wgmma-shape m64n64k8 --type tf32 --mn-major");
-  CHECK(r.code == 2);
-  CHECK(has(r.std_err, "only 16-bit types"));
-  r = run("layout --wgmma-desc 0x4000004000010040 --wgmma-shape m64n64k16 --type fp16 --access ld.128");
-  CHECK(r.code == 2);
-  r = run("layout --wgmma-shape m64n64k16 --type fp16 --access ld.128 '(8,64):(64,1)'");
-  CHECK(r.code == 2);
-  r = run("layout '(8,64):(64,1)' --type fp16");
-  CHECK(r.code == 2);
-  CHECK(has(r.std_err, "layout needs --access"));
+  struct Refused {
+    const char* args;
+    const char* says;  ///< on standard error; empty: the exit status alone
+  };
+  for (const Refused& b :
+       {Refused{"--wgmma-desc 0x4002004000010040 --wgmma-shape m64n64k16 --type fp16", "not modelled: base offset 1"},
+        Refused{"--wgmma-desc 0x4000004000010040 --wgmma-shape m64n64k8 --type tf32 --mn-major", "only 16-bit types"},
+        Refused{"--wgmma-desc 0x4000004000010040 --wgmma-shape m64n64k16 --type fp16 --access ld.128", ""},
+        Refused{"--wgmma-shape m64n64k16 --type fp16 --access ld.128 '(8,64):(64,1)'", ""},
+        Refused{"'(8,64):(64,1)' --type fp16", "layout needs --access"}}) {
+    CAPTURE(b.args);
+    r = run(std::string("layout ") + b.args);
+    CHECK(r.code == 2);
+    CHECK(has(r.std_err, b.says));
+  }
 }
 
 }  // namespace layout_command_test

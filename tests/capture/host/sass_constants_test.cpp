@@ -67,9 +67,7 @@ TEST_CASE("a write the propagation does not evaluate makes the register unknown,
       "MOV R200, 0x1",                  // 8
       "MOV R201, 0x1",                  // 9
       "HGMMA.64x64x16.F32 R4, gdesc[UR12], RZ, !UPT", // 10: R4 onwards
-      "SHFL.IDX PT, R200, R0, RZ, 0x1f",              // 11: writes its second operand
-      "HADD2 R201.H1, R0, R0",                        // 12: a suffix does not hide the write
-      "EXIT",                                         // 13
+      "EXIT",                                         // 11
   });
   CHECK(at(c, 3, "UR13") == 0x40000040u);
   CHECK_FALSE(at(c, 4, "UR12"));

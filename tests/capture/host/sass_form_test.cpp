@@ -38,4 +38,22 @@ TEST_CASE("shared-memory readers and writers the capture has no lanes of") {
   CHECK(untraced_kind("SYNCS.EXCH.64") == std::optional<std::string_view>("mbarrier"));
   CHECK_FALSE(untraced_kind("LDS.128").has_value());
   CHECK_FALSE(untraced_kind("LDGSTS.E.BYPASS.128").has_value());
+  // whole instructions, guard and operands included
+  CHECK(is_untraced("@UP3  UTMASTG.3D [UR32], [UR22]", "TMA"));
+  CHECK(is_untraced("HGMMA.64x64x16.F32 R24, gdesc[UR12].tnspB, R24, gsb0", "wgmma"));
+  CHECK_FALSE(is_untraced("HGMMA.64x64x16.F32 R24, gdesc[UR12], RZ, !UPT", "TMA"));
+  CHECK_FALSE(is_untraced("LDS R1, [R2]", "TMA"));
+}
+
+TEST_CASE("the TMA forms measured at no shared wavefronts, and no other") {
+  for (const char* m : {"UTMALDG.2D", "UTMALDG.3D", "UTMALDG.4D", "UTMALDG.3D.MULTICAST", "UTMALDG.5D.MULTICAST",
+                        "UTMALDG.5D.IM2COL", "UTMASTG.2D", "UTMASTG.3D", "UTMASTG.4D", "UTMASTG.5D.IM2COL",
+                        "UTMACMDFLUSH"}) {
+    CAPTURE(m);
+    CHECK(tma_form_measured(m));
+  }
+  for (const char* m : {"UTMAREDG.2D", "UTMALDG.5D", "UTMAPF.2D", "UBLKCP.S.G", "UTMALDG.2D.MULTICAST", "LDS"}) {
+    CAPTURE(m);
+    CHECK_FALSE(tma_form_measured(m));
+  }
 }
