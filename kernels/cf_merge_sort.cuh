@@ -16,9 +16,11 @@
 // subsequence gather (Algorithm 1, Sections 3.1-3.3), conflict free for every
 // input, then merges the E keys in registers. Those steps are sim/algorithms/merge/cf_merge.hpp
 // and sim/algorithms/merge/cf_merge_sort.hpp, the same code bankcheck's CPU replay runs.
-// Kept from CUB: the three kernels (block sort, merge-path partition, merge),
-// their tile ranges and ping-pong buffers, BlockLoad/BlockStore (warp
-// transpose), StableOddEvenSort of each thread's E keys in the block sort.
+// Kept from CUB: the block sort and merge kernels with the partial last tile
+// in the same launch, their tile ranges and ping-pong buffers, BlockLoad/
+// BlockStore (warp transpose), StableOddEvenSort of each thread's E keys in the
+// block sort. Not kept: CUB's partition kernel; each merge block finds its own
+// two merge-path partitions, one warp each.
 // Design, tuning and measurements: docs/cf-merge.md.
 //
 // Not stable (equal keys may change order), as cub::DeviceMergeSort::SortKeys.
@@ -33,49 +35,15 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/cf_launch.cuh"
+#include "kernels/cf_merge_sort_policy.cuh"
+#include "kernels/cf_warp_partition.cuh"
 #include "sim/algorithms/merge/cf_merge.hpp"
 #include "sim/algorithms/merge/cf_merge_passes.hpp"
 #include "sim/algorithms/merge/cf_merge_sort.hpp"
 #include "sim/algorithms/shared_array.hpp"
 
 namespace bankcheck::cf {
-
-/// Tuning of the sort (CUB's AgentMergeSortPolicy plus a register bound).
-/// @tparam kThreads u, threads per block: a power of two, a multiple of 32
-/// @tparam kItems E, keys per thread
-/// @tparam kMinBlocks __launch_bounds__' minimum resident blocks per SM (register cap)
-template <int kThreads_, int kItems_, cub::BlockLoadAlgorithm kLoad_ = cub::BLOCK_LOAD_WARP_TRANSPOSE,
-          cub::BlockStoreAlgorithm kStore_ = cub::BLOCK_STORE_WARP_TRANSPOSE, int kMinBlocks_ = 1>
-struct Policy {
-  static constexpr int kThreads = kThreads_;
-  static constexpr int kItems = kItems_;
-  static constexpr int kTile = kThreads_ * kItems_;
-  static constexpr cub::BlockLoadAlgorithm kLoad = kLoad_;
-  static constexpr cub::BlockStoreAlgorithm kStore = kStore_;
-  static constexpr int kMinBlocks = kMinBlocks_;
-};
-
-/// The default policy per key and value size (docs/cf-merge.md, "Tuning"), chosen
-/// by the H100 tune run of 2026-11-23 (kernels/cf_sort_bench_tune.cuh) and measured
-/// at full size in the second run: 128 bytes of keys per thread for keys only (E =
-/// 32 for 4-byte keys, 16 for 8-byte keys), E = 16 for pairs, u = 256 (that run's
-/// tune also favours E = 32 for 4-byte pairs, not yet timed at full size). Larger
-/// tiles amortize the per-tile work (merge-path search, barriers, the block-level
-/// rounds) over more items; the gather stays conflict free at every E (gcd(w, E)
-/// > 1 takes the circular-shift layout, Section 3.2). The register bound (minimum
-/// blocks per SM) is 4 up to 32 words of keys and values per thread and 2 above,
-/// the largest at which ptxas reports no spill in the full-tile kernels.
-template <class Key, class Value = CfNoValue>
-struct DefaultPolicy {
-  static constexpr bool kPairs = !std::is_same_v<Value, CfNoValue>;
-  static constexpr int kKeyBytes = static_cast<int>(sizeof(Key));
-  static constexpr int kValueBytes = kPairs ? static_cast<int>(sizeof(Value)) : 0;
-  static constexpr int kItems = kPairs ? 16 : (kKeyBytes >= 4 ? 128 / kKeyBytes : 32);
-  /// keys (and values) of E items in registers: 32 words for 4-byte keys at E = 32
-  static constexpr int kWords = kItems * (kKeyBytes + kValueBytes) / 4;
-  static constexpr int kMinBlocks = kWords <= 32 ? 4 : 2;
-  using type = Policy<256, kItems, cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::BLOCK_STORE_WARP_TRANSPOSE, kMinBlocks>;
-};
 
 namespace detail {
 
@@ -132,6 +100,23 @@ struct Agent {
       else
         StoreValues(storage().store_values).Store(vals_out, vals);
     }
+  }
+
+  /// The partial last tile's paths as calls: ptxas allocates their registers
+  /// apart (spilling there if it must, in one block), so the partial path's
+  /// extra registers cannot make the full tiles' path spill in the same kernel.
+  /// Arguments by value: a reference made every thread of every tile store
+  /// the ranges to local memory before the branch (the merges were 6% slower).
+  template <class Less>
+  __device__ __noinline__ static void block_sort_partial(const Key* keys_in, const Value* vals_in, Key* keys_out,
+                                                        Value* vals_out, int valid, Less less) {
+    block_sort<true>(keys_in, vals_in, keys_out, vals_out, valid, less);
+  }
+  template <class Less>
+  __device__ __noinline__ static void merge_tile_partial(CfMergeTileRanges g, const Key* keys_in,
+                                                        const Value* vals_in, Key* keys_out, Value* vals_out,
+                                                        Less less) {
+    merge_tile<true>(g, keys_in, vals_in, keys_out, vals_out, less);
   }
 
   /// CUB's AgentBlockSort::consume_tile with CF-Merge's in-block rounds.
@@ -214,52 +199,60 @@ struct Agent {
   }
 };
 
-/// Block sort (CUB's DeviceMergeSortBlockSortKernel): tile first_tile +
-/// blockIdx.x sorted into `ping ? keys : keys_buf` (in place when ping: a block
-/// reads its whole tile before it writes). kPartial: the one last tile of
-/// n - base < u*E keys. CUB runs both cases in one kernel; here the partial
-/// tile is its own launch, so that its extra registers (the gather's validity
-/// flags) do not lower the occupancy of every full tile; it has no register
-/// bound (one block: spilling would only slow it down).
-template <class P, bool kPartial, class Key, class Value, class Less>
-__global__ void __launch_bounds__(P::kThreads, kPartial ? 1 : P::kMinBlocks)
-    block_sort_kernel(bool ping, Key* keys, Value* vals, Key* keys_buf, Value* vals_buf, std::int64_t n,
-                      std::int64_t first_tile, Less less) {
+/// The tile of block blockIdx.x in a launch over tiles [0, gridDim.x). A
+/// partial last tile is in the same launch, as in CUB: a one-block launch of
+/// its own after the full tiles exposed that block's whole latency (0.052 ms
+/// at 2^24 + 12,345 4-byte keys, docs/cf-merge.md "Sizes that are not a power
+/// of two"). It goes to block 0, scheduled first, so that its slower path (a
+/// call that may spill, Agent::block_sort_partial) overlaps the full tiles.
+__device__ inline std::int64_t tile_of_block(std::int64_t n, int tile) {
+  const std::int64_t grid = gridDim.x, block = blockIdx.x;
+  if (grid * tile <= n) return block;  // every tile of the launch is full
+  return block == 0 ? grid - 1 : block - 1;
+}
+
+/// Block sort (CUB's DeviceMergeSortBlockSortKernel): each tile sorted into
+/// `ping ? keys : keys_buf` (in place when ping: a block reads its whole tile
+/// before it writes).
+template <class P, class Key, class Value, class Less>
+__global__ void __launch_bounds__(P::kThreads, P::kMinBlocks)
+    block_sort_kernel(bool ping, Key* keys, Value* vals, Key* keys_buf, Value* vals_buf, std::int64_t n, Less less) {
   using A = Agent<P, Key, Value>;
-  const std::int64_t base = (first_tile + blockIdx.x) * P::kTile;
+  allow_next_grid();
+  wait_for_previous_grid();
+  const std::int64_t base = tile_of_block(n, P::kTile) * P::kTile;
   Key* keys_out = (ping ? keys : keys_buf) + base;
   Value* vals_out = A::kKeysOnly ? nullptr : (ping ? vals : vals_buf) + base;
   const Value* vals_in = A::kKeysOnly ? nullptr : vals + base;
-  A::template block_sort<kPartial>(keys + base, vals_in, keys_out, vals_out,
-                                   kPartial ? static_cast<int>(n - base) : P::kTile, less);
+  if (n - base >= P::kTile)
+    A::template block_sort<false>(keys + base, vals_in, keys_out, vals_out, P::kTile, less);
+  else
+    A::block_sort_partial(keys + base, vals_in, keys_out, vals_out, static_cast<int>(n - base), less);
 }
 
-/// Merge-path partitions of a pass (CUB's DeviceMergeSortPartitionKernel).
-template <class Key, class Less>
-__global__ void partition_kernel(bool ping, const Key* keys, const Key* keys_buf, std::int64_t n,
-                                 std::int64_t num_tiles, std::int64_t* partitions, std::int64_t target, int tile,
-                                 Less less) {
-  const std::int64_t idx = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (idx > num_tiles) return;
-  partitions[idx] = cf_merge_partition(ping ? keys : keys_buf, n, idx, num_tiles, target, tile, less);
-}
-
-/// One global merge pass (CUB's DeviceMergeSortMergeKernel) over tiles
-/// first_tile + blockIdx.x: reads `ping ? keys : keys_buf`, writes the other.
-/// kPartial: the last tile, of fewer than u*E outputs (its own launch, as above).
-template <class P, bool kPartial, class Key, class Value, class Less>
-__global__ void __launch_bounds__(P::kThreads, kPartial ? 1 : P::kMinBlocks)
+/// One global merge pass (CUB's DeviceMergeSortMergeKernel): reads `ping ?
+/// keys : keys_buf`, writes the other. (Each block searching its own two
+/// partitions instead of a partition kernel made the passes 30% slower at
+/// 2^26 keys: docs/cf-merge.md.)
+template <class P, class Key, class Value, class Less>
+__global__ void __launch_bounds__(P::kThreads, P::kMinBlocks)
     merge_kernel(bool ping, Key* keys, Value* vals, Key* keys_buf, Value* vals_buf, std::int64_t n,
-                 const std::int64_t* partitions, std::int64_t target, std::int64_t first_tile, Less less) {
+                 const std::int64_t* partitions, std::int64_t target, Less less) {
   using A = Agent<P, Key, Value>;
-  const std::int64_t tile_idx = first_tile + blockIdx.x;
-  const CfMergeTileRanges g = cf_merge_tile_ranges(tile_idx, n, P::kTile, target, partitions);
+  allow_next_grid();
+  wait_for_previous_grid();
+  const std::int64_t tile_idx = tile_of_block(n, P::kTile);
+  const CfMergeTileRanges g =
+      cf_merge_tile_ranges(tile_idx, n, P::kTile, target, partitions[tile_idx], partitions[tile_idx + 1]);
   const Key* keys_in = ping ? keys : keys_buf;
   const Value* vals_in = ping ? vals : vals_buf;
   const std::int64_t base = tile_idx * P::kTile;
   Key* keys_out = (ping ? keys_buf : keys) + base;
   Value* vals_out = A::kKeysOnly ? nullptr : (ping ? vals_buf : vals) + base;
-  A::template merge_tile<kPartial>(g, keys_in, vals_in, keys_out, vals_out, less);
+  if (n - base >= P::kTile)
+    A::template merge_tile<false>(g, keys_in, vals_in, keys_out, vals_out, less);
+  else
+    A::merge_tile_partial(g, keys_in, vals_in, keys_out, vals_out, less);
 }
 
 inline std::size_t align_up(std::size_t x) { return (x + 255) / 256 * 256; }
@@ -269,9 +262,23 @@ struct NoMarks {
   void operator()(const char*, int) const {}
 };
 
+/// One pass's partitions with `probes` probes a step (a kernel per count).
+template <int kProbes, class Key, class Less>
+cudaError_t launch_partitions(bool overlap, cudaStream_t stream, const Key* keys, std::int64_t n,
+                              std::int64_t num_tiles, std::int64_t count, std::int64_t* partitions,
+                              std::int64_t target, int tile, Less less) {
+  constexpr int kWarps = 8;  // partitions per block
+  return launch(overlap, partition_kernel<kProbes, Key, Less>, static_cast<unsigned>((count + kWarps - 1) / kWarps),
+                32 * kWarps, 0, stream, keys, n, num_tiles, count, partitions, target, tile, less);
+}
+
 /// The whole sort (CUB's DispatchMergeSort::Invoke). kLeaveLoneRuns = false copies a pass's trailing
-/// lone run as CUB does (validate/cf_merge/sort_table.cu --profile compares the two).
-template <class P, class Key, class Value, bool kLeaveLoneRuns = true, class Less, class Marks = NoMarks>
+/// lone run as CUB does; kProbes > 0 fixes the partition search's probes (0: partition_probes; 1:
+/// binary, as CUB); kOverlap = false
+/// launches every kernel after the last has finished, as CUB does (kernels/cf_launch.cuh);
+/// cf_sort_table --profile compares them.
+template <class P, class Key, class Value, bool kLeaveLoneRuns = true, int kProbes = 0,
+          bool kOverlap = true, class Less, class Marks = NoMarks>
 cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* d_vals, std::int64_t n, Less less,
                      cudaStream_t stream, Marks&& marks = {}) {
   using A = Agent<P, Key, Value>;
@@ -280,9 +287,9 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* 
     return cudaSuccess;
   }
   const std::int64_t num_tiles = (n + P::kTile - 1) / P::kTile;
-  const std::size_t part_bytes = align_up(static_cast<std::size_t>(num_tiles + 1) * sizeof(std::int64_t));
   const std::size_t key_bytes = align_up(static_cast<std::size_t>(n) * sizeof(Key));
   const std::size_t val_bytes = A::kKeysOnly ? 0 : align_up(static_cast<std::size_t>(n) * sizeof(Value));
+  const std::size_t part_bytes = align_up(static_cast<std::size_t>(num_tiles + 1) * sizeof(std::int64_t));
   const std::size_t needed = part_bytes + key_bytes + val_bytes;
   if (d_temp == nullptr) {
     temp_bytes = needed;
@@ -296,10 +303,8 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* 
 
   constexpr int smem = static_cast<int>(A::kSharedBytes);
   if constexpr (smem > 48 * 1024) {  // above the default: opt in (cheap when already set)
-    for (const void* k : {reinterpret_cast<const void*>(&block_sort_kernel<P, false, Key, Value, Less>),
-                          reinterpret_cast<const void*>(&block_sort_kernel<P, true, Key, Value, Less>),
-                          reinterpret_cast<const void*>(&merge_kernel<P, false, Key, Value, Less>),
-                          reinterpret_cast<const void*>(&merge_kernel<P, true, Key, Value, Less>)}) {
+    for (const void* k : {reinterpret_cast<const void*>(&block_sort_kernel<P, Key, Value, Less>),
+                          reinterpret_cast<const void*>(&merge_kernel<P, Key, Value, Less>)}) {
       const cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
       if (e != cudaSuccess) return e;
     }
@@ -307,37 +312,35 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* 
   const int passes = cf_merge_pass_count(num_tiles);
   // CUB's ping: the last pass writes d_keys (ping = read d_keys, write the buffer)
   bool ping = passes % 2 == 0;
-  // Full tiles in one launch, a partial last tile (n not a multiple of u*E) in a second one.
-  const bool partial = n % P::kTile != 0;
-  const std::int64_t full_tiles = partial ? num_tiles - 1 : num_tiles;
-  if (full_tiles > 0)
-    block_sort_kernel<P, false, Key, Value, Less><<<static_cast<unsigned>(full_tiles), P::kThreads, smem, stream>>>(
-        ping, d_keys, d_vals, keys_buf, vals_buf, n, 0, less);
+  // The first kernel waits for the caller's work on the stream as any launch does.
+  cudaError_t e = launch(false, block_sort_kernel<P, Key, Value, Less>, static_cast<unsigned>(num_tiles), P::kThreads,
+                         smem, stream, ping, d_keys, d_vals, keys_buf, vals_buf, n, less);
   marks("block sort", -1);
-  if (partial)
-    block_sort_kernel<P, true, Key, Value, Less>
-        <<<1, P::kThreads, smem, stream>>>(ping, d_keys, d_vals, keys_buf, vals_buf, n, full_tiles, less);
-  if (partial) marks("block sort, partial tile", -1);
-  cudaError_t e = cudaPeekAtLastError();
   if (e != cudaSuccess) return e;
   for (int pass = 0; pass < passes; ++pass, ping = !ping) {
     const std::int64_t target = std::int64_t{2} << pass;
-    // [merged, num_tiles): a trailing run left where it lies (cf_merge_passes.hpp), with the partial tile if any
+    // [merged, num_tiles): a trailing run left where it lies (cf_merge_passes.hpp)
     const std::int64_t merged = kLeaveLoneRuns ? cf_merge_pass_tiles(num_tiles, pass) : num_tiles;
-    const bool merge_partial = partial && merged == num_tiles;
-    const unsigned grid = static_cast<unsigned>(merged == num_tiles ? full_tiles : merged);
-    partition_kernel<Key, Less><<<static_cast<unsigned>((merged + 1 + 255) / 256), 256, 0, stream>>>(
-        ping, d_keys, keys_buf, n, num_tiles, partitions, target, P::kTile, less);
+    const Key* in = ping ? d_keys : keys_buf;
+    const auto partition_pass = [&](auto probes) {
+      return launch_partitions<decltype(probes)::value>(kOverlap, stream, in, n, num_tiles, merged + 1, partitions,
+                                                        target, P::kTile, less);
+    };
+    using std::integral_constant;
+    if constexpr (kProbes > 0)
+      e = partition_pass(integral_constant<int, kProbes>{});
+    else
+      switch (partition_probes(num_tiles)) {
+        case 31: e = partition_pass(integral_constant<int, 31>{}); break;
+        case 15: e = partition_pass(integral_constant<int, 15>{}); break;
+        case 7: e = partition_pass(integral_constant<int, 7>{}); break;
+        default: e = partition_pass(integral_constant<int, 3>{}); break;
+      }
     marks("partition", pass);
-    if (grid > 0)
-      merge_kernel<P, false, Key, Value, Less><<<grid, P::kThreads, smem, stream>>>(
-          ping, d_keys, d_vals, keys_buf, vals_buf, n, partitions, target, 0, less);
+    if (e != cudaSuccess) return e;
+    e = launch(kOverlap, merge_kernel<P, Key, Value, Less>, static_cast<unsigned>(merged), P::kThreads, smem, stream,
+               ping, d_keys, d_vals, keys_buf, vals_buf, n, static_cast<const std::int64_t*>(partitions), target, less);
     marks("merge", pass);
-    if (merge_partial)
-      merge_kernel<P, true, Key, Value, Less><<<1, P::kThreads, smem, stream>>>(
-          ping, d_keys, d_vals, keys_buf, vals_buf, n, partitions, target, full_tiles, less);
-    if (merge_partial) marks("merge, partial tile", pass);
-    e = cudaPeekAtLastError();
     if (e != cudaSuccess) return e;
   }
   return cudaSuccess;

@@ -1,18 +1,21 @@
 #pragma once
 // cf_sort_table --profile: where the CF sort's time goes, kernel by kernel, at
-// a power of two and just above it (2^24 and 2^24 + 12,345; the issue measured
-// 1.00 against 1.22 ms there for u32 keys, CUB unmoved). A CUDA event follows
+// a power of two, just below and above it (2^24, 2^24 - 1 and 2^24 + 12,345;
+// the issue measured 1.00 against 1.22 ms for u32 keys at the first and the
+// last, CUB unmoved) and at the prime 1,000,003. A CUDA event follows
 // every launch of the dispatch (its `marks`, kernels/cf_merge_sort.cuh); the
-// time between two events is one launch's kernel plus its launch gap. Two
+// time between two events is one launch's kernel plus its launch gap. Five
 // forms of the sort: as shipped (a pass leaves a trailing lone run where it
-// lies, sim/algorithms/merge/cf_merge_passes.hpp) and with every run copied
-// in every pass, as CUB does. Beside them, in the same rounds: the whole CF
+// lies, sim/algorithms/merge/cf_merge_passes.hpp; partitions searched with 31
+// probes a step, kernels/cf_warp_partition.cuh), with 15, 7 and 1 probes (1:
+// CUB's binary search), and with every run copied in every pass, as CUB does. Beside them, in the same rounds: the whole CF
 // sort without events, and CUB's merge sort. Random keys (a permutation of
 // 0..n-1); every output is checked.
 #include <cstdint>
 #include <cstdio>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "kernels/cf_sort_bench_common.cuh"
@@ -90,12 +93,31 @@ struct StageTimes {
       if (label.rfind(prefix, 0) == 0) s += median(label);
     return s;
   }
-  int count(const std::string& prefix) const {
-    int c = 0;
-    for (const auto& label : order) c += label.rfind(prefix, 0) == 0;
-    return c;
-  }
 };
+
+/// The forms of the sort the profile times: the dispatch's kLeaveLoneRuns,
+/// kProbes and kOverlap, and the default policy or one of half its tile (E / 2).
+template <bool kLeaveLoneRuns, int kProbes, bool kOverlapLaunches = true, bool kHalfTile = false>
+struct Form {
+  static constexpr bool kLeave = kLeaveLoneRuns;
+  static constexpr int kSearchProbes = kProbes;
+  static constexpr bool kOverlap = kOverlapLaunches;
+  template <class P>
+  using PolicyOf = std::conditional_t<kHalfTile, bankcheck::cf::Policy<P::kThreads, P::kItems / 2, P::kLoad, P::kStore, 4>, P>;
+};
+using Forms = std::tuple<Form<true, 0>, Form<true, 3>, Form<true, 7>, Form<true, 15>, Form<true, 31>, Form<true, 1>,
+                         Form<false, 0>, Form<true, 0, false>, Form<true, 1, false>, Form<true, 0, true, true>>;
+constexpr const char* kFormNames[] = {"CF as shipped",
+                                      "3 probes",
+                                      "7 probes",
+                                      "15 probes",
+                                      "31 probes",
+                                      "1 probe (binary, as CUB)",
+                                      "lone runs copied (as CUB)",
+                                      "launches not overlapped (as CUB)",
+                                      "binary, not overlapped (as CUB)",
+                                      "half the tile (E / 2)"};
+constexpr int kForms = static_cast<int>(std::tuple_size_v<Forms>);
 
 template <class Key, bool kPairs>
 void profile_size(const TableOptions& o, std::uint64_t n) {
@@ -112,15 +134,16 @@ void profile_size(const TableOptions& o, std::uint64_t n) {
   CHECK_CUDA(cudaDeviceSynchronize());
   V* v = nullptr;
   if constexpr (kPairs) v = vals.get();
-  std::size_t bytes = 0;
-  CHECK_CUDA((bankcheck::cf::detail::dispatch<P, Key, V>(nullptr, bytes, keys.get(), v, static_cast<std::int64_t>(n),
-                                                          Less{}, 0)));
+  std::size_t bytes = 0;  // the half tile's: the most partitions
+  CHECK_CUDA((bankcheck::cf::detail::dispatch<typename std::tuple_element_t<kForms - 1, Forms>::template PolicyOf<P>, Key,
+                                              V>(nullptr, bytes, keys.get(), v, static_cast<std::int64_t>(n), Less{}, 0)));
   Buffer<unsigned char> temp(std::max<std::size_t>(bytes, 1));
   Sorter<Key, kPairs> cub(Algo::cub_merge, static_cast<std::int64_t>(n), keys.get(), vals.get());
   Sorter<Key, kPairs> cf(Algo::cf_merge, static_cast<std::int64_t>(n), keys.get(), vals.get());
   Timer timer;
   EventMarks marks;
-  StageTimes shipped, copied;
+  StageTimes forms[kForms];
+  std::vector<float> form_ms[kForms];
   std::vector<float> cub_ms, cf_ms;
   auto restore = [&] {
     CHECK_CUDA(cudaMemcpyAsync(keys.get(), src.get(), n * sizeof(Key), cudaMemcpyDeviceToDevice));
@@ -136,51 +159,79 @@ void profile_size(const TableOptions& o, std::uint64_t n) {
                   static_cast<unsigned long long>(n));
     }
   };
-  auto marked = [&](auto leave_lone_runs, StageTimes& into, bool timed) {
+  // Each form twice: with an event after every launch (the stages), then whole without them.
+  auto marked = [&](auto form, StageTimes& into, std::vector<float>& whole, bool timed) {
+    using F = decltype(form);
+    auto sort = [&](auto&& marks_or_none) {
+      CHECK_CUDA((bankcheck::cf::detail::dispatch<typename F::template PolicyOf<P>, Key, V, F::kLeave,
+                                                  F::kSearchProbes, F::kOverlap>(
+          temp.get(), bytes, keys.get(), v, static_cast<std::int64_t>(n), Less{}, 0, marks_or_none)));
+    };
     restore();
     marks.start();
-    CHECK_CUDA((bankcheck::cf::detail::dispatch<P, Key, V, decltype(leave_lone_runs)::value>(
-        temp.get(), bytes, keys.get(), v, static_cast<std::int64_t>(n), Less{}, 0, marks)));
+    sort(marks);
     CHECK_CUDA(cudaDeviceSynchronize());
     if (timed) into.add(marks.stages());
     check(keys.get(), "cf (events)");
+    const float t = timer.ms(restore, [&] { sort(bankcheck::cf::detail::NoMarks{}); });
+    if (timed) whole.push_back(t);
+    check(keys.get(), "cf (form)");
   };
   for (int r = -1; r < o.reps; ++r) {
     const float t_cub = timer.ms(restore, [&] { cub.run(keys.get(), vals.get(), 0); });
     check(cub.result_keys, "cub-merge");
     const float t_cf = timer.ms(restore, [&] { cf.run(keys.get(), vals.get(), 0); });
     check(cf.result_keys, "cf-merge");
-    marked(std::true_type{}, shipped, r >= 0);
-    marked(std::false_type{}, copied, r >= 0);
+    std::apply([&](auto... f) {
+      int i = 0;
+      ([&] {
+        marked(f, forms[i], form_ms[i], r >= 0);
+        ++i;
+      }(), ...);
+    }, Forms{});
     if (r >= 0) cub_ms.push_back(t_cub), cf_ms.push_back(t_cf);
   }
   const std::int64_t tiles = (static_cast<std::int64_t>(n) + P::kTile - 1) / P::kTile;
-  std::printf("\n### %s: %lld tiles of %d, %d passes\n\n| stage | CF (ms) | CF, lone runs copied as CUB (ms) |\n"
-              "|---|---:|---:|\n", what.c_str(), static_cast<long long>(tiles), P::kTile,
-              bankcheck::cf_merge_pass_count(tiles));
-  for (const auto& label : copied.order) {
-    const double a = shipped.median(label);  // absent: the shipped sort has no such launch
-    char cell[32] = "";
-    if (a >= 0) std::snprintf(cell, sizeof cell, "%.4f", a);
-    std::printf("| %s | %s | %.4f |\n", label.c_str(), cell, copied.median(label));
+  std::printf("\n### %s: %lld tiles of %d, %d passes\n\n| stage |", what.c_str(), static_cast<long long>(tiles),
+              P::kTile, bankcheck::cf_merge_pass_count(tiles));
+  for (const char* name : kFormNames) std::printf(" %s (ms) |", name);
+  std::printf("\n|---|");
+  for (int i = 0; i < kForms; ++i) std::printf("---:|");
+  std::printf("\n");
+  for (const auto& label : forms[kForms - 1].order) {  // half the tile: the most launches
+    std::printf("| %s |", label.c_str());
+    for (const auto& f : forms) {
+      const double t = f.median(label);  // absent: that form has no such launch
+      t >= 0 ? std::printf(" %.4f |", t) : std::printf(" |");
+    }
+    std::printf("\n");
   }
-  std::printf("| **sum of the stages** | %.4f | %.4f |\n", shipped.sum(""), copied.sum(""));
-  std::printf("| whole CF sort, no events | %.4f | |\n| whole CUB merge sort | %.4f | |\n", Timer::median(cf_ms),
+  std::printf("| **sum of the stages** |");
+  for (const auto& f : forms) std::printf(" %.4f |", f.sum(""));
+  std::printf("\n| **whole sort, no events** |");
+  for (const auto& t : form_ms) std::printf(" %.4f |", Timer::median(t));
+  std::printf("\n| whole CF sort, no events | %.4f |\n| whole CUB merge sort | %.4f |\n", Timer::median(cf_ms),
               Timer::median(cub_ms));
   // One summary line per size for the cross-size table printed last.
-  char line[512];
-  std::snprintf(line, sizeof line,
-                "| %s | %lld | %d | %.4f | %.4f | %.4f | %.4f | %.4f (%d) | %.4f | %.4f | %.4f | %.4f |", what.c_str(),
-                static_cast<long long>(tiles), bankcheck::cf_merge_pass_count(tiles), shipped.median("block sort"),
-                shipped.sum("block sort, partial"), shipped.sum("partition"), shipped.sum("merge, pass"),
-                shipped.sum("merge, partial"), shipped.count("merge, partial"), shipped.sum(""), copied.sum(""),
-                Timer::median(cf_ms), Timer::median(cub_ms));
-  profile_summary().push_back(line);
+  std::string line = "| " + what + " | " + std::to_string(tiles) + " | " +
+                     std::to_string(bankcheck::cf_merge_pass_count(tiles)) + " |";
+  char cell[64];
+  for (double t : {forms[0].median("block sort"), forms[0].sum("partition"), forms[0].sum("merge")}) {
+    std::snprintf(cell, sizeof cell, " %.4f |", t);
+    line += cell;
+  }
+  for (const auto& t : form_ms) {
+    std::snprintf(cell, sizeof cell, " %.4f |", Timer::median(t));
+    line += cell;
+  }
+  std::snprintf(cell, sizeof cell, " %.4f | %.4f |", Timer::median(cf_ms), Timer::median(cub_ms));
+  profile_summary().push_back(line + cell);
 }
 
 int run_profile(const TableOptions& o) {
   const std::uint64_t base = o.quick ? 1ull << 22 : 1ull << 24;
-  for (std::uint64_t n : {base, base + 12345}) {
+  // powers of two, just below and above one, and a prime near 2^20 (one wave of tiles)
+  for (std::uint64_t n : {base, base - 1, base + 12345, std::uint64_t{1000003}}) {
     profile_size<std::uint32_t, false>(o, n);
     profile_size<std::uint32_t, true>(o, n);
     profile_size<std::uint64_t, false>(o, n);
@@ -189,9 +240,11 @@ int run_profile(const TableOptions& o) {
   if (!o.quick)
     for (std::uint64_t n : {1ull << 26, (1ull << 26) + 12345}) profile_size<std::uint32_t, false>(o, n);
   std::printf("\n## CF stages summed (median of %d rounds after a warm-up, ms)\n\n"
-              "| keys, n | tiles | passes | block sort | block sort, partial tile | partitions | merges "
-              "| merges, partial tile (launches) | all stages | all stages, lone runs copied | whole CF sort "
-              "| whole CUB merge sort |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", o.reps);
+              "| keys, n | tiles | passes | block sort | partitions | merges |", o.reps);
+  for (const char* name : kFormNames) std::printf(" whole sort, %s |", name);
+  std::printf(" whole CF sort | whole CUB merge sort |\n|---|---:|---:|---:|---:|---:|");
+  for (int i = 0; i < kForms; ++i) std::printf("---:|");
+  std::printf("---:|---:|\n");
   for (const auto& line : profile_summary()) std::printf("%s\n", line.c_str());
   if (failures) std::printf("\n%d FAIL(s)\n", failures);
   return failures ? 1 : 0;

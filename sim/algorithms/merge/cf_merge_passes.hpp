@@ -47,4 +47,14 @@ inline std::int64_t cf_merge_pass_tiles(std::int64_t num_tiles, int pass) {
   return last & ~((std::int64_t{2} << pass) - 1);
 }
 
+/// The partition kernel's probes a step (kernels/cf_warp_partition.cuh, MergePathWide) for a sort of num_tiles tiles:
+/// 2^k - 1 for the largest k <= 5 with 2^k (num_tiles + 1) <= 2^15, at least 3. More probes take fewer
+/// dependent steps but read more scattered keys a step; on the H100 (cf_sort_table --profile,
+/// docs/cf-merge.md) 31 were best up to 245 tiles, 7 at 2048 and 3 at 4096 and 8192.
+inline int partition_probes(std::int64_t num_tiles) {
+  int pieces = 32;
+  while (pieces > 4 && pieces * (num_tiles + 1) > (std::int64_t{1} << 15)) pieces /= 2;
+  return pieces - 1;
+}
+
 }  // namespace bankcheck

@@ -52,11 +52,12 @@ struct CfMergeTileRanges {
 };
 
 /// The A and B ranges of tile `tile_idx` in the pass that merges runs of
-/// target/2 tiles into runs of `target` tiles; partitions from cf_merge_partition.
+/// target/2 tiles into runs of `target` tiles; partition_beg and partition_end
+/// are cf_merge_partition of tile_idx and tile_idx + 1.
 /// The formulas are CUB's (agent_merge_sort.cuh, AgentMerge::consume_tile).
 BANKCHECK_HD inline CfMergeTileRanges cf_merge_tile_ranges(std::int64_t tile_idx, std::int64_t n, int tile,
-                                                           std::int64_t target, const std::int64_t* partitions) {
-  const std::int64_t partition_beg = partitions[tile_idx], partition_end = partitions[tile_idx + 1];
+                                                           std::int64_t target, std::int64_t partition_beg,
+                                                           std::int64_t partition_end) {
   const std::int64_t mask = target - 1;
   const std::int64_t start = tile * (~mask & tile_idx), size = tile * (target / 2);
   const std::int64_t diag = tile * tile_idx - start;
@@ -79,24 +80,45 @@ BANKCHECK_HD inline CfMergeTileRanges cf_merge_tile_ranges(std::int64_t tile_idx
   return r;
 }
 
-/// CUB's partition (AgentPartition::Process): the absolute offset of the first
-/// A key of tile `idx` in its pass, or the end of its A run for idx = num_tiles.
-/// @pre keys holds sorted runs of target/2 tiles (the last one possibly short).
-template <class Key, class Less>
-BANKCHECK_HD std::int64_t cf_merge_partition(const Key* keys, std::int64_t n, std::int64_t idx, std::int64_t num_tiles,
-                                             std::int64_t target, int tile, Less less) {
+/// The merge-path search that gives tile `idx`'s partition in its pass: the
+/// A and B runs of its group (absolute offsets) and the diagonal. For idx =
+/// num_tiles (the end of the last tile) B is empty and the diagonal all of A,
+/// so every search returns a_count without a probe.
+struct CfPartitionSearch {
+  std::int64_t a_begin = 0, a_count = 0, b_begin = 0, b_count = 0, diag = 0;
+};
+
+/// CUB's partition bounds (AgentPartition::Process) for tile `idx` of the pass
+/// that merges runs of target/2 tiles.
+BANKCHECK_HD inline CfPartitionSearch cf_merge_partition_search(std::int64_t n, std::int64_t idx,
+                                                                std::int64_t num_tiles, std::int64_t target,
+                                                                int tile) {
   const std::int64_t mask = target - 1;
   const std::int64_t start = tile * (~mask & idx), size = tile * (target / 2);
   const std::int64_t keys1_beg = start < n ? start : n;
   const std::int64_t keys1_end = start + size < n ? start + size : n;
   const std::int64_t keys2_end = keys1_end + size < n ? keys1_end + size : n;
-  if (idx == num_tiles) return keys1_end;
-  std::int64_t at = tile * (mask & idx);
-  if (at > keys2_end - keys1_beg) at = keys2_end - keys1_beg;
-  return keys1_beg + merge_path<std::int64_t>(
-                         keys1_end - keys1_beg, keys2_end - keys1_end, at,
-                         [&](std::int64_t i) { return keys[keys1_beg + i]; },
-                         [&](std::int64_t j) { return keys[keys1_end + j]; }, less);
+  CfPartitionSearch s;
+  s.a_begin = keys1_beg;
+  s.a_count = keys1_end - keys1_beg;
+  s.b_begin = keys1_end;
+  s.b_count = idx == num_tiles ? 0 : keys2_end - keys1_end;
+  s.diag = idx == num_tiles ? s.a_count : tile * (mask & idx);
+  if (s.diag > s.a_count + s.b_count) s.diag = s.a_count + s.b_count;
+  return s;
+}
+
+/// CUB's partition (AgentPartition::Process): the absolute offset of the first
+/// A key of tile `idx` in its pass, or the end of its A run for idx = num_tiles.
+/// Binary search; the kernel searches the same bounds with a warp (MergePathWide).
+/// @pre keys holds sorted runs of target/2 tiles (the last one possibly short).
+template <class Key, class Less>
+BANKCHECK_HD std::int64_t cf_merge_partition(const Key* keys, std::int64_t n, std::int64_t idx, std::int64_t num_tiles,
+                                             std::int64_t target, int tile, Less less) {
+  const CfPartitionSearch s = cf_merge_partition_search(n, idx, num_tiles, target, tile);
+  return s.a_begin + merge_path<std::int64_t>(
+                         s.a_count, s.b_count, s.diag, [&](std::int64_t i) { return keys[s.a_begin + i]; },
+                         [&](std::int64_t j) { return keys[s.b_begin + j]; }, less);
 }
 
 /// The shared-memory steps of one block. Value = CfNoValue: keys only.

@@ -135,11 +135,16 @@ void cpu_sort(std::vector<Key>& keys, std::vector<Value>& vals, SiteCosts& costs
     Key* out_k = ping ? keys_buf.data() : keys.data();
     const Value* in_v = kKeysOnly ? nullptr : ping ? vals.data() : vals_buf.data();
     Value* out_v = kKeysOnly ? nullptr : ping ? vals_buf.data() : vals.data();
-    for (std::int64_t i = 0; i <= merged; ++i)
-      partitions[i] = cf_merge_partition(in_k, n, i, num_tiles, target, T, Less{});
+    for (std::int64_t i = 0; i <= merged; ++i) {  // the merge kernel's warp search, held to the binary one
+      const CfPartitionSearch s = cf_merge_partition_search(n, i, num_tiles, target, T);
+      partitions[i] = s.a_begin + MergePathWide<31>::search<std::int64_t>(
+                                      s.a_count, s.b_count, s.diag, [&](std::int64_t a) { return in_k[s.a_begin + a]; },
+                                      [&](std::int64_t b) { return in_k[s.b_begin + b]; }, Less{});
+      REQUIRE(partitions[i] == cf_merge_partition(in_k, n, i, num_tiles, target, T, Less{}));
+    }
     for (std::int64_t b = 0; b < merged; ++b) {
       PassAlgo algo;
-      algo.ranges = cf_merge_tile_ranges(b, n, T, target, partitions.data());
+      algo.ranges = cf_merge_tile_ranges(b, n, T, target, partitions[b], partitions[b + 1]);
       const int count = algo.ranges.a_count + algo.ranges.b_count;
       REQUIRE(count == std::min<std::int64_t>(T, n - b * T));
       algo.in_keys = in_k;
@@ -265,7 +270,7 @@ TEST_CASE("CF sort: tile ranges and partitions follow CUB for any n") {
       for (std::int64_t i = 0; i <= tiles; ++i) part[i] = cf_merge_partition(keys.data(), n, i, tiles, target, T, Less{});
       std::int64_t total = 0;
       for (std::int64_t b = 0; b < tiles; ++b) {
-        const auto r = cf_merge_tile_ranges(b, n, T, target, part.data());
+        const auto r = cf_merge_tile_ranges(b, n, T, target, part[b], part[b + 1]);
         CHECK(r.a_count >= 0);
         CHECK(r.b_count >= 0);
         CHECK(r.a_count + r.b_count == std::min<std::int64_t>(T, n - b * T));
@@ -315,6 +320,24 @@ TEST_CASE("CF sort: a pass leaves a trailing lone run where it lies, and every m
   // An odd streak of lone passes (2049 tiles: passes 0..10) copies the run in its last pass.
   CHECK(cf_merge_pass_tiles(2049, 9) == 2048);
   CHECK(cf_merge_pass_tiles(2049, 10) == 2049);
+}
+
+TEST_CASE("CF sort: the partition search's probes follow the tile count") {
+  // The H100's best of 3, 7, 31 and binary at these counts (cf_sort_table --profile, 2026-11-27):
+  // 123 and 245 tiles (1,000,003 keys), 2048 (2^24 4-byte keys), 4096 and 8192 (2^24 8-byte, 2^26 4-byte).
+  const std::pair<std::int64_t, int> measured[] = {{123, 31}, {245, 31}, {2048, 7}, {4096, 3}, {8192, 3}};
+  for (const auto& [tiles, probes] : measured) {
+    CAPTURE(tiles);
+    CHECK(partition_probes(tiles) == probes);
+  }
+  // Always a warp's worth or fewer, 2^k - 1, never fewer than 3, and the bound holds where it can.
+  for (std::int64_t tiles = 1; tiles <= (std::int64_t{1} << 20); tiles = tiles * 3 / 2 + 1) {
+    const int p = partition_probes(tiles);
+    CHECK(p >= 3);
+    CHECK(p <= 31);
+    CHECK(((p + 1) & p) == 0);
+    CHECK((p == 3 || (p + 1) * (tiles + 1) <= (std::int64_t{1} << 15)));
+  }
 }
 
 TEST_CASE("CF sort: sorted output for any n, 4-byte keys, u=64 E=16 (d = 16) and E=15 (coprime)") {

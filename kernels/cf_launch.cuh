@@ -1,0 +1,47 @@
+#pragma once
+// Launches of kernels/cf_merge_sort.cuh that may overlap the kernel before
+// them on the stream (programmatic dependent launch, compute capability 9.0
+// and up): the next kernel's blocks are launched once every block of the
+// current one has started, and wait in wait_for_previous_grid() until it has
+// finished, so a launch's latency hides behind the tail of the one before.
+// Each kernel of the sort waits before its first global access (a read of
+// what the last kernel wrote, or a write over what it reads); without the
+// launch attribute, or below sm_90, the wait returns at once. C++17.
+#include <cuda_runtime.h>
+
+#include <utility>
+
+namespace bankcheck::cf::detail {
+
+/// Waits until the previous kernel on the stream has finished and its writes are visible.
+__device__ __forceinline__ void wait_for_previous_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+/// Lets the next kernel on the stream launch once every block of this one has called it.
+__device__ __forceinline__ void allow_next_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+/// kernel<<<grid, block, smem, stream>>>(args...), allowed to overlap the previous kernel when `overlap`.
+template <class... Params, class... Args>
+cudaError_t launch(bool overlap, void (*kernel)(Params...), unsigned grid, unsigned block, int smem,
+                   cudaStream_t stream, Args&&... args) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(grid);
+  config.blockDim = dim3(block);
+  config.dynamicSmemBytes = static_cast<std::size_t>(smem);
+  config.stream = stream;
+  cudaLaunchAttribute attribute[1];
+  attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute[0].val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = attribute;
+  config.numAttrs = overlap ? 1 : 0;
+  return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+}
+
+}  // namespace bankcheck::cf::detail

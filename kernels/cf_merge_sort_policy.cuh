@@ -1,0 +1,50 @@
+#pragma once
+// The tuning of kernels/cf_merge_sort.cuh: its policy type and the default
+// per key and value size. C++17, as the sort's header.
+#include <cub/block/block_load.cuh>
+#include <cub/block/block_store.cuh>
+
+#include <type_traits>
+
+#include "sim/algorithms/merge/cf_register_merge.hpp"
+
+namespace bankcheck::cf {
+
+/// Tuning of the sort (CUB's AgentMergeSortPolicy plus a register bound).
+/// @tparam kThreads u, threads per block: a power of two, a multiple of 32
+/// @tparam kItems E, keys per thread
+/// @tparam kMinBlocks __launch_bounds__' minimum resident blocks per SM (register cap)
+template <int kThreads_, int kItems_, cub::BlockLoadAlgorithm kLoad_ = cub::BLOCK_LOAD_WARP_TRANSPOSE,
+          cub::BlockStoreAlgorithm kStore_ = cub::BLOCK_STORE_WARP_TRANSPOSE, int kMinBlocks_ = 1>
+struct Policy {
+  static constexpr int kThreads = kThreads_;
+  static constexpr int kItems = kItems_;
+  static constexpr int kTile = kThreads_ * kItems_;
+  static constexpr cub::BlockLoadAlgorithm kLoad = kLoad_;
+  static constexpr cub::BlockStoreAlgorithm kStore = kStore_;
+  static constexpr int kMinBlocks = kMinBlocks_;
+};
+
+/// The default policy per key and value size (docs/cf-merge.md, "Tuning"), chosen
+/// by the H100 tune run of 2026-11-23 (kernels/cf_sort_bench_tune.cuh) and measured
+/// at full size in the second run: 128 bytes of keys per thread for keys only (E =
+/// 32 for 4-byte keys, 16 for 8-byte keys), E = 16 for pairs, u = 256 (that run's
+/// tune also favours E = 32 for 4-byte pairs, not yet timed at full size). Larger
+/// tiles amortize the per-tile work (merge-path search, barriers, the block-level
+/// rounds) over more items; the gather stays conflict free at every E (gcd(w, E)
+/// > 1 takes the circular-shift layout, Section 3.2). The register bound (minimum
+/// blocks per SM) is 4 up to 32 words of keys and values per thread and 2 above,
+/// the largest at which ptxas reports no spill in the full-tile kernels.
+template <class Key, class Value = CfNoValue>
+struct DefaultPolicy {
+  static constexpr bool kPairs = !std::is_same_v<Value, CfNoValue>;
+  static constexpr int kKeyBytes = static_cast<int>(sizeof(Key));
+  static constexpr int kValueBytes = kPairs ? static_cast<int>(sizeof(Value)) : 0;
+  static constexpr int kItems = kPairs ? 16 : (kKeyBytes >= 4 ? 128 / kKeyBytes : 32);
+  /// keys (and values) of E items in registers: 32 words for 4-byte keys at E = 32
+  static constexpr int kWords = kItems * (kKeyBytes + kValueBytes) / 4;
+  static constexpr int kMinBlocks = kWords <= 32 ? 4 : 2;
+  using type = Policy<256, kItems, cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::BLOCK_STORE_WARP_TRANSPOSE, kMinBlocks>;
+};
+
+}  // namespace bankcheck::cf
