@@ -6,9 +6,11 @@
 // finished, so a launch's latency hides behind the tail of the one before.
 // Each kernel of the sort waits before its first global access (a read of
 // what the last kernel wrote, or a write over what it reads); without the
-// launch attribute, or below sm_90, the wait returns at once. C++17.
+// launch attribute, or below sm_90, the wait returns at once. Also: how many
+// blocks of a kernel the device holds at once. C++17.
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <utility>
 
 namespace bankcheck::cf::detail {
@@ -42,6 +44,24 @@ cudaError_t launch(bool overlap, void (*kernel)(Params...), unsigned grid, unsig
   config.attrs = attribute;
   config.numAttrs = overlap ? 1 : 0;
   return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+}
+
+/// The blocks of `kernel` the current device holds at once (SMs x occupancy), looked up once a device.
+template <class Kernel>
+cudaError_t resident_blocks(Kernel kernel, int threads, int smem, int& blocks) {
+  constexpr int kDevices = 64;
+  static std::atomic<int> known[kDevices] = {};  // 0: not looked up yet
+  int device = 0;
+  cudaError_t e = cudaGetDevice(&device);
+  if (e != cudaSuccess) return e;
+  if (device < kDevices && (blocks = known[device].load(std::memory_order_relaxed)) > 0) return cudaSuccess;
+  int sms = 0, per_sm = 0;
+  e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem);
+  if (e != cudaSuccess) return e;
+  blocks = sms * per_sm;
+  if (device < kDevices) known[device].store(blocks, std::memory_order_relaxed);
+  return cudaSuccess;
 }
 
 }  // namespace bankcheck::cf::detail

@@ -95,29 +95,53 @@ struct StageTimes {
   }
 };
 
+using bankcheck::cf::detail::Fuse;
+
 /// The forms of the sort the profile times: the dispatch's kLeaveLoneRuns,
-/// kProbes and kOverlap, and the default policy or one of half its tile (E / 2).
-template <bool kLeaveLoneRuns, int kProbes, bool kOverlapLaunches = true, bool kHalfTile = false>
+/// kProbes, kFuse and kOverlap, and the default policy or one of half its tile (E / 2).
+template <bool kLeaveLoneRuns, int kProbes, Fuse kFusePartitions = Fuse::by_occupancy, bool kOverlapLaunches = true,
+          bool kHalfTile = false>
 struct Form {
   static constexpr bool kLeave = kLeaveLoneRuns;
   static constexpr int kSearchProbes = kProbes;
+  static constexpr Fuse kFuse = kFusePartitions;
   static constexpr bool kOverlap = kOverlapLaunches;
   template <class P>
   using PolicyOf = std::conditional_t<kHalfTile, bankcheck::cf::Policy<P::kThreads, P::kItems / 2, P::kLoad, P::kStore, 4>, P>;
 };
-using Forms = std::tuple<Form<true, 0>, Form<true, 3>, Form<true, 7>, Form<true, 15>, Form<true, 31>, Form<true, 1>,
-                         Form<false, 0>, Form<true, 0, false>, Form<true, 1, false>, Form<true, 0, true, true>>;
+constexpr Fuse kNever = Fuse::never;
+using Forms = std::tuple<Form<true, 0>, Form<true, 0, kNever>, Form<true, 0, Fuse::always>, Form<true, 3, kNever>,
+                         Form<true, 7, kNever>, Form<true, 15, kNever>, Form<true, 31, kNever>, Form<true, 1, kNever>,
+                         Form<false, 0>, Form<true, 0, Fuse::by_occupancy, false>, Form<true, 1, kNever, false>,
+                         Form<true, 0, Fuse::by_occupancy, true, true>>;
 constexpr const char* kFormNames[] = {"CF as shipped",
-                                      "3 probes",
-                                      "7 probes",
-                                      "15 probes",
-                                      "31 probes",
-                                      "1 probe (binary, as CUB)",
+                                      "partition kernel every pass",
+                                      "partitions in the merge kernel every pass",
+                                      "3 probes, partition kernel",
+                                      "7 probes, partition kernel",
+                                      "15 probes, partition kernel",
+                                      "31 probes, partition kernel",
+                                      "1 probe (binary), partition kernel",
                                       "lone runs copied (as CUB)",
-                                      "launches not overlapped (as CUB)",
-                                      "binary, not overlapped (as CUB)",
+                                      "launches not overlapped",
+                                      "as CUB: binary, partition kernel, not overlapped",
                                       "half the tile (E / 2)"};
 constexpr int kForms = static_cast<int>(std::tuple_size_v<Forms>);
+static_assert(sizeof(kFormNames) / sizeof(kFormNames[0]) == kForms, "a name for every form");
+
+/// Every form's stage labels, in launch order: the block sort, then each pass's partition and merge.
+std::vector<std::string> stage_order(const StageTimes (&forms)[kForms]) {
+  std::map<std::pair<int, int>, std::string> ordered;  // (pass, partition 0 / merge 1) -> label
+  for (const auto& f : forms)
+    for (const auto& label : f.order) {
+      const auto comma = label.find(", pass ");
+      const int pass = comma == std::string::npos ? -1 : std::stoi(label.substr(comma + 7));
+      ordered[{pass, label.rfind("merge", 0) == 0 ? 1 : 0}] = label;
+    }
+  std::vector<std::string> out;
+  for (const auto& [key, label] : ordered) out.push_back(label);
+  return out;
+}
 
 template <class Key, bool kPairs>
 void profile_size(const TableOptions& o, std::uint64_t n) {
@@ -164,7 +188,7 @@ void profile_size(const TableOptions& o, std::uint64_t n) {
     using F = decltype(form);
     auto sort = [&](auto&& marks_or_none) {
       CHECK_CUDA((bankcheck::cf::detail::dispatch<typename F::template PolicyOf<P>, Key, V, F::kLeave,
-                                                  F::kSearchProbes, F::kOverlap>(
+                                                  F::kSearchProbes, F::kFuse, F::kOverlap>(
           temp.get(), bytes, keys.get(), v, static_cast<std::int64_t>(n), Less{}, 0, marks_or_none)));
     };
     restore();
@@ -198,7 +222,7 @@ void profile_size(const TableOptions& o, std::uint64_t n) {
   std::printf("\n|---|");
   for (int i = 0; i < kForms; ++i) std::printf("---:|");
   std::printf("\n");
-  for (const auto& label : forms[kForms - 1].order) {  // half the tile: the most launches
+  for (const auto& label : stage_order(forms)) {
     std::printf("| %s |", label.c_str());
     for (const auto& f : forms) {
       const double t = f.median(label);  // absent: that form has no such launch

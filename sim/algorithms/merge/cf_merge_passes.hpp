@@ -47,6 +47,16 @@ inline std::int64_t cf_merge_pass_tiles(std::int64_t num_tiles, int pass) {
   return last & ~((std::int64_t{2} << pass) - 1);
 }
 
+/// Whether the merge kernel of a pass over `merged` tiles searches its own
+/// partitions (no partition kernel): where the GPU holds every block of the
+/// pass at once (`resident` blocks), the search costs less than the partition
+/// kernel's launch; where blocks queue, every block's search delays the merges
+/// behind it (30% slower passes at 2^26 4-byte keys). Measured on the H100:
+/// cf_sort_table --profile, docs/cf-merge.md.
+inline bool cf_merge_fused_partitions(std::int64_t merged, std::int64_t resident) {
+  return merged <= resident;
+}
+
 /// The partition kernel's probes a step (kernels/cf_warp_partition.cuh, MergePathWide) for a sort of num_tiles tiles:
 /// 2^k - 1 for the largest k <= 5 with 2^k (num_tiles + 1) <= 2^15, at least 3. More probes take fewer
 /// dependent steps but read more scattered keys a step; on the H100 (cf_sort_table --profile,

@@ -1,0 +1,248 @@
+#pragma once
+// The block-level steps and the kernels of kernels/cf_merge_sort.cuh: CUB's
+// AgentBlockSort / AgentMerge with CF-Merge's merges (Agent), the block sort
+// and merge kernels. C++17, as the sort's header.
+#include <cub/block/block_load.cuh>
+#include <cub/block/block_store.cuh>
+#include <cub/thread/thread_sort.cuh>
+#include <cub/util_type.cuh>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/cf_launch.cuh"
+#include "kernels/cf_warp_partition.cuh"
+#include "sim/algorithms/merge/cf_merge.hpp"
+#include "sim/algorithms/merge/cf_merge_sort.hpp"
+#include "sim/algorithms/shared_array.hpp"
+
+namespace bankcheck::cf::detail {
+
+/// One `extern __shared__` array for every kernel of this file (dynamic shared memory).
+__device__ __forceinline__ unsigned char* dynamic_smem() {
+  extern __shared__ __align__(16) unsigned char cf_merge_sort_smem[];
+  return cf_merge_sort_smem;
+}
+
+template <class P, class Key, class Value>
+struct Agent {
+  static constexpr int kThreads = P::kThreads, kItems = P::kItems, kTile = P::kTile;
+  using Block = CfSortBlock<Key, Value, kThreads, kItems>;
+  static constexpr bool kKeysOnly = Block::kKeysOnly;
+  using ValueT = std::conditional_t<kKeysOnly, char, Value>;  ///< a stand-in type for CUB's templates
+  using LoadKeys = cub::BlockLoad<Key, kThreads, kItems, P::kLoad>;
+  using LoadValues = cub::BlockLoad<ValueT, kThreads, kItems, P::kLoad>;
+  using StoreKeys = cub::BlockStore<Key, kThreads, kItems, P::kStore>;
+  using StoreValues = cub::BlockStore<ValueT, kThreads, kItems, P::kStore>;
+
+  /// The merge's shared memory: key layout, value layout, the splits (CUB
+  /// unions its load/store storage with its keys_shared the same way).
+  struct MergeStorage {
+    Key keys[kTile];
+    ValueT vals[kKeysOnly ? 1 : kTile];
+    std::int32_t splits[kThreads];
+    std::int64_t bounds[2];  ///< the tile's partitions when the merge kernel searches them itself
+  };
+  union TempStorage {
+    typename LoadKeys::TempStorage load_keys;
+    typename LoadValues::TempStorage load_values;
+    typename StoreKeys::TempStorage store_keys;
+    typename StoreValues::TempStorage store_values;
+    MergeStorage merge;
+  };
+  static constexpr std::size_t kSharedBytes = sizeof(TempStorage);
+  static_assert(offsetof(MergeStorage, keys) == 0, "the key layout must start the block's shared memory (bank 0)");
+
+  __device__ static TempStorage& storage() { return *reinterpret_cast<TempStorage*>(dynamic_smem()); }
+  __device__ static SharedArray keys_smem() { return SharedArray(storage().merge.keys); }
+  __device__ static SharedArray vals_smem() { return SharedArray(storage().merge.vals); }
+  __device__ static SharedArray splits_smem() { return SharedArray(storage().merge.splits); }
+
+  template <bool kPartial>
+  __device__ static void store_tile(Key* keys_out, Value* vals_out, Key (&keys)[kItems], Value (&vals)[kItems],
+                                    int valid) {
+    if constexpr (kPartial)
+      StoreKeys(storage().store_keys).Store(keys_out, keys, valid);
+    else
+      StoreKeys(storage().store_keys).Store(keys_out, keys);
+    if constexpr (!kKeysOnly) {
+      __syncthreads();
+      if constexpr (kPartial)
+        StoreValues(storage().store_values).Store(vals_out, vals, valid);
+      else
+        StoreValues(storage().store_values).Store(vals_out, vals);
+    }
+  }
+
+  /// The partial last tile's paths as calls: ptxas allocates their registers
+  /// apart (spilling there if it must, in one block), so the partial path's
+  /// extra registers cannot make the full tiles' path spill in the same kernel.
+  /// Arguments by value: a reference made every thread of every tile store
+  /// the ranges to local memory before the branch (the merges were 6% slower).
+  template <class Less>
+  __device__ __noinline__ static void block_sort_partial(const Key* keys_in, const Value* vals_in, Key* keys_out,
+                                                        Value* vals_out, int valid, Less less) {
+    block_sort<true>(keys_in, vals_in, keys_out, vals_out, valid, less);
+  }
+  template <class Less>
+  __device__ __noinline__ static void merge_tile_partial(CfMergeTileRanges g, const Key* keys_in,
+                                                        const Value* vals_in, Key* keys_out, Value* vals_out,
+                                                        Less less) {
+    merge_tile<true>(g, keys_in, vals_in, keys_out, vals_out, less);
+  }
+
+  /// CUB's AgentBlockSort::consume_tile with CF-Merge's in-block rounds.
+  template <bool kPartial, class Less>
+  __device__ static void block_sort(const Key* keys_in, const Value* vals_in, Key* keys_out, Value* vals_out,
+                                    int valid, Less less) {
+    const int tid = static_cast<int>(threadIdx.x);
+    Key keys[kItems];
+    Value vals[kItems];
+    if constexpr (!kKeysOnly) {
+      if constexpr (kPartial)
+        LoadValues(storage().load_values).Load(vals_in, vals, valid, vals_in[0]);
+      else
+        LoadValues(storage().load_values).Load(vals_in, vals);
+      __syncthreads();
+    }
+    if constexpr (kPartial)
+      LoadKeys(storage().load_keys).Load(keys_in, keys, valid, keys_in[0]);
+    else
+      LoadKeys(storage().load_keys).Load(keys_in, keys);
+    __syncthreads();  // the load's storage becomes the merge layout
+    if constexpr (kPartial) {
+      // CUB's padding (BlockMergeSortStrategy::Sort): keys past `valid` take
+      // the thread's running maximum, so the stable sort leaves them last.
+      Key max_key = keys[0];
+#pragma unroll
+      for (int i = 1; i < kItems; ++i) {
+        if (kItems * tid + i < valid)
+          max_key = less(max_key, keys[i]) ? keys[i] : max_key;
+        else
+          keys[i] = max_key;
+      }
+    }
+    if (!kPartial || kItems * tid < valid) {
+      if constexpr (kKeysOnly) {
+        cub::NullType none[kItems];
+        cub::StableOddEvenSort(keys, none, less);
+      } else {
+        cub::StableOddEvenSort(keys, vals, less);
+      }
+    }
+    const SharedArray keys_s = keys_smem(), vals_s = vals_smem(), splits_s = splits_smem();
+    for (int m = 2; m <= kThreads; m *= 2) {
+      const auto r = Block::template round<kPartial>(m, tid, valid);
+      if (m > 2) __syncthreads();  // the previous round's gather is done with the layout
+      Block::template store_blocked<kPartial>(keys_s, vals_s, r.L, r.local * kItems, keys, vals);
+      __syncthreads();
+      const int split = Block::find_split(keys_s, r.L, r.diag, less);
+      Block::publish_split(splits_s, tid, split);
+      __syncthreads();
+      const int a_next = Block::next_split(splits_s, r.L, r.local, m, tid);
+      Block::template gather_merge<kPartial>(keys_s, vals_s, r.L, split, a_next, r.diag, keys, vals, less);
+    }
+    __syncthreads();  // the layout becomes the store's storage
+    store_tile<kPartial>(keys_out, vals_out, keys, vals, valid);
+  }
+
+  /// CUB's AgentMerge::consume_tile with the CF-Merge merge.
+  template <bool kPartial, class Less>
+  __device__ static void merge_tile(const CfMergeTileRanges& g, const Key* keys_in, const Value* vals_in,
+                                    Key* keys_out, Value* vals_out, Less less) {
+    const int tid = static_cast<int>(threadIdx.x);
+    const auto L = Block::template pass_layout<kPartial>(g.a_count, g.b_count);
+    const SharedArray keys_s = keys_smem(), vals_s = vals_smem(), splits_s = splits_smem();
+    const Value* a_vals = kKeysOnly ? nullptr : vals_in + g.a_begin;
+    const Value* b_vals = kKeysOnly ? nullptr : vals_in + g.b_begin;
+    Block::template stage_striped<kPartial>(keys_s, vals_s, L, tid, keys_in + g.a_begin, keys_in + g.b_begin, a_vals,
+                                            b_vals);
+    __syncthreads();
+    const int diag = kPartial ? (tid * kItems < L.count ? tid * kItems : L.count) : tid * kItems;
+    const int split = Block::find_split(keys_s, L, diag, less);
+    Block::publish_split(splits_s, tid, split);
+    __syncthreads();
+    const int a_next = Block::next_split(splits_s, L, tid, kThreads, tid);
+    Key keys[kItems];
+    Value vals[kItems];
+    Block::template gather_merge<kPartial>(keys_s, vals_s, L, split, a_next, diag, keys, vals, less);
+    __syncthreads();  // the layout becomes the store's storage
+    store_tile<kPartial>(keys_out, vals_out, keys, vals, L.count);
+  }
+};
+
+/// The tile of block blockIdx.x in a launch over tiles [0, gridDim.x). A
+/// partial last tile is in the same launch, as in CUB: a one-block launch of
+/// its own after the full tiles exposed that block's whole latency (0.052 ms
+/// at 2^24 + 12,345 4-byte keys, docs/cf-merge.md "Sizes that are not a power
+/// of two"). It goes to block 0, scheduled first, so that its slower path (a
+/// call that may spill, Agent::block_sort_partial) overlaps the full tiles.
+__device__ inline std::int64_t tile_of_block(std::int64_t n, int tile) {
+  const std::int64_t grid = gridDim.x, block = blockIdx.x;
+  if (grid * tile <= n) return block;  // every tile of the launch is full
+  return block == 0 ? grid - 1 : block - 1;
+}
+
+/// Block sort (CUB's DeviceMergeSortBlockSortKernel): each tile sorted into
+/// `ping ? keys : keys_buf` (in place when ping: a block reads its whole tile
+/// before it writes).
+template <class P, class Key, class Value, class Less>
+__global__ void __launch_bounds__(P::kThreads, P::kMinBlocks)
+    block_sort_kernel(bool ping, Key* keys, Value* vals, Key* keys_buf, Value* vals_buf, std::int64_t n, Less less) {
+  using A = Agent<P, Key, Value>;
+  allow_next_grid();
+  wait_for_previous_grid();
+  const std::int64_t base = tile_of_block(n, P::kTile) * P::kTile;
+  Key* keys_out = (ping ? keys : keys_buf) + base;
+  Value* vals_out = A::kKeysOnly ? nullptr : (ping ? vals : vals_buf) + base;
+  const Value* vals_in = A::kKeysOnly ? nullptr : vals + base;
+  if (n - base >= P::kTile)
+    A::template block_sort<false>(keys + base, vals_in, keys_out, vals_out, P::kTile, less);
+  else
+    A::block_sort_partial(keys + base, vals_in, keys_out, vals_out, static_cast<int>(n - base), less);
+}
+
+/// The tile's two partitions searched by the block itself (warps 0 and 1,
+/// 31 probes a step), for a pass without a partition kernel.
+template <class A, class Key, class Less>
+__device__ void search_bounds(const Key* keys_in, std::int64_t n, std::int64_t tile_idx, std::int64_t num_tiles,
+                              std::int64_t target, Less less) {
+  const int warp = static_cast<int>(threadIdx.x / 32);
+  if (warp < 2) {
+    const CfPartitionSearch s = cf_merge_partition_search(n, tile_idx + warp, num_tiles, target, A::kTile);
+    const std::int64_t at = warp_partition<31>(keys_in, s, less);
+    if (threadIdx.x % 32 == 0) A::storage().merge.bounds[warp] = at;
+  }
+  __syncthreads();
+}
+
+/// One global merge pass (CUB's DeviceMergeSortMergeKernel): reads `ping ?
+/// keys : keys_buf`, writes the other. The tile's partitions come from the
+/// partition kernel, or with partitions == nullptr the block searches them
+/// (search_bounds): that saves the partition kernel's launch where every tile
+/// of the pass is resident at once, and costs the merges up to 30% where they
+/// are not (docs/cf-merge.md, cf_merge_fused_partitions).
+template <class P, class Key, class Value, class Less>
+__global__ void __launch_bounds__(P::kThreads, P::kMinBlocks)
+    merge_kernel(bool ping, Key* keys, Value* vals, Key* keys_buf, Value* vals_buf, std::int64_t n,
+                 std::int64_t num_tiles, const std::int64_t* partitions, std::int64_t target, Less less) {
+  using A = Agent<P, Key, Value>;
+  allow_next_grid();
+  wait_for_previous_grid();
+  const std::int64_t tile_idx = tile_of_block(n, P::kTile);
+  const Key* keys_in = ping ? keys : keys_buf;
+  if (partitions == nullptr) search_bounds<A>(keys_in, n, tile_idx, num_tiles, target, less);
+  const std::int64_t* bounds = partitions == nullptr ? A::storage().merge.bounds : partitions + tile_idx;
+  const CfMergeTileRanges g = cf_merge_tile_ranges(tile_idx, n, P::kTile, target, bounds[0], bounds[1]);
+  const Value* vals_in = ping ? vals : vals_buf;
+  const std::int64_t base = tile_idx * P::kTile;
+  Key* keys_out = (ping ? keys_buf : keys) + base;
+  Value* vals_out = A::kKeysOnly ? nullptr : (ping ? vals_buf : vals) + base;
+  if (n - base >= P::kTile)
+    A::template merge_tile<false>(g, keys_in, vals_in, keys_out, vals_out, less);
+  else
+    A::merge_tile_partial(g, keys_in, vals_in, keys_out, vals_out, less);
+}
+
+}  // namespace bankcheck::cf::detail
