@@ -191,8 +191,7 @@ template <class P, class Key, class Value, class Less>
 __global__ void __launch_bounds__(P::kThreads, P::kMinBlocks)
     block_sort_kernel(bool ping, Key* keys, Value* vals, Key* keys_buf, Value* vals_buf, std::int64_t n, Less less) {
   using A = Agent<P, Key, Value>;
-  allow_next_grid();
-  wait_for_previous_grid();
+  follow_previous_grid();
   const std::int64_t base = tile_of_block(n, P::kTile) * P::kTile;
   Key* keys_out = (ping ? keys : keys_buf) + base;
   Value* vals_out = A::kKeysOnly ? nullptr : (ping ? vals : vals_buf) + base;
@@ -221,15 +220,14 @@ __device__ void search_bounds(const Key* keys_in, std::int64_t n, std::int64_t t
 /// keys : keys_buf`, writes the other. The tile's partitions come from the
 /// partition kernel, or with partitions == nullptr the block searches them
 /// (search_bounds): that saves the partition kernel's launch where every tile
-/// of the pass is resident at once, and costs the merges up to 30% where they
+/// of the pass is resident at once, and slows the merges where they
 /// are not (docs/cf-merge.md, cf_merge_fused_partitions).
 template <class P, class Key, class Value, class Less>
 __global__ void __launch_bounds__(P::kThreads, P::kMinBlocks)
     merge_kernel(bool ping, Key* keys, Value* vals, Key* keys_buf, Value* vals_buf, std::int64_t n,
                  std::int64_t num_tiles, const std::int64_t* partitions, std::int64_t target, Less less) {
   using A = Agent<P, Key, Value>;
-  allow_next_grid();
-  wait_for_previous_grid();
+  follow_previous_grid();
   const std::int64_t tile_idx = tile_of_block(n, P::kTile);
   const Key* keys_in = ping ? keys : keys_buf;
   if (partitions == nullptr) search_bounds<A>(keys_in, n, tile_idx, num_tiles, target, less);

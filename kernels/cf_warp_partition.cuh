@@ -37,8 +37,7 @@ __device__ std::int64_t warp_partition(const Key* keys, const CfPartitionSearch&
 template <int kProbes, class Key, class Less>
 __global__ void partition_kernel(const Key* keys, std::int64_t n, std::int64_t num_tiles, std::int64_t count,
                                  std::int64_t* partitions, std::int64_t target, int tile, Less less) {
-  allow_next_grid();
-  wait_for_previous_grid();
+  follow_previous_grid();
   const std::int64_t idx = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   if (idx >= count) return;  // whole warps
   const std::int64_t at =

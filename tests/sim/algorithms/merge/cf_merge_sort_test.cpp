@@ -340,6 +340,15 @@ TEST_CASE("CF sort: the partition search's probes follow the tile count") {
   }
 }
 
+TEST_CASE("CF sort: the merge kernels search their partitions only where the pass's tiles are all resident") {
+  // The H100 (cf_sort_table --profile, 2026-11-27): 528 merge blocks of 4-byte keys resident at once; the merge
+  // kernel's own search was faster at 128 and 512 tiles (2^20, 2^22 keys), the partition kernel at 8192 (2^26).
+  CHECK(cf_merge_fused_partitions(128, 528));
+  CHECK(cf_merge_fused_partitions(512, 528));
+  CHECK(!cf_merge_fused_partitions(8192, 528));
+  CHECK(!cf_merge_fused_partitions(529, 528));
+}
+
 TEST_CASE("CF sort: sorted output for any n, 4-byte keys, u=64 E=16 (d = 16) and E=15 (coprime)") {
   // tiles of 1024: 3, 5, 9, 18 and 33 tiles take lone-run streaks of length 1, 2, 3, 3 and 5
   check_sizes<std::int32_t, 64, 16>({1, 2, 17, 1023, 1024, 1025, 3000, 4096, 4097, 9000, 17 * 1024 + 5, 32 * 1024 + 7});
