@@ -18,10 +18,11 @@
 // and sim/algorithms/merge/cf_merge_sort.hpp, the same code bankcheck's CPU replay runs.
 // Kept from CUB: the block sort and merge kernels with the partial last tile
 // in the same launch, their tile ranges and ping-pong buffers, BlockLoad/
-// BlockStore (warp transpose), StableOddEvenSort of each thread's E keys in the
-// block sort. Changed: partitions searched by a warp each, by the merge
-// blocks themselves where a pass's tiles are all resident, launches
-// overlapped (programmatic dependent launch).
+// BlockStore (warp transpose), StableOddEvenSort of each thread's E keys in a
+// partial tile. Changed: a full tile's thread sorts its keys with a bitonic
+// network; partitions searched by a warp each, by the merge blocks themselves
+// where a pass's tiles are all resident; launches overlapped (programmatic
+// dependent launch).
 // Design, tuning and measurements: docs/cf-merge.md.
 //
 // Not stable (equal keys may change order), as cub::DeviceMergeSort::SortKeys.
@@ -64,11 +65,13 @@ cudaError_t launch_partitions(bool overlap, cudaStream_t stream, const Key* keys
 /// The whole sort (CUB's DispatchMergeSort::Invoke). kLeaveLoneRuns = false copies a pass's trailing
 /// lone run as CUB does; kProbes > 0 fixes the partition search's probes (0: partition_probes; 1:
 /// binary, as CUB); kFuse: whether merge kernels search their own partitions (Fuse::by_occupancy:
-/// where cf_merge_fused_partitions says so); kOverlap = false
+/// where cf_merge_fused_partitions says so); kNetwork = false sorts each thread's keys in the block
+/// sort with CUB's StableOddEvenSort; kOverlap = false
 /// launches every kernel after the last has finished, as CUB does (kernels/cf_launch.cuh);
 /// cf_sort_table --profile compares them.
 template <class P, class Key, class Value, bool kLeaveLoneRuns = true, int kProbes = 0,
-          Fuse kFuse = Fuse::by_occupancy, bool kOverlap = true, class Less, class Marks = NoMarks>
+          Fuse kFuse = Fuse::by_occupancy, bool kOverlap = true, bool kNetwork = true, class Less,
+          class Marks = NoMarks>
 cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* d_vals, std::int64_t n, Less less,
                      cudaStream_t stream, Marks&& marks = {}) {
   using A = Agent<P, Key, Value>;
@@ -93,7 +96,7 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* 
 
   constexpr int smem = static_cast<int>(A::kSharedBytes);
   if constexpr (smem > 48 * 1024) {  // above the default: opt in (cheap when already set)
-    for (const void* k : {reinterpret_cast<const void*>(&block_sort_kernel<P, Key, Value, Less>),
+    for (const void* k : {reinterpret_cast<const void*>(&block_sort_kernel<P, Key, Value, Less, kNetwork>),
                           reinterpret_cast<const void*>(&merge_kernel<P, Key, Value, Less>)}) {
       const cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
       if (e != cudaSuccess) return e;
@@ -108,8 +111,8 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* 
   // CUB's ping: the last pass writes d_keys (ping = read d_keys, write the buffer)
   bool ping = passes % 2 == 0;
   // The first kernel waits for the caller's work on the stream as any launch does.
-  cudaError_t e = launch(false, block_sort_kernel<P, Key, Value, Less>, static_cast<unsigned>(num_tiles), P::kThreads,
-                         smem, stream, ping, d_keys, d_vals, keys_buf, vals_buf, n, less);
+  cudaError_t e = launch(false, block_sort_kernel<P, Key, Value, Less, kNetwork>, static_cast<unsigned>(num_tiles),
+                         P::kThreads, smem, stream, ping, d_keys, d_vals, keys_buf, vals_buf, n, less);
   marks("block sort", -1);
   if (e != cudaSuccess) return e;
   for (int pass = 0; pass < passes; ++pass, ping = !ping) {

@@ -15,6 +15,7 @@
 #include "kernels/cf_warp_partition.cuh"
 #include "sim/algorithms/merge/cf_merge.hpp"
 #include "sim/algorithms/merge/cf_merge_sort.hpp"
+#include "sim/algorithms/merge/cf_register_sort.hpp"
 #include "sim/algorithms/shared_array.hpp"
 
 namespace bankcheck::cf::detail {
@@ -93,7 +94,9 @@ struct Agent {
   }
 
   /// CUB's AgentBlockSort::consume_tile with CF-Merge's in-block rounds.
-  template <bool kPartial, class Less>
+  /// kNetwork: a full tile's thread sorts its E keys with the bitonic network
+  /// (cf_register_sort.hpp) where E allows, else with CUB's StableOddEvenSort.
+  template <bool kPartial, class Less, bool kNetwork = true>
   __device__ static void block_sort(const Key* keys_in, const Value* vals_in, Key* keys_out, Value* vals_out,
                                     int valid, Less less) {
     const int tid = static_cast<int>(threadIdx.x);
@@ -123,7 +126,9 @@ struct Agent {
           keys[i] = max_key;
       }
     }
-    if (!kPartial || kItems * tid < valid) {
+    if constexpr (!kPartial && kNetwork && cf_register_sort_fits(kItems)) {
+      cf_register_sort(keys, vals, less);
+    } else if (!kPartial || kItems * tid < valid) {
       if constexpr (kKeysOnly) {
         cub::NullType none[kItems];
         cub::StableOddEvenSort(keys, none, less);
@@ -187,7 +192,7 @@ __device__ inline std::int64_t tile_of_block(std::int64_t n, int tile) {
 /// Block sort (CUB's DeviceMergeSortBlockSortKernel): each tile sorted into
 /// `ping ? keys : keys_buf` (in place when ping: a block reads its whole tile
 /// before it writes).
-template <class P, class Key, class Value, class Less>
+template <class P, class Key, class Value, class Less, bool kNetwork = true>
 __global__ void __launch_bounds__(P::kThreads, P::kMinBlocks)
     block_sort_kernel(bool ping, Key* keys, Value* vals, Key* keys_buf, Value* vals_buf, std::int64_t n, Less less) {
   using A = Agent<P, Key, Value>;
@@ -197,7 +202,7 @@ __global__ void __launch_bounds__(P::kThreads, P::kMinBlocks)
   Value* vals_out = A::kKeysOnly ? nullptr : (ping ? vals : vals_buf) + base;
   const Value* vals_in = A::kKeysOnly ? nullptr : vals + base;
   if (n - base >= P::kTile)
-    A::template block_sort<false>(keys + base, vals_in, keys_out, vals_out, P::kTile, less);
+    A::template block_sort<false, Less, kNetwork>(keys + base, vals_in, keys_out, vals_out, P::kTile, less);
   else
     A::block_sort_partial(keys + base, vals_in, keys_out, vals_out, static_cast<int>(n - base), less);
 }

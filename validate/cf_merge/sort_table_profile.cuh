@@ -98,10 +98,11 @@ struct StageTimes {
 using bankcheck::cf::detail::Fuse;
 
 /// The forms of the sort the profile times: the dispatch's kLeaveLoneRuns,
-/// kProbes, kFuse and kOverlap, and the default policy or one of half its tile (E / 2).
+/// kProbes, kFuse, kOverlap and kNetwork, and the default policy or one of half its tile (E / 2).
 template <bool kLeaveLoneRuns, int kProbes, Fuse kFusePartitions = Fuse::by_occupancy, bool kOverlapLaunches = true,
-          bool kHalfTile = false>
+          bool kHalfTile = false, bool kNetworkSort = true>
 struct Form {
+  static constexpr bool kNetwork = kNetworkSort;
   static constexpr bool kLeave = kLeaveLoneRuns;
   static constexpr int kSearchProbes = kProbes;
   static constexpr Fuse kFuse = kFusePartitions;
@@ -110,10 +111,11 @@ struct Form {
   using PolicyOf = std::conditional_t<kHalfTile, bankcheck::cf::Policy<P::kThreads, P::kItems / 2, P::kLoad, P::kStore, 4>, P>;
 };
 constexpr Fuse kNever = Fuse::never;
+using HalfTile = Form<true, 0, Fuse::by_occupancy, true, true>;
 using Forms = std::tuple<Form<true, 0>, Form<true, 0, kNever>, Form<true, 0, Fuse::always>, Form<true, 3, kNever>,
                          Form<true, 7, kNever>, Form<true, 15, kNever>, Form<true, 31, kNever>, Form<true, 1, kNever>,
                          Form<false, 0>, Form<true, 0, Fuse::by_occupancy, false>, Form<true, 1, kNever, false>,
-                         Form<true, 0, Fuse::by_occupancy, true, true>>;
+                         HalfTile, Form<true, 0, Fuse::by_occupancy, true, false, false>>;
 constexpr const char* kFormNames[] = {"CF as shipped",
                                       "partition kernel every pass",
                                       "partitions in the merge kernel every pass",
@@ -125,7 +127,8 @@ constexpr const char* kFormNames[] = {"CF as shipped",
                                       "lone runs copied (as CUB)",
                                       "launches not overlapped",
                                       "as CUB: binary, partition kernel, not overlapped",
-                                      "half the tile (E / 2)"};
+                                      "half the tile (E / 2)",
+                                      "CUB's odd-even sort of a thread's keys"};
 constexpr int kForms = static_cast<int>(std::tuple_size_v<Forms>);
 static_assert(sizeof(kFormNames) / sizeof(kFormNames[0]) == kForms, "a name for every form");
 
@@ -159,7 +162,7 @@ void profile_size(const TableOptions& o, std::uint64_t n) {
   V* v = nullptr;
   if constexpr (kPairs) v = vals.get();
   std::size_t bytes = 0;  // the half tile's: the most partitions
-  CHECK_CUDA((bankcheck::cf::detail::dispatch<typename std::tuple_element_t<kForms - 1, Forms>::template PolicyOf<P>, Key,
+  CHECK_CUDA((bankcheck::cf::detail::dispatch<typename HalfTile::template PolicyOf<P>, Key,
                                               V>(nullptr, bytes, keys.get(), v, static_cast<std::int64_t>(n), Less{}, 0)));
   Buffer<unsigned char> temp(std::max<std::size_t>(bytes, 1));
   Sorter<Key, kPairs> cub(Algo::cub_merge, static_cast<std::int64_t>(n), keys.get(), vals.get());
@@ -188,7 +191,7 @@ void profile_size(const TableOptions& o, std::uint64_t n) {
     using F = decltype(form);
     auto sort = [&](auto&& marks_or_none) {
       CHECK_CUDA((bankcheck::cf::detail::dispatch<typename F::template PolicyOf<P>, Key, V, F::kLeave,
-                                                  F::kSearchProbes, F::kFuse, F::kOverlap>(
+                                                  F::kSearchProbes, F::kFuse, F::kOverlap, F::kNetwork>(
           temp.get(), bytes, keys.get(), v, static_cast<std::int64_t>(n), Less{}, 0, marks_or_none)));
     };
     restore();
