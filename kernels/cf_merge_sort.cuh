@@ -62,14 +62,14 @@ cudaError_t launch_partitions(bool overlap, cudaStream_t stream, const Key* keys
                 32 * kWarps, 0, stream, keys, n, num_tiles, count, partitions, target, tile, less);
 }
 
-/// The whole sort (CUB's DispatchMergeSort::Invoke). kLeaveLoneRuns = false copies a pass's trailing
-/// lone run as CUB does; kProbes > 0 fixes the partition search's probes (0: partition_probes; 1:
-/// binary, as CUB); kFuse: whether merge kernels search their own partitions (Fuse::by_occupancy:
-/// where cf_merge_fused_partitions says so); kNetwork = false sorts each thread's keys in the block
-/// sort with CUB's StableOddEvenSort; kOverlap = false
+/// The whole sort (CUB's DispatchMergeSort::Invoke). The other forms, which cf_sort_table --profile
+/// compares with it: kLeaveLoneRuns leaves a pass's trailing lone run where it lies instead of
+/// copying it as CUB does (cf_merge_passes.hpp); kProbes > 0 fixes the partition search's probes (0:
+/// partition_probes; 1: binary, as CUB); kFuse says where the merge kernels search their own
+/// partitions (Fuse::by_occupancy: where cf_merge_fused_partitions says so); kOverlap = false
 /// launches every kernel after the last has finished, as CUB does (kernels/cf_launch.cuh);
-/// cf_sort_table --profile compares them.
-template <class P, class Key, class Value, bool kLeaveLoneRuns = true, int kProbes = 0,
+/// kNetwork = false sorts each thread's keys in the block sort with CUB's StableOddEvenSort.
+template <class P, class Key, class Value, bool kLeaveLoneRuns = false, int kProbes = 0,
           Fuse kFuse = Fuse::by_occupancy, bool kOverlap = true, bool kNetwork = true, class Less,
           class Marks = NoMarks>
 cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* d_vals, std::int64_t n, Less less,

@@ -2,15 +2,14 @@
 // cf_sort_table --profile: where the CF sort's time goes, kernel by kernel, at
 // a power of two, just below and above it (2^24, 2^24 - 1 and 2^24 + 12,345;
 // the issue measured 1.00 against 1.22 ms for u32 keys at the first and the
-// last, CUB unmoved) and at the prime 1,000,003. A CUDA event follows
-// every launch of the dispatch (its `marks`, kernels/cf_merge_sort.cuh); the
-// time between two events is one launch's kernel plus its launch gap. Five
-// forms of the sort: as shipped (a pass leaves a trailing lone run where it
-// lies, sim/algorithms/merge/cf_merge_passes.hpp; partitions searched with 31
-// probes a step, kernels/cf_warp_partition.cuh), with 15, 7 and 1 probes (1:
-// CUB's binary search), and with every run copied in every pass, as CUB does. Beside them, in the same rounds: the whole CF
-// sort without events, and CUB's merge sort. Random keys (a permutation of
-// 0..n-1); every output is checked.
+// last, CUB unmoved), at the prime 1,000,003 and at 2^20 to 2^23. A CUDA event
+// follows every launch of the dispatch (its `marks`, kernels/cf_merge_sort.cuh);
+// the time between two events is one launch's kernel plus its launch gap.
+// Thirteen forms of the sort (Forms below: the shipped one and one change
+// each, the dispatch's template switches and half the tile), each also timed
+// whole without events; beside them, in the same rounds, the whole CF sort and
+// CUB's merge sort. Random keys (a permutation of 0..n-1); every output is
+// checked.
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -111,11 +110,11 @@ struct Form {
   using PolicyOf = std::conditional_t<kHalfTile, bankcheck::cf::Policy<P::kThreads, P::kItems / 2, P::kLoad, P::kStore, 4>, P>;
 };
 constexpr Fuse kNever = Fuse::never;
-using HalfTile = Form<true, 0, Fuse::by_occupancy, true, true>;
-using Forms = std::tuple<Form<true, 0>, Form<true, 0, kNever>, Form<true, 0, Fuse::always>, Form<true, 3, kNever>,
-                         Form<true, 7, kNever>, Form<true, 15, kNever>, Form<true, 31, kNever>, Form<true, 1, kNever>,
-                         Form<false, 0>, Form<true, 0, Fuse::by_occupancy, false>, Form<true, 1, kNever, false>,
-                         HalfTile, Form<true, 0, Fuse::by_occupancy, true, false, false>>;
+using HalfTile = Form<false, 0, Fuse::by_occupancy, true, true>;
+using Forms = std::tuple<Form<false, 0>, Form<false, 0, kNever>, Form<false, 0, Fuse::always>, Form<false, 3, kNever>,
+                         Form<false, 7, kNever>, Form<false, 15, kNever>, Form<false, 31, kNever>, Form<false, 1, kNever>,
+                         Form<true, 0>, Form<false, 0, Fuse::by_occupancy, false>, Form<false, 1, kNever, false>,
+                         HalfTile, Form<false, 0, Fuse::by_occupancy, true, false, false>>;
 constexpr const char* kFormNames[] = {"CF as shipped",
                                       "partition kernel every pass",
                                       "partitions in the merge kernel every pass",
@@ -124,7 +123,7 @@ constexpr const char* kFormNames[] = {"CF as shipped",
                                       "15 probes, partition kernel",
                                       "31 probes, partition kernel",
                                       "1 probe (binary), partition kernel",
-                                      "lone runs copied (as CUB)",
+                                      "lone runs left where they lie",
                                       "launches not overlapped",
                                       "as CUB: binary, partition kernel, not overlapped",
                                       "half the tile (E / 2)",

@@ -1,22 +1,25 @@
 #pragma once
-// The global merge passes of the CF-Merge device merge sort: how many, and
-// which tiles each one merges. Shared by kernels/cf_merge_sort.cuh's dispatch
-// and the CPU replay of the whole sort (tests/sim/algorithms/merge/
-// cf_merge_sort_test.cpp). C++17: the kernel header compiles as C++17.
+// The global merge passes of the CF-Merge device merge sort: how many, which
+// tiles each one merges, how the partitions are searched. Shared by
+// kernels/cf_merge_sort.cuh's dispatch and the CPU replay of the whole sort
+// (tests/sim/algorithms/merge/cf_merge_sort_test.cpp). C++17: the kernel
+// header compiles as C++17.
 //
 // Pass p merges runs of 2^p tiles pairwise into runs of 2^(p+1) tiles,
 // reading one buffer and writing the other (CUB's ping-pong). When the tile
 // count is not a power of two, the last group of a pass can be a lone run
 // with no partner (bit p of num_tiles - 1 is 0): CUB's merge kernel then
-// copies it into the other buffer, a whole read and write of those tiles,
-// and for CF-Merge one more launch of the one-block partial-tile kernel per
-// pass when n is not a multiple of the tile. Here such a trailing run is left
-// where it lies. It must lie in the input buffer of the next pass that merges
-// it, which is the same buffer after an even number of passes; after an odd
-// streak of lone passes the last one of the streak still copies it.
-// Example: 2050 tiles (n = 2^24 + 12,345 4-byte keys, tiles of 8192) take 12
-// passes; tiles 2048 and 2049 are a lone run in passes 1 to 10 (an even
-// streak), so they are merged only in passes 0 and 11 instead of all 12.
+// copies it into the other buffer. cf_merge_pass_tiles plans the passes that
+// leave such a run where it lies instead (the dispatch's kLeaveLoneRuns). It
+// must lie in the input buffer of the next pass that merges it, which is the
+// same buffer after an even number of passes; after an odd streak of lone
+// passes the last one of the streak still copies it. Example: 2050 tiles (n =
+// 2^24 + 12,345 4-byte keys, tiles of 8192) take 12 passes; tiles 2048 and
+// 2049 are a lone run in passes 1 to 10 (an even streak), so they are merged
+// only in passes 0 and 11 instead of all 12. It saved a one-block launch of
+// the partial tile per pass; with the partial tile in the full launches the
+// dispatch copies lone runs again, as CUB does: leaving them gained nothing
+// at 2^24 + 12,345 and lost up to 10% at 1,000,003 keys (docs/cf-merge.md).
 #include <cstdint>
 
 namespace bankcheck {

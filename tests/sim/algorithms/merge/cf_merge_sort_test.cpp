@@ -59,9 +59,11 @@ struct SiteCosts final : InstructionListener {
   std::map<std::string, Cost> sites;
 };
 
-/// The whole sort on the CPU, kernel by kernel (kernels/cf_merge_sort.cuh's dispatch).
+/// The whole sort on the CPU, kernel by kernel (kernels/cf_merge_sort.cuh's dispatch): every
+/// pass merges every tile, as CUB (the dispatch's default), or leaves its trailing lone run
+/// where it lies (cf_merge_pass_tiles, the dispatch's kLeaveLoneRuns).
 template <class Key, class Value, int U, int E>
-void cpu_sort(std::vector<Key>& keys, std::vector<Value>& vals, SiteCosts& costs) {
+void cpu_sort(std::vector<Key>& keys, std::vector<Value>& vals, SiteCosts& costs, bool leave_lone_runs) {
   constexpr int T = U * E;
   constexpr bool kKeysOnly = std::is_same_v<Value, CfNoValue>;
   using TileAlgo = CfSortTileAlgo<Key, Value, U, E, Less>;
@@ -129,7 +131,7 @@ void cpu_sort(std::vector<Key>& keys, std::vector<Value>& vals, SiteCosts& costs
   // Passes: partitions, then the merge of every tile but a trailing run left where it lies.
   std::vector<std::int64_t> partitions(num_tiles + 1);
   for (int pass = 0; pass < passes; ++pass, ping = !ping) {
-    const std::int64_t merged = cf_merge_pass_tiles(num_tiles, pass);
+    const std::int64_t merged = leave_lone_runs ? cf_merge_pass_tiles(num_tiles, pass) : num_tiles;
     const std::int64_t target = std::int64_t{2} << pass;
     const Key* in_k = ping ? keys.data() : keys_buf.data();
     Key* out_k = ping ? keys_buf.data() : keys.data();
@@ -176,10 +178,12 @@ std::vector<Key> random_keys(std::int64_t n, int distinct, std::uint64_t seed) {
 template <class Key, int U, int E, bool kPairs, class PairValue = std::uint32_t>
 void check_sort(const std::vector<Key>& input, SiteCosts& costs) {
   using Value = std::conditional_t<kPairs, PairValue, CfNoValue>;
+  for (const bool leave_lone_runs : {false, true}) {
+  CAPTURE(leave_lone_runs);
   std::vector<Key> keys = input;
   std::vector<Value> vals(kPairs ? input.size() : 0);
   if constexpr (kPairs) std::iota(vals.begin(), vals.end(), Value{0});
-  cpu_sort<Key, Value, U, E>(keys, vals, costs);
+  cpu_sort<Key, Value, U, E>(keys, vals, costs, leave_lone_runs);
   std::vector<Key> expected = input;
   std::sort(expected.begin(), expected.end());
   CHECK(keys == expected);
@@ -192,6 +196,7 @@ void check_sort(const std::vector<Key>& input, SiteCosts& costs) {
       if (vals[i] < input.size()) seen[vals[i]] = 1;
     }
     CHECK(ok);
+  }
   }
 }
 
