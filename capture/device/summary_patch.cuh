@@ -10,6 +10,28 @@
 
 namespace bankcheck::capture::device {
 
+/// The request's origin: the issuing warp's block and its warp in the block.
+__device__ __forceinline__ void stamp_origin(bankcheck::capture::SummaryRequest& r) {
+  r.block[0] = blockIdx.x;
+  r.block[1] = blockIdx.y;
+  r.block[2] = blockIdx.z;
+  r.warp = (threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y) / kCaptureWarp;
+}
+
+/// A whole request into its SM's shard of the table; at summary stage 2 (the
+/// speed measurement's cost without the table) only costed.
+__device__ __forceinline__ void submit(CaptureDescriptor* d, const bankcheck::capture::SummaryRequest& r) {
+  if (d->summary_stage == 2) {
+    const auto c = bankcheck::sm90::warp_cost(r.op, r.width, r.addr, r.mask, bankcheck::Counter::instruction,
+                                              r.has_source ? r.source : nullptr);
+    if (c.wavefronts == 0xFFFFFFFFu) d->summary_overflow = 0;  // keeps the cost from being optimised away
+    return;
+  }
+  const bankcheck::capture::SummaryTableView table{d->summary_slots, d->summary_capacity, d->summary_shards,
+                                                   &d->summary_overflow, &d->summary_kind_mismatch};
+  bankcheck::capture::summarize(table, sm_id() % d->summary_shards, r);
+}
+
 /// `capture --summary`: the leader gathers the group's offsets, costs the
 /// request with the sm90 rules (model/sm90_warp_cost.hpp, the CPU's code)
 /// and adds it to its SM's shard of the table (capture/host/summary_table.hpp).
@@ -35,19 +57,8 @@ __device__ __forceinline__ void summarize_warp(CaptureDescriptor* d, std::uint64
   r.op = static_cast<bankcheck::Op>(op);
   r.width = width;
   r.mask = mask;
-  r.block[0] = blockIdx.x;
-  r.block[1] = blockIdx.y;
-  r.block[2] = blockIdx.z;
-  r.warp = (threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y) / kCaptureWarp;
-  const bankcheck::capture::SummaryTableView table{d->summary_slots, d->summary_capacity, d->summary_shards,
-                                                   &d->summary_overflow, &d->summary_kind_mismatch};
-  if (d->summary_stage == 2) {
-    const auto c = bankcheck::sm90::warp_cost(r.op, r.width, r.addr, r.mask, bankcheck::Counter::instruction,
-                                              r.has_source ? r.source : nullptr);
-    if (c.wavefronts == 0xFFFFFFFFu) d->summary_overflow = 0;  // keeps the cost from being optimised away
-    return;
-  }
-  bankcheck::capture::summarize(table, sm_id() % d->summary_shards, r);
+  stamp_origin(r);
+  submit(d, r);
 }
 
 /// `capture --summary` for a wgmma: the request a trace's record becomes
@@ -67,10 +78,7 @@ __device__ __forceinline__ void summarize_wgmma(CaptureDescriptor* d, std::uint6
   r.pc = pc;
   r.op = bankcheck::Op::wgmma;
   r.width = 16;
-  r.warp = (threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y) / kCaptureWarp;
-  r.block[0] = blockIdx.x;
-  r.block[1] = blockIdx.y;
-  r.block[2] = blockIdx.z;
+  stamp_origin(r);
   r.has_source = true;
   const bool whole = a % 16 == 0 && b % 16 == 0 && a_size % 16 == 0 && b_size % 16 == 0;
   if (whole && r.warp % 4 == 0) {
@@ -87,14 +95,7 @@ __device__ __forceinline__ void summarize_wgmma(CaptureDescriptor* d, std::uint6
     r.source[0] = a_size;
     r.mask = 1u;
   }
-  const bankcheck::capture::SummaryTableView table{d->summary_slots, d->summary_capacity, d->summary_shards,
-                                                   &d->summary_overflow, &d->summary_kind_mismatch};
-  if (d->summary_stage == 2) {
-    const auto c = bankcheck::sm90::warp_cost(r.op, r.width, r.addr, r.mask, bankcheck::Counter::instruction, r.source);
-    if (c.wavefronts == 0xFFFFFFFFu) d->summary_overflow = 0;  // keeps the cost from being optimised away
-    return;
-  }
-  bankcheck::capture::summarize(table, sm_id() % d->summary_shards, r);
+  submit(d, r);
 }
 
 }  // namespace bankcheck::capture::device
