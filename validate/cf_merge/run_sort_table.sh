@@ -34,7 +34,11 @@ rc=0
 rm -f "$OUT/sort_table.csv"  # the program appends to an existing file
 timeout 400 "$bin" "${quick[@]}" -o "$OUT/sort_table.csv" > "$OUT/sort_table.md" 2> >(tee "$OUT/progress.log" >&2) || rc=1
 timeout 120 "$bin" "${quick[@]}" --profile > "$OUT/profile.md" 2> >(tee -a "$OUT/progress.log" >&2) || rc=1
-if commit=$(git rev-parse HEAD 2> /dev/null); then
+# $COMMIT names the tree where the GPU machine's copy of .git is older than the
+# tree it carries (its HEAD would then be an earlier commit "with uncommitted changes").
+if [[ -n ${COMMIT:-} ]]; then
+  commit="$COMMIT (given by \$COMMIT)"
+elif commit=$(git rev-parse HEAD 2> /dev/null); then
   git diff --quiet HEAD 2> /dev/null || commit+=", with uncommitted changes"
 else
   commit="unknown (no git repository here)"
