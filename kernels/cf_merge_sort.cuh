@@ -52,14 +52,24 @@ struct NoMarks {
   void operator()(const char*, int) const {}
 };
 
-/// One pass's partitions with `probes` probes a step (a kernel per count).
+/// One pass's `count` partitions with kProbes probes a step, or with kProbes = 0
+/// partition_probes(num_tiles) (a kernel per count).
 template <int kProbes, class Key, class Less>
 cudaError_t launch_partitions(bool overlap, cudaStream_t stream, const Key* keys, std::int64_t n,
                               std::int64_t num_tiles, std::int64_t count, std::int64_t* partitions,
                               std::int64_t target, int tile, Less less) {
-  constexpr int kWarps = 8;  // partitions per block
-  return launch(overlap, partition_kernel<kProbes, Key, Less>, static_cast<unsigned>((count + kWarps - 1) / kWarps),
-                32 * kWarps, 0, stream, keys, n, num_tiles, count, partitions, target, tile, less);
+  if constexpr (kProbes == 0) {
+    switch (partition_probes(num_tiles)) {
+      case 31: return launch_partitions<31>(overlap, stream, keys, n, num_tiles, count, partitions, target, tile, less);
+      case 15: return launch_partitions<15>(overlap, stream, keys, n, num_tiles, count, partitions, target, tile, less);
+      case 7: return launch_partitions<7>(overlap, stream, keys, n, num_tiles, count, partitions, target, tile, less);
+      default: return launch_partitions<3>(overlap, stream, keys, n, num_tiles, count, partitions, target, tile, less);
+    }
+  } else {
+    constexpr int kWarps = 8;  // partitions per block
+    return launch(overlap, partition_kernel<kProbes, Key, Less>, static_cast<unsigned>((count + kWarps - 1) / kWarps),
+                  32 * kWarps, 0, stream, keys, n, num_tiles, count, partitions, target, tile, less);
+  }
 }
 
 /// The whole sort (CUB's DispatchMergeSort::Invoke). The other forms, which cf_sort_table --profile
@@ -119,26 +129,14 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* 
     const std::int64_t target = std::int64_t{2} << pass;
     // [merged, num_tiles): a trailing run left where it lies (cf_merge_passes.hpp)
     const std::int64_t merged = kLeaveLoneRuns ? cf_merge_pass_tiles(num_tiles, pass) : num_tiles;
-    const bool fused = kFuse == Fuse::always || (kFuse == Fuse::by_occupancy && cf_merge_fused_partitions(merged, resident));
-    const Key* in = ping ? d_keys : keys_buf;
-    const auto partition_pass = [&](auto probes) {
-      return launch_partitions<decltype(probes)::value>(kOverlap, stream, in, n, num_tiles, merged + 1, partitions,
-                                                        target, P::kTile, less);
-    };
-    using std::integral_constant;
-    if (fused)
-      e = cudaSuccess;
-    else if constexpr (kProbes > 0)
-      e = partition_pass(integral_constant<int, kProbes>{});
-    else
-      switch (partition_probes(num_tiles)) {
-        case 31: e = partition_pass(integral_constant<int, 31>{}); break;
-        case 15: e = partition_pass(integral_constant<int, 15>{}); break;
-        case 7: e = partition_pass(integral_constant<int, 7>{}); break;
-        default: e = partition_pass(integral_constant<int, 3>{}); break;
-      }
-    if (!fused) marks("partition", pass);
-    if (e != cudaSuccess) return e;
+    const bool fused =
+        kFuse == Fuse::always || (kFuse == Fuse::by_occupancy && cf_merge_fused_partitions(merged, resident));
+    if (!fused) {
+      e = launch_partitions<kProbes>(kOverlap, stream, ping ? d_keys : keys_buf, n, num_tiles, merged + 1,
+                                     partitions, target, P::kTile, less);
+      marks("partition", pass);
+      if (e != cudaSuccess) return e;
+    }
     e = launch(kOverlap, merge_kernel<P, Key, Value, Less>, static_cast<unsigned>(merged), P::kThreads, smem, stream,
                ping, d_keys, d_vals, keys_buf, vals_buf, n, num_tiles,
                static_cast<const std::int64_t*>(fused ? nullptr : partitions), target, less);

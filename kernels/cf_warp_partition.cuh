@@ -19,8 +19,8 @@ template <int kProbes, class Key, class Less>
 __device__ std::int64_t warp_partition(const Key* keys, const CfPartitionSearch& s, Less less) {
   using Wide = MergePathWide<kProbes>;
   const int lane = static_cast<int>(threadIdx.x % 32);
-  std::int64_t begin = s.diag > s.b_count ? s.diag - s.b_count : 0;
-  std::int64_t end = s.diag < s.a_count ? s.diag : s.a_count;
+  std::int64_t begin, end;
+  merge_path_range(s.a_count, s.b_count, s.diag, begin, end);
   while (begin < end) {  // warp-uniform: every lane narrows with the same ballot
     bool left = false;
     if (lane < kProbes) {

@@ -54,9 +54,8 @@ inline std::int64_t cf_merge_pass_tiles(std::int64_t num_tiles, int pass) {
 /// partitions (no partition kernel): where the GPU holds every block of the
 /// pass at once (`resident` blocks), the search costs less than the partition
 /// kernel's launch; where blocks queue, every block's search delays the merges
-/// behind it (the whole sort 9% slower at 2^26 4-byte keys, 4.094 against
-/// 3.768 ms). Measured on the H100:
-/// cf_sort_table --profile, docs/cf-merge.md.
+/// behind it (the whole sort 8.8% slower at 2^26 4-byte keys, 4.044 against
+/// 3.718 ms). Measured on the H100: cf_sort_table --profile, docs/cf-merge.md.
 inline bool cf_merge_fused_partitions(std::int64_t merged, std::int64_t resident) {
   return merged <= resident;
 }

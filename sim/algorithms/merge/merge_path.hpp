@@ -15,12 +15,19 @@
 
 namespace bankcheck {
 
+/// The range the split at `diag` lies in: [max(0, diag - b_count), min(diag, a_count)].
+template <class I>
+BANKCHECK_HD void merge_path_range(I a_count, I b_count, I diag, I& begin, I& end) {
+  begin = diag > b_count ? diag - b_count : 0;
+  end = diag < a_count ? diag : a_count;
+}
+
 /// With a comparator (a strict weak order, as CUB's binary_pred) and any
 /// signed index type I (the kernels use int inside a tile).
 template <class I, class KeyAtA, class KeyAtB, class Less>
 BANKCHECK_HD I merge_path(I a_count, I b_count, I diag, KeyAtA a_at, KeyAtB b_at, Less less) {
-  I begin = diag > b_count ? diag - b_count : 0;
-  I end = diag < a_count ? diag : a_count;
+  I begin, end;
+  merge_path_range(a_count, b_count, diag, begin, end);
   while (begin < end) {
     const I mid = begin + (end - begin) / 2;
     const auto key_a = a_at(mid);
@@ -33,7 +40,7 @@ BANKCHECK_HD I merge_path(I a_count, I b_count, I diag, KeyAtA a_at, KeyAtB b_at
 }
 
 /// A merge-path search that probes kProbes positions at once, for a warp
-/// (kernels/cf_merge_sort.cuh: 31 lanes probe, a ballot narrows): each step
+/// (kernels/cf_warp_partition.cuh: the lanes probe, a ballot narrows): each step
 /// cuts [begin, end) to one of kProbes + 1 pieces, so a range of 2^23 keys
 /// takes 5 dependent steps instead of binary search's 23, which is what a
 /// search in global memory waits on. Same predicate, same result as merge_path.
@@ -68,8 +75,8 @@ struct MergePathWide {
   /// stand-in for the warp; the tests hold it to merge_path).
   template <class I, class KeyAtA, class KeyAtB, class Less>
   BANKCHECK_HD static I search(I a_count, I b_count, I diag, KeyAtA a_at, KeyAtB b_at, Less less) {
-    I begin = diag > b_count ? diag - b_count : 0;
-    I end = diag < a_count ? diag : a_count;
+    I begin, end;
+    merge_path_range(a_count, b_count, diag, begin, end);
     while (begin < end) {
       unsigned left = 0;
       for (int j = 0; j < kProbes; ++j) {
