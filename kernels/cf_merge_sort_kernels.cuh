@@ -40,8 +40,8 @@ struct Agent {
   /// The merge's shared memory: key layout, value layout, the splits (CUB
   /// unions its load/store storage with its keys_shared the same way).
   struct MergeStorage {
-    Key keys[kTile];
-    ValueT vals[kKeysOnly ? 1 : kTile];
+    Key keys[Block::kKeySlots];
+    ValueT vals[kKeysOnly ? 1 : Block::kValueSlots];
     std::int32_t splits[kThreads];
     std::int64_t bounds[2];  ///< the tile's partitions when the merge kernel searches them itself
   };
@@ -126,9 +126,17 @@ struct Agent {
           keys[i] = max_key;
       }
     }
-    if constexpr (!kPartial && kNetwork && cf_register_sort_fits(kItems)) {
-      cf_register_sort(keys, vals, less);
-    } else if (!kPartial || kItems * tid < valid) {
+    // A thread whose E keys are all real sorts them with the network (the CF
+    // sort is not stable); only the thread that holds a partial tile's end needs
+    // the stable sort, to keep CUB's padding after its real keys.
+    bool sorted = false;
+    if constexpr (kNetwork && cf_register_sort_fits(kItems)) {
+      if (!kPartial || kItems * (tid + 1) <= valid) {
+        cf_register_sort(keys, vals, less);
+        sorted = true;
+      }
+    }
+    if (!sorted && (!kPartial || kItems * tid < valid)) {
       if constexpr (kKeysOnly) {
         cub::NullType none[kItems];
         cub::StableOddEvenSort(keys, none, less);
@@ -137,7 +145,7 @@ struct Agent {
       }
     }
     const SharedArray keys_s = keys_smem(), vals_s = vals_smem(), splits_s = splits_smem();
-    for (int m = 2; m <= kThreads; m *= 2) {
+    for (int m = 2; m <= kThreads && Block::round_merges(m, valid); m *= 2) {
       const auto r = Block::template round<kPartial>(m, tid, valid);
       if (m > 2) __syncthreads();  // the previous round's gather is done with the layout
       Block::template store_blocked<kPartial>(keys_s, vals_s, r.L, r.local * kItems, keys, vals);

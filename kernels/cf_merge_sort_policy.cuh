@@ -25,22 +25,26 @@ struct Policy {
   static constexpr int kMinBlocks = kMinBlocks_;
 };
 
-/// The default policy per key and value size (docs/cf-merge.md, "Tuning"), chosen
-/// by the H100 tune run of 2026-11-23 (kernels/cf_sort_bench_tune.cuh) and measured
-/// at full size in the second run: 128 bytes of keys per thread for keys only (E =
-/// 32 for 4-byte keys, 16 for 8-byte keys), E = 16 for pairs, u = 256 (that run's
-/// tune also favours E = 32 for 4-byte pairs, not yet timed at full size). Larger
-/// tiles amortize the per-tile work (merge-path search, barriers, the block-level
-/// rounds) over more items; the gather stays conflict free at every E (gcd(w, E)
-/// > 1 takes the circular-shift layout, Section 3.2). The register bound (minimum
-/// blocks per SM) is 4 up to 32 words of keys and values per thread and 2 above,
-/// the largest at which ptxas reports no spill in the full-tile kernels.
+/// The default policy per key and value size (docs/cf-merge.md, "Tuning"): 128
+/// bytes of keys per thread for keys only (E = 32 for 4-byte keys, 16 for 8-byte
+/// keys), E = 32 for pairs of 4-byte keys and values and 16 for wider pairs, u =
+/// 256. The H100 tune run of 2026-11-23 (kernels/cf_sort_bench_tune.cuh) chose
+/// the keys' E and favoured E = 32 for 4-byte pairs; cf_sort_table --profile
+/// (2026-11-27, its "twice the tile" column) measured that E at full size:
+/// faster from 2^21 keys on, once w | E pads the layout (CfTileLayout). Larger
+/// tiles amortize the per-tile work (merge-path search, barriers, the
+/// block-level rounds) over more items; the gather stays conflict free at every
+/// E (gcd(w, E) > 1 takes the circular-shift layout, Section 3.2). The register
+/// bound (minimum blocks per SM) is 4 up to 32 words of keys and values per
+/// thread and 2 above, the largest at which ptxas reports no spill in the
+/// full-tile kernels.
 template <class Key, class Value = CfNoValue>
 struct DefaultPolicy {
   static constexpr bool kPairs = !std::is_same_v<Value, CfNoValue>;
   static constexpr int kKeyBytes = static_cast<int>(sizeof(Key));
   static constexpr int kValueBytes = kPairs ? static_cast<int>(sizeof(Value)) : 0;
-  static constexpr int kItems = kPairs ? 16 : (kKeyBytes >= 4 ? 128 / kKeyBytes : 32);
+  static constexpr int kItems = kPairs ? (kKeyBytes <= 4 && kValueBytes <= 4 ? 32 : 16)
+                                       : (kKeyBytes >= 4 ? 128 / kKeyBytes : 32);
   /// keys (and values) of E items in registers: 32 words for 4-byte keys at E = 32
   static constexpr int kWords = kItems * (kKeyBytes + kValueBytes) / 4;
   static constexpr int kMinBlocks = kWords <= 32 ? 4 : 2;

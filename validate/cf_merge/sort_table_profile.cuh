@@ -5,8 +5,8 @@
 // last, CUB unmoved), at the prime 1,000,003 and at 2^20 to 2^23. A CUDA event
 // follows every launch of the dispatch (its `marks`, kernels/cf_merge_sort.cuh);
 // the time between two events is one launch's kernel plus its launch gap.
-// Thirteen forms of the sort (Forms below: the shipped one and one change
-// each, the dispatch's template switches and half the tile), each also timed
+// Twelve forms of the sort (Forms below: the shipped one and one change
+// each, the dispatch's template switches and other tiles), each also timed
 // whole without events; beside them, in the same rounds, the whole CF sort and
 // CUB's merge sort. Random keys (a permutation of 0..n-1); every output is
 // checked.
@@ -96,10 +96,30 @@ struct StageTimes {
 
 using bankcheck::cf::detail::Fuse;
 
+/// The tile of a form: the default policy's, half its E, twice its u or twice its E.
+enum class Tile { shipped, half_items, double_threads, double_items };
+template <class P, Tile kTile>
+struct TileOf {
+  using type = P;
+};
+template <class P>
+struct TileOf<P, Tile::half_items> {
+  using type = bankcheck::cf::Policy<P::kThreads, P::kItems / 2, P::kLoad, P::kStore, 4>;
+};
+template <class P>  // twice the threads at the same registers per thread: half the resident blocks
+struct TileOf<P, Tile::double_threads> {
+  using type = bankcheck::cf::Policy<P::kThreads * 2, P::kItems, P::kLoad, P::kStore,
+                                     (P::kMinBlocks > 1 ? P::kMinBlocks / 2 : 1)>;
+};
+template <class P>  // twice the keys per thread: DefaultPolicy's register bound for more than 32 words
+struct TileOf<P, Tile::double_items> {
+  using type = bankcheck::cf::Policy<P::kThreads, P::kItems * 2, P::kLoad, P::kStore, 2>;
+};
+
 /// The forms of the sort the profile times: the dispatch's kLeaveLoneRuns,
-/// kProbes, kFuse, kOverlap and kNetwork, and the default policy or one of half its tile (E / 2).
+/// kProbes, kFuse, kOverlap and kNetwork, and the default policy's tile or another (Tile).
 template <bool kLeaveLoneRuns, int kProbes, Fuse kFusePartitions = Fuse::by_occupancy, bool kOverlapLaunches = true,
-          bool kHalfTile = false, bool kNetworkSort = true>
+          Tile kTile = Tile::shipped, bool kNetworkSort = true>
 struct Form {
   static constexpr bool kNetwork = kNetworkSort;
   static constexpr bool kLeave = kLeaveLoneRuns;
@@ -107,26 +127,26 @@ struct Form {
   static constexpr Fuse kFuse = kFusePartitions;
   static constexpr bool kOverlap = kOverlapLaunches;
   template <class P>
-  using PolicyOf = std::conditional_t<kHalfTile, bankcheck::cf::Policy<P::kThreads, P::kItems / 2, P::kLoad, P::kStore, 4>, P>;
+  using PolicyOf = typename TileOf<P, kTile>::type;
 };
 constexpr Fuse kNever = Fuse::never;
-using HalfTile = Form<false, 0, Fuse::by_occupancy, true, true>;
-using Forms = std::tuple<Form<false, 0>, Form<false, 0, kNever>, Form<false, 0, Fuse::always>, Form<false, 3, kNever>,
-                         Form<false, 7, kNever>, Form<false, 15, kNever>, Form<false, 31, kNever>, Form<false, 1, kNever>,
-                         Form<true, 0>, Form<false, 0, Fuse::by_occupancy, false>, Form<false, 1, kNever, false>,
-                         HalfTile, Form<false, 0, Fuse::by_occupancy, true, false, false>>;
+template <Tile kTile>
+using TileForm = Form<false, 0, Fuse::by_occupancy, true, kTile>;
+using Forms = std::tuple<Form<false, 0>, Form<false, 0, kNever>, Form<false, 0, Fuse::always>, Form<false, 7, kNever>,
+                         Form<false, 1, kNever>, Form<true, 0>, Form<false, 0, Fuse::by_occupancy, false>,
+                         Form<false, 1, kNever, false>, TileForm<Tile::half_items>, TileForm<Tile::double_threads>,
+                         TileForm<Tile::double_items>, Form<false, 0, Fuse::by_occupancy, true, Tile::shipped, false>>;
 constexpr const char* kFormNames[] = {"CF as shipped",
                                       "partition kernel every pass",
                                       "partitions in the merge kernel every pass",
-                                      "3 probes, partition kernel",
                                       "7 probes, partition kernel",
-                                      "15 probes, partition kernel",
-                                      "31 probes, partition kernel",
                                       "1 probe (binary), partition kernel",
                                       "lone runs left where they lie",
                                       "launches not overlapped",
                                       "as CUB: binary, partition kernel, not overlapped",
                                       "half the tile (E / 2)",
+                                      "twice the tile (2u threads)",
+                                      "twice the tile (2E keys a thread)",
                                       "CUB's odd-even sort of a thread's keys"};
 constexpr int kForms = static_cast<int>(std::tuple_size_v<Forms>);
 static_assert(sizeof(kFormNames) / sizeof(kFormNames[0]) == kForms, "a name for every form");
@@ -161,7 +181,7 @@ void profile_size(const TableOptions& o, std::uint64_t n) {
   V* v = nullptr;
   if constexpr (kPairs) v = vals.get();
   std::size_t bytes = 0;  // the half tile's: the most partitions
-  CHECK_CUDA((bankcheck::cf::detail::dispatch<typename HalfTile::template PolicyOf<P>, Key,
+  CHECK_CUDA((bankcheck::cf::detail::dispatch<typename TileForm<Tile::half_items>::template PolicyOf<P>, Key,
                                               V>(nullptr, bytes, keys.get(), v, static_cast<std::int64_t>(n), Less{}, 0)));
   Buffer<unsigned char> temp(std::max<std::size_t>(bytes, 1));
   Sorter<Key, kPairs> cub(Algo::cub_merge, static_cast<std::int64_t>(n), keys.get(), vals.get());

@@ -137,18 +137,29 @@ struct CfSortBlock : CfSortSites {
   /// for the values), so both gathers are conflict free.
   static constexpr int kWValues = kKeysOnly ? kW : cf_banks_in_keys(static_cast<int>(sizeof(Value)));
   template <bool kPartial>
-  BANKCHECK_HD static int value_slot(const LayoutOf<kPartial>& L, int logical) {
-    if constexpr (kWValues == kW) {
-      return L.rho(logical);
-    } else {
-      CfTileLayout<kWValues, kItems, !kPartial> V;
-      V.offset = L.offset;
-      V.count = L.count;
-      V.a_count = L.a_count;
-      V.total = L.total;
-      return V.rho(logical);
-    }
+  using ValueLayoutOf = CfTileLayout<kWValues, kItems, !kPartial>;
+  template <bool kPartial>
+  BANKCHECK_HD static ValueLayoutOf<kPartial> value_layout(const LayoutOf<kPartial>& L) {
+    ValueLayoutOf<kPartial> V;
+    V.offset = L.offset;
+    V.count = L.count;
+    V.a_count = L.a_count;
+    V.total = L.total;
+    return V;
   }
+  template <bool kPartial>
+  BANKCHECK_HD static int value_slot(const LayoutOf<kPartial>& L, int logical) {
+    if constexpr (kWValues == kW)
+      return L.rho(logical);
+    else
+      return value_layout<kPartial>(L).rho(logical);
+  }
+  /// Shared memory of the layouts: keys from byte 0, values after them (a
+  /// whole tile's slots: more than u*E where the layout is padded).
+  static constexpr int kKeySlots = LayoutOf<false>::slots(kTile);
+  static constexpr int kValueSlots = kKeysOnly ? 0 : ValueLayoutOf<false>::slots(kTile);
+  static constexpr std::size_t kValuesAt = static_cast<std::size_t>(kKeySlots) * sizeof(Key);
+  static constexpr std::size_t kSplitsAt = kValuesAt + (kKeysOnly ? 0 : kValueSlots * sizeof(Value));
   static_assert((kThreads & (kThreads - 1)) == 0, "u must be a power of two (CUB's block merge sort)");
   static_assert(kThreads % kW == 0, "u must be a multiple of w (Section 3.3)");
 
@@ -177,6 +188,11 @@ struct CfSortBlock : CfSortSites {
     return r;
   }
 
+  /// Whether the in-block round of groups of m threads moves a key: once the
+  /// first group's A (its first m/2 threads) holds all `valid` keys of a
+  /// partial tile, that round and every later one merge them with nothing.
+  BANKCHECK_HD static constexpr bool round_merges(int m, int valid) { return m / 2 * kItems < valid; }
+
   /// The layout of a global merge pass's tile.
   template <bool kPartial>
   BANKCHECK_HD static LayoutOf<kPartial> pass_layout(int a_count, int b_count) {
@@ -194,13 +210,29 @@ struct CfSortBlock : CfSortSites {
   template <bool kPartial, class Smem>
   BANKCHECK_HD static void store_blocked(const Smem& keys_s, const Smem& vals_s, const LayoutOf<kPartial>& L, int first,
                                          const Key (&keys)[kItems], const Value (&vals)[kItems]) {
-    BANKCHECK_CF_UNROLL
-    for (int i = 0; i < kItems; ++i) {
-      const int p = first + i;
-      if (kPartial && p >= L.count) continue;
-      const int logical = L.input_slot(p);
-      keys_s.template store<Key>(stage_key, L.rho(logical), keys[i]);
-      if constexpr (!kKeysOnly) vals_s.template store<Value>(stage_value, value_slot<kPartial>(L, logical), vals[i]);
+    if constexpr (!kPartial) {
+      // A whole group: the thread's E keys are all in A (slots first..) or all
+      // in B (reversed: slots down from π(first - |A|)), one E-aligned run.
+      const bool in_a = first < L.a_count;
+      const int p0 = L.input_slot(first);
+      const auto keys_run = L.run(p0, in_a ? 1 : -1);
+      const auto vals_run = value_layout<false>(L).run(p0, in_a ? 1 : -1);
+      const auto keys_at = keys_s.at(static_cast<std::size_t>(keys_run.base) * sizeof(Key));
+      const auto vals_at = vals_s.at(kKeysOnly ? 0 : static_cast<std::size_t>(vals_run.base) * sizeof(Value));
+      BANKCHECK_CF_UNROLL
+      for (int i = 0; i < kItems; ++i) {
+        keys_at.template store<Key>(stage_key, keys_run.place(i), keys[i]);
+        if constexpr (!kKeysOnly) vals_at.template store<Value>(stage_value, vals_run.place(i), vals[i]);
+      }
+    } else {
+      BANKCHECK_CF_UNROLL
+      for (int i = 0; i < kItems; ++i) {
+        const int p = first + i;
+        if (p >= L.count) continue;
+        const int logical = L.input_slot(p);
+        keys_s.template store<Key>(stage_key, L.rho(logical), keys[i]);
+        if constexpr (!kKeysOnly) vals_s.template store<Value>(stage_value, value_slot<kPartial>(L, logical), vals[i]);
+      }
     }
   }
 
@@ -307,16 +339,12 @@ struct CfSortTileAlgo : CfSortSites {
   static constexpr int rounds() { return cf_log2_ceil(kThreads); }
   static constexpr unsigned threads() { return kThreads; }
   int phases() const { return 3 * rounds(); }
-  static constexpr long shared_bytes() {
-    return static_cast<long>(kThreads) * kItems * static_cast<long>(sizeof(Key) + (Block::kKeysOnly ? 0 : sizeof(Value))) +
-           kThreads * 4L;
-  }
+  static constexpr long shared_bytes() { return static_cast<long>(Block::kSplitsAt) + kThreads * 4L; }
   template <class Smem>
   void phase(int k, int tid, Smem& smem) const {
-    const Smem keys_s = smem, vals_s = smem.at(static_cast<std::size_t>(kThreads) * kItems * sizeof(Key)),
-               splits_s = smem.at(static_cast<std::size_t>(kThreads) * kItems *
-                                  (sizeof(Key) + (Block::kKeysOnly ? 0 : sizeof(Value))));
+    const Smem keys_s = smem, vals_s = smem.at(Block::kValuesAt), splits_s = smem.at(Block::kSplitsAt);
     const int m = 2 << (k / 3);
+    if (!Block::round_merges(m, valid)) return;  // as the kernel: the round leaves every key where it is
     if (valid < kThreads * kItems) run<true>(k, m, tid, keys_s, vals_s, splits_s);
     else run<false>(k, m, tid, keys_s, vals_s, splits_s);
   }
@@ -360,9 +388,7 @@ struct CfSortPassAlgo : CfSortSites {
   static constexpr long shared_bytes() { return CfSortTileAlgo<Key, Value, kThreads, kItems, Less>::shared_bytes(); }
   template <class Smem>
   void phase(int k, int tid, Smem& smem) const {
-    const Smem keys_s = smem, vals_s = smem.at(static_cast<std::size_t>(kThreads) * kItems * sizeof(Key)),
-               splits_s = smem.at(static_cast<std::size_t>(kThreads) * kItems *
-                                  (sizeof(Key) + (Block::kKeysOnly ? 0 : sizeof(Value))));
+    const Smem keys_s = smem, vals_s = smem.at(Block::kValuesAt), splits_s = smem.at(Block::kSplitsAt);
     if (ranges.a_count + ranges.b_count < kThreads * kItems) run<true>(k, tid, keys_s, vals_s, splits_s);
     else run<false>(k, tid, keys_s, vals_s, splits_s);
   }

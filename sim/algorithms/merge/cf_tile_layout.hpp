@@ -31,7 +31,8 @@ BANKCHECK_HD constexpr int cf_gcd(int a, int b) {
 /// group sizes: the groups of a block never overlap.
 /// kWhole: every partition of the block is whole (a full tile of u*E slots,
 /// w | u), so `total` is not consulted: in a full tile ρ is then two shifts,
-/// an add and a mask when wE/d is a power of two (E = 8, 16 with w = 16, 32).
+/// an add and a mask when wE/d is a power of two (E = 8, 16 with w = 16, 32),
+/// and one shift-and-add where w | E (kPadded).
 template <int kW, int kE, bool kWhole = false>
 struct CfTileLayout {
   static_assert(kW >= 1 && kE >= 1, "w and E must be positive");
@@ -44,6 +45,19 @@ struct CfTileLayout {
   int a_count = 0;  ///< |A|
   int total = 0;    ///< block slots in use (a multiple of wE/d for whole tiles)
 
+  /// w | E (d = w, a partition is E slots): shifting partition l circularly by
+  /// l mod w puts every slot in the same bank as moving the whole partition l
+  /// slots on, that is one unused slot after each partition. A tile is laid
+  /// out so, padded: ρ(q) = q + q/E is one shift-and-add where the circular
+  /// shift costs a shift, an add and two selects, and a thread's E blocked
+  /// slots are consecutive (Run). The banks of whole partitions are the
+  /// circular shift's, so Section 3.2's argument holds unchanged; a partial
+  /// tile's last partition moves too (the shifted layout leaves it in place),
+  /// and a tile of n slots spans n + n/E.
+  static constexpr bool kPadded = kD == kW && kD > 1;
+  /// Block slots a tile of n logical slots spans (n + n/E when padded).
+  BANKCHECK_HD static constexpr int slots(int n) { return kPadded ? n + n / kPart : n; }
+
   /// π: logical slot of B[y] (B reversed after A).
   BANKCHECK_HD int b_slot(int y) const { return count - 1 - y; }
   /// Logical slot of the p-th key of A then B (p < |A|: A[p], else B[p - |A|]).
@@ -53,6 +67,8 @@ struct CfTileLayout {
     const unsigned q = static_cast<unsigned>(offset + p);
     if constexpr (kD == 1) {
       return static_cast<int>(q);
+    } else if constexpr (kPadded) {
+      return static_cast<int>(q + q / static_cast<unsigned>(kPart));
     } else {
       constexpr unsigned part = static_cast<unsigned>(kPart);
       const unsigned l = q / part, base = l * part;
@@ -67,6 +83,51 @@ struct CfTileLayout {
         return static_cast<int>(r >= part ? shifted - part : shifted);
       }
     }
+  }
+
+  /// E logical slots p0 + s*i, i = 0..E-1, s = +1 or -1, that lie in one
+  /// partition of a whole tile: a thread's blocked keys in an in-block round
+  /// (groups start at multiples of E and E divides wE/d, so its E slots are
+  /// aligned to E). Their partition and its shift are found once:
+  /// ρ(p0 + s*i) = base + place(i), and place costs an add and a mask where ρ
+  /// costs a shift, an add and two selects (nothing but s*i where d = 1 or the
+  /// tile is padded); a caller moves its array to `base` once
+  /// (SharedArray::at) and indexes it by place(i).
+  struct Run {
+    int base = 0;   ///< block slot of the partition's first slot (of p0 when d = 1 or padded)
+    int first = 0;  ///< p0's place after the shift, + wE/d when s = -1 (so that first + s*i >= 0)
+    int step = 1;   ///< s
+
+    BANKCHECK_HD int place(int i) const {
+      if constexpr (kD == 1 || kPadded) {
+        return step * i;
+      } else {
+        const unsigned at = static_cast<unsigned>(first + step * i);  // < 2 wE/d
+        if constexpr ((kPart & (kPart - 1)) == 0)
+          return static_cast<int>(at & static_cast<unsigned>(kPart - 1));
+        else
+          return static_cast<int>(at >= static_cast<unsigned>(kPart) ? at - kPart : at);
+      }
+    }
+  };
+  static_assert(kPart % kE == 0, "E divides wE/d: an E-aligned run lies in one partition");
+  /// @pre kWhole; offset + the run's lowest slot is a multiple of E; s = +1 or -1.
+  BANKCHECK_HD Run run(int p0, int s) const {
+    static_assert(kWhole, "a partial tile's last partition is not shifted: use rho");
+    const unsigned q = static_cast<unsigned>(offset + p0);
+    Run r;
+    r.step = s;
+    if constexpr (kD == 1) {
+      r.base = static_cast<int>(q);
+    } else if constexpr (kPadded) {
+      r.base = rho(p0);
+    } else {
+      constexpr unsigned part = static_cast<unsigned>(kPart);
+      const unsigned l = q / part;
+      r.base = static_cast<int>(l * part);
+      r.first = static_cast<int>((q - l * part + l % static_cast<unsigned>(kD)) % part) + (s < 0 ? kPart : 0);
+    }
+    return r;
   }
 };
 

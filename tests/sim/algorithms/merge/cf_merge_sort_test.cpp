@@ -371,10 +371,19 @@ TEST_CASE("CF sort: sorted output for any n, 8-byte keys, u=32 E=8 and u=64 E=17
   check_sizes<std::int64_t, 64, 17>({1, 17, 1087, 1088, 1089, 3000});
 }
 
+TEST_CASE("CF sort: sorted output for any n where w | E pads whole tiles (4-byte E=32, 8-byte E=16)") {
+  check_sizes<std::int32_t, 64, 32>({1, 33, 2047, 2048, 2049, 4096 + 100, 9000});
+  check_sizes<std::int64_t, 32, 16>({1, 17, 511, 512, 513, 1024 + 9, 3000});
+}
+
 TEST_CASE("CF sort: the gathers of whole tiles are conflict free on the sm90 preset") {
-  check_conflict_free<std::int32_t, 256, 16, std::uint32_t>(4);  // the 4-byte default (circular shift, d = 16)
+  check_conflict_free<std::int32_t, 256, 32, std::uint32_t>(2);  // the 4-byte keys' default (padded: d = w)
+  check_conflict_free<std::int32_t, 256, 32, std::uint64_t>(2);
+  check_conflict_free<std::int32_t, 256, 16, std::uint32_t>(4);  // the 4-byte pairs' default (circular shift, d = 16)
   check_conflict_free<std::int32_t, 256, 16, std::uint64_t>(2);
-  check_conflict_free<std::int64_t, 256, 8, std::uint64_t>(4);   // the 8-byte default (w = 16 half-warps, d = 8)
+  check_conflict_free<std::int64_t, 256, 16, std::uint64_t>(2);  // the 8-byte default (w = 16 half-warps, padded)
+  check_conflict_free<std::int64_t, 256, 16, std::uint32_t>(2);
+  check_conflict_free<std::int64_t, 256, 8, std::uint64_t>(4);   // d = 8: circular shift
   check_conflict_free<std::int64_t, 256, 8, std::uint32_t>(2);
   check_conflict_free<std::int32_t, 256, 17, std::uint32_t>(2);  // CUB's shape (coprime)
   check_conflict_free<std::int32_t, 512, 15, std::uint32_t>(2);
