@@ -276,10 +276,11 @@ void profile_size(const TableOptions& o, std::uint64_t n) {
 
 int run_profile(const TableOptions& o) {
   const std::uint64_t base = o.quick ? 1ull << 22 : 1ull << 24;
-  // powers of two, just below and above one, a prime near 2^20 and the sizes whose tiles do not fill
-  // the GPU (2^20 4-byte keys are 128 tiles of 8192)
+  // powers of two, just below and above one, a prime near 2^20, the sizes whose tiles do not fill
+  // the GPU (2^20 4-byte keys are 128 tiles of 8192) and CUB's tile x 2^8 (136 tiles of 8192)
   for (std::uint64_t n : {base, base - 1, base + 12345, std::uint64_t{1000003}, std::uint64_t{1} << 20,
-                          std::uint64_t{1} << 21, std::uint64_t{1} << 22, std::uint64_t{1} << 23}) {
+                          std::uint64_t{4352} << 8, std::uint64_t{1} << 21, std::uint64_t{1} << 22,
+                          std::uint64_t{1} << 23}) {
     profile_size<std::uint32_t, false>(o, n);
     profile_size<std::uint32_t, true>(o, n);
     profile_size<std::uint64_t, false>(o, n);
