@@ -28,6 +28,7 @@
 #include "sim/inputs/merge_sort_adversary.hpp"
 #include "sim/algorithms/block_recorder.hpp"
 #include "sim/algorithms/merge/cf_merge_passes.hpp"
+#include "sim/algorithms/merge/cf_sort_replay.hpp"
 
 using namespace bankcheck;
 
