@@ -5,8 +5,8 @@
 // last, CUB unmoved), at the prime 1,000,003 and at 2^20 to 2^23. A CUDA event
 // follows every launch of the dispatch (its `marks`, kernels/cf_merge_sort.cuh);
 // the time between two events is one launch's kernel plus its launch gap.
-// Twelve forms of the sort (Forms below: the shipped one and one change
-// each, the dispatch's template switches and other tiles), each also timed
+// Fourteen forms of the sort (Forms below: the shipped one and one change
+// each, the dispatch's template switches and other policies), each also timed
 // whole without events; beside them, in the same rounds, the whole CF sort and
 // CUB's merge sort. Random keys (a permutation of 0..n-1); every output is
 // checked.
@@ -96,30 +96,40 @@ struct StageTimes {
 
 using bankcheck::cf::detail::Fuse;
 
-/// The tile of a form: the default policy's, half its E, twice its u or twice its E.
-enum class Tile { shipped, half_items, double_threads, double_items };
-template <class P, Tile kTile>
-struct TileOf {
+/// The policy of a form: the default one, with half its E, twice its u or twice
+/// its E, or with vectorized (blocked, direct) stores, or loads and stores.
+enum class Change { none, half_items, double_threads, double_items, vector_store, vector_load_store };
+template <class P, Change kChange>
+struct ChangedPolicy {
   using type = P;
 };
 template <class P>
-struct TileOf<P, Tile::half_items> {
+struct ChangedPolicy<P, Change::half_items> {
   using type = bankcheck::cf::Policy<P::kThreads, P::kItems / 2, P::kLoad, P::kStore, 4>;
 };
 template <class P>  // twice the threads at the same registers per thread: half the resident blocks
-struct TileOf<P, Tile::double_threads> {
+struct ChangedPolicy<P, Change::double_threads> {
   using type = bankcheck::cf::Policy<P::kThreads * 2, P::kItems, P::kLoad, P::kStore,
                                      (P::kMinBlocks > 1 ? P::kMinBlocks / 2 : 1)>;
 };
 template <class P>  // twice the keys per thread: DefaultPolicy's register bound for more than 32 words
-struct TileOf<P, Tile::double_items> {
+struct ChangedPolicy<P, Change::double_items> {
   using type = bankcheck::cf::Policy<P::kThreads, P::kItems * 2, P::kLoad, P::kStore, 2>;
+};
+template <class P>  // a thread's E outputs written straight from registers, no transpose through shared memory
+struct ChangedPolicy<P, Change::vector_store> {
+  using type = bankcheck::cf::Policy<P::kThreads, P::kItems, P::kLoad, cub::BLOCK_STORE_VECTORIZE, P::kMinBlocks>;
+};
+template <class P>
+struct ChangedPolicy<P, Change::vector_load_store> {
+  using type = bankcheck::cf::Policy<P::kThreads, P::kItems, cub::BLOCK_LOAD_VECTORIZE, cub::BLOCK_STORE_VECTORIZE,
+                                     P::kMinBlocks>;
 };
 
 /// The forms of the sort the profile times: the dispatch's kLeaveLoneRuns,
-/// kProbes, kFuse, kOverlap and kNetwork, and the default policy's tile or another (Tile).
+/// kProbes, kFuse, kOverlap and kNetwork, and the default policy or a change of it.
 template <bool kLeaveLoneRuns, int kProbes, Fuse kFusePartitions = Fuse::by_occupancy, bool kOverlapLaunches = true,
-          Tile kTile = Tile::shipped, bool kNetworkSort = true>
+          Change kChange = Change::none, bool kNetworkSort = true>
 struct Form {
   static constexpr bool kNetwork = kNetworkSort;
   static constexpr bool kLeave = kLeaveLoneRuns;
@@ -127,15 +137,17 @@ struct Form {
   static constexpr Fuse kFuse = kFusePartitions;
   static constexpr bool kOverlap = kOverlapLaunches;
   template <class P>
-  using PolicyOf = typename TileOf<P, kTile>::type;
+  using PolicyOf = typename ChangedPolicy<P, kChange>::type;
 };
 constexpr Fuse kNever = Fuse::never;
-template <Tile kTile>
-using TileForm = Form<false, 0, Fuse::by_occupancy, true, kTile>;
+template <Change kChange>
+using PolicyForm = Form<false, 0, Fuse::by_occupancy, true, kChange>;
 using Forms = std::tuple<Form<false, 0>, Form<false, 0, kNever>, Form<false, 0, Fuse::always>, Form<false, 7, kNever>,
                          Form<false, 1, kNever>, Form<true, 0>, Form<false, 0, Fuse::by_occupancy, false>,
-                         Form<false, 1, kNever, false>, TileForm<Tile::half_items>, TileForm<Tile::double_threads>,
-                         TileForm<Tile::double_items>, Form<false, 0, Fuse::by_occupancy, true, Tile::shipped, false>>;
+                         Form<false, 1, kNever, false>, PolicyForm<Change::half_items>,
+                         PolicyForm<Change::double_threads>, PolicyForm<Change::double_items>,
+                         PolicyForm<Change::vector_store>, PolicyForm<Change::vector_load_store>,
+                         Form<false, 0, Fuse::by_occupancy, true, Change::none, false>>;
 constexpr const char* kFormNames[] = {"CF as shipped",
                                       "partition kernel every pass",
                                       "partitions in the merge kernel every pass",
@@ -147,6 +159,8 @@ constexpr const char* kFormNames[] = {"CF as shipped",
                                       "half the tile (E / 2)",
                                       "twice the tile (2u threads)",
                                       "twice the tile (2E keys a thread)",
+                                      "vectorized stores",
+                                      "vectorized loads and stores",
                                       "CUB's odd-even sort of a thread's keys"};
 constexpr int kForms = static_cast<int>(std::tuple_size_v<Forms>);
 static_assert(sizeof(kFormNames) / sizeof(kFormNames[0]) == kForms, "a name for every form");
@@ -181,7 +195,7 @@ void profile_size(const TableOptions& o, std::uint64_t n) {
   V* v = nullptr;
   if constexpr (kPairs) v = vals.get();
   std::size_t bytes = 0;  // the half tile's: the most partitions
-  CHECK_CUDA((bankcheck::cf::detail::dispatch<typename TileForm<Tile::half_items>::template PolicyOf<P>, Key,
+  CHECK_CUDA((bankcheck::cf::detail::dispatch<typename PolicyForm<Change::half_items>::template PolicyOf<P>, Key,
                                               V>(nullptr, bytes, keys.get(), v, static_cast<std::int64_t>(n), Less{}, 0)));
   Buffer<unsigned char> temp(std::max<std::size_t>(bytes, 1));
   Sorter<Key, kPairs> cub(Algo::cub_merge, static_cast<std::int64_t>(n), keys.get(), vals.get());
