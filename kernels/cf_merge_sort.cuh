@@ -85,8 +85,6 @@ template <class P, class Key, class Value, bool kLeaveLoneRuns = false, int kPro
 cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* d_vals, std::int64_t n, Less less,
                      cudaStream_t stream, Marks&& marks = {}) {
   using A = Agent<P, Key, Value>;
-  using PM = typename P::Merge;  // the merge kernel's threads over the same tile
-  static_assert(PM::kTile == P::kTile, "the merge kernel merges the block sort's tiles");
   if (n <= 0) {
     if (d_temp == nullptr) temp_bytes = 0;
     return cudaSuccess;
@@ -107,21 +105,24 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* 
       A::kKeysOnly ? nullptr : reinterpret_cast<Value*>(static_cast<unsigned char*>(d_temp) + part_bytes + key_bytes);
 
   constexpr int smem = static_cast<int>(A::kSharedBytes);
-  constexpr int merge_smem = static_cast<int>(Agent<PM, Key, Value>::kSharedBytes);
-  cudaError_t e = opt_in_smem(block_sort_kernel<P, Key, Value, Less, kNetwork>, smem);
-  if (e == cudaSuccess) e = opt_in_smem(merge_kernel<PM, Key, Value, Less>, merge_smem);
-  if (e != cudaSuccess) return e;
+  if constexpr (smem > 48 * 1024) {  // above the default: opt in (cheap when already set)
+    for (const void* k : {reinterpret_cast<const void*>(&block_sort_kernel<P, Key, Value, Less, kNetwork>),
+                          reinterpret_cast<const void*>(&merge_kernel<P, Key, Value, Less>)}) {
+      const cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+      if (e != cudaSuccess) return e;
+    }
+  }
   int resident = 0;  // merge blocks the GPU holds at once (fusing the partitions is decided by it)
   if (kFuse == Fuse::by_occupancy) {
-    e = resident_blocks(merge_kernel<PM, Key, Value, Less>, PM::kThreads, merge_smem, resident);
-    if (e != cudaSuccess) return e;
+    const cudaError_t q = resident_blocks(merge_kernel<P, Key, Value, Less>, P::kThreads, smem, resident);
+    if (q != cudaSuccess) return q;
   }
   const int passes = cf_merge_pass_count(num_tiles);
   // CUB's ping: the last pass writes d_keys (ping = read d_keys, write the buffer)
   bool ping = passes % 2 == 0;
   // The first kernel waits for the caller's work on the stream as any launch does.
-  e = launch(false, block_sort_kernel<P, Key, Value, Less, kNetwork>, static_cast<unsigned>(num_tiles), P::kThreads,
-             smem, stream, ping, d_keys, d_vals, keys_buf, vals_buf, n, less);
+  cudaError_t e = launch(false, block_sort_kernel<P, Key, Value, Less, kNetwork>, static_cast<unsigned>(num_tiles),
+                         P::kThreads, smem, stream, ping, d_keys, d_vals, keys_buf, vals_buf, n, less);
   marks("block sort", -1);
   if (e != cudaSuccess) return e;
   for (int pass = 0; pass < passes; ++pass, ping = !ping) {
@@ -136,8 +137,8 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* 
       marks("partition", pass);
       if (e != cudaSuccess) return e;
     }
-    e = launch(kOverlap, merge_kernel<PM, Key, Value, Less>, static_cast<unsigned>(merged), PM::kThreads, merge_smem,
-               stream, ping, d_keys, d_vals, keys_buf, vals_buf, n, num_tiles,
+    e = launch(kOverlap, merge_kernel<P, Key, Value, Less>, static_cast<unsigned>(merged), P::kThreads, smem, stream,
+               ping, d_keys, d_vals, keys_buf, vals_buf, n, num_tiles,
                static_cast<const std::int64_t*>(fused ? nullptr : partitions), target, less);
     marks("merge", pass);
     if (e != cudaSuccess) return e;

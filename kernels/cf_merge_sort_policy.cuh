@@ -14,11 +14,8 @@ namespace bankcheck::cf {
 /// @tparam kThreads u, threads per block: a power of two, a multiple of 32
 /// @tparam kItems E, keys per thread
 /// @tparam kMinBlocks __launch_bounds__' minimum resident blocks per SM (register cap)
-/// @tparam kMergeThreads, kMergeMinBlocks the merge kernel's threads and register
-///         cap: the same tile of u*E keys over kMergeThreads threads (default: u)
 template <int kThreads_, int kItems_, cub::BlockLoadAlgorithm kLoad_ = cub::BLOCK_LOAD_WARP_TRANSPOSE,
-          cub::BlockStoreAlgorithm kStore_ = cub::BLOCK_STORE_WARP_TRANSPOSE, int kMinBlocks_ = 1,
-          int kMergeThreads_ = kThreads_, int kMergeMinBlocks_ = kMinBlocks_>
+          cub::BlockStoreAlgorithm kStore_ = cub::BLOCK_STORE_WARP_TRANSPOSE, int kMinBlocks_ = 1>
 struct Policy {
   static constexpr int kThreads = kThreads_;
   static constexpr int kItems = kItems_;
@@ -26,10 +23,6 @@ struct Policy {
   static constexpr cub::BlockLoadAlgorithm kLoad = kLoad_;
   static constexpr cub::BlockStoreAlgorithm kStore = kStore_;
   static constexpr int kMinBlocks = kMinBlocks_;
-  static_assert(kTile % kMergeThreads_ == 0, "the merge kernel's threads split the tile evenly");
-  /// The merge kernel's policy: the block sort's tile (the passes and partitions
-  /// count tiles of u*E keys) with its own threads and keys a thread.
-  using Merge = Policy<kMergeThreads_, kTile / kMergeThreads_, kLoad_, kStore_, kMergeMinBlocks_>;
 };
 
 /// The default policy per key and value size (docs/cf-merge.md, "Tuning"): 128

@@ -5,7 +5,7 @@
 // last, CUB unmoved), at the prime 1,000,003 and at 2^20 to 2^23. A CUDA event
 // follows every launch of the dispatch (its `marks`, kernels/cf_merge_sort.cuh);
 // the time between two events is one launch's kernel plus its launch gap.
-// Thirteen forms of the sort (Forms below: the shipped one and one change
+// Twelve forms of the sort (Forms below: the shipped one and one change
 // each, the dispatch's template switches and other policies), each also timed
 // whole without events; beside them, in the same rounds, the whole CF sort and
 // CUB's merge sort. Random keys (a permutation of 0..n-1); every output is
@@ -97,10 +97,9 @@ struct StageTimes {
 using bankcheck::cf::detail::Fuse;
 
 /// The policy of a form: the default one, with half its E, twice its u or twice
-/// its E, or a merge kernel of twice the threads with half the keys each (the
-/// same tile). (Vectorized, direct blocked stores were 1.25x to 2.1x slower at
-/// every size: validate/results/h100-2026-11-27d, development run r7, commit 3c995f1.)
-enum class Change { none, half_items, double_threads, double_items, merge_threads };
+/// its E. (Vectorized, direct blocked stores were 1.25x to 2.1x slower at every
+/// size: validate/results/h100-2026-11-27d, development run r7, commit 3c995f1.)
+enum class Change { none, half_items, double_threads, double_items };
 template <class P, Change kChange>
 struct ChangedPolicy {
   using type = P;
@@ -117,11 +116,6 @@ struct ChangedPolicy<P, Change::double_threads> {
 template <class P>  // twice the keys per thread: DefaultPolicy's register bound for more than 32 words
 struct ChangedPolicy<P, Change::double_items> {
   using type = bankcheck::cf::Policy<P::kThreads, P::kItems * 2, P::kLoad, P::kStore, 2>;
-};
-template <class P>  // half the words a thread: 40 registers (3 blocks of 2u threads) where the default has 64, else 64
-struct ChangedPolicy<P, Change::merge_threads> {
-  using type = bankcheck::cf::Policy<P::kThreads, P::kItems, P::kLoad, P::kStore, P::kMinBlocks, P::kThreads * 2,
-                                     (P::kMinBlocks >= 4 ? 3 : 2)>;
 };
 
 /// The forms of the sort the profile times: the dispatch's kLeaveLoneRuns,
@@ -144,7 +138,6 @@ using Forms = std::tuple<Form<false, 0>, Form<false, 0, kNever>, Form<false, 0, 
                          Form<false, 1, kNever>, Form<true, 0>, Form<false, 0, Fuse::by_occupancy, false>,
                          Form<false, 1, kNever, false>, PolicyForm<Change::half_items>,
                          PolicyForm<Change::double_threads>, PolicyForm<Change::double_items>,
-                         PolicyForm<Change::merge_threads>,
                          Form<false, 0, Fuse::by_occupancy, true, Change::none, false>>;
 constexpr const char* kFormNames[] = {"CF as shipped",
                                       "partition kernel every pass",
@@ -157,7 +150,6 @@ constexpr const char* kFormNames[] = {"CF as shipped",
                                       "half the tile (E / 2)",
                                       "twice the tile (2u threads)",
                                       "twice the tile (2E keys a thread)",
-                                      "merge kernel of 2u threads, E / 2 keys each",
                                       "CUB's odd-even sort of a thread's keys"};
 constexpr int kForms = static_cast<int>(std::tuple_size_v<Forms>);
 static_assert(sizeof(kFormNames) / sizeof(kFormNames[0]) == kForms, "a name for every form");
