@@ -55,8 +55,18 @@ cudaError_t launch(bool overlap, void (*kernel)(Params...), unsigned grid, unsig
   return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
 }
 
-/// The blocks of `kernel` the current device holds at once (SMs x occupancy), looked up once a device.
-template <class Kernel>
+/// Lets `kernel` take `smem` bytes of dynamic shared memory where that is above
+/// the 48 KiB default (cheap when already set).
+template <class... Params>
+cudaError_t opt_in_smem(void (*kernel)(Params...), int smem) {
+  if (smem <= 48 * 1024) return cudaSuccess;
+  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+}
+
+/// The blocks of `kernel` the current device holds at once (SMs x occupancy), looked up once a device
+/// for each Policy: kernels of two policies can have one function type, so the type alone does not
+/// tell their counts apart.
+template <class Policy, class Kernel>
 cudaError_t resident_blocks(Kernel kernel, int threads, int smem, int& blocks) {
   constexpr int kDevices = 64;
   static std::atomic<int> known[kDevices] = {};  // 0: not looked up yet

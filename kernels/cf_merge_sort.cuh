@@ -46,6 +46,17 @@ inline std::size_t align_up(std::size_t x) { return (x + 255) / 256 * 256; }
 
 /// Where the merge kernels' partitions come from (dispatch's kFuse).
 enum class Fuse { by_occupancy, never, always };
+/// Whether the block sort sorts pairs of tiles, pass 0 done in the block (dispatch's kWide).
+enum class Wide { by_tiles, never, always };
+
+/// The block sort of pairs of tiles: twice the threads, the same keys a thread,
+/// half the resident blocks (the same registers a thread).
+template <class P>
+using WidePolicy = Policy<2 * P::kThreads, P::kItems, P::kLoad, P::kStore, (P::kMinBlocks > 1 ? P::kMinBlocks / 2 : 1)>;
+/// Whether a block of WidePolicy<P> can run: at most 1024 threads, and P's
+/// register cap leaves room for two of its blocks (a wide block takes both).
+template <class P>
+inline constexpr bool kWideFits = 2 * P::kThreads <= 1024 && P::kMinBlocks >= 2;
 
 /// dispatch's marks(stage, pass) after each launch: nothing, or a profiler's CUDA event on the stream.
 struct NoMarks {
@@ -78,10 +89,12 @@ cudaError_t launch_partitions(bool overlap, cudaStream_t stream, const Key* keys
 /// partition_probes; 1: binary, as CUB); kFuse says where the merge kernels search their own
 /// partitions (Fuse::by_occupancy: where cf_merge_fused_partitions says so); kOverlap = false
 /// launches every kernel after the last has finished, as CUB does (kernels/cf_launch.cuh);
-/// kNetwork = false sorts each thread's keys in the block sort with CUB's StableOddEvenSort.
+/// kNetwork = false sorts each thread's keys in the block sort with CUB's StableOddEvenSort;
+/// kWide says where the block sort sorts pairs of tiles (Wide::by_tiles: where cf_wide_block_sort
+/// says so), so that the passes start at pass 1.
 template <class P, class Key, class Value, bool kLeaveLoneRuns = false, int kProbes = 0,
-          Fuse kFuse = Fuse::by_occupancy, bool kOverlap = true, bool kNetwork = true, class Less,
-          class Marks = NoMarks>
+          Fuse kFuse = Fuse::by_occupancy, bool kOverlap = true, bool kNetwork = true, Wide kWide = Wide::by_tiles,
+          class Less, class Marks = NoMarks>
 cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* d_vals, std::int64_t n, Less less,
                      cudaStream_t stream, Marks&& marks = {}) {
   using A = Agent<P, Key, Value>;
@@ -104,28 +117,43 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* 
   Value* vals_buf =
       A::kKeysOnly ? nullptr : reinterpret_cast<Value*>(static_cast<unsigned char*>(d_temp) + part_bytes + key_bytes);
 
+  using PW = WidePolicy<P>;
   constexpr int smem = static_cast<int>(A::kSharedBytes);
-  if constexpr (smem > 48 * 1024) {  // above the default: opt in (cheap when already set)
-    for (const void* k : {reinterpret_cast<const void*>(&block_sort_kernel<P, Key, Value, Less, kNetwork>),
-                          reinterpret_cast<const void*>(&merge_kernel<P, Key, Value, Less>)}) {
-      const cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-      if (e != cudaSuccess) return e;
-    }
+  constexpr int wide_smem = static_cast<int>(Agent<PW, Key, Value>::kSharedBytes);
+  const int passes = cf_merge_pass_count(num_tiles);
+  bool wide = kWideFits<P> && passes > 0 &&
+              (kWide == Wide::always || (kWide == Wide::by_tiles && cf_wide_block_sort(num_tiles)));
+  cudaError_t e = cudaSuccess;
+  if (wide) {  // the wide block's shared memory must fit the device's opt-in limit
+    int device = 0, optin = 0;
+    e = cudaGetDevice(&device);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    if (e != cudaSuccess) return e;
+    wide = wide_smem <= optin;
   }
+  e = opt_in_smem(merge_kernel<P, Key, Value, Less>, smem);
+  if (e == cudaSuccess) e = wide ? opt_in_smem(block_sort_kernel<PW, Key, Value, Less, kNetwork>, wide_smem)
+                                 : opt_in_smem(block_sort_kernel<P, Key, Value, Less, kNetwork>, smem);
+  if (e != cudaSuccess) return e;
   int resident = 0;  // merge blocks the GPU holds at once (fusing the partitions is decided by it)
   if (kFuse == Fuse::by_occupancy) {
-    const cudaError_t q = resident_blocks(merge_kernel<P, Key, Value, Less>, P::kThreads, smem, resident);
-    if (q != cudaSuccess) return q;
+    e = resident_blocks<P>(merge_kernel<P, Key, Value, Less>, P::kThreads, smem, resident);
+    if (e != cudaSuccess) return e;
   }
-  const int passes = cf_merge_pass_count(num_tiles);
-  // CUB's ping: the last pass writes d_keys (ping = read d_keys, write the buffer)
-  bool ping = passes % 2 == 0;
+  // CUB's ping: the last pass writes d_keys (ping = read d_keys, write the buffer). The block sort
+  // writes where pass 0 reads, or where it writes when the wide block sort does its merge.
+  bool ping = (passes % 2 == 0) != wide;
   // The first kernel waits for the caller's work on the stream as any launch does.
-  cudaError_t e = launch(false, block_sort_kernel<P, Key, Value, Less, kNetwork>, static_cast<unsigned>(num_tiles),
-                         P::kThreads, smem, stream, ping, d_keys, d_vals, keys_buf, vals_buf, n, less);
+  if (wide)
+    e = launch(false, block_sort_kernel<PW, Key, Value, Less, kNetwork>,
+               static_cast<unsigned>((n + PW::kTile - 1) / PW::kTile), PW::kThreads, wide_smem, stream, ping, d_keys,
+               d_vals, keys_buf, vals_buf, n, less);
+  else
+    e = launch(false, block_sort_kernel<P, Key, Value, Less, kNetwork>, static_cast<unsigned>(num_tiles), P::kThreads,
+               smem, stream, ping, d_keys, d_vals, keys_buf, vals_buf, n, less);
   marks("block sort", -1);
   if (e != cudaSuccess) return e;
-  for (int pass = 0; pass < passes; ++pass, ping = !ping) {
+  for (int pass = wide ? 1 : 0; pass < passes; ++pass, ping = !ping) {
     const std::int64_t target = std::int64_t{2} << pass;
     // [merged, num_tiles): a trailing run left where it lies (cf_merge_passes.hpp)
     const std::int64_t merged = kLeaveLoneRuns ? cf_merge_pass_tiles(num_tiles, pass) : num_tiles;

@@ -97,13 +97,21 @@ void check_key_size(bool quick) {
   using Cf = CfDefault<Key, false>;
   const std::uint64_t tile = Cf::kTile;
   const std::vector<std::uint64_t> sizes =
-      quick ? std::vector<std::uint64_t>{1, 17, 4351, tile + 1, 3 * tile + 5, 4 * tile}
+      quick ? std::vector<std::uint64_t>{1, 17, 4351, tile + 1, 3 * tile + 5, 4 * tile,
+                                         bankcheck::kWideBlockSortFrom * tile + tile / 2 + 7}
             : std::vector<std::uint64_t>{0, 1, 2, 17, 4351, 4352, 4353, tile - 1, tile, tile + 1, 3 * tile + 5,
-                                         65539, 1000003};
+                                         65539, 1000003,
+                                         // the last tile count of one tile a block, the first two of the wide block
+                                         // sort (bankcheck::cf_wide_block_sort), an odd one with a partial tile
+                                         (bankcheck::kWideBlockSortFrom - 1) * tile,
+                                         (bankcheck::kWideBlockSortFrom - 1) * tile + 5,
+                                         bankcheck::kWideBlockSortFrom * tile,
+                                         (2 * bankcheck::kWideBlockSortFrom + 7) * tile + tile / 2 + 7};
   for (std::uint64_t n : sizes)
     for (const char* kind : {"random", "dups", "sorted", "reversed", "equal"}) {
       const bool rnd = std::string(kind) == "random" || std::string(kind) == "dups";
       if ((n > 70000 || quick) && !rnd) continue;
+      if (n > 2000000 && std::string(kind) != "random") continue;  // the wide sizes: random keys only
       const auto v = keys_for<Key>(kind, n, n * 31 + std::strlen(kind));
       check_one<Key>(std::string(kind) + " less", v, Less{});
       if (rnd && !quick) check_one<Key>(std::string(kind) + " greater", v, Greater{});

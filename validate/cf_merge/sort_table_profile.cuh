@@ -5,7 +5,7 @@
 // last, CUB unmoved), at the prime 1,000,003 and at 2^20 to 2^23. A CUDA event
 // follows every launch of the dispatch (its `marks`, kernels/cf_merge_sort.cuh);
 // the time between two events is one launch's kernel plus its launch gap.
-// Twelve forms of the sort (Forms below: the shipped one and one change
+// Fourteen forms of the sort (Forms below: the shipped one and one change
 // each, the dispatch's template switches and other policies), each also timed
 // whole without events; beside them, in the same rounds, the whole CF sort and
 // CUB's merge sort. Random keys (a permutation of 0..n-1); every output is
@@ -95,6 +95,7 @@ struct StageTimes {
 };
 
 using bankcheck::cf::detail::Fuse;
+using bankcheck::cf::detail::Wide;
 
 /// The policy of a form: the default one, with half its E, twice its u or twice
 /// its E. (Vectorized, direct blocked stores were 1.25x to 2.1x slower at every
@@ -121,9 +122,10 @@ struct ChangedPolicy<P, Change::double_items> {
 /// The forms of the sort the profile times: the dispatch's kLeaveLoneRuns,
 /// kProbes, kFuse, kOverlap and kNetwork, and the default policy or a change of it.
 template <bool kLeaveLoneRuns, int kProbes, Fuse kFusePartitions = Fuse::by_occupancy, bool kOverlapLaunches = true,
-          Change kChange = Change::none, bool kNetworkSort = true>
+          Change kChange = Change::none, bool kNetworkSort = true, Wide kWideSort = Wide::by_tiles>
 struct Form {
   static constexpr bool kNetwork = kNetworkSort;
+  static constexpr Wide kWide = kWideSort;
   static constexpr bool kLeave = kLeaveLoneRuns;
   static constexpr int kSearchProbes = kProbes;
   static constexpr Fuse kFuse = kFusePartitions;
@@ -132,13 +134,15 @@ struct Form {
   using PolicyOf = typename ChangedPolicy<P, kChange>::type;
 };
 constexpr Fuse kNever = Fuse::never;
-template <Change kChange>
-using PolicyForm = Form<false, 0, Fuse::by_occupancy, true, kChange>;
+template <Change kChange>  // other tiles: each block sorts one of them
+using PolicyForm = Form<false, 0, Fuse::by_occupancy, true, kChange, true, Wide::never>;
 using Forms = std::tuple<Form<false, 0>, Form<false, 0, kNever>, Form<false, 0, Fuse::always>, Form<false, 7, kNever>,
                          Form<false, 1, kNever>, Form<true, 0>, Form<false, 0, Fuse::by_occupancy, false>,
                          Form<false, 1, kNever, false>, PolicyForm<Change::half_items>,
                          PolicyForm<Change::double_threads>, PolicyForm<Change::double_items>,
-                         Form<false, 0, Fuse::by_occupancy, true, Change::none, false>>;
+                         Form<false, 0, Fuse::by_occupancy, true, Change::none, false>,
+                         Form<false, 0, Fuse::by_occupancy, true, Change::none, true, Wide::never>,
+                         Form<false, 0, Fuse::by_occupancy, true, Change::none, true, Wide::always>>;
 constexpr const char* kFormNames[] = {"CF as shipped",
                                       "partition kernel every pass",
                                       "partitions in the merge kernel every pass",
@@ -150,7 +154,9 @@ constexpr const char* kFormNames[] = {"CF as shipped",
                                       "half the tile (E / 2)",
                                       "twice the tile (2u threads)",
                                       "twice the tile (2E keys a thread)",
-                                      "CUB's odd-even sort of a thread's keys"};
+                                      "CUB's odd-even sort of a thread's keys",
+                                      "block sort of one tile a block",
+                                      "block sort of two tiles a block (pass 0 in it)"};
 constexpr int kForms = static_cast<int>(std::tuple_size_v<Forms>);
 static_assert(sizeof(kFormNames) / sizeof(kFormNames[0]) == kForms, "a name for every form");
 
@@ -213,7 +219,7 @@ void profile_size(const TableOptions& o, std::uint64_t n) {
     using F = decltype(form);
     auto sort = [&](auto&& marks_or_none) {
       CHECK_CUDA((bankcheck::cf::detail::dispatch<typename F::template PolicyOf<P>, Key, V, F::kLeave,
-                                                  F::kSearchProbes, F::kFuse, F::kOverlap, F::kNetwork>(
+                                                  F::kSearchProbes, F::kFuse, F::kOverlap, F::kNetwork, F::kWide>(
           temp.get(), bytes, keys.get(), v, static_cast<std::int64_t>(n), Less{}, 0, marks_or_none)));
     };
     restore();

@@ -50,6 +50,14 @@ inline std::int64_t cf_merge_pass_tiles(std::int64_t num_tiles, int pass) {
   return last & ~((std::int64_t{2} << pass) - 1);
 }
 
+/// Whether the block sort sorts pairs of tiles (2u threads a block, the same E),
+/// doing pass 0's merge inside the block: the wide block sort takes less than
+/// the narrow one and a merge pass together once its blocks fill the GPU, and
+/// more where they do not (2^20 4-byte keys, 64 wide blocks on 132 SMs). The
+/// threshold is measured on the H100 (cf_sort_table --profile, docs/cf-merge.md).
+inline constexpr std::int64_t kWideBlockSortFrom = 512;
+inline bool cf_wide_block_sort(std::int64_t num_tiles) { return num_tiles >= kWideBlockSortFrom; }
+
 /// Whether the merge kernel of a pass over `merged` tiles searches its own
 /// partitions (no partition kernel): where the GPU holds every block of the
 /// pass at once (`resident` blocks), the search costs less than the partition

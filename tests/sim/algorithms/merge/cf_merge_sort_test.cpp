@@ -62,76 +62,87 @@ struct SiteCosts final : InstructionListener {
 
 /// The whole sort on the CPU, kernel by kernel (kernels/cf_merge_sort.cuh's dispatch): every
 /// pass merges every tile, as CUB (the dispatch's default), or leaves its trailing lone run
-/// where it lies (cf_merge_pass_tiles, the dispatch's kLeaveLoneRuns).
+/// where it lies (cf_merge_pass_tiles, the dispatch's kLeaveLoneRuns); the block sort sorts one
+/// tile a block, or two (2u threads, the dispatch's wide block sort) and the passes start at 1.
 template <class Key, class Value, int U, int E>
-void cpu_sort(std::vector<Key>& keys, std::vector<Value>& vals, SiteCosts& costs, bool leave_lone_runs) {
+void cpu_sort(std::vector<Key>& keys, std::vector<Value>& vals, SiteCosts& costs, bool leave_lone_runs,
+              bool wide_block_sort = false) {
   constexpr int T = U * E;
   constexpr bool kKeysOnly = std::is_same_v<Value, CfNoValue>;
-  using TileAlgo = CfSortTileAlgo<Key, Value, U, E, Less>;
   using PassAlgo = CfSortPassAlgo<Key, Value, U, E, Less>;
   const std::int64_t n = static_cast<std::int64_t>(keys.size());
   if (n == 0) return;
   const std::int64_t num_tiles = (n + T - 1) / T;
   const int passes = cf_merge_pass_count(num_tiles);
-  bool ping = passes % 2 == 0;
+  const bool wide = wide_block_sort && passes > 0;
+  bool ping = (passes % 2 == 0) != wide;
   // The largest key everywhere the sort has not written: a tile read from the
   // wrong buffer (a skipped run, cf_merge_passes.hpp) shows in the output.
   std::vector<Key> keys_buf(n, std::numeric_limits<Key>::max());
   std::vector<Value> vals_buf(kKeysOnly ? 0 : n);
-  BlockRecorder recorder(static_cast<std::size_t>(TileAlgo::shared_bytes()));
-  std::vector<Key> tk(T);
-  std::vector<Value> tv(T);
-  std::vector<int> splits(U);
+  std::vector<Key> tk(2 * T);
+  std::vector<Value> tv(2 * T);
+  std::vector<int> splits(2 * U);
 
   // Block sort: BlockLoad (oob = the tile's first key), CUB's padding, stable thread sort, CF rounds, BlockStore.
-  for (std::int64_t b = 0; b < num_tiles; ++b) {
-    const std::int64_t base = b * T;
-    const int valid = static_cast<int>(std::min<std::int64_t>(T, n - base));
-    for (int p = 0; p < T; ++p) {
-      tk[p] = p < valid ? keys[base + p] : keys[base];
-      if constexpr (!kKeysOnly) tv[p] = p < valid ? vals[base + p] : vals[base];
-    }
-    for (int t = 0; t < U; ++t) {
-      if (valid < T) {  // BlockMergeSortStrategy::Sort's padding with the thread's running maximum
-        Key max_key = tk[t * E];
-        for (int i = 1; i < E; ++i) {
-          if (t * E + i < valid) max_key = max_key < tk[t * E + i] ? tk[t * E + i] : max_key;
-          else tk[t * E + i] = max_key;
+  auto block_sort = [&](auto algo_type, const int BU) {
+    using TileAlgo = typename decltype(algo_type)::type;
+    const int BT = BU * E;
+    BlockRecorder recorder(static_cast<std::size_t>(TileAlgo::shared_bytes()));
+    for (std::int64_t b = 0; b * BT < n; ++b) {
+      const std::int64_t base = b * BT;
+      const int valid = static_cast<int>(std::min<std::int64_t>(BT, n - base));
+      for (int p = 0; p < BT; ++p) {
+        tk[p] = p < valid ? keys[base + p] : keys[base];
+        if constexpr (!kKeysOnly) tv[p] = p < valid ? vals[base + p] : vals[base];
+      }
+      for (int t = 0; t < BU; ++t) {
+        if (valid < BT) {  // BlockMergeSortStrategy::Sort's padding with the thread's running maximum
+          Key max_key = tk[t * E];
+          for (int i = 1; i < E; ++i) {
+            if (t * E + i < valid) max_key = max_key < tk[t * E + i] ? tk[t * E + i] : max_key;
+            else tk[t * E + i] = max_key;
+          }
+        }
+        if (valid < BT && t * E >= valid) continue;
+        std::vector<int> idx(E);
+        std::iota(idx.begin(), idx.end(), 0);
+        std::stable_sort(idx.begin(), idx.end(), [&](int x, int y) { return tk[t * E + x] < tk[t * E + y]; });
+        std::vector<Key> k2(E);
+        std::vector<Value> v2(E);
+        for (int i = 0; i < E; ++i) {
+          k2[i] = tk[t * E + idx[i]];
+          if constexpr (!kKeysOnly) v2[i] = tv[t * E + idx[i]];
+        }
+        for (int i = 0; i < E; ++i) {
+          tk[t * E + i] = k2[i];
+          if constexpr (!kKeysOnly) tv[t * E + i] = v2[i];
         }
       }
-      if (valid < T && t * E >= valid) continue;
-      std::vector<int> idx(E);
-      std::iota(idx.begin(), idx.end(), 0);
-      std::stable_sort(idx.begin(), idx.end(), [&](int x, int y) { return tk[t * E + x] < tk[t * E + y]; });
-      std::vector<Key> k2(E);
-      std::vector<Value> v2(E);
-      for (int i = 0; i < E; ++i) {
-        k2[i] = tk[t * E + idx[i]];
-        if constexpr (!kKeysOnly) v2[i] = tv[t * E + idx[i]];
-      }
-      for (int i = 0; i < E; ++i) {
-        tk[t * E + i] = k2[i];
-        if constexpr (!kKeysOnly) tv[t * E + i] = v2[i];
+      TileAlgo algo;
+      algo.valid = valid;
+      algo.keys = tk.data();
+      algo.vals = tv.data();
+      algo.splits = splits.data();
+      recorder.clear();
+      costs.counting = valid == BT;
+      recorder.run(algo, static_cast<unsigned>(BU), 32, costs, static_cast<std::uint64_t>(b));
+      Key* ko = (ping ? keys.data() : keys_buf.data()) + base;
+      for (int p = 0; p < valid; ++p) ko[p] = tk[p];
+      if constexpr (!kKeysOnly) {
+        Value* vo = (ping ? vals.data() : vals_buf.data()) + base;
+        for (int p = 0; p < valid; ++p) vo[p] = tv[p];
       }
     }
-    TileAlgo algo;
-    algo.valid = valid;
-    algo.keys = tk.data();
-    algo.vals = tv.data();
-    algo.splits = splits.data();
-    recorder.clear();
-    costs.counting = valid == T;
-    recorder.run(algo, U, 32, costs, static_cast<std::uint64_t>(b));
-    Key* ko = (ping ? keys.data() : keys_buf.data()) + base;
-    for (int p = 0; p < valid; ++p) ko[p] = tk[p];
-    if constexpr (!kKeysOnly) {
-      Value* vo = (ping ? vals.data() : vals_buf.data()) + base;
-      for (int p = 0; p < valid; ++p) vo[p] = tv[p];
-    }
-  }
+  };
+  if (wide)
+    block_sort(std::type_identity<CfSortTileAlgo<Key, Value, 2 * U, E, Less>>{}, 2 * U);
+  else
+    block_sort(std::type_identity<CfSortTileAlgo<Key, Value, U, E, Less>>{}, U);
+  BlockRecorder recorder(static_cast<std::size_t>(PassAlgo::shared_bytes()));
   // Passes: partitions, then the merge of every tile but a trailing run left where it lies.
   std::vector<std::int64_t> partitions(num_tiles + 1);
-  for (int pass = 0; pass < passes; ++pass, ping = !ping) {
+  for (int pass = wide ? 1 : 0; pass < passes; ++pass, ping = !ping) {
     const std::int64_t merged = leave_lone_runs ? cf_merge_pass_tiles(num_tiles, pass) : num_tiles;
     const std::int64_t target = std::int64_t{2} << pass;
     const Key* in_k = ping ? keys.data() : keys_buf.data();
@@ -179,12 +190,14 @@ std::vector<Key> random_keys(std::int64_t n, int distinct, std::uint64_t seed) {
 template <class Key, int U, int E, bool kPairs, class PairValue = std::uint32_t>
 void check_sort(const std::vector<Key>& input, SiteCosts& costs) {
   using Value = std::conditional_t<kPairs, PairValue, CfNoValue>;
-  for (const bool leave_lone_runs : {false, true}) {
+  for (const int plan : {0, 1, 2}) {  // CUB's, lone runs left where they lie, the wide block sort
+  const bool leave_lone_runs = plan == 1, wide = plan == 2;
   CAPTURE(leave_lone_runs);
+  CAPTURE(wide);
   std::vector<Key> keys = input;
   std::vector<Value> vals(kPairs ? input.size() : 0);
   if constexpr (kPairs) std::iota(vals.begin(), vals.end(), Value{0});
-  cpu_sort<Key, Value, U, E>(keys, vals, costs, leave_lone_runs);
+  cpu_sort<Key, Value, U, E>(keys, vals, costs, leave_lone_runs, wide);
   std::vector<Key> expected = input;
   std::sort(expected.begin(), expected.end());
   CHECK(keys == expected);
