@@ -22,6 +22,8 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "model/bank_model.hpp"
@@ -105,19 +107,10 @@ void cpu_sort(std::vector<Key>& keys, std::vector<Value>& vals, SiteCosts& costs
           }
         }
         if (valid < BT && t * E >= valid) continue;
-        std::vector<int> idx(E);
-        std::iota(idx.begin(), idx.end(), 0);
-        std::stable_sort(idx.begin(), idx.end(), [&](int x, int y) { return tk[t * E + x] < tk[t * E + y]; });
-        std::vector<Key> k2(E);
-        std::vector<Value> v2(E);
-        for (int i = 0; i < E; ++i) {
-          k2[i] = tk[t * E + idx[i]];
-          if constexpr (!kKeysOnly) v2[i] = tv[t * E + idx[i]];
-        }
-        for (int i = 0; i < E; ++i) {
-          tk[t * E + i] = k2[i];
-          if constexpr (!kKeysOnly) tv[t * E + i] = v2[i];
-        }
+        std::vector<std::pair<Key, Value>> kv(E);  // the thread's keys, each with its value
+        for (int i = 0; i < E; ++i) kv[i] = {tk[t * E + i], tv[t * E + i]};
+        std::stable_sort(kv.begin(), kv.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+        for (int i = 0; i < E; ++i) std::tie(tk[t * E + i], tv[t * E + i]) = kv[i];
       }
       TileAlgo algo;
       algo.valid = valid;
