@@ -86,6 +86,12 @@ void cpu_sort(std::vector<Key>& keys, std::vector<Value>& vals, SiteCosts& costs
   std::vector<Value> tv(2 * T);
   std::vector<int> splits(2 * U);
 
+  // One block through the recorder, its costs counted for whole tiles only.
+  auto replay = [&](BlockRecorder& recorder, auto& algo, int threads, bool whole, std::int64_t b) {
+    recorder.clear();
+    costs.counting = whole;
+    recorder.run(algo, static_cast<unsigned>(threads), 32, costs, static_cast<std::uint64_t>(b));
+  };
   // Block sort: BlockLoad (oob = the tile's first key), CUB's padding, stable thread sort, CF rounds, BlockStore.
   auto block_sort = [&](auto algo_type, const int BU) {
     using TileAlgo = typename decltype(algo_type)::type;
@@ -117,9 +123,7 @@ void cpu_sort(std::vector<Key>& keys, std::vector<Value>& vals, SiteCosts& costs
       algo.keys = tk.data();
       algo.vals = tv.data();
       algo.splits = splits.data();
-      recorder.clear();
-      costs.counting = valid == BT;
-      recorder.run(algo, static_cast<unsigned>(BU), 32, costs, static_cast<std::uint64_t>(b));
+      replay(recorder, algo, BU, valid == BT, b);
       Key* ko = (ping ? keys.data() : keys_buf.data()) + base;
       for (int p = 0; p < valid; ++p) ko[p] = tk[p];
       if constexpr (!kKeysOnly) {
@@ -159,9 +163,7 @@ void cpu_sort(std::vector<Key>& keys, std::vector<Value>& vals, SiteCosts& costs
       algo.out_keys = tk.data();
       algo.out_vals = tv.data();
       algo.splits = splits.data();
-      recorder.clear();
-      costs.counting = count == T;
-      recorder.run(algo, U, 32, costs, static_cast<std::uint64_t>(b));
+      replay(recorder, algo, U, count == T, b);
       for (int p = 0; p < count; ++p) {
         out_k[b * T + p] = tk[p];
         if constexpr (!kKeysOnly) out_v[b * T + p] = tv[p];
