@@ -117,23 +117,32 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* 
   Value* vals_buf =
       A::kKeysOnly ? nullptr : reinterpret_cast<Value*>(static_cast<unsigned char*>(d_temp) + part_bytes + key_bytes);
 
-  using PW = WidePolicy<P>;
   constexpr int smem = static_cast<int>(A::kSharedBytes);
-  constexpr int wide_smem = static_cast<int>(Agent<PW, Key, Value>::kSharedBytes);
   const int passes = cf_merge_pass_count(num_tiles);
-  bool wide = kWideFits<P> && passes > 0 &&
-              (kWide == Wide::always || (kWide == Wide::by_tiles && cf_wide_block_sort(num_tiles)));
+  bool wide = false;  // the wide block sort is compiled only where a wide block can run (kWideFits)
   cudaError_t e = cudaSuccess;
-  if (wide) {  // the wide block's shared memory must fit the device's opt-in limit
-    int device = 0, optin = 0;
-    e = cudaGetDevice(&device);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-    if (e != cudaSuccess) return e;
-    wide = wide_smem <= optin;
+  if constexpr (kWideFits<P>) {
+    using PW = WidePolicy<P>;
+    wide = passes > 0 && kWide != Wide::never;
+    if (wide) {  // the wide block's shared memory must fit the device's opt-in limit
+      constexpr int wide_smem = static_cast<int>(Agent<PW, Key, Value>::kSharedBytes);
+      int device = 0, optin = 0, wide_resident = 0;
+      e = cudaGetDevice(&device);
+      if (e == cudaSuccess) e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+      if (e == cudaSuccess && wide_smem <= optin) {
+        e = opt_in_smem(block_sort_kernel<PW, Key, Value, Less, kNetwork>, wide_smem);
+        if (e == cudaSuccess && kWide == Wide::by_tiles)
+          e = resident_blocks<PW>(block_sort_kernel<PW, Key, Value, Less, kNetwork>, PW::kThreads, wide_smem,
+                                  wide_resident);
+        if (kWide == Wide::by_tiles) wide = cf_wide_block_sort((n + PW::kTile - 1) / PW::kTile, wide_resident);
+      } else {
+        wide = false;
+      }
+      if (e != cudaSuccess) return e;
+    }
   }
   e = opt_in_smem(merge_kernel<P, Key, Value, Less>, smem);
-  if (e == cudaSuccess) e = wide ? opt_in_smem(block_sort_kernel<PW, Key, Value, Less, kNetwork>, wide_smem)
-                                 : opt_in_smem(block_sort_kernel<P, Key, Value, Less, kNetwork>, smem);
+  if (e == cudaSuccess && !wide) e = opt_in_smem(block_sort_kernel<P, Key, Value, Less, kNetwork>, smem);
   if (e != cudaSuccess) return e;
   int resident = 0;  // merge blocks the GPU holds at once (fusing the partitions is decided by it)
   if (kFuse == Fuse::by_occupancy) {
@@ -144,11 +153,15 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* 
   // writes where pass 0 reads, or where it writes when the wide block sort does its merge.
   bool ping = (passes % 2 == 0) != wide;
   // The first kernel waits for the caller's work on the stream as any launch does.
-  if (wide)
-    e = launch(false, block_sort_kernel<PW, Key, Value, Less, kNetwork>,
-               static_cast<unsigned>((n + PW::kTile - 1) / PW::kTile), PW::kThreads, wide_smem, stream, ping, d_keys,
-               d_vals, keys_buf, vals_buf, n, less);
-  else
+  if constexpr (kWideFits<P>) {
+    using PW = WidePolicy<P>;
+    if (wide)
+      e = launch(false, block_sort_kernel<PW, Key, Value, Less, kNetwork>,
+                 static_cast<unsigned>((n + PW::kTile - 1) / PW::kTile), PW::kThreads,
+                 static_cast<int>(Agent<PW, Key, Value>::kSharedBytes), stream, ping, d_keys, d_vals, keys_buf,
+                 vals_buf, n, less);
+  }
+  if (!wide)
     e = launch(false, block_sort_kernel<P, Key, Value, Less, kNetwork>, static_cast<unsigned>(num_tiles), P::kThreads,
                smem, stream, ping, d_keys, d_vals, keys_buf, vals_buf, n, less);
   marks("block sort", -1);

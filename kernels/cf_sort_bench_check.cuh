@@ -98,15 +98,13 @@ void check_key_size(bool quick) {
   const std::uint64_t tile = Cf::kTile;
   const std::vector<std::uint64_t> sizes =
       quick ? std::vector<std::uint64_t>{1, 17, 4351, tile + 1, 3 * tile + 5, 4 * tile,
-                                         bankcheck::kWideBlockSortFrom * tile + tile / 2 + 7}
+                                         601 * tile + tile / 2 + 7}
             : std::vector<std::uint64_t>{0, 1, 2, 17, 4351, 4352, 4353, tile - 1, tile, tile + 1, 3 * tile + 5,
                                          65539, 1000003,
-                                         // the last tile count of one tile a block, the first two of the wide block
-                                         // sort (bankcheck::cf_wide_block_sort), an odd one with a partial tile
-                                         (bankcheck::kWideBlockSortFrom - 1) * tile,
-                                         (bankcheck::kWideBlockSortFrom - 1) * tile + 5,
-                                         bankcheck::kWideBlockSortFrom * tile,
-                                         (2 * bankcheck::kWideBlockSortFrom + 7) * tile + tile / 2 + 7};
+                                         // tile counts of the wide block sort on an H100 (more wide blocks than
+                                         // the 264 it holds at once: bankcheck::cf_wide_block_sort), one of them
+                                         // odd with a partial tile, and one below
+                                         511 * tile + 5, 600 * tile, 600 * tile + 5, 1031 * tile + tile / 2 + 7};
   for (std::uint64_t n : sizes)
     for (const char* kind : {"random", "dups", "sorted", "reversed", "equal"}) {
       const bool rnd = std::string(kind) == "random" || std::string(kind) == "dups";

@@ -51,12 +51,15 @@ inline std::int64_t cf_merge_pass_tiles(std::int64_t num_tiles, int pass) {
 }
 
 /// Whether the block sort sorts pairs of tiles (2u threads a block, the same E),
-/// doing pass 0's merge inside the block: the wide block sort takes less than
-/// the narrow one and a merge pass together once its blocks fill the GPU, and
-/// more where they do not (2^20 4-byte keys, 64 wide blocks on 132 SMs). The
-/// threshold is measured on the H100 (cf_sort_table --profile, docs/cf-merge.md).
-inline constexpr std::int64_t kWideBlockSortFrom = 512;
-inline bool cf_wide_block_sort(std::int64_t num_tiles) { return num_tiles >= kWideBlockSortFrom; }
+/// doing pass 0's merge inside the block: where its `wide_tiles` blocks take more
+/// than one wave of the GPU (`resident` wide blocks at once). The wide block
+/// sort takes less than the narrow one and a merge pass together once its blocks
+/// fill the GPU (1-4% of the whole sort from 512 tiles on, 4-byte keys, H100),
+/// but in a single wave the launch waits on a partial last tile's longer path
+/// (2^22 - 1 4-byte keys, 256 wide blocks on 264 places: 4.5% slower than
+/// one tile a block) and below a full wave SMs stay idle (2^20 keys: 1.33x).
+/// Measured with cf_sort_table --profile (docs/cf-merge.md, item 13).
+inline bool cf_wide_block_sort(std::int64_t wide_tiles, std::int64_t resident) { return wide_tiles > resident; }
 
 /// Whether the merge kernel of a pass over `merged` tiles searches its own
 /// partitions (no partition kernel): where the GPU holds every block of the
