@@ -83,6 +83,40 @@ cudaError_t launch_partitions(bool overlap, cudaStream_t stream, const Key* keys
   }
 }
 
+/// One block-sort launch over tiles of Q's size (one tile a block, or two with WidePolicy<P>).
+template <class Q, class Key, class Value, class Less, bool kNetwork>
+cudaError_t launch_block_sort(cudaStream_t stream, bool ping, Key* keys, Value* vals, Key* keys_buf, Value* vals_buf,
+                              std::int64_t n, Less less) {
+  const auto blocks = static_cast<unsigned>((n + Q::kTile - 1) / Q::kTile);
+  return launch(false, block_sort_kernel<Q, Key, Value, Less, kNetwork>, blocks, Q::kThreads,
+                static_cast<int>(Agent<Q, Key, Value>::kSharedBytes), stream, ping, keys, vals, keys_buf, vals_buf, n,
+                less);
+}
+
+/// Whether the dispatch's block sort sorts pairs of tiles (`wide`): kWide, where
+/// Wide::by_tiles asks cf_wide_block_sort; never where a wide block cannot run
+/// (kWideFits: it is not compiled then) or its shared memory exceeds the device's
+/// opt-in limit. A wide block sort's kernel is let take its shared memory.
+template <class P, class Key, class Value, class Less, bool kNetwork, Wide kWide>
+cudaError_t choose_wide_block_sort([[maybe_unused]] std::int64_t n, [[maybe_unused]] int passes, bool& wide) {
+  wide = false;
+  if constexpr (kWideFits<P> && kWide != Wide::never) {
+    using PW = WidePolicy<P>;
+    constexpr int smem = static_cast<int>(Agent<PW, Key, Value>::kSharedBytes);
+    const auto kernel = block_sort_kernel<PW, Key, Value, Less, kNetwork>;
+    if (passes == 0) return cudaSuccess;
+    int device = 0, optin = 0, resident = 0;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    if (e != cudaSuccess || smem > optin) return e;
+    e = opt_in_smem(kernel, smem);
+    if (e == cudaSuccess && kWide == Wide::by_tiles) e = resident_blocks<PW>(kernel, PW::kThreads, smem, resident);
+    if (e != cudaSuccess) return e;
+    wide = kWide == Wide::always || cf_wide_block_sort((n + PW::kTile - 1) / PW::kTile, resident);
+  }
+  return cudaSuccess;
+}
+
 /// The whole sort (CUB's DispatchMergeSort::Invoke). The other forms, which cf_sort_table --profile
 /// compares with it: kLeaveLoneRuns leaves a pass's trailing lone run where it lies instead of
 /// copying it as CUB does (cf_merge_passes.hpp); kProbes > 0 fixes the partition search's probes (0:
@@ -119,29 +153,9 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* 
 
   constexpr int smem = static_cast<int>(A::kSharedBytes);
   const int passes = cf_merge_pass_count(num_tiles);
-  bool wide = false;  // the wide block sort is compiled only where a wide block can run (kWideFits)
-  cudaError_t e = cudaSuccess;
-  if constexpr (kWideFits<P>) {
-    using PW = WidePolicy<P>;
-    wide = passes > 0 && kWide != Wide::never;
-    if (wide) {  // the wide block's shared memory must fit the device's opt-in limit
-      constexpr int wide_smem = static_cast<int>(Agent<PW, Key, Value>::kSharedBytes);
-      int device = 0, optin = 0, wide_resident = 0;
-      e = cudaGetDevice(&device);
-      if (e == cudaSuccess) e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-      if (e == cudaSuccess && wide_smem <= optin) {
-        e = opt_in_smem(block_sort_kernel<PW, Key, Value, Less, kNetwork>, wide_smem);
-        if (e == cudaSuccess && kWide == Wide::by_tiles)
-          e = resident_blocks<PW>(block_sort_kernel<PW, Key, Value, Less, kNetwork>, PW::kThreads, wide_smem,
-                                  wide_resident);
-        if (kWide == Wide::by_tiles) wide = cf_wide_block_sort((n + PW::kTile - 1) / PW::kTile, wide_resident);
-      } else {
-        wide = false;
-      }
-      if (e != cudaSuccess) return e;
-    }
-  }
-  e = opt_in_smem(merge_kernel<P, Key, Value, Less>, smem);
+  bool wide = false;
+  cudaError_t e = choose_wide_block_sort<P, Key, Value, Less, kNetwork, kWide>(n, passes, wide);
+  if (e == cudaSuccess) e = opt_in_smem(merge_kernel<P, Key, Value, Less>, smem);
   if (e == cudaSuccess && !wide) e = opt_in_smem(block_sort_kernel<P, Key, Value, Less, kNetwork>, smem);
   if (e != cudaSuccess) return e;
   int resident = 0;  // merge blocks the GPU holds at once (fusing the partitions is decided by it)
@@ -153,17 +167,12 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* 
   // writes where pass 0 reads, or where it writes when the wide block sort does its merge.
   bool ping = (passes % 2 == 0) != wide;
   // The first kernel waits for the caller's work on the stream as any launch does.
-  if constexpr (kWideFits<P>) {
-    using PW = WidePolicy<P>;
+  if constexpr (kWideFits<P>)
     if (wide)
-      e = launch(false, block_sort_kernel<PW, Key, Value, Less, kNetwork>,
-                 static_cast<unsigned>((n + PW::kTile - 1) / PW::kTile), PW::kThreads,
-                 static_cast<int>(Agent<PW, Key, Value>::kSharedBytes), stream, ping, d_keys, d_vals, keys_buf,
-                 vals_buf, n, less);
-  }
+      e = launch_block_sort<WidePolicy<P>, Key, Value, Less, kNetwork>(stream, ping, d_keys, d_vals, keys_buf,
+                                                                      vals_buf, n, less);
   if (!wide)
-    e = launch(false, block_sort_kernel<P, Key, Value, Less, kNetwork>, static_cast<unsigned>(num_tiles), P::kThreads,
-               smem, stream, ping, d_keys, d_vals, keys_buf, vals_buf, n, less);
+    e = launch_block_sort<P, Key, Value, Less, kNetwork>(stream, ping, d_keys, d_vals, keys_buf, vals_buf, n, less);
   marks("block sort", -1);
   if (e != cudaSuccess) return e;
   for (int pass = wide ? 1 : 0; pass < passes; ++pass, ping = !ping) {

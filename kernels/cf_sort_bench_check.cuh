@@ -102,8 +102,9 @@ void check_key_size(bool quick) {
             : std::vector<std::uint64_t>{0, 1, 2, 17, 4351, 4352, 4353, tile - 1, tile, tile + 1, 3 * tile + 5,
                                          65539, 1000003,
                                          // tile counts of the wide block sort on an H100 (more wide blocks than
-                                         // the 264 it holds at once: bankcheck::cf_wide_block_sort), one of them
-                                         // odd with a partial tile, and one below
+                                         // it holds at once, bankcheck::cf_wide_block_sort: 264 for keys, 132 for
+                                         // pairs), one of them odd with a partial tile, and 511 tiles, below it
+                                         // for keys and above it for pairs
                                          511 * tile + 5, 600 * tile, 600 * tile + 5, 1031 * tile + tile / 2 + 7};
   for (std::uint64_t n : sizes)
     for (const char* kind : {"random", "dups", "sorted", "reversed", "equal"}) {
