@@ -22,7 +22,10 @@
 // partial tile. Changed: a full tile's thread sorts its keys with a bitonic
 // network; partitions searched by a warp each, by the merge blocks themselves
 // where a pass's tiles are all resident; launches overlapped (programmatic
-// dependent launch).
+// dependent launch); runs merged by the balanced plan (cf_pass_plan.hpp:
+// where the tile count is not a power of two, the first pass merges only the
+// tiles it must, and no later pass has a run without a partner); two tiles a
+// block sorted where the tiles take more than one wave.
 // Design, tuning and measurements: docs/cf-merge.md.
 //
 // Not stable (equal keys may change order), as cub::DeviceMergeSort::SortKeys.
@@ -37,6 +40,7 @@
 #include "kernels/cf_merge_sort_policy.cuh"
 #include "kernels/cf_warp_partition.cuh"
 #include "sim/algorithms/merge/cf_merge_passes.hpp"
+#include "sim/algorithms/merge/cf_pass_plan.hpp"
 
 namespace bankcheck::cf {
 
@@ -48,6 +52,9 @@ inline std::size_t align_up(std::size_t x) { return (x + 255) / 256 * 256; }
 enum class Fuse { by_occupancy, never, always };
 /// Whether the block sort sorts pairs of tiles, pass 0 done in the block (dispatch's kWide).
 enum class Wide { by_tiles, never, always };
+/// Which runs the merge passes merge (dispatch's kPlan, cf_pass_plan.hpp): the balanced plan where
+/// cf_balanced_plan says so, CUB's plan, or the balanced plan at every size.
+enum class Plan { by_waves, cub, balanced };
 
 /// The block sort of pairs of tiles: twice the threads, the same keys a thread,
 /// half the resident blocks (the same registers a thread).
@@ -63,34 +70,35 @@ struct NoMarks {
   void operator()(const char*, int) const {}
 };
 
-/// One pass's `count` partitions with kProbes probes a step, or with kProbes = 0
-/// partition_probes(num_tiles) (a kernel per count).
+/// Level `level`'s partitions (cf_warp_partition.cuh) with kProbes probes a step, or with
+/// kProbes = 0 partition_probes(num_tiles) (a kernel per count).
 template <int kProbes, class Key, class Less>
-cudaError_t launch_partitions(bool overlap, cudaStream_t stream, const Key* keys, std::int64_t n,
-                              std::int64_t num_tiles, std::int64_t count, std::int64_t* partitions,
-                              std::int64_t target, int tile, Less less) {
+cudaError_t launch_partitions(bool overlap, cudaStream_t stream, const Key* keys, const CfPassPlan& plan, int level,
+                              std::int64_t* partitions, Less less) {
   if constexpr (kProbes == 0) {
-    switch (partition_probes(num_tiles)) {
-      case 31: return launch_partitions<31>(overlap, stream, keys, n, num_tiles, count, partitions, target, tile, less);
-      case 15: return launch_partitions<15>(overlap, stream, keys, n, num_tiles, count, partitions, target, tile, less);
-      case 7: return launch_partitions<7>(overlap, stream, keys, n, num_tiles, count, partitions, target, tile, less);
-      default: return launch_partitions<3>(overlap, stream, keys, n, num_tiles, count, partitions, target, tile, less);
+    switch (partition_probes(plan.num_tiles)) {
+      case 31: return launch_partitions<31>(overlap, stream, keys, plan, level, partitions, less);
+      case 15: return launch_partitions<15>(overlap, stream, keys, plan, level, partitions, less);
+      case 7: return launch_partitions<7>(overlap, stream, keys, plan, level, partitions, less);
+      default: return launch_partitions<3>(overlap, stream, keys, plan, level, partitions, less);
     }
   } else {
     constexpr int kWarps = 8;  // partitions per block
+    const std::int64_t count = plan.num_tiles - plan.first_tile(level) + 1;
     return launch(overlap, partition_kernel<kProbes, Key, Less>, static_cast<unsigned>((count + kWarps - 1) / kWarps),
-                  32 * kWarps, 0, stream, keys, n, num_tiles, count, partitions, target, tile, less);
+                  32 * kWarps, 0, stream, keys, plan, level, partitions, less);
   }
 }
 
 /// One block-sort launch over tiles of Q's size (one tile a block, or two with WidePolicy<P>).
+/// The first `singles` tiles of Q's size go to the buffer that merge level 1 reads (cf_pass_plan.hpp).
 template <class Q, class Key, class Value, class Less, bool kNetwork>
 cudaError_t launch_block_sort(cudaStream_t stream, bool ping, Key* keys, Value* vals, Key* keys_buf, Value* vals_buf,
-                              std::int64_t n, Less less) {
+                              std::int64_t n, std::int64_t singles, Less less) {
   const auto blocks = static_cast<unsigned>((n + Q::kTile - 1) / Q::kTile);
   return launch(false, block_sort_kernel<Q, Key, Value, Less, kNetwork>, blocks, Q::kThreads,
                 static_cast<int>(Agent<Q, Key, Value>::kSharedBytes), stream, ping, keys, vals, keys_buf, vals_buf, n,
-                less);
+                singles, less);
 }
 
 /// Whether the dispatch's block sort sorts pairs of tiles (`wide`): kWide, where
@@ -118,15 +126,15 @@ cudaError_t choose_wide_block_sort([[maybe_unused]] std::int64_t n, [[maybe_unus
 }
 
 /// The whole sort (CUB's DispatchMergeSort::Invoke). The other forms, which cf_sort_table --profile
-/// compares with it: kLeaveLoneRuns leaves a pass's trailing lone run where it lies instead of
-/// copying it as CUB does (cf_merge_passes.hpp); kProbes > 0 fixes the partition search's probes (0:
+/// compares with it: kPlan says which runs the passes merge (Plan::by_waves: the balanced plan
+/// where cf_balanced_plan says so, else CUB's; cf_pass_plan.hpp); kProbes > 0 fixes the partition search's probes (0:
 /// partition_probes; 1: binary, as CUB); kFuse says where the merge kernels search their own
 /// partitions (Fuse::by_occupancy: where cf_merge_fused_partitions says so); kOverlap = false
 /// launches every kernel after the last has finished, as CUB does (kernels/cf_launch.cuh);
 /// kNetwork = false sorts each thread's keys in the block sort with CUB's StableOddEvenSort;
 /// kWide says where the block sort sorts pairs of tiles (Wide::by_tiles: where cf_wide_block_sort
 /// says so), so that the passes start at pass 1.
-template <class P, class Key, class Value, bool kLeaveLoneRuns = false, int kProbes = 0,
+template <class P, class Key, class Value, Plan kPlan = Plan::by_waves, int kProbes = 0,
           Fuse kFuse = Fuse::by_occupancy, bool kOverlap = true, bool kNetwork = true, Wide kWide = Wide::by_tiles,
           class Less, class Marks = NoMarks>
 cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* d_vals, std::int64_t n, Less less,
@@ -158,38 +166,39 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* 
   if (e == cudaSuccess) e = opt_in_smem(merge_kernel<P, Key, Value, Less>, smem);
   if (e == cudaSuccess && !wide) e = opt_in_smem(block_sort_kernel<P, Key, Value, Less, kNetwork>, smem);
   if (e != cudaSuccess) return e;
-  int resident = 0;  // merge blocks the GPU holds at once (fusing the partitions is decided by it)
-  if (kFuse == Fuse::by_occupancy) {
+  int resident = 0;  // merge blocks the GPU holds at once (the plan and fusing the partitions follow it)
+  if (kFuse == Fuse::by_occupancy || kPlan == Plan::by_waves) {
     e = resident_blocks<P>(merge_kernel<P, Key, Value, Less>, P::kThreads, smem, resident);
     if (e != cudaSuccess) return e;
   }
-  // CUB's ping: the last pass writes d_keys (ping = read d_keys, write the buffer). The block sort
-  // writes where pass 0 reads, or where it writes when the wide block sort does its merge.
-  bool ping = (passes % 2 == 0) != wide;
+  const bool balanced = kPlan == Plan::balanced || (kPlan == Plan::by_waves && cf_balanced_plan(num_tiles, resident));
+  const CfPassPlan plan = CfPassPlan::make(n, P::kTile, wide ? 1 : 0, balanced);
+  // CUB's ping: the last level writes d_keys (ping = read d_keys, write the buffer). The block sort
+  // writes where level 0 reads, the plan's singles where level 1 reads.
+  bool ping = plan.levels % 2 == 0;
   // The first kernel waits for the caller's work on the stream as any launch does.
   if constexpr (kWideFits<P>)
     if (wide)
       e = launch_block_sort<WidePolicy<P>, Key, Value, Less, kNetwork>(stream, ping, d_keys, d_vals, keys_buf,
-                                                                      vals_buf, n, less);
+                                                                      vals_buf, n, plan.singles, less);
   if (!wide)
-    e = launch_block_sort<P, Key, Value, Less, kNetwork>(stream, ping, d_keys, d_vals, keys_buf, vals_buf, n, less);
+    e = launch_block_sort<P, Key, Value, Less, kNetwork>(stream, ping, d_keys, d_vals, keys_buf, vals_buf, n,
+                                                         plan.singles, less);
   marks("block sort", -1);
   if (e != cudaSuccess) return e;
-  for (int pass = wide ? 1 : 0; pass < passes; ++pass, ping = !ping) {
-    const std::int64_t target = std::int64_t{2} << pass;
-    // [merged, num_tiles): a trailing run left where it lies (cf_merge_passes.hpp)
-    const std::int64_t merged = kLeaveLoneRuns ? cf_merge_pass_tiles(num_tiles, pass) : num_tiles;
+  for (int level = 0; level < plan.levels; ++level, ping = !ping) {
+    const int pass = level + (wide ? 1 : 0);
+    const std::int64_t merged = num_tiles - plan.first_tile(level);
     const bool fused =
         kFuse == Fuse::always || (kFuse == Fuse::by_occupancy && cf_merge_fused_partitions(merged, resident));
     if (!fused) {
-      e = launch_partitions<kProbes>(kOverlap, stream, ping ? d_keys : keys_buf, n, num_tiles, merged + 1,
-                                     partitions, target, P::kTile, less);
+      e = launch_partitions<kProbes>(kOverlap, stream, ping ? d_keys : keys_buf, plan, level, partitions, less);
       marks("partition", pass);
       if (e != cudaSuccess) return e;
     }
     e = launch(kOverlap, merge_kernel<P, Key, Value, Less>, static_cast<unsigned>(merged), P::kThreads, smem, stream,
-               ping, d_keys, d_vals, keys_buf, vals_buf, n, num_tiles,
-               static_cast<const std::int64_t*>(fused ? nullptr : partitions), target, less);
+               ping, d_keys, d_vals, keys_buf, vals_buf, plan, level,
+               static_cast<const std::int64_t*>(fused ? nullptr : partitions), less);
     marks("merge", pass);
     if (e != cudaSuccess) return e;
   }

@@ -32,16 +32,16 @@ __device__ std::int64_t warp_partition(const Key* keys, const CfPartitionSearch&
   return s.a_begin + begin;
 }
 
-/// The partitions of a pass (CUB's DeviceMergeSortPartitionKernel), one warp
-/// each: partitions[idx] for idx in [0, count).
+/// The partitions of level `level` of `plan` (CUB's DeviceMergeSortPartitionKernel),
+/// one warp each: partitions[idx] for idx in [first, num_tiles], first = plan.first_tile(level).
 template <int kProbes, class Key, class Less>
-__global__ void partition_kernel(const Key* keys, std::int64_t n, std::int64_t num_tiles, std::int64_t count,
-                                 std::int64_t* partitions, std::int64_t target, int tile, Less less) {
+__global__ void partition_kernel(const Key* keys, CfPassPlan plan, int level, std::int64_t* partitions,
+                                 Less less) {
   follow_previous_grid();
-  const std::int64_t idx = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
-  if (idx >= count) return;  // whole warps
-  const std::int64_t at =
-      warp_partition<kProbes>(keys, cf_merge_partition_search(n, idx, num_tiles, target, tile), less);
+  const std::int64_t idx =
+      plan.first_tile(level) + (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  if (idx > plan.num_tiles) return;  // whole warps
+  const std::int64_t at = warp_partition<kProbes>(keys, cf_merge_partition_search(plan, level, idx), less);
   if (threadIdx.x % 32 == 0) partitions[idx] = at;
 }
 

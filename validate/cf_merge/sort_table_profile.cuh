@@ -5,7 +5,7 @@
 // last, CUB unmoved), at the prime 1,000,003 and at 2^20 to 2^23. A CUDA event
 // follows every launch of the dispatch (its `marks`, kernels/cf_merge_sort.cuh);
 // the time between two events is one launch's kernel plus its launch gap.
-// Fourteen forms of the sort (Forms below: the shipped one and one change
+// Fifteen forms of the sort (Forms below: the shipped one and one change
 // each, the dispatch's template switches and other policies), each also timed
 // whole without events; beside them, in the same rounds, the whole CF sort and
 // CUB's merge sort. Random keys (a permutation of 0..n-1); every output is
@@ -95,11 +95,14 @@ struct StageTimes {
 };
 
 using bankcheck::cf::detail::Fuse;
+using bankcheck::cf::detail::Plan;
 using bankcheck::cf::detail::Wide;
 
 /// The policy of a form: the default one, with half its E, twice its u or twice
 /// its E. (Vectorized, direct blocked stores were 1.25x to 2.1x slower at every
-/// size: validate/results/h100-2026-11-27d, development run r7, commit 3c995f1.)
+/// size: validate/results/h100-2026-11-27d, development run r7, commit 3c995f1;
+/// the register cap of one or two more blocks an SM slower at 33 and 37 of the 38
+/// sizes: validate/results/h100-2026-11-27e, run r12.)
 enum class Change { none, half_items, double_threads, double_items };
 template <class P, Change kChange>
 struct ChangedPolicy {
@@ -119,14 +122,14 @@ struct ChangedPolicy<P, Change::double_items> {
   using type = bankcheck::cf::Policy<P::kThreads, P::kItems * 2, P::kLoad, P::kStore, 2>;
 };
 
-/// The forms of the sort the profile times: the dispatch's kLeaveLoneRuns,
+/// The forms of the sort the profile times: the dispatch's kPlan,
 /// kProbes, kFuse, kOverlap and kNetwork, and the default policy or a change of it.
-template <bool kLeaveLoneRuns, int kProbes, Fuse kFusePartitions = Fuse::by_occupancy, bool kOverlapLaunches = true,
+template <Plan kPlanForm, int kProbes, Fuse kFusePartitions = Fuse::by_occupancy, bool kOverlapLaunches = true,
           Change kChange = Change::none, bool kNetworkSort = true, Wide kWideSort = Wide::by_tiles>
 struct Form {
   static constexpr bool kNetwork = kNetworkSort;
   static constexpr Wide kWide = kWideSort;
-  static constexpr bool kLeave = kLeaveLoneRuns;
+  static constexpr Plan kPlan = kPlanForm;
   static constexpr int kSearchProbes = kProbes;
   static constexpr Fuse kFuse = kFusePartitions;
   static constexpr bool kOverlap = kOverlapLaunches;
@@ -134,21 +137,23 @@ struct Form {
   using PolicyOf = typename ChangedPolicy<P, kChange>::type;
 };
 constexpr Fuse kNever = Fuse::never;
+constexpr Plan kWaves = Plan::by_waves;
 template <Change kChange>  // other tiles: each block sorts one of them
-using PolicyForm = Form<false, 0, Fuse::by_occupancy, true, kChange, true, Wide::never>;
-using Forms = std::tuple<Form<false, 0>, Form<false, 0, kNever>, Form<false, 0, Fuse::always>, Form<false, 7, kNever>,
-                         Form<false, 1, kNever>, Form<true, 0>, Form<false, 0, Fuse::by_occupancy, false>,
-                         Form<false, 1, kNever, false>, PolicyForm<Change::half_items>,
+using PolicyForm = Form<kWaves, 0, Fuse::by_occupancy, true, kChange, true, Wide::never>;
+using Forms = std::tuple<Form<kWaves, 0>, Form<kWaves, 0, kNever>, Form<kWaves, 0, Fuse::always>, Form<kWaves, 7, kNever>,
+                         Form<kWaves, 1, kNever>, Form<Plan::cub, 0>, Form<kWaves, 0, Fuse::by_occupancy, false>,
+                         Form<Plan::cub, 1, kNever, false>, PolicyForm<Change::half_items>,
                          PolicyForm<Change::double_threads>, PolicyForm<Change::double_items>,
-                         Form<false, 0, Fuse::by_occupancy, true, Change::none, false>,
-                         Form<false, 0, Fuse::by_occupancy, true, Change::none, true, Wide::never>,
-                         Form<false, 0, Fuse::by_occupancy, true, Change::none, true, Wide::always>>;
+                         Form<kWaves, 0, Fuse::by_occupancy, true, Change::none, false>,
+                         Form<kWaves, 0, Fuse::by_occupancy, true, Change::none, true, Wide::never>,
+                         Form<kWaves, 0, Fuse::by_occupancy, true, Change::none, true, Wide::always>,
+                         Form<Plan::balanced, 0>>;
 constexpr const char* kFormNames[] = {"CF as shipped",
                                       "partition kernel every pass",
                                       "partitions in the merge kernel every pass",
                                       "7 probes, partition kernel",
                                       "1 probe (binary), partition kernel",
-                                      "lone runs left where they lie",
+                                      "CUB's plan (every tile in every pass)",
                                       "launches not overlapped",
                                       "as CUB: binary, partition kernel, not overlapped",
                                       "half the tile (E / 2)",
@@ -156,7 +161,8 @@ constexpr const char* kFormNames[] = {"CF as shipped",
                                       "twice the tile (2E keys a thread)",
                                       "CUB's odd-even sort of a thread's keys",
                                       "block sort of one tile a block",
-                                      "block sort of two tiles a block (pass 0 in it)"};
+                                      "block sort of two tiles a block (pass 0 in it)",
+                                      "the balanced plan at every size"};
 constexpr int kForms = static_cast<int>(std::tuple_size_v<Forms>);
 static_assert(sizeof(kFormNames) / sizeof(kFormNames[0]) == kForms, "a name for every form");
 
@@ -199,7 +205,7 @@ void profile_size(const TableOptions& o, std::uint64_t n) {
   EventMarks marks;
   StageTimes forms[kForms];
   std::vector<float> form_ms[kForms];
-  std::vector<float> cub_ms, cf_ms;
+  std::vector<float> cub_ms, cf_ms, cf_after_ms;
   auto restore = [&] {
     CHECK_CUDA(cudaMemcpyAsync(keys.get(), src.get(), n * sizeof(Key), cudaMemcpyDeviceToDevice));
     if (kPairs) CHECK_CUDA(cudaMemcpyAsync(vals.get(), src_vals.get(), n * sizeof(Value), cudaMemcpyDeviceToDevice));
@@ -218,7 +224,7 @@ void profile_size(const TableOptions& o, std::uint64_t n) {
   auto marked = [&](auto form, StageTimes& into, std::vector<float>& whole, bool timed) {
     using F = decltype(form);
     auto sort = [&](auto&& marks_or_none) {
-      CHECK_CUDA((bankcheck::cf::detail::dispatch<typename F::template PolicyOf<P>, Key, V, F::kLeave,
+      CHECK_CUDA((bankcheck::cf::detail::dispatch<typename F::template PolicyOf<P>, Key, V, F::kPlan,
                                                   F::kSearchProbes, F::kFuse, F::kOverlap, F::kNetwork, F::kWide>(
           temp.get(), bytes, keys.get(), v, static_cast<std::int64_t>(n), Less{}, 0, marks_or_none)));
     };
@@ -244,7 +250,10 @@ void profile_size(const TableOptions& o, std::uint64_t n) {
         ++i;
       }(), ...);
     }, Forms{});
-    if (r >= 0) cub_ms.push_back(t_cub), cf_ms.push_back(t_cf);
+    // the whole CF sort again, after the forms instead of after CUB's sort
+    const float t_cf_after = timer.ms(restore, [&] { cf.run(keys.get(), vals.get(), 0); });
+    check(cf.result_keys, "cf-merge after the forms");
+    if (r >= 0) cub_ms.push_back(t_cub), cf_ms.push_back(t_cf), cf_after_ms.push_back(t_cf_after);
   }
   const std::int64_t tiles = (static_cast<std::int64_t>(n) + P::kTile - 1) / P::kTile;
   std::printf("\n### %s: %lld tiles of %d, %d passes\n\n| stage |", what.c_str(), static_cast<long long>(tiles),
@@ -265,8 +274,21 @@ void profile_size(const TableOptions& o, std::uint64_t n) {
   for (const auto& f : forms) std::printf(" %.4f |", f.sum(""));
   std::printf("\n| **whole sort, no events** |");
   for (const auto& t : form_ms) std::printf(" %.4f |", Timer::median(t));
-  std::printf("\n| whole CF sort, no events | %.4f |\n| whole CUB merge sort | %.4f |\n", Timer::median(cf_ms),
-              Timer::median(cub_ms));
+  // merge blocks an SM holds (the occupancy API, after the dispatch let the kernel take its shared memory)
+  std::printf("\n| merge kernel's blocks an SM |");
+  std::apply([&](auto... f) {
+    ([&] {
+      using Q = typename decltype(f)::template PolicyOf<P>;
+      int per_sm = 0;
+      CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &per_sm, bankcheck::cf::detail::merge_kernel<Q, Key, V, Less>, Q::kThreads,
+          static_cast<int>(bankcheck::cf::detail::Agent<Q, Key, V>::kSharedBytes)));
+      std::printf(" %d |", per_sm);
+    }(), ...);
+  }, Forms{});
+  std::printf("\n| whole CF sort, no events | %.4f |\n| whole CF sort after the forms, no events | %.4f |\n"
+              "| whole CUB merge sort | %.4f |\n",
+              Timer::median(cf_ms), Timer::median(cf_after_ms), Timer::median(cub_ms));
   // One summary line per size for the cross-size table printed last.
   std::string line = "| " + what + " | " + std::to_string(tiles) + " | " +
                      std::to_string(bankcheck::cf_merge_pass_count(tiles)) + " |";

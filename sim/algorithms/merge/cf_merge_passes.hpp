@@ -1,25 +1,11 @@
 #pragma once
-// The global merge passes of the CF-Merge device merge sort: how many, which
-// tiles each one merges, how the partitions are searched. Shared by
+// The global merge passes of the CF-Merge device merge sort: how many, where
+// the block sort sorts two tiles a block, how the partitions are searched. Shared by
 // kernels/cf_merge_sort.cuh's dispatch and the CPU replay of the whole sort
 // (tests/sim/algorithms/merge/cf_merge_sort_test.cpp). C++17: the kernel
 // header compiles as C++17.
 //
-// Pass p merges runs of 2^p tiles pairwise into runs of 2^(p+1) tiles,
-// reading one buffer and writing the other (CUB's ping-pong). When the tile
-// count is not a power of two, the last group of a pass can be a lone run
-// with no partner (bit p of num_tiles - 1 is 0): CUB's merge kernel then
-// copies it into the other buffer. cf_merge_pass_tiles plans the passes that
-// leave such a run where it lies instead (the dispatch's kLeaveLoneRuns). It
-// must lie in the input buffer of the next pass that merges it, which is the
-// same buffer after an even number of passes; after an odd streak of lone
-// passes the last one of the streak still copies it. Example: 2050 tiles (n =
-// 2^24 + 12,345 4-byte keys, tiles of 8192) take 12 passes; tiles 2048 and
-// 2049 are a lone run in passes 1 to 10 (an even streak), so they are merged
-// only in passes 0 and 11 instead of all 12. It saved a one-block launch of
-// the partial tile per pass; with the partial tile in the full launches the
-// dispatch copies lone runs again, as CUB does: leaving them gained nothing
-// at 2^24 + 12,345 and lost up to 10% at 1,000,003 keys (docs/cf-merge.md).
+// Which runs each pass merges is the plan's (cf_pass_plan.hpp).
 #include <cstdint>
 
 namespace bankcheck {
@@ -29,25 +15,6 @@ inline int cf_merge_pass_count(std::int64_t num_tiles) {
   int passes = 0;
   while ((std::int64_t{1} << passes) < num_tiles) ++passes;
   return passes;
-}
-
-/// The tiles pass `pass` merges: [0, result). The tiles from the result on
-/// (none when it is num_tiles) are the trailing lone run of the pass, left in
-/// the buffer where they lie; the result is then a multiple of 2^(pass+1), so
-/// only whole groups are merged and every tile of a skipped run is full
-/// except possibly the last.
-/// @pre num_tiles >= 2, 0 <= pass < cf_merge_pass_count(num_tiles).
-/// @post the run that a skipped pass leaves is in the input buffer of the
-///       next pass that merges every tile (the last pass always does).
-inline std::int64_t cf_merge_pass_tiles(std::int64_t num_tiles, int pass) {
-  const std::int64_t last = num_tiles - 1;
-  auto lone = [&](int p) { return ((last >> p) & 1) == 0; };
-  if (!lone(pass)) return num_tiles;
-  int first = pass, next = pass + 1;  // the streak of lone passes around `pass`: [first, next)
-  while (first > 0 && lone(first - 1)) --first;
-  while (lone(next)) ++next;  // ends: bit cf_merge_pass_count - 1 of `last` is set
-  if ((next - first) % 2 == 1 && pass == next - 1) return num_tiles;  // odd streak: its last pass moves the run
-  return last & ~((std::int64_t{2} << pass) - 1);
 }
 
 /// Whether the block sort sorts pairs of tiles (2u threads a block, the same E),
@@ -60,6 +27,16 @@ inline std::int64_t cf_merge_pass_tiles(std::int64_t num_tiles, int pass) {
 /// one tile a block) and below a full wave SMs stay idle (2^20 keys: 1.33x).
 /// Measured with cf_sort_table --profile (docs/cf-merge.md, item 13).
 inline bool cf_wide_block_sort(std::int64_t wide_tiles, std::int64_t resident) { return wide_tiles > resident; }
+
+/// Whether the merge passes follow the balanced plan (cf_pass_plan.hpp) instead of CUB's: where
+/// the `num_tiles` tiles take more than one wave of the merge kernel (`resident` blocks at once).
+/// There a pass's time follows its tiles, and the balanced plan saves the first pass's singles:
+/// 5.4-6.1% of the whole sort just above a power of two (2050, 4100 and 8194 tiles, H100). In one
+/// wave a pass's time is one block's latency on the SMs that hold the most merging blocks: the
+/// first pass's saving is small, and CUB's plan puts its lone runs' copies, cheaper than merges,
+/// on the SMs that hold a second block; there the two plans measured 0.937 to 1.067 of each
+/// other (123 to 272 tiles). cf_sort_table --profile, docs/cf-merge.md item 15.
+inline bool cf_balanced_plan(std::int64_t num_tiles, std::int64_t resident) { return num_tiles > resident; }
 
 /// Whether the merge kernel of a pass over `merged` tiles searches its own
 /// partitions (no partition kernel): where the GPU holds every block of the

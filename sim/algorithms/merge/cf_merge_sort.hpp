@@ -26,6 +26,7 @@
 #include <type_traits>
 
 #include "sim/algorithms/merge/cf_merge.hpp"
+#include "sim/algorithms/merge/cf_pass_plan.hpp"
 #include "model/hd.hpp"
 #include "sim/algorithms/merge/merge_path.hpp"
 
@@ -51,59 +52,53 @@ struct CfMergeTileRanges {
   int b_count = 0;           ///< |B| of the tile (|A| + |B| = u*E except in the last tile)
 };
 
-/// The A and B ranges of tile `tile_idx` in the pass that merges runs of
-/// target/2 tiles into runs of `target` tiles; partition_beg and partition_end
-/// are cf_merge_partition of tile_idx and tile_idx + 1.
-/// The formulas are CUB's (agent_merge_sort.cuh, AgentMerge::consume_tile).
-BANKCHECK_HD inline CfMergeTileRanges cf_merge_tile_ranges(std::int64_t tile_idx, std::int64_t n, int tile,
-                                                           std::int64_t target, std::int64_t partition_beg,
-                                                           std::int64_t partition_end) {
-  const std::int64_t mask = target - 1;
-  const std::int64_t start = tile * (~mask & tile_idx), size = tile * (target / 2);
-  const std::int64_t diag = tile * tile_idx - start;
-  const std::int64_t keys1_beg = partition_beg - start;
-  std::int64_t keys1_end = partition_end - start;
-  const std::int64_t from_start = n - start;
-  const std::int64_t max_keys2 = from_start > size ? from_start - size : 0;
-  const std::int64_t keys2_beg = max_keys2 < diag - keys1_beg ? max_keys2 : diag - keys1_beg;
-  std::int64_t keys2_end = diag + tile - keys1_end;
-  if (keys2_end > max_keys2) keys2_end = max_keys2;
-  if (mask == (mask & tile_idx)) {  // the last tile of its group of runs
-    keys1_end = from_start < size ? from_start : size;
-    keys2_end = max_keys2 < size ? max_keys2 : size;
+/// The A and B ranges of tile `tile_idx` in level `level` of `plan`;
+/// partition_beg and partition_end are cf_merge_partition of tile_idx and
+/// tile_idx + 1 (the latter unused where the tile ends its pair of runs).
+/// CUB's formulas (agent_merge_sort.cuh, AgentMerge::consume_tile) over the
+/// plan's pair of runs instead of CUB's runs of target/2 tiles.
+BANKCHECK_HD inline CfMergeTileRanges cf_merge_tile_ranges(const CfPassPlan& plan, int level, std::int64_t tile_idx,
+                                                           std::int64_t partition_beg, std::int64_t partition_end) {
+  const CfRunPair p = plan.pair(level, tile_idx);
+  const std::int64_t a_size = p.mid - p.begin, b_size = p.end - p.mid;
+  const std::int64_t diag = plan.tile * tile_idx - p.begin;
+  const std::int64_t keys1_beg = partition_beg - p.begin;
+  std::int64_t keys1_end = partition_end - p.begin;
+  const std::int64_t keys2_beg = b_size < diag - keys1_beg ? b_size : diag - keys1_beg;
+  std::int64_t keys2_end = diag + plan.tile - keys1_end;
+  if (keys2_end > b_size) keys2_end = b_size;
+  if (plan.tile * (tile_idx + 1) >= p.end) {  // the last tile of its pair of runs
+    keys1_end = a_size;
+    keys2_end = b_size;
   }
   CfMergeTileRanges r;
-  r.a_begin = start + keys1_beg;
-  r.b_begin = start + size + keys2_beg;
+  r.a_begin = p.begin + keys1_beg;
+  r.b_begin = p.mid + keys2_beg;
   r.a_count = static_cast<int>(keys1_end - keys1_beg);
   r.b_count = static_cast<int>(keys2_end - keys2_beg);
   return r;
 }
 
 /// The merge-path search that gives tile `idx`'s partition in its pass: the
-/// A and B runs of its group (absolute offsets) and the diagonal. For idx =
+/// A and B runs of its pair (absolute offsets) and the diagonal. For idx =
 /// num_tiles (the end of the last tile) B is empty and the diagonal all of A,
 /// so every search returns a_count without a probe.
 struct CfPartitionSearch {
   std::int64_t a_begin = 0, a_count = 0, b_begin = 0, b_count = 0, diag = 0;
 };
 
-/// CUB's partition bounds (AgentPartition::Process) for tile `idx` of the pass
-/// that merges runs of target/2 tiles.
-BANKCHECK_HD inline CfPartitionSearch cf_merge_partition_search(std::int64_t n, std::int64_t idx,
-                                                                std::int64_t num_tiles, std::int64_t target,
-                                                                int tile) {
-  const std::int64_t mask = target - 1;
-  const std::int64_t start = tile * (~mask & idx), size = tile * (target / 2);
-  const std::int64_t keys1_beg = start < n ? start : n;
-  const std::int64_t keys1_end = start + size < n ? start + size : n;
-  const std::int64_t keys2_end = keys1_end + size < n ? keys1_end + size : n;
+/// CUB's partition bounds (AgentPartition::Process) for tile boundary `idx` of
+/// level `level` of `plan`. @pre plan.first_tile(level) <= idx <= plan.num_tiles.
+BANKCHECK_HD inline CfPartitionSearch cf_merge_partition_search(const CfPassPlan& plan, int level,
+                                                                std::int64_t idx) {
+  const bool last = idx == plan.num_tiles;
+  const CfRunPair p = plan.pair(level, last ? idx - 1 : idx);
   CfPartitionSearch s;
-  s.a_begin = keys1_beg;
-  s.a_count = keys1_end - keys1_beg;
-  s.b_begin = keys1_end;
-  s.b_count = idx == num_tiles ? 0 : keys2_end - keys1_end;
-  s.diag = idx == num_tiles ? s.a_count : tile * (mask & idx);
+  s.a_begin = p.begin;
+  s.a_count = p.mid - p.begin;
+  s.b_begin = p.mid;
+  s.b_count = last ? 0 : p.end - p.mid;
+  s.diag = last ? s.a_count : plan.tile * idx - p.begin;
   if (s.diag > s.a_count + s.b_count) s.diag = s.a_count + s.b_count;
   return s;
 }
@@ -111,11 +106,11 @@ BANKCHECK_HD inline CfPartitionSearch cf_merge_partition_search(std::int64_t n, 
 /// CUB's partition (AgentPartition::Process): the absolute offset of the first
 /// A key of tile `idx` in its pass, or the end of its A run for idx = num_tiles.
 /// Binary search; the kernel searches the same bounds with a warp (MergePathWide).
-/// @pre keys holds sorted runs of target/2 tiles (the last one possibly short).
+/// @pre keys holds the sorted runs of level `level` of `plan`.
 template <class Key, class Less>
-BANKCHECK_HD std::int64_t cf_merge_partition(const Key* keys, std::int64_t n, std::int64_t idx, std::int64_t num_tiles,
-                                             std::int64_t target, int tile, Less less) {
-  const CfPartitionSearch s = cf_merge_partition_search(n, idx, num_tiles, target, tile);
+BANKCHECK_HD std::int64_t cf_merge_partition(const Key* keys, const CfPassPlan& plan, int level, std::int64_t idx,
+                                             Less less) {
+  const CfPartitionSearch s = cf_merge_partition_search(plan, level, idx);
   return s.a_begin + merge_path<std::int64_t>(
                          s.a_count, s.b_count, s.diag, [&](std::int64_t i) { return keys[s.a_begin + i]; },
                          [&](std::int64_t j) { return keys[s.b_begin + j]; }, less);

@@ -62,12 +62,12 @@ struct SiteCosts final : InstructionListener {
   std::map<std::string, Cost> sites;
 };
 
-/// The whole sort on the CPU, kernel by kernel (kernels/cf_merge_sort.cuh's dispatch): every
-/// pass merges every tile, as CUB (the dispatch's default), or leaves its trailing lone run
-/// where it lies (cf_merge_pass_tiles, the dispatch's kLeaveLoneRuns); the block sort sorts one
-/// tile a block, or two (2u threads, the dispatch's wide block sort) and the passes start at 1.
+/// The whole sort on the CPU, kernel by kernel (kernels/cf_merge_sort.cuh's dispatch): the
+/// merge levels by the balanced plan (the dispatch's default) or CUB's (cf_pass_plan.hpp); the
+/// block sort sorts one tile a block, or two (2u threads, the dispatch's wide block sort) and
+/// the plan's leaves are pairs of tiles.
 template <class Key, class Value, int U, int E>
-void cpu_sort(std::vector<Key>& keys, std::vector<Value>& vals, SiteCosts& costs, bool leave_lone_runs,
+void cpu_sort(std::vector<Key>& keys, std::vector<Value>& vals, SiteCosts& costs, bool balanced,
               bool wide_block_sort = false) {
   constexpr int T = U * E;
   constexpr bool kKeysOnly = std::is_same_v<Value, CfNoValue>;
@@ -75,11 +75,11 @@ void cpu_sort(std::vector<Key>& keys, std::vector<Value>& vals, SiteCosts& costs
   const std::int64_t n = static_cast<std::int64_t>(keys.size());
   if (n == 0) return;
   const std::int64_t num_tiles = (n + T - 1) / T;
-  const int passes = cf_merge_pass_count(num_tiles);
-  const bool wide = wide_block_sort && passes > 0;
-  bool ping = (passes % 2 == 0) != wide;
+  const bool wide = wide_block_sort && cf_merge_pass_count(num_tiles) > 0;
+  const CfPassPlan plan = CfPassPlan::make(n, T, wide ? 1 : 0, balanced);
+  bool ping = plan.levels % 2 == 0;
   // The largest key everywhere the sort has not written: a tile read from the
-  // wrong buffer (a skipped run, cf_merge_passes.hpp) shows in the output.
+  // wrong buffer (a single the block sort put in the wrong one) shows in the output.
   std::vector<Key> keys_buf(n, std::numeric_limits<Key>::max());
   std::vector<Value> vals_buf(kKeysOnly ? 0 : n);
   std::vector<Key> tk(2 * T);
@@ -124,10 +124,11 @@ void cpu_sort(std::vector<Key>& keys, std::vector<Value>& vals, SiteCosts& costs
       algo.vals = tv.data();
       algo.splits = splits.data();
       replay(recorder, algo, BU, valid == BT, b);
-      Key* ko = (ping ? keys.data() : keys_buf.data()) + base;
+      const bool out_ping = ping != plan.skips_level0(b);  // a single goes where level 1 reads
+      Key* ko = (out_ping ? keys.data() : keys_buf.data()) + base;
       for (int p = 0; p < valid; ++p) ko[p] = tk[p];
       if constexpr (!kKeysOnly) {
-        Value* vo = (ping ? vals.data() : vals_buf.data()) + base;
+        Value* vo = (out_ping ? vals.data() : vals_buf.data()) + base;
         for (int p = 0; p < valid; ++p) vo[p] = tv[p];
       }
     }
@@ -137,25 +138,24 @@ void cpu_sort(std::vector<Key>& keys, std::vector<Value>& vals, SiteCosts& costs
   else
     block_sort(std::type_identity<CfSortTileAlgo<Key, Value, U, E, Less>>{}, U);
   BlockRecorder recorder(static_cast<std::size_t>(PassAlgo::shared_bytes()));
-  // Passes: partitions, then the merge of every tile but a trailing run left where it lies.
+  // Levels: partitions, then the merge of every tile from the level's first.
   std::vector<std::int64_t> partitions(num_tiles + 1);
-  for (int pass = wide ? 1 : 0; pass < passes; ++pass, ping = !ping) {
-    const std::int64_t merged = leave_lone_runs ? cf_merge_pass_tiles(num_tiles, pass) : num_tiles;
-    const std::int64_t target = std::int64_t{2} << pass;
+  for (int level = 0; level < plan.levels; ++level, ping = !ping) {
+    const std::int64_t first = plan.first_tile(level);
     const Key* in_k = ping ? keys.data() : keys_buf.data();
     Key* out_k = ping ? keys_buf.data() : keys.data();
     const Value* in_v = kKeysOnly ? nullptr : ping ? vals.data() : vals_buf.data();
     Value* out_v = kKeysOnly ? nullptr : ping ? vals_buf.data() : vals.data();
-    for (std::int64_t i = 0; i <= merged; ++i) {  // the merge kernel's warp search, held to the binary one
-      const CfPartitionSearch s = cf_merge_partition_search(n, i, num_tiles, target, T);
+    for (std::int64_t i = first; i <= num_tiles; ++i) {  // the merge kernel's warp search, held to the binary one
+      const CfPartitionSearch s = cf_merge_partition_search(plan, level, i);
       partitions[i] = s.a_begin + MergePathWide<31>::search<std::int64_t>(
                                       s.a_count, s.b_count, s.diag, [&](std::int64_t a) { return in_k[s.a_begin + a]; },
                                       [&](std::int64_t b) { return in_k[s.b_begin + b]; }, Less{});
-      REQUIRE(partitions[i] == cf_merge_partition(in_k, n, i, num_tiles, target, T, Less{}));
+      REQUIRE(partitions[i] == cf_merge_partition(in_k, plan, level, i, Less{}));
     }
-    for (std::int64_t b = 0; b < merged; ++b) {
+    for (std::int64_t b = first; b < num_tiles; ++b) {
       PassAlgo algo;
-      algo.ranges = cf_merge_tile_ranges(b, n, T, target, partitions[b], partitions[b + 1]);
+      algo.ranges = cf_merge_tile_ranges(plan, level, b, partitions[b], partitions[b + 1]);
       const int count = algo.ranges.a_count + algo.ranges.b_count;
       REQUIRE(count == std::min<std::int64_t>(T, n - b * T));
       algo.in_keys = in_k;
@@ -185,14 +185,14 @@ std::vector<Key> random_keys(std::int64_t n, int distinct, std::uint64_t seed) {
 template <class Key, int U, int E, bool kPairs, class PairValue = std::uint32_t>
 void check_sort(const std::vector<Key>& input, SiteCosts& costs) {
   using Value = std::conditional_t<kPairs, PairValue, CfNoValue>;
-  for (const int plan : {0, 1, 2}) {  // CUB's, lone runs left where they lie, the wide block sort
-  const bool leave_lone_runs = plan == 1, wide = plan == 2;
-  CAPTURE(leave_lone_runs);
+  for (const int plan : {0, 1, 2}) {  // CUB's plan, the balanced plan, the balanced plan after the wide block sort
+  const bool balanced = plan != 0, wide = plan == 2;
+  CAPTURE(balanced);
   CAPTURE(wide);
   std::vector<Key> keys = input;
   std::vector<Value> vals(kPairs ? input.size() : 0);
   if constexpr (kPairs) std::iota(vals.begin(), vals.end(), Value{0});
-  cpu_sort<Key, Value, U, E>(keys, vals, costs, leave_lone_runs, wide);
+  cpu_sort<Key, Value, U, E>(keys, vals, costs, balanced, wide);
   std::vector<Key> expected = input;
   std::sort(expected.begin(), expected.end());
   CHECK(keys == expected);
@@ -272,68 +272,44 @@ void check_conflict_free(std::int64_t tiles) {
 
 }  // namespace
 
-TEST_CASE("CF sort: tile ranges and partitions follow CUB for any n") {
-  // Every tile's |A| + |B| is its share of n, and A, B stay inside their runs.
-  for (std::int64_t n : {1L, 5L, 64L, 65L, 200L, 1000L, 1025L})
-    for (std::int64_t target = 2; target <= 64; target *= 2) {
-      const int T = 16;
-      const std::int64_t tiles = (n + T - 1) / T;
-      std::vector<std::int32_t> keys(n);
-      std::iota(keys.begin(), keys.end(), 0);
-      std::vector<std::int64_t> part(tiles + 1);
-      for (std::int64_t i = 0; i <= tiles; ++i) part[i] = cf_merge_partition(keys.data(), n, i, tiles, target, T, Less{});
-      std::int64_t total = 0;
-      for (std::int64_t b = 0; b < tiles; ++b) {
-        const auto r = cf_merge_tile_ranges(b, n, T, target, part[b], part[b + 1]);
-        CHECK(r.a_count >= 0);
-        CHECK(r.b_count >= 0);
-        CHECK(r.a_count + r.b_count == std::min<std::int64_t>(T, n - b * T));
-        total += r.a_count + r.b_count;
+TEST_CASE("CF sort: tile ranges and partitions cover every key of every level's pairs, for any n") {
+  // Keys 0..n-1 in place (every run sorted): each tile's |A| + |B| is its share of n, A and B
+  // stay inside the plan's pair of runs, and a level's tiles from its first one take each key
+  // of their pairs once.
+  for (std::int64_t n : {1L, 5L, 64L, 65L, 200L, 1000L, 1025L, 1600L})
+    for (const bool balanced : {false, true})
+      for (const int leaf_shift : {0, 1}) {
+        const int T = 16;
+        const CfPassPlan plan = CfPassPlan::make(n, T, leaf_shift, balanced);
+        const std::int64_t tiles = plan.num_tiles;
+        std::vector<std::int32_t> keys(n);
+        std::iota(keys.begin(), keys.end(), 0);
+        for (int level = 0; level < plan.levels; ++level) {
+          CAPTURE(n);
+          CAPTURE(balanced);
+          CAPTURE(leaf_shift);
+          CAPTURE(level);
+          const std::int64_t first = plan.first_tile(level);
+          std::vector<std::int64_t> part(tiles + 1);
+          for (std::int64_t i = first; i <= tiles; ++i) part[i] = cf_merge_partition(keys.data(), plan, level, i, Less{});
+          std::vector<int> taken(n, 0);
+          for (std::int64_t b = first; b < tiles; ++b) {
+            const auto r = cf_merge_tile_ranges(plan, level, b, part[b], part[b + 1]);
+            const CfRunPair p = plan.pair(level, b);
+            CHECK(r.a_count >= 0);
+            CHECK(r.b_count >= 0);
+            CHECK(r.a_count + r.b_count == std::min<std::int64_t>(T, n - b * T));
+            CHECK((p.begin <= r.a_begin && r.a_begin + r.a_count <= p.mid));
+            CHECK((p.mid <= r.b_begin && r.b_begin + r.b_count <= p.end));
+            for (int i = 0; i < r.a_count; ++i) ++taken[r.a_begin + i];
+            for (int i = 0; i < r.b_count; ++i) ++taken[r.b_begin + i];
+          }
+          // every key from the level's first tile on, once; none before it
+          bool once = true;
+          for (std::int64_t k = 0; k < n; ++k) once = once && taken[k] == (k >= first * T ? 1 : 0);
+          CHECK(once);
+        }
       }
-      CHECK(total == n);
-    }
-}
-
-TEST_CASE("CF sort: a pass leaves a trailing lone run where it lies, and every merge reads its input buffer") {
-  // Buffers as the dispatch uses them: 0 is where the block sort writes, pass p
-  // reads p % 2 and writes the other; the sort ends in buffer passes % 2, the caller's.
-  std::vector<std::int64_t> counts;
-  for (std::int64_t t = 2; t <= 4200; ++t) counts.push_back(t);
-  for (std::int64_t t : {(std::int64_t{1} << 20) + 1, (std::int64_t{1} << 20) + 2, (std::int64_t{1} << 21) - 1})
-    counts.push_back(t);
-  for (const std::int64_t num_tiles : counts) {
-    CAPTURE(num_tiles);
-    const int passes = cf_merge_pass_count(num_tiles);
-    std::vector<int> where(static_cast<std::size_t>(num_tiles), 0);
-    for (int p = 0; p < passes; ++p) {
-      const std::int64_t merged = cf_merge_pass_tiles(num_tiles, p);
-      const std::int64_t group = std::int64_t{2} << p;
-      // all tiles, or whole groups: the rest is the lone last group (bit p of num_tiles - 1 clear)
-      REQUIRE((merged == num_tiles ||
-               (merged > 0 && merged == ((num_tiles - 1) & ~(group - 1)) && ((num_tiles - 1) >> p & 1) == 0)));
-      bool reads_input = true;
-      for (std::int64_t t = 0; t < merged; ++t) {
-        reads_input = reads_input && where[static_cast<std::size_t>(t)] == p % 2;
-        where[static_cast<std::size_t>(t)] = 1 - p % 2;
-      }
-      REQUIRE(reads_input);
-    }
-    CHECK(std::count(where.begin(), where.end(), passes % 2) == num_tiles);
-  }
-  // 2^24 + 12,345 4-byte keys in tiles of 8192: 2050 tiles, 12 passes; the
-  // last two tiles (one partial) are merged in passes 0 and 11 only, not in
-  // the 10 between, where CUB's scheme copies them.
-  int partial_merges = 0;
-  for (int p = 0; p < cf_merge_pass_count(2050); ++p) {
-    const std::int64_t merged = cf_merge_pass_tiles(2050, p);
-    partial_merges += merged == 2050;
-    if (p >= 1 && p <= 10) CHECK(merged == 2048);
-  }
-  CHECK(cf_merge_pass_count(2050) == 12);
-  CHECK(partial_merges == 2);
-  // An odd streak of lone passes (2049 tiles: passes 0..10) copies the run in its last pass.
-  CHECK(cf_merge_pass_tiles(2049, 9) == 2048);
-  CHECK(cf_merge_pass_tiles(2049, 10) == 2049);
 }
 
 TEST_CASE("CF sort: the partition search's probes follow the tile count") {
@@ -363,8 +339,20 @@ TEST_CASE("CF sort: the merge kernels search their partitions only where the pas
   CHECK(!cf_merge_fused_partitions(529, 528));
 }
 
+TEST_CASE("CF sort: the balanced plan where the tiles take more than one wave of the merge kernel") {
+  // The H100 (cf_sort_table --profile, 2026-11-27, docs/cf-merge.md item 15): 528 merge blocks of 4-byte keys
+  // and 264 of 4-byte pairs resident at once; the balanced plan 5.4-6.1% faster at 2050 and 8194 tiles of
+  // 4-byte keys and 2050 of pairs; at 136 tiles CUB's plan faster for 4-byte keys (0.0941 against 0.1004 ms).
+  CHECK(cf_balanced_plan(2050, 528));
+  CHECK(cf_balanced_plan(8194, 528));
+  CHECK(cf_balanced_plan(2050, 264));
+  CHECK(!cf_balanced_plan(136, 528));
+  CHECK(!cf_balanced_plan(123, 264));
+  CHECK(!cf_balanced_plan(528, 528));
+}
+
 TEST_CASE("CF sort: sorted output for any n, 4-byte keys, u=64 E=16 (d = 16) and E=15 (coprime)") {
-  // tiles of 1024: 3, 5, 9, 18 and 33 tiles take lone-run streaks of length 1, 2, 3, 3 and 5
+  // tiles of 1024: 3, 5, 9, 18 and 33 tiles (CUB's plan: lone runs in 1, 2, 3, 3 and 5 passes)
   check_sizes<std::int32_t, 64, 16>({1, 2, 17, 1023, 1024, 1025, 3000, 4096, 4097, 9000, 17 * 1024 + 5, 32 * 1024 + 7});
   check_sizes<std::int32_t, 64, 15>({1, 17, 959, 960, 961, 5000});
 }
