@@ -63,24 +63,40 @@ cudaError_t opt_in_smem(void (*kernel)(Params...), int smem) {
   return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
 }
 
-/// The blocks of `kernel` the current device holds at once (SMs x occupancy), looked up once a device
-/// for each Policy: kernels of two policies can have one function type, so the type alone does not
-/// tell their counts apart.
-template <class Policy, class Kernel>
-cudaError_t resident_blocks(Kernel kernel, int threads, int smem, int& blocks) {
-  constexpr int kDevices = 64;
-  static std::atomic<int> known[kDevices] = {};  // 0: not looked up yet
+/// A positive count of the current device, looked up (lookup(device, count)) once a device and
+/// kept in `known` (0: not looked up yet).
+template <class Lookup>
+cudaError_t once_a_device(std::atomic<int> (&known)[64], int& count, Lookup lookup) {
   int device = 0;
   cudaError_t e = cudaGetDevice(&device);
   if (e != cudaSuccess) return e;
-  if (device < kDevices && (blocks = known[device].load(std::memory_order_relaxed)) > 0) return cudaSuccess;
-  int sms = 0, per_sm = 0;
-  e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem);
-  if (e != cudaSuccess) return e;
-  blocks = sms * per_sm;
-  if (device < kDevices) known[device].store(blocks, std::memory_order_relaxed);
-  return cudaSuccess;
+  if (device < 64 && (count = known[device].load(std::memory_order_relaxed)) > 0) return cudaSuccess;
+  e = lookup(device, count);
+  if (e == cudaSuccess && device < 64) known[device].store(count, std::memory_order_relaxed);
+  return e;
+}
+
+/// The current device's SMs.
+inline cudaError_t multiprocessors(int& sms) {
+  static std::atomic<int> known[64] = {};
+  return once_a_device(known, sms, [](int device, int& count) {
+    return cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device);
+  });
+}
+
+/// The blocks of `kernel` the current device holds at once (SMs x occupancy), for each Policy:
+/// kernels of two policies can have one function type, so the type alone does not tell their
+/// counts apart.
+template <class Policy, class Kernel>
+cudaError_t resident_blocks(Kernel kernel, int threads, int smem, int& blocks) {
+  static std::atomic<int> known[64] = {};
+  return once_a_device(known, blocks, [&](int, int& count) {
+    int sms = 0, per_sm = 0;
+    cudaError_t e = multiprocessors(sms);
+    if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem);
+    count = sms * per_sm;
+    return e;
+  });
 }
 
 }  // namespace bankcheck::cf::detail

@@ -25,7 +25,8 @@
 // dependent launch); runs merged by the balanced plan (cf_pass_plan.hpp:
 // where the tile count is not a power of two, the first pass merges only the
 // tiles it must, and no later pass has a run without a partner); two tiles a
-// block sorted where the tiles take more than one wave.
+// block sorted where the tiles take more than one wave; a small sort (at most
+// 3 tiles an SM) run with half the threads a block, so half the tile.
 // Design, tuning and measurements: docs/cf-merge.md.
 //
 // Not stable (equal keys may change order), as cub::DeviceMergeSort::SortKeys.
@@ -205,6 +206,26 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* 
   return cudaSuccess;
 }
 
+/// The drop-in sort: P's dispatch, or SmallSortPolicy<P>'s where cf_small_sort says so (P's
+/// tiles at most 3 an SM). The query returns the larger of the two needs.
+template <class P, class Key, class Value, class Less>
+cudaError_t dispatch_by_size(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* d_vals, std::int64_t n,
+                             Less less, cudaStream_t stream) {
+  using S = SmallSortPolicy<P>;
+  if (d_temp == nullptr) {
+    std::size_t default_bytes = 0, small_bytes = 0;
+    cudaError_t e = dispatch<P, Key, Value>(nullptr, default_bytes, d_keys, d_vals, n, less, stream);
+    if (e == cudaSuccess) e = dispatch<S, Key, Value>(nullptr, small_bytes, d_keys, d_vals, n, less, stream);
+    temp_bytes = default_bytes > small_bytes ? default_bytes : small_bytes;
+    return e;
+  }
+  int sms = 0;
+  if (const cudaError_t e = multiprocessors(sms); e != cudaSuccess) return e;
+  if (cf_small_sort((n + P::kTile - 1) / P::kTile, sms))
+    return dispatch<S, Key, Value>(d_temp, temp_bytes, d_keys, d_vals, n, less, stream);
+  return dispatch<P, Key, Value>(d_temp, temp_bytes, d_keys, d_vals, n, less, stream);
+}
+
 }  // namespace detail
 
 /// The entry points with an explicit policy (the benchmark's candidates).
@@ -240,22 +261,25 @@ struct DeviceMergeSortPolicy {
   }
 };
 
-/// The drop-in entry points (cub::DeviceMergeSort's SortKeys / SortPairs), the
-/// default policy of the key type.
+/// The drop-in entry points (cub::DeviceMergeSort's SortKeys / SortPairs): the default policy
+/// of the key type, or for sorts of at most 3 of its tiles an SM its small-sort form
+/// (SmallSortPolicy, cf_small_sort). Pre- and postconditions as DeviceMergeSortPolicy's.
 struct DeviceMergeSort {
-  /// DeviceMergeSortPolicy<DefaultPolicy<Key>>::SortKeys.
   template <class Key, class NumItems, class Less>
   static cudaError_t SortKeys(void* d_temp_storage, std::size_t& temp_storage_bytes, Key* d_keys,
                               NumItems num_items, Less less, cudaStream_t stream = 0) {
-    return DeviceMergeSortPolicy<typename DefaultPolicy<Key>::type>::SortKeys(d_temp_storage, temp_storage_bytes,
-                                                                              d_keys, num_items, less, stream);
+    static_assert(std::is_integral_v<NumItems>, "num_items must be an integer");
+    return detail::dispatch_by_size<typename DefaultPolicy<Key>::type>(
+        d_temp_storage, temp_storage_bytes, d_keys, static_cast<CfNoValue*>(nullptr),
+        static_cast<std::int64_t>(num_items), less, stream);
   }
-  /// DeviceMergeSortPolicy<DefaultPolicy<Key, Value>>::SortPairs.
   template <class Key, class Value, class NumItems, class Less>
   static cudaError_t SortPairs(void* d_temp_storage, std::size_t& temp_storage_bytes, Key* d_keys, Value* d_values,
                                NumItems num_items, Less less, cudaStream_t stream = 0) {
-    return DeviceMergeSortPolicy<typename DefaultPolicy<Key, Value>::type>::SortPairs(
-        d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, less, stream);
+    static_assert(std::is_integral_v<NumItems>, "num_items must be an integer");
+    static_assert(!std::is_same_v<Value, CfNoValue>, "SortPairs needs a value type");
+    return detail::dispatch_by_size<typename DefaultPolicy<Key, Value>::type>(
+        d_temp_storage, temp_storage_bytes, d_keys, d_values, static_cast<std::int64_t>(num_items), less, stream);
   }
 };
 

@@ -51,4 +51,9 @@ struct DefaultPolicy {
   using type = Policy<256, kItems, cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::BLOCK_STORE_WARP_TRANSPOSE, kMinBlocks>;
 };
 
+/// P for small sorts (cf_small_sort, DeviceMergeSort): half the threads, the same keys and
+/// registers a thread, so half the tile and twice the resident blocks.
+template <class P>
+using SmallSortPolicy = Policy<P::kThreads / 2, P::kItems, P::kLoad, P::kStore, P::kMinBlocks * 2>;
+
 }  // namespace bankcheck::cf

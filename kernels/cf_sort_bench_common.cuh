@@ -18,6 +18,7 @@
 namespace {
 
 using bankcheck::cf::DefaultPolicy;
+using bankcheck::cf::DeviceMergeSort;
 using bankcheck::cf::DeviceMergeSortPolicy;
 using bankcheck::cf::Policy;
 

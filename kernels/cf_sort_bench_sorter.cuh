@@ -19,6 +19,9 @@ const char* algo_name(Algo a) { return a == Algo::cub_merge ? "cub-merge" : a ==
 template <class Key, bool kPairs, class P = CfDefault<Key, kPairs>>
 struct Sorter {
   using Value = ValueOf<Key>;
+  /// CF's entry points: the drop-in sort for the default policy (its size rule included), else P's.
+  using Cf =
+      std::conditional_t<std::is_same_v<P, CfDefault<Key, kPairs>>, DeviceMergeSort, DeviceMergeSortPolicy<P>>;
   Algo algo;
   std::int64_t n;
   Buffer<unsigned char> temp;
@@ -46,9 +49,9 @@ struct Sorter {
         break;
       case Algo::cf_merge:
         if constexpr (kPairs)
-          CHECK_CUDA(DeviceMergeSortPolicy<P>::SortPairs(nullptr, temp_bytes, keys, vals, n, Less{}));
+          CHECK_CUDA(Cf::SortPairs(nullptr, temp_bytes, keys, vals, n, Less{}));
         else
-          CHECK_CUDA(DeviceMergeSortPolicy<P>::SortKeys(nullptr, temp_bytes, keys, n, Less{}));
+          CHECK_CUDA(Cf::SortKeys(nullptr, temp_bytes, keys, n, Less{}));
         break;
       case Algo::cub_radix: {
         cub::DoubleBuffer<Key> k(keys, keys);
@@ -75,9 +78,9 @@ struct Sorter {
         break;
       case Algo::cf_merge:
         if constexpr (kPairs)
-          CHECK_CUDA(DeviceMergeSortPolicy<P>::SortPairs(temp.get(), bytes, keys, vals, n, Less{}, stream));
+          CHECK_CUDA(Cf::SortPairs(temp.get(), bytes, keys, vals, n, Less{}, stream));
         else
-          CHECK_CUDA(DeviceMergeSortPolicy<P>::SortKeys(temp.get(), bytes, keys, n, Less{}, stream));
+          CHECK_CUDA(Cf::SortKeys(temp.get(), bytes, keys, n, Less{}, stream));
         break;
       case Algo::cub_radix: {
         cub::DoubleBuffer<Key> k(keys, alt_keys.get());

@@ -5,7 +5,7 @@
 // last, CUB unmoved), at the prime 1,000,003 and at 2^20 to 2^23. A CUDA event
 // follows every launch of the dispatch (its `marks`, kernels/cf_merge_sort.cuh);
 // the time between two events is one launch's kernel plus its launch gap.
-// Fifteen forms of the sort (Forms below: the shipped one and one change
+// Sixteen forms of the sort (Forms below: the shipped one and one change
 // each, the dispatch's template switches and other policies), each also timed
 // whole without events; beside them, in the same rounds, the whole CF sort and
 // CUB's merge sort. Random keys (a permutation of 0..n-1); every output is
@@ -103,7 +103,7 @@ using bankcheck::cf::detail::Wide;
 /// size: validate/results/h100-2026-11-27d, development run r7, commit 3c995f1;
 /// the register cap of one or two more blocks an SM slower at 33 and 37 of the 38
 /// sizes: validate/results/h100-2026-11-27e, run r12.)
-enum class Change { none, half_items, double_threads, double_items };
+enum class Change { none, half_items, double_threads, double_items, half_threads };
 template <class P, Change kChange>
 struct ChangedPolicy {
   using type = P;
@@ -116,6 +116,10 @@ template <class P>  // twice the threads at the same registers per thread: half 
 struct ChangedPolicy<P, Change::double_threads> {
   using type = bankcheck::cf::Policy<P::kThreads * 2, P::kItems, P::kLoad, P::kStore,
                                      (P::kMinBlocks > 1 ? P::kMinBlocks / 2 : 1)>;
+};
+template <class P>  // half the threads at the same registers per thread: twice the resident blocks
+struct ChangedPolicy<P, Change::half_threads> {
+  using type = bankcheck::cf::Policy<P::kThreads / 2, P::kItems, P::kLoad, P::kStore, P::kMinBlocks * 2>;
 };
 template <class P>  // twice the keys per thread: DefaultPolicy's register bound for more than 32 words
 struct ChangedPolicy<P, Change::double_items> {
@@ -147,8 +151,8 @@ using Forms = std::tuple<Form<kWaves, 0>, Form<kWaves, 0, kNever>, Form<kWaves, 
                          Form<kWaves, 0, Fuse::by_occupancy, true, Change::none, false>,
                          Form<kWaves, 0, Fuse::by_occupancy, true, Change::none, true, Wide::never>,
                          Form<kWaves, 0, Fuse::by_occupancy, true, Change::none, true, Wide::always>,
-                         Form<Plan::balanced, 0>>;
-constexpr const char* kFormNames[] = {"CF as shipped",
+                         Form<Plan::balanced, 0>, PolicyForm<Change::half_threads>>;
+constexpr const char* kFormNames[] = {"default policy (shipped above 3 tiles an SM)",
                                       "partition kernel every pass",
                                       "partitions in the merge kernel every pass",
                                       "7 probes, partition kernel",
@@ -162,7 +166,8 @@ constexpr const char* kFormNames[] = {"CF as shipped",
                                       "CUB's odd-even sort of a thread's keys",
                                       "block sort of one tile a block",
                                       "block sort of two tiles a block (pass 0 in it)",
-                                      "the balanced plan at every size"};
+                                      "the balanced plan at every size",
+                                      "half the tile (u / 2)"};
 constexpr int kForms = static_cast<int>(std::tuple_size_v<Forms>);
 static_assert(sizeof(kFormNames) / sizeof(kFormNames[0]) == kForms, "a name for every form");
 

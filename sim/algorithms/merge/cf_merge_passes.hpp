@@ -38,6 +38,16 @@ inline bool cf_wide_block_sort(std::int64_t wide_tiles, std::int64_t resident) {
 /// other (123 to 272 tiles). cf_sort_table --profile, docs/cf-merge.md item 15.
 inline bool cf_balanced_plan(std::int64_t num_tiles, std::int64_t resident) { return num_tiles > resident; }
 
+/// Whether the drop-in sort takes the small-sort policy (half the threads a block, half the
+/// tile) instead of the default: where the default's `num_tiles` tiles are at most 3 an SM
+/// (`sms`). There every SM holds few blocks, a pass's time is the latency of the SMs with the
+/// most, and blocks of half the keys halve that step (and fill the SMs twice as finely) for one
+/// more pass. On the H100 (cf_sort_table --profile, docs/cf-merge.md item 17) half the tile was
+/// faster at every profiled size of up to 272 tiles of the default (2.06 an SM) for every key type,
+/// by up to 1.35x (8-byte pairs at 272 tiles); from 512 tiles (3.9 an SM) on it was slower for keys
+/// (0.93-0.99) and level or slower for pairs at 1024 tiles and more.
+inline bool cf_small_sort(std::int64_t num_tiles, std::int64_t sms) { return num_tiles <= 3 * sms; }
+
 /// Whether the merge kernel of a pass over `merged` tiles searches its own
 /// partitions (no partition kernel): where the GPU holds every block of the
 /// pass at once (`resident` blocks), the search costs less than the partition
