@@ -5,7 +5,7 @@
 // last, CUB unmoved), at the prime 1,000,003 and at 2^20 to 2^23. A CUDA event
 // follows every launch of the dispatch (its `marks`, kernels/cf_merge_sort.cuh);
 // the time between two events is one launch's kernel plus its launch gap.
-// Sixteen forms of the sort (Forms below: the shipped one and one change
+// Sixteen forms of the sort (Forms below: the default policy's dispatch and one change
 // each, the dispatch's template switches and other policies), each also timed
 // whole without events; beside them, in the same rounds, the whole CF sort and
 // CUB's merge sort. Random keys (a permutation of 0..n-1); every output is

@@ -42,10 +42,10 @@ inline bool cf_balanced_plan(std::int64_t num_tiles, std::int64_t resident) { re
 /// tile) instead of the default: where the default's `num_tiles` tiles are at most 3 an SM
 /// (`sms`). There every SM holds few blocks, a pass's time is the latency of the SMs with the
 /// most, and blocks of half the keys halve that step (and fill the SMs twice as finely) for one
-/// more pass. On the H100 (cf_sort_table --profile, docs/cf-merge.md item 17) half the tile was
-/// faster at every profiled size of up to 272 tiles of the default (2.06 an SM) for every key type,
-/// by up to 1.35x (8-byte pairs at 272 tiles); from 512 tiles (3.9 an SM) on it was slower for keys
-/// (0.93-0.99) and level or slower for pairs at 1024 tiles and more.
+/// more pass. On the H100 (cf_sort_table --profile, two runs, docs/cf-merge.md item 16) half the
+/// tile was faster or level at every profiled size of up to 272 tiles of the default (2.06 an SM)
+/// for every key type (0.99 to 1.35x the default; 8-byte pairs at 272 tiles 1.33-1.35x); from 512
+/// tiles (3.9 an SM) on it was level or slower for keys (0.93-1.00), and for pairs from 1024 tiles.
 inline bool cf_small_sort(std::int64_t num_tiles, std::int64_t sms) { return num_tiles <= 3 * sms; }
 
 /// Whether the merge kernel of a pass over `merged` tiles searches its own

@@ -351,6 +351,16 @@ TEST_CASE("CF sort: the balanced plan where the tiles take more than one wave of
   CHECK(!cf_balanced_plan(528, 528));
 }
 
+TEST_CASE("CF sort: the small-sort policy where the default's tiles are at most 3 an SM") {
+  // The H100 (132 SMs; cf_sort_table --profile, 2026-11-27, docs/cf-merge.md item 16): half the tile faster at
+  // 136 and 272 tiles of the default (4352 x 2^8 keys; up to 1.35x), slower at 1024 and more.
+  CHECK(cf_small_sort(136, 132));
+  CHECK(cf_small_sort(272, 132));
+  CHECK(cf_small_sort(396, 132));
+  CHECK(!cf_small_sort(397, 132));
+  CHECK(!cf_small_sort(1024, 132));
+}
+
 TEST_CASE("CF sort: sorted output for any n, 4-byte keys, u=64 E=16 (d = 16) and E=15 (coprime)") {
   // tiles of 1024: 3, 5, 9, 18 and 33 tiles (CUB's plan: lone runs in 1, 2, 3, 3 and 5 passes)
   check_sizes<std::int32_t, 64, 16>({1, 2, 17, 1023, 1024, 1025, 3000, 4096, 4097, 9000, 17 * 1024 + 5, 32 * 1024 + 7});
