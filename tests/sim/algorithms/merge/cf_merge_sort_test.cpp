@@ -330,35 +330,45 @@ TEST_CASE("CF sort: the partition search's probes follow the tile count") {
   }
 }
 
-TEST_CASE("CF sort: the merge kernels search their partitions only where the pass's tiles are all resident") {
-  // The H100 (cf_sort_table --profile, 2026-11-27): 528 merge blocks of 4-byte keys resident at once; the merge
-  // kernel's own search was faster at 128 and 512 tiles (2^20, 2^22 keys), the partition kernel at 8192 (2^26).
-  CHECK(cf_merge_fused_partitions(128, 528));
-  CHECK(cf_merge_fused_partitions(512, 528));
-  CHECK(!cf_merge_fused_partitions(8192, 528));
-  CHECK(!cf_merge_fused_partitions(529, 528));
-}
-
-TEST_CASE("CF sort: the balanced plan where the tiles take more than one wave of the merge kernel") {
-  // The H100 (cf_sort_table --profile, 2026-11-27, docs/cf-merge.md item 15): 528 merge blocks of 4-byte keys
-  // and 264 of 4-byte pairs resident at once; the balanced plan 5.4-6.1% faster at 2050 and 8194 tiles of
-  // 4-byte keys and 2050 of pairs; at 136 tiles CUB's plan faster for 4-byte keys (0.0941 against 0.1004 ms).
-  CHECK(cf_balanced_plan(2050, 528));
-  CHECK(cf_balanced_plan(8194, 528));
-  CHECK(cf_balanced_plan(2050, 264));
-  CHECK(!cf_balanced_plan(136, 528));
-  CHECK(!cf_balanced_plan(123, 264));
-  CHECK(!cf_balanced_plan(528, 528));
-}
-
-TEST_CASE("CF sort: the small-sort policy where the default's tiles are at most 3 an SM") {
-  // The H100 (132 SMs; cf_sort_table --profile, 2026-11-27, docs/cf-merge.md item 16): half the tile faster at
-  // 136 and 272 tiles of the default (4352 x 2^8 keys; up to 1.35x), slower at 1024 and more.
-  CHECK(cf_small_sort(136, 132));
-  CHECK(cf_small_sort(272, 132));
-  CHECK(cf_small_sort(396, 132));
-  CHECK(!cf_small_sort(397, 132));
-  CHECK(!cf_small_sort(1024, 132));
+TEST_CASE("CF sort: the dispatch's size rules choose what the H100 measured faster") {
+  // cf_sort_table --profile, 2026-11-27 (docs/cf-merge.md): 132 SMs; 528 merge blocks of 4-byte keys and 264 of
+  // 4-byte pairs resident at once. Each row: a rule, its two arguments, the choice the measurements support.
+  struct Case {
+    const char* rule;
+    std::int64_t tiles, bound;
+    bool chosen;
+  };
+  const Case cases[] = {
+      // the merge kernel's own search faster at 128 and 512 tiles (2^20, 2^22 keys), the partition kernel at 8192
+      {"fused partitions", 128, 528, true},
+      {"fused partitions", 512, 528, true},
+      {"fused partitions", 8192, 528, false},
+      {"fused partitions", 529, 528, false},
+      // item 15: the balanced plan 5.4-6.1% faster at 2050 and 8194 tiles (4-byte keys) and 2050 (pairs); CUB's
+      // plan faster at 136 tiles of 4-byte keys (0.0941 against 0.1004 ms) and at 123 of pairs
+      {"balanced plan", 2050, 528, true},
+      {"balanced plan", 8194, 528, true},
+      {"balanced plan", 2050, 264, true},
+      {"balanced plan", 136, 528, false},
+      {"balanced plan", 123, 264, false},
+      {"balanced plan", 528, 528, false},
+      // item 16: half the threads faster at 136 and 272 default tiles (up to 1.35x), slower from 1024 on
+      {"small sort", 136, 132, true},
+      {"small sort", 272, 132, true},
+      {"small sort", 396, 132, true},
+      {"small sort", 397, 132, false},
+      {"small sort", 1024, 132, false},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.rule);
+    CAPTURE(c.tiles);
+    CAPTURE(c.bound);
+    const std::string rule = c.rule;
+    const bool chosen = rule == "fused partitions" ? cf_merge_fused_partitions(c.tiles, c.bound)
+                        : rule == "balanced plan"  ? cf_balanced_plan(c.tiles, c.bound)
+                                                   : cf_small_sort(c.tiles, c.bound);
+    CHECK(chosen == c.chosen);
+  }
 }
 
 TEST_CASE("CF sort: sorted output for any n, 4-byte keys, u=64 E=16 (d = 16) and E=15 (coprime)") {
