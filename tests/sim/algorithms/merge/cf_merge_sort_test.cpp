@@ -312,65 +312,6 @@ TEST_CASE("CF sort: tile ranges and partitions cover every key of every level's 
       }
 }
 
-TEST_CASE("CF sort: the partition search's probes follow the tile count") {
-  // The H100's best of 3, 7, 31 and binary at these counts (cf_sort_table --profile, 2026-11-27):
-  // 123 and 245 tiles (1,000,003 keys), 2048 (2^24 4-byte keys), 4096 and 8192 (2^24 8-byte, 2^26 4-byte).
-  const std::pair<std::int64_t, int> measured[] = {{123, 31}, {245, 31}, {2048, 7}, {4096, 3}, {8192, 3}};
-  for (const auto& [tiles, probes] : measured) {
-    CAPTURE(tiles);
-    CHECK(partition_probes(tiles) == probes);
-  }
-  // Always a warp's worth or fewer, 2^k - 1, never fewer than 3, and the bound holds where it can.
-  for (std::int64_t tiles = 1; tiles <= (std::int64_t{1} << 20); tiles = tiles * 3 / 2 + 1) {
-    const int p = partition_probes(tiles);
-    CHECK(p >= 3);
-    CHECK(p <= 31);
-    CHECK(((p + 1) & p) == 0);
-    CHECK((p == 3 || (p + 1) * (tiles + 1) <= (std::int64_t{1} << 15)));
-  }
-}
-
-TEST_CASE("CF sort: the dispatch's size rules choose what the H100 measured faster") {
-  // cf_sort_table --profile, 2026-11-27 (docs/cf-merge.md): 132 SMs; 528 merge blocks of 4-byte keys and 264 of
-  // 4-byte pairs resident at once. Each row: a rule, its two arguments, the choice the measurements support.
-  struct Case {
-    const char* rule;
-    std::int64_t tiles, bound;
-    bool chosen;
-  };
-  const Case cases[] = {
-      // the merge kernel's own search faster at 128 and 512 tiles (2^20, 2^22 keys), the partition kernel at 8192
-      {"fused partitions", 128, 528, true},
-      {"fused partitions", 512, 528, true},
-      {"fused partitions", 8192, 528, false},
-      {"fused partitions", 529, 528, false},
-      // item 15: the balanced plan 5.4-6.1% faster at 2050 and 8194 tiles (4-byte keys) and 2050 (pairs); CUB's
-      // plan faster at 136 tiles of 4-byte keys (0.0941 against 0.1004 ms) and at 123 of pairs
-      {"balanced plan", 2050, 528, true},
-      {"balanced plan", 8194, 528, true},
-      {"balanced plan", 2050, 264, true},
-      {"balanced plan", 136, 528, false},
-      {"balanced plan", 123, 264, false},
-      {"balanced plan", 528, 528, false},
-      // item 16: half the threads faster at 136 and 272 default tiles (up to 1.35x), slower from 1024 on
-      {"small sort", 136, 132, true},
-      {"small sort", 272, 132, true},
-      {"small sort", 396, 132, true},
-      {"small sort", 397, 132, false},
-      {"small sort", 1024, 132, false},
-  };
-  for (const Case& c : cases) {
-    CAPTURE(c.rule);
-    CAPTURE(c.tiles);
-    CAPTURE(c.bound);
-    const std::string rule = c.rule;
-    const bool chosen = rule == "fused partitions" ? cf_merge_fused_partitions(c.tiles, c.bound)
-                        : rule == "balanced plan"  ? cf_balanced_plan(c.tiles, c.bound)
-                                                   : cf_small_sort(c.tiles, c.bound);
-    CHECK(chosen == c.chosen);
-  }
-}
-
 TEST_CASE("CF sort: sorted output for any n, 4-byte keys, u=64 E=16 (d = 16) and E=15 (coprime)") {
   // tiles of 1024: 3, 5, 9, 18 and 33 tiles (CUB's plan: lone runs in 1, 2, 3, 3 and 5 passes)
   check_sizes<std::int32_t, 64, 16>({1, 2, 17, 1023, 1024, 1025, 3000, 4096, 4097, 9000, 17 * 1024 + 5, 32 * 1024 + 7});
