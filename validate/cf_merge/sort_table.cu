@@ -15,7 +15,7 @@
 // where it exists. Per (keys, n, input) the three sorts are timed interleaved in
 // one process (one round of all three as warm-up, then R rounds, R = 7; CUDA
 // events around each whole sort, input restored untimed before each), medians
-// reported. Every output of every run is checked against CUB's merge sort
+// reported; the rounds go over the inputs of a size in turn (time_size). Every output of every run is checked against CUB's merge sort
 // output of the same input: keys equal, and for pairs each value the input
 // position of a key equal to its own, every value once (the sorts need not be
 // stable). A mismatch prints FAIL and the exit status is 1.
@@ -26,6 +26,7 @@
 // --quick: a few sizes (2^20, 2^22, 2^22 + 12,345, 1,000,003 and CUB's worst size
 // near 2^20), all inputs, for a first look or a smoke test.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -117,46 +118,55 @@ std::vector<Input> inputs_at(std::uint64_t n, const WorstInputs<Key>& worst) {
   return v;
 }
 
-/// All inputs of one (keys, pairs, n): the three sorts interleaved, every output checked.
+/// All inputs of one (keys, pairs, n): the three sorts interleaved, every output checked against
+/// CUB's merge sort of the same input in the warm-up round. The rounds go over every input in turn
+/// (round r of each input, then round r + 1): a disturbance of the GPU machine lasting longer than
+/// a case (seen on the H100 in 2026-11-27's runs: all three sorts 1.2-4.2x slower for a whole case)
+/// then falls on a round or two of several inputs instead of on every round of one, and the median
+/// of the rounds leaves it out.
 template <class Key, bool kPairs>
 void time_size(Csv& csv, const TableOptions& o, std::uint64_t n, const WorstInputs<Key>& worst, Progress& progress) {
   using Value = ValueOf<Key>;
   constexpr Algo kAlgos[3] = {Algo::cub_merge, Algo::cf_merge, Algo::cub_radix};
-  Buffer<Key> src(n), keys(n), ref(n);
+  const std::vector<Input> inputs = inputs_at<Key>(n, worst);
+  Buffer<Key> src(n), keys(n), worst_src(worst.count(n) ? n : 0);
+  std::vector<std::unique_ptr<Buffer<Key>>> refs;  // per input: CUB's merge sort of it (the warm-up round)
+  for (std::size_t i = 0; i < inputs.size(); ++i) refs.push_back(std::make_unique<Buffer<Key>>(n));
   Buffer<Value> vals(kPairs ? n : 0), src_vals(kPairs ? n : 0);
   Buffer<unsigned> seen(kPairs ? (n + 31) / 32 : 0);
   Buffer<unsigned long long> wrong(1);
   if (kPairs) fill_iota<<<1024, 256>>>(src_vals.get(), n);
+  if (worst.count(n)) worst_src.upload(worst.at(n).get());
   std::unique_ptr<Sorter<Key, kPairs>> sorters[3];
   for (int a = 0; a < 3; ++a)
     sorters[a] = std::make_unique<Sorter<Key, kPairs>>(kAlgos[a], static_cast<std::int64_t>(n), keys.get(), vals.get());
   Timer timer;
   const std::string config = keys_label(sizeof(Key), kPairs);
-  for (const Input& in : inputs_at<Key>(n, worst)) {
-    progress.begin(config + ", n = " + size_label(n) + ", " + in.name);
-    if (in.worst) {
-      src.upload(worst.at(n).get());
-    } else {
-      fill_pattern<<<4096, 256>>>(src.get(), n, in.pattern, Feistel(n, 0x5eed0000ull + n));
+  progress.begin(config + ", n = " + size_label(n) + ", " + std::to_string(inputs.size()) + " inputs");
+  auto restore = [&] {
+    CHECK_CUDA(cudaMemcpyAsync(keys.get(), src.get(), n * sizeof(Key), cudaMemcpyDeviceToDevice));
+    if (kPairs) CHECK_CUDA(cudaMemcpyAsync(vals.get(), src_vals.get(), n * sizeof(Value), cudaMemcpyDeviceToDevice));
+  };
+  std::vector<std::array<std::vector<float>, 3>> ms(inputs.size());
+  for (int r = -1; r < o.reps; ++r)
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      const Input& in = inputs[i];
+      if (in.worst)
+        CHECK_CUDA(cudaMemcpy(src.get(), worst_src.get(), n * sizeof(Key), cudaMemcpyDeviceToDevice));
+      else
+        fill_pattern<<<4096, 256>>>(src.get(), n, in.pattern, Feistel(n, 0x5eed0000ull + n));
       CHECK_CUDA(cudaGetLastError());
-    }
-    CHECK_CUDA(cudaDeviceSynchronize());
-    auto restore = [&] {
-      CHECK_CUDA(cudaMemcpyAsync(keys.get(), src.get(), n * sizeof(Key), cudaMemcpyDeviceToDevice));
-      if (kPairs) CHECK_CUDA(cudaMemcpyAsync(vals.get(), src_vals.get(), n * sizeof(Value), cudaMemcpyDeviceToDevice));
-    };
-    std::vector<float> ms[3];
-    for (int r = -1; r < o.reps; ++r)
+      CHECK_CUDA(cudaDeviceSynchronize());
       for (int a = 0; a < 3; ++a) {
         Sorter<Key, kPairs>& s = *sorters[a];
         const float t = timer.ms(restore, [&] { s.run(keys.get(), vals.get(), 0); });
-        if (r >= 0) ms[a].push_back(t);
+        if (r >= 0) ms[i][a].push_back(t);
         if (a == 0 && r < 0)  // the reference: CUB's merge sort of this input
-          CHECK_CUDA(cudaMemcpy(ref.get(), s.result_keys, n * sizeof(Key), cudaMemcpyDeviceToDevice));
+          CHECK_CUDA(cudaMemcpy(refs[i]->get(), s.result_keys, n * sizeof(Key), cudaMemcpyDeviceToDevice));
         CHECK_CUDA(cudaMemset(wrong.get(), 0, sizeof(unsigned long long)));
         if (kPairs) CHECK_CUDA(cudaMemset(seen.get(), 0, seen.size() * sizeof(unsigned)));
         count_wrong<<<1024, 256>>>(s.result_keys, kPairs ? s.result_vals : static_cast<Value*>(nullptr), src.get(), n,
-                                   wrong.get(), static_cast<const Key*>(ref.get()), kPairs ? seen.get() : nullptr);
+                                   wrong.get(), static_cast<const Key*>(refs[i]->get()), kPairs ? seen.get() : nullptr);
         CHECK_CUDA(cudaGetLastError());
         const unsigned long long bad = wrong.download(1)[0];
         if (bad != 0) {
@@ -167,10 +177,12 @@ void time_size(Csv& csv, const TableOptions& o, std::uint64_t n, const WorstInpu
                        static_cast<unsigned long long>(n), in.name.c_str());
         }
       }
-    Cell& cell = results[{static_cast<int>(sizeof(Key)), kPairs, n, in.name}];
+    }
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    Cell& cell = results[{static_cast<int>(sizeof(Key)), kPairs, n, inputs[i].name}];
     for (int a = 0; a < 3; ++a) {
-      cell.ms[a] = Timer::median(ms[a]);
-      csv.add({static_cast<int>(sizeof(Key)), kPairs, algo_name(kAlgos[a]), in.name, n, cell.ms[a]});
+      cell.ms[a] = Timer::median(ms[i][a]);
+      csv.add({static_cast<int>(sizeof(Key)), kPairs, algo_name(kAlgos[a]), inputs[i].name, n, cell.ms[a]});
     }
     progress.done_units += static_cast<double>(n) * (sizeof(Key) + (kPairs ? sizeof(Value) : 0));
     ++progress.done;
