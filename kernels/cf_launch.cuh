@@ -6,8 +6,10 @@
 // finished, so a launch's latency hides behind the tail of the one before.
 // Each kernel of the sort waits before its first global access (a read of
 // what the last kernel wrote, or a write over what it reads); without the
-// launch attribute, or below sm_90, the wait returns at once. Also: how many
-// blocks of a kernel the device holds at once. C++17.
+// launch attribute, or below sm_90, the wait returns at once. Also: the
+// shared-memory opt-in, and the device's counts the dispatch decides by (SMs,
+// the opt-in limit, a kernel's resident blocks), each looked up once a device.
+// C++17.
 #include <cuda_runtime.h>
 
 #include <atomic>
@@ -81,6 +83,14 @@ inline cudaError_t multiprocessors(int& sms) {
   static std::atomic<int> known[64] = {};
   return once_a_device(known, sms, [](int device, int& count) {
     return cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device);
+  });
+}
+
+/// The current device's largest dynamic shared memory a block may opt in to, bytes.
+inline cudaError_t optin_shared_bytes(int& bytes) {
+  static std::atomic<int> known[64] = {};
+  return once_a_device(known, bytes, [](int device, int& count) {
+    return cudaDeviceGetAttribute(&count, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
   });
 }
 

@@ -114,9 +114,8 @@ cudaError_t choose_wide_block_sort([[maybe_unused]] std::int64_t n, [[maybe_unus
     constexpr int smem = static_cast<int>(Agent<PW, Key, Value>::kSharedBytes);
     const auto kernel = block_sort_kernel<PW, Key, Value, Less, kNetwork>;
     if (passes == 0) return cudaSuccess;
-    int device = 0, optin = 0, resident = 0;
-    cudaError_t e = cudaGetDevice(&device);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    int optin = 0, resident = 0;
+    cudaError_t e = optin_shared_bytes(optin);
     if (e != cudaSuccess || smem > optin) return e;
     e = opt_in_smem(kernel, smem);
     if (e == cudaSuccess && kWide == Wide::by_tiles) e = resident_blocks<PW>(kernel, PW::kThreads, smem, resident);

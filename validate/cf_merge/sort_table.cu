@@ -15,10 +15,11 @@
 // where it exists. Per (keys, n, input) the three sorts are timed interleaved in
 // one process (one round of all three as warm-up, then R rounds, R = 7; CUDA
 // events around each whole sort, input restored untimed before each), medians
-// reported; the rounds go over the inputs of a size in turn (time_size). Every output of every run is checked against CUB's merge sort
-// output of the same input: keys equal, and for pairs each value the input
-// position of a key equal to its own, every value once (the sorts need not be
-// stable). A mismatch prints FAIL and the exit status is 1.
+// reported; the rounds go over the inputs of a size in turn (time_size). Every
+// output of every run is checked against CUB's merge sort output of the same
+// input: keys equal, and for pairs each value the input position of a key
+// equal to its own, every value once (the sorts need not be stable). A
+// mismatch prints FAIL and the exit status is 1.
 // Output: a markdown report on stdout (environment, the ratio tables), progress
 // and an estimate of the remaining time on stderr, the medians as CSV with -o
 // (kernel.cf_sort_bench's columns: validate/cf_merge/summarize.py reads it).

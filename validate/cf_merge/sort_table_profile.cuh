@@ -112,14 +112,13 @@ template <class P>
 struct ChangedPolicy<P, Change::half_items> {
   using type = bankcheck::cf::Policy<P::kThreads, P::kItems / 2, P::kLoad, P::kStore, 4>;
 };
-template <class P>  // twice the threads at the same registers per thread: half the resident blocks
+template <class P>  // twice the threads at the same registers per thread: the wide block sort's policy
 struct ChangedPolicy<P, Change::double_threads> {
-  using type = bankcheck::cf::Policy<P::kThreads * 2, P::kItems, P::kLoad, P::kStore,
-                                     (P::kMinBlocks > 1 ? P::kMinBlocks / 2 : 1)>;
+  using type = bankcheck::cf::detail::WidePolicy<P>;
 };
-template <class P>  // half the threads at the same registers per thread: twice the resident blocks
+template <class P>  // half the threads at the same registers per thread: the small-sort policy
 struct ChangedPolicy<P, Change::half_threads> {
-  using type = bankcheck::cf::Policy<P::kThreads / 2, P::kItems, P::kLoad, P::kStore, P::kMinBlocks * 2>;
+  using type = bankcheck::cf::SmallSortPolicy<P>;
 };
 template <class P>  // twice the keys per thread: DefaultPolicy's register bound for more than 32 words
 struct ChangedPolicy<P, Change::double_items> {

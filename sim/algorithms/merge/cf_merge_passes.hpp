@@ -8,10 +8,12 @@
 // Which runs each pass merges is the plan's (cf_pass_plan.hpp).
 #include <cstdint>
 
+#include "model/hd.hpp"
+
 namespace bankcheck {
 
 /// Global merge passes of a sort of `num_tiles` tiles: ceil(log2(num_tiles)), 0 for one tile (CUB's count).
-inline int cf_merge_pass_count(std::int64_t num_tiles) {
+BANKCHECK_HD inline int cf_merge_pass_count(std::int64_t num_tiles) {
   int passes = 0;
   while ((std::int64_t{1} << passes) < num_tiles) ++passes;
   return passes;

@@ -25,6 +25,7 @@
 #include <cstdint>
 
 #include "model/hd.hpp"
+#include "sim/algorithms/merge/cf_merge_passes.hpp"
 
 namespace bankcheck {
 
@@ -54,7 +55,7 @@ struct CfPassPlan {
     p.leaf_shift = leaf_shift;
     p.num_tiles = (p.n + tile - 1) / tile;
     p.leaves = (p.num_tiles + (std::int64_t{1} << leaf_shift) - 1) >> leaf_shift;
-    while ((std::int64_t{1} << p.levels) < p.leaves) ++p.levels;
+    p.levels = cf_merge_pass_count(p.leaves);
     p.singles = balanced && p.levels > 0 ? (std::int64_t{1} << p.levels) - p.leaves : 0;
     return p;
   }
