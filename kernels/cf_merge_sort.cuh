@@ -56,6 +56,9 @@ enum class Wide { by_tiles, never, always };
 /// Which runs the merge passes merge (dispatch's kPlan, cf_pass_plan.hpp): the balanced plan where
 /// cf_balanced_plan says so, CUB's plan, or the balanced plan at every size.
 enum class Plan { by_waves, cub, balanced };
+/// Whether a merge pass's launches may overlap the kernel before them (dispatch's kOverlap,
+/// kernels/cf_launch.cuh): where cf_overlapped_launch says so, always, or never (as CUB).
+enum class Overlap { by_occupancy, always, never };
 
 /// The block sort of pairs of tiles: twice the threads, the same keys a thread,
 /// half the resident blocks (the same registers a thread).
@@ -129,13 +132,16 @@ cudaError_t choose_wide_block_sort([[maybe_unused]] std::int64_t n, [[maybe_unus
 /// compares with it: kPlan says which runs the passes merge (Plan::by_waves: the balanced plan
 /// where cf_balanced_plan says so, else CUB's; cf_pass_plan.hpp); kProbes > 0 fixes the partition search's probes (0:
 /// partition_probes; 1: binary, as CUB); kFuse says where the merge kernels search their own
-/// partitions (Fuse::by_occupancy: where cf_merge_fused_partitions says so); kOverlap = false
-/// launches every kernel after the last has finished, as CUB does (kernels/cf_launch.cuh);
+/// partitions (Fuse::by_occupancy: where cf_merge_fused_partitions says so); kOverlap says where a
+/// pass's launches may overlap the kernel before them (Overlap::by_occupancy: where
+/// cf_overlapped_launch says so; Overlap::never launches every kernel after the last has finished,
+/// as CUB does; kernels/cf_launch.cuh);
 /// kNetwork = false sorts each thread's keys in the block sort with CUB's StableOddEvenSort;
 /// kWide says where the block sort sorts pairs of tiles (Wide::by_tiles: where cf_wide_block_sort
 /// says so), so that the passes start at pass 1.
 template <class P, class Key, class Value, Plan kPlan = Plan::by_waves, int kProbes = 0,
-          Fuse kFuse = Fuse::by_occupancy, bool kOverlap = true, bool kNetwork = true, Wide kWide = Wide::by_tiles,
+          Fuse kFuse = Fuse::by_occupancy, Overlap kOverlap = Overlap::by_occupancy, bool kNetwork = true,
+          Wide kWide = Wide::by_tiles,
           class Less, class Marks = NoMarks>
 cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* d_vals, std::int64_t n, Less less,
                      cudaStream_t stream, Marks&& marks = {}) {
@@ -167,7 +173,7 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* 
   if (e == cudaSuccess && !wide) e = opt_in_smem(block_sort_kernel<P, Key, Value, Less, kNetwork>, smem);
   if (e != cudaSuccess) return e;
   int resident = 0;  // merge blocks the GPU holds at once (the plan and fusing the partitions follow it)
-  if (kFuse == Fuse::by_occupancy || kPlan == Plan::by_waves) {
+  if (kFuse == Fuse::by_occupancy || kPlan == Plan::by_waves || kOverlap == Overlap::by_occupancy) {
     e = resident_blocks<P>(merge_kernel<P, Key, Value, Less>, P::kThreads, smem, resident);
     if (e != cudaSuccess) return e;
   }
@@ -191,12 +197,14 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* 
     const std::int64_t merged = num_tiles - plan.first_tile(level);
     const bool fused =
         kFuse == Fuse::always || (kFuse == Fuse::by_occupancy && cf_merge_fused_partitions(merged, resident));
+    const bool overlap =
+        kOverlap == Overlap::always || (kOverlap == Overlap::by_occupancy && cf_overlapped_launch(merged, resident));
     if (!fused) {
-      e = launch_partitions<kProbes>(kOverlap, stream, ping ? d_keys : keys_buf, plan, level, partitions, less);
+      e = launch_partitions<kProbes>(overlap, stream, ping ? d_keys : keys_buf, plan, level, partitions, less);
       marks("partition", pass);
       if (e != cudaSuccess) return e;
     }
-    e = launch(kOverlap, merge_kernel<P, Key, Value, Less>, static_cast<unsigned>(merged), P::kThreads, smem, stream,
+    e = launch(overlap, merge_kernel<P, Key, Value, Less>, static_cast<unsigned>(merged), P::kThreads, smem, stream,
                ping, d_keys, d_vals, keys_buf, vals_buf, plan, level,
                static_cast<const std::int64_t*>(fused ? nullptr : partitions), less);
     marks("merge", pass);

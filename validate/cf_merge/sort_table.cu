@@ -5,6 +5,7 @@
 //
 //   cf_sort_table [--quick] [-o FILE.csv] [--reps R] [--keys 4|8|all] [--pairs 0|1|all]
 //   cf_sort_table --profile [--quick] [--reps R]
+//   cf_sort_table --sweep [--quick] [--reps R] [--keys 4|8|all] [--pairs 0|1|all]
 //
 // Table: n = 2^20..2^27; 2^24 +- 1 and 3*2^23 +- 5 (k * CF's tile +- small: the
 // tile divides both); 2^24 + 12,345 and 2^26 + 12,345; the primes 1,000,003 and
@@ -24,6 +25,7 @@
 // and an estimate of the remaining time on stderr, the medians as CSV with -o
 // (kernel.cf_sort_bench's columns: validate/cf_merge/summarize.py reads it).
 // --profile: CUDA events between the CF sort's launches (sort_table_profile.cuh).
+// --sweep: the whole sort and some of its forms against n in fine steps (sort_table_sweep.cuh).
 // --quick: a few sizes (2^20, 2^22, 2^22 + 12,345, 1,000,003 and CUB's worst size
 // near 2^20), all inputs, for a first look or a smoke test.
 #include <algorithm>
@@ -46,6 +48,7 @@
 #include "kernels/cf_sort_bench_time.cuh"
 #include "validate/cf_merge/sort_table_profile.cuh"
 #include "validate/cf_merge/sort_table_report.cuh"
+#include "validate/cf_merge/sort_table_sweep.cuh"
 
 namespace {
 
@@ -240,7 +243,8 @@ int run_table(const TableOptions& o) {
 int usage() {
   std::fprintf(stderr,
                "usage: cf_sort_table [--quick] [-o FILE.csv] [--reps R] [--keys 4|8|all] [--pairs 0|1|all]\n"
-               "       cf_sort_table --profile [--quick] [--reps R]\n");
+               "       cf_sort_table --profile [--quick] [--reps R]\n"
+               "       cf_sort_table --sweep [--quick] [--reps R] [--keys 4|8|all] [--pairs 0|1|all]\n");
   return 2;
 }
 
@@ -259,6 +263,7 @@ int main(int argc, char** argv) {
     };
     if (a == "--quick") o.quick = true;
     else if (a == "--profile") o.profile = true;
+    else if (a == "--sweep") o.sweep = true;
     else if (a == "-o" || a == "--csv") o.csv = value();
     else if (a == "--reps") o.reps = std::atoi(value().c_str());
     else if (a == "--keys") o.keys = value();
@@ -272,5 +277,5 @@ int main(int argc, char** argv) {
     return 77;
   }
   print_environment(command);
-  return o.profile ? run_profile(o) : run_table(o);
+  return o.sweep ? run_sweep(o) : o.profile ? run_profile(o) : run_table(o);
 }

@@ -95,6 +95,7 @@ struct StageTimes {
 };
 
 using bankcheck::cf::detail::Fuse;
+using bankcheck::cf::detail::Overlap;
 using bankcheck::cf::detail::Plan;
 using bankcheck::cf::detail::Wide;
 
@@ -127,7 +128,8 @@ struct ChangedPolicy<P, Change::double_items> {
 
 /// The forms of the sort the profile times: the dispatch's kPlan,
 /// kProbes, kFuse, kOverlap and kNetwork, and the default policy or a change of it.
-template <Plan kPlanForm, int kProbes, Fuse kFusePartitions = Fuse::by_occupancy, bool kOverlapLaunches = true,
+template <Plan kPlanForm, int kProbes, Fuse kFusePartitions = Fuse::by_occupancy,
+          Overlap kOverlapLaunches = Overlap::by_occupancy,
           Change kChange = Change::none, bool kNetworkSort = true, Wide kWideSort = Wide::by_tiles>
 struct Form {
   static constexpr bool kNetwork = kNetworkSort;
@@ -135,21 +137,21 @@ struct Form {
   static constexpr Plan kPlan = kPlanForm;
   static constexpr int kSearchProbes = kProbes;
   static constexpr Fuse kFuse = kFusePartitions;
-  static constexpr bool kOverlap = kOverlapLaunches;
+  static constexpr Overlap kOverlap = kOverlapLaunches;
   template <class P>
   using PolicyOf = typename ChangedPolicy<P, kChange>::type;
 };
 constexpr Fuse kNever = Fuse::never;
 constexpr Plan kWaves = Plan::by_waves;
 template <Change kChange>  // other tiles: each block sorts one of them
-using PolicyForm = Form<kWaves, 0, Fuse::by_occupancy, true, kChange, true, Wide::never>;
+using PolicyForm = Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, kChange, true, Wide::never>;
 using Forms = std::tuple<Form<kWaves, 0>, Form<kWaves, 0, kNever>, Form<kWaves, 0, Fuse::always>, Form<kWaves, 7, kNever>,
-                         Form<kWaves, 1, kNever>, Form<Plan::cub, 0>, Form<kWaves, 0, Fuse::by_occupancy, false>,
-                         Form<Plan::cub, 1, kNever, false>, PolicyForm<Change::half_items>,
+                         Form<kWaves, 1, kNever>, Form<Plan::cub, 0>, Form<kWaves, 0, Fuse::by_occupancy, Overlap::never>,
+                         Form<Plan::cub, 1, kNever, Overlap::never>, PolicyForm<Change::half_items>,
                          PolicyForm<Change::double_threads>, PolicyForm<Change::double_items>,
-                         Form<kWaves, 0, Fuse::by_occupancy, true, Change::none, false>,
-                         Form<kWaves, 0, Fuse::by_occupancy, true, Change::none, true, Wide::never>,
-                         Form<kWaves, 0, Fuse::by_occupancy, true, Change::none, true, Wide::always>,
+                         Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::none, false>,
+                         Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::none, true, Wide::never>,
+                         Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::none, true, Wide::always>,
                          Form<Plan::balanced, 0>, PolicyForm<Change::half_threads>>;
 constexpr const char* kFormNames[] = {"default policy (shipped above 3 tiles an SM)",
                                       "partition kernel every pass",

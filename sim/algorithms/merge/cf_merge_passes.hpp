@@ -60,6 +60,21 @@ inline bool cf_merge_fused_partitions(std::int64_t merged, std::int64_t resident
   return merged <= resident;
 }
 
+/// Whether a merge pass's launch of `grid` blocks may overlap the kernel before it (programmatic
+/// dependent launch, kernels/cf_launch.cuh), `resident` blocks of the merge kernel fitting the
+/// GPU at once: everywhere except where more than half and at most three quarters of the
+/// resident blocks run (resident / 2 < grid <= 3 resident / 4). There the next pass's early
+/// blocks take every place the running pass leaves and fewer than a third of them wait for
+/// places; overlapped, the whole sort was 3-10% slower than launched one kernel after the
+/// other, for every key type (4 and 8 bytes, keys and pairs) at every size in that band of
+/// cf_sort_table --sweep (H100, 2026-11-27: 2^19 to 2^22 keys by 2^16, the small-sort policy,
+/// 528 or 1056 resident blocks), and faster below it (2^20 4-byte keys: 0.066 against 0.076 ms)
+/// and from 0.88 of the resident blocks on, level between (docs/cf-merge.md item 18). Why the
+/// band ends at three quarters is measured, not explained.
+inline bool cf_overlapped_launch(std::int64_t grid, std::int64_t resident) {
+  return !(2 * grid > resident && 4 * grid <= 3 * resident);
+}
+
 /// The partition kernel's probes a step (kernels/cf_warp_partition.cuh, MergePathWide) for a sort of num_tiles tiles:
 /// 2^k - 1 for the largest k <= 5 with 2^k (num_tiles + 1) <= 2^15, at least 3. More probes take fewer
 /// dependent steps but read more scattered keys a step; on the H100 (cf_sort_table --profile,

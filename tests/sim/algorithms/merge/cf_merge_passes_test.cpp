@@ -58,15 +58,30 @@ TEST_CASE("CF sort: the dispatch's size rules choose what the H100 measured fast
       {"small sort", 396, 132, true},
       {"small sort", 397, 132, false},
       {"small sort", 1024, 132, false},
+      // item 18, cf_sort_table --sweep (2026-11-27, 16:20 UTC; the small-sort policy's merge kernel, 1056 blocks of
+      // 4-byte keys or 8-byte keys, 528 of pairs resident): overlapped launches faster at 256 and 528 of 1056
+      // blocks (2^20 and 2,162,688 4-byte keys) and at 400 of 528 (1,638,400 4-byte pairs) and 928 of 1056
+      // (1,900,544 8-byte keys), slower at 544 and 784 of 1056 (2,228,224 and 3,211,264 4-byte keys), at 272
+      // and 384 of 528 (1,114,112 and 1,572,864 4-byte pairs) and at 288 of 528 (1,179,648 8-byte pairs)
+      {"overlapped launch", 256, 1056, true},
+      {"overlapped launch", 528, 1056, true},
+      {"overlapped launch", 400, 528, true},
+      {"overlapped launch", 928, 1056, true},
+      {"overlapped launch", 544, 1056, false},
+      {"overlapped launch", 784, 1056, false},
+      {"overlapped launch", 272, 528, false},
+      {"overlapped launch", 384, 528, false},
+      {"overlapped launch", 288, 528, false},
   };
   for (const Case& c : cases) {
     CAPTURE(c.rule);
     CAPTURE(c.tiles);
     CAPTURE(c.bound);
     const std::string rule = c.rule;
-    const bool chosen = rule == "fused partitions" ? cf_merge_fused_partitions(c.tiles, c.bound)
-                        : rule == "balanced plan"  ? cf_balanced_plan(c.tiles, c.bound)
-                                                   : cf_small_sort(c.tiles, c.bound);
+    const bool chosen = rule == "fused partitions"    ? cf_merge_fused_partitions(c.tiles, c.bound)
+                        : rule == "balanced plan"     ? cf_balanced_plan(c.tiles, c.bound)
+                        : rule == "overlapped launch" ? cf_overlapped_launch(c.tiles, c.bound)
+                                                      : cf_small_sort(c.tiles, c.bound);
     CHECK(chosen == c.chosen);
   }
 }
