@@ -214,7 +214,8 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* 
 }
 
 /// The drop-in sort: P's dispatch, or SmallSortPolicy<P>'s where cf_small_sort says so (P's
-/// tiles at most 3 an SM). The query returns the larger of the two needs.
+/// tiles at most 3 an SM, or at most 12 where the small sort's block sort takes pairs of its
+/// tiles). The query returns the larger of the two needs.
 template <class P, class Key, class Value, class Less>
 cudaError_t dispatch_by_size(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* d_vals, std::int64_t n,
                              Less less, cudaStream_t stream) {
@@ -227,8 +228,14 @@ cudaError_t dispatch_by_size(void* d_temp, std::size_t& temp_bytes, Key* d_keys,
     return e;
   }
   int sms = 0;
-  if (const cudaError_t e = multiprocessors(sms); e != cudaSuccess) return e;
-  if (cf_small_sort((n + P::kTile - 1) / P::kTile, sms))
+  cudaError_t e = multiprocessors(sms);
+  const std::int64_t tiles = (n + P::kTile - 1) / P::kTile;
+  bool wide = false;  // whether S's dispatch would sort pairs of its tiles in the block sort
+  if (e == cudaSuccess && tiles > 3 * sms)
+    e = choose_wide_block_sort<S, Key, Value, Less, true, Wide::by_tiles>(
+        n, cf_merge_pass_count((n + S::kTile - 1) / S::kTile), wide);
+  if (e != cudaSuccess) return e;
+  if (cf_small_sort(tiles, sms, wide))
     return dispatch<S, Key, Value>(d_temp, temp_bytes, d_keys, d_vals, n, less, stream);
   return dispatch<P, Key, Value>(d_temp, temp_bytes, d_keys, d_vals, n, less, stream);
 }

@@ -153,7 +153,7 @@ using Forms = std::tuple<Form<kWaves, 0>, Form<kWaves, 0, kNever>, Form<kWaves, 
                          Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::none, true, Wide::never>,
                          Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::none, true, Wide::always>,
                          Form<Plan::balanced, 0>, PolicyForm<Change::half_threads>>;
-constexpr const char* kFormNames[] = {"default policy (shipped above 3 tiles an SM)",
+constexpr const char* kFormNames[] = {"default policy (shipped where the small sort is not)",
                                       "partition kernel every pass",
                                       "partitions in the merge kernel every pass",
                                       "7 probes, partition kernel",

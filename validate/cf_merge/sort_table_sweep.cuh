@@ -1,7 +1,7 @@
 #pragma once
 // cf_sort_table --sweep: the whole sort's time against n in fine steps, from
-// 2^19 to 2^22 keys by 2^16 (57 sizes), where the tiles of the small-sort policy
-// go from one to eight an SM of an H100. The table at CUB's tile x 2^8 (1,114,112
+// 2^19 to 2^22 keys by 2^16 and on to 2^24 by 2^19 (81 sizes), where the tiles of
+// the small-sort policy go from one to 32 an SM of an H100 (4-byte keys). The table at CUB's tile x 2^8 (1,114,112
 // keys: 272 tiles of the small sort's 4096 on 132 SMs) found 4-byte pairs 0.91-0.93
 // of CUB's merge sort where 2^20 (256 tiles) was 1.32-1.39; the sweep says where
 // that step lies in n (a pass more above 256 tiles, or a third block on some SMs
@@ -119,9 +119,10 @@ void sweep_keys(const TableOptions& o, const std::vector<std::uint64_t>& sizes) 
 
 int run_sweep(const TableOptions& o) {
   std::vector<std::uint64_t> sizes;
-  for (std::uint64_t n = 1ull << 19; n <= 1ull << 22; n += 1ull << 16) sizes.push_back(n);
+  for (std::uint64_t n = 1ull << 19; n < 1ull << 22; n += 1ull << 16) sizes.push_back(n);
+  for (std::uint64_t n = 1ull << 22; n <= 1ull << 24; n += 1ull << 19) sizes.push_back(n);
   if (o.quick) sizes = {1ull << 20, std::uint64_t{4352} << 8};
-  std::printf("## The sort against n, 2^19 to 2^22 keys (cf_sort_table --sweep, %d rounds after a warm-up)\n",
+  std::printf("## The sort against n, 2^19 to 2^24 keys (cf_sort_table --sweep, %d rounds after a warm-up)\n",
               o.reps);
   const bool four = o.keys != "8", eight = o.keys != "4", keys = o.pairs != "1", pairs = o.pairs != "0";
   if (four && keys) sweep_keys<std::uint32_t, false>(o, sizes);

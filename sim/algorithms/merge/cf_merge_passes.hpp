@@ -42,13 +42,22 @@ inline bool cf_balanced_plan(std::int64_t num_tiles, std::int64_t resident) { re
 
 /// Whether the drop-in sort takes the small-sort policy (half the threads a block, half the
 /// tile) instead of the default: where the default's `num_tiles` tiles are at most 3 an SM
-/// (`sms`). There every SM holds few blocks, a pass's time is the latency of the SMs with the
-/// most, and blocks of half the keys halve that step (and fill the SMs twice as finely) for one
-/// more pass. On the H100 (cf_sort_table --profile, two runs, docs/cf-merge.md item 16) half the
-/// tile was faster or level at every profiled size of up to 272 tiles of the default (2.06 an SM)
-/// for every key type (0.99 to 1.35x the default; 8-byte pairs at 272 tiles 1.33-1.35x); from 512
-/// tiles (3.9 an SM) on it was level or slower for keys (0.93-1.00), and for pairs from 1024 tiles.
-inline bool cf_small_sort(std::int64_t num_tiles, std::int64_t sms) { return num_tiles <= 3 * sms; }
+/// (`sms`), or where they are at most 12 an SM and the small-sort dispatch's block sort sorts
+/// pairs of its tiles (`wide_block_sort`, cf_wide_block_sort: the default's block sort, its
+/// passes then as many as the default's). Up to 3 an SM every SM holds few blocks, a pass's
+/// time is the latency of the SMs with the most, and blocks of half the keys halve that step
+/// for one more pass: faster or level at every profiled size up to 272 default tiles for every
+/// key type (0.99 to 1.35x, cf_sort_table --profile, docs/cf-merge.md item 16), and in
+/// cf_sort_table --sweep up to 3.45 an SM; from 3.5 to 4 an SM, where the block sort is not
+/// wide and the extra pass stays, 1.2-2.5% slower (4- and 8-byte keys). With the wide block
+/// sort only the merge kernel differs, and half-tile merges were faster at every size of the
+/// sweep from 4 to 12 an SM (u64 keys up to 1.15x just above one wave of the default's 528
+/// resident merge blocks, 4-byte pairs 1.02-1.12x), level (within 1.2%) from 12 to 15.5 an SM
+/// and 0.5-2.3% slower at 16 to 31 an SM (8-byte keys and pairs, 2^22 to 2^24 keys; H100,
+/// 2026-11-27, item 19).
+inline bool cf_small_sort(std::int64_t num_tiles, std::int64_t sms, bool wide_block_sort) {
+  return num_tiles <= 3 * sms || (wide_block_sort && num_tiles <= 12 * sms);
+}
 
 /// Whether the merge kernel of a pass over `merged` tiles searches its own
 /// partitions (no partition kernel): where the GPU holds every block of the

@@ -37,6 +37,7 @@ TEST_CASE("CF sort: the dispatch's size rules choose what the H100 measured fast
     const char* rule;
     std::int64_t tiles, bound;
     bool chosen;
+    bool wide = false;  // the small sort's: whether its block sort sorts pairs of its tiles
   };
   const Case cases[] = {
       // the merge kernel's own search faster at 128 and 512 tiles (2^20, 2^22 keys), the partition kernel at 8192
@@ -52,12 +53,21 @@ TEST_CASE("CF sort: the dispatch's size rules choose what the H100 measured fast
       {"balanced plan", 136, 528, false},
       {"balanced plan", 123, 264, false},
       {"balanced plan", 528, 528, false},
-      // item 16: half the threads faster at 136 and 272 default tiles (up to 1.35x), slower from 1024 on
+      // item 16: half the threads faster at 136 and 272 default tiles (up to 1.35x)
       {"small sort", 136, 132, true},
       {"small sort", 272, 132, true},
       {"small sort", 396, 132, true},
-      {"small sort", 397, 132, false},
-      {"small sort", 1024, 132, false},
+      // item 19, cf_sort_table --sweep (2026-11-27, 16:36 UTC): without the wide block sort, the default faster
+      // at 480 tiles of 4-byte keys (0.978) and 512 of 8-byte keys (0.979); with it, half the threads faster at
+      // 512 tiles of 4-byte pairs (1.072), 544 of 8-byte keys (1.148) and 1536 of 4-byte pairs (1.023), the
+      // default at 4096 of 8-byte keys (0.977) and 3072 of 8-byte pairs (0.992)
+      {"small sort", 480, 132, false},
+      {"small sort", 512, 132, false},
+      {"small sort", 512, 132, true, true},
+      {"small sort", 544, 132, true, true},
+      {"small sort", 1536, 132, true, true},
+      {"small sort", 4096, 132, false, true},
+      {"small sort", 3072, 132, false, true},
       // item 18, cf_sort_table --sweep (2026-11-27, 16:20 UTC; the small-sort policy's merge kernel, 1056 blocks of
       // 4-byte keys or 8-byte keys, 528 of pairs resident): overlapped launches faster at 256 and 528 of 1056
       // blocks (2^20 and 2,162,688 4-byte keys) and at 400 of 528 (1,638,400 4-byte pairs) and 928 of 1056
@@ -81,7 +91,7 @@ TEST_CASE("CF sort: the dispatch's size rules choose what the H100 measured fast
     const bool chosen = rule == "fused partitions"    ? cf_merge_fused_partitions(c.tiles, c.bound)
                         : rule == "balanced plan"     ? cf_balanced_plan(c.tiles, c.bound)
                         : rule == "overlapped launch" ? cf_overlapped_launch(c.tiles, c.bound)
-                                                      : cf_small_sort(c.tiles, c.bound);
+                                                      : cf_small_sort(c.tiles, c.bound, c.wide);
     CHECK(chosen == c.chosen);
   }
 }
