@@ -73,13 +73,14 @@ inline bool cf_merge_fused_partitions(std::int64_t merged, std::int64_t resident
 /// dependent launch, kernels/cf_launch.cuh), `resident` blocks of the merge kernel fitting the
 /// GPU at once: everywhere except where more than half and at most three quarters of the
 /// resident blocks run (resident / 2 < grid <= 3 resident / 4). There the next pass's early
-/// blocks take every place the running pass leaves and fewer than a third of them wait for
-/// places; overlapped, the whole sort was 3-10% slower than launched one kernel after the
-/// other, for every key type (4 and 8 bytes, keys and pairs) at every size in that band of
-/// cf_sort_table --sweep (H100, 2026-11-27: 2^19 to 2^22 keys by 2^16, the small-sort policy,
-/// 528 or 1056 resident blocks), and faster below it (2^20 4-byte keys: 0.066 against 0.076 ms)
-/// and from 0.88 of the resident blocks on, level between (docs/cf-merge.md item 18). Why the
-/// band ends at three quarters is measured, not explained.
+/// blocks take every place the running pass leaves, and the rest wait for places. Overlapped,
+/// the whole sort was 3.6-12% slower there than with each kernel launched after the last
+/// (8-byte pairs 1.1-3.9%), for every key type at every size of cf_sort_table --sweep in the
+/// band (H100, 2026-11-27: 2^19 to 2^22 keys by 2^16, the small-sort policy's merge kernel,
+/// 528 or 1056 resident blocks); below the band overlapped was faster (up to 15%: 2^20 4-byte
+/// keys, 0.066 against 0.076 ms), above it up to the resident count level or faster (within
+/// 0.4% where slower). Why the band ends near three quarters is measured, not explained
+/// (docs/cf-merge.md item 18).
 inline bool cf_overlapped_launch(std::int64_t grid, std::int64_t resident) {
   return !(2 * grid > resident && 4 * grid <= 3 * resident);
 }
