@@ -28,12 +28,15 @@
 // tiles it must, and no later pass has a run without a partner); two tiles a
 // block sorted where the tiles take more than one wave; a small sort (at most
 // 3 tiles an SM, or at most 12 where its block sort takes two of its tiles a
-// block) run with half the threads a block, so half the tile.
+// block) run with half the threads a block, so half the tile, and one more
+// block an SM where that lets the next pass's blocks fit beside the running
+// one's (cf_tighter_register_cap).
 // Design, tuning and measurements: docs/cf-merge.md.
 //
 // Not stable (equal keys may change order), as cub::DeviceMergeSort::SortKeys.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -130,6 +133,16 @@ cudaError_t choose_wide_block_sort([[maybe_unused]] std::int64_t n, [[maybe_unus
   return cudaSuccess;
 }
 
+/// The merge kernel's resident blocks under policy Q (SMs x occupancy, looked up once a device),
+/// its shared memory opted in first.
+template <class Q, class Key, class Value, class Less>
+cudaError_t merge_resident(int& resident) {
+  constexpr int smem = static_cast<int>(Agent<Q, Key, Value>::kSharedBytes);
+  cudaError_t e = opt_in_smem(merge_kernel<Q, Key, Value, Less>, smem);
+  if (e == cudaSuccess) e = resident_blocks<Q>(merge_kernel<Q, Key, Value, Less>, Q::kThreads, smem, resident);
+  return e;
+}
+
 /// The whole sort (CUB's DispatchMergeSort::Invoke). The other forms, which cf_sort_table --profile
 /// compares with it: kPlan says which runs the passes merge (Plan::by_waves: the balanced plan
 /// where cf_balanced_plan says so, else CUB's; cf_pass_plan.hpp); kProbes > 0 fixes the partition search's probes (0:
@@ -176,7 +189,7 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* 
   if (e != cudaSuccess) return e;
   int resident = 0;  // merge blocks the GPU holds at once (the plan and fusing the partitions follow it)
   if (kFuse == Fuse::by_occupancy || kPlan == Plan::by_waves || kOverlap == Overlap::by_occupancy) {
-    e = resident_blocks<P>(merge_kernel<P, Key, Value, Less>, P::kThreads, smem, resident);
+    e = merge_resident<P, Key, Value, Less>(resident);
     if (e != cudaSuccess) return e;
   }
   const bool balanced = kPlan == Plan::balanced || (kPlan == Plan::by_waves && cf_balanced_plan(num_tiles, resident));
@@ -217,16 +230,19 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* 
 
 /// The drop-in sort: P's dispatch, or SmallSortPolicy<P>'s where cf_small_sort says so (P's
 /// tiles at most 3 an SM, or at most 12 where the small sort's block sort takes pairs of its
-/// tiles). The query returns the larger of the two needs.
+/// tiles), with one more resident block an SM where cf_tighter_register_cap says so. The query
+/// returns the largest of the needs.
 template <class P, class Key, class Value, class Less>
 cudaError_t dispatch_by_size(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* d_vals, std::int64_t n,
                              Less less, cudaStream_t stream) {
   using S = SmallSortPolicy<P>;
+  using S1 = TighterPolicy<S>;
   if (d_temp == nullptr) {
-    std::size_t default_bytes = 0, small_bytes = 0;
-    cudaError_t e = dispatch<P, Key, Value>(nullptr, default_bytes, d_keys, d_vals, n, less, stream);
-    if (e == cudaSuccess) e = dispatch<S, Key, Value>(nullptr, small_bytes, d_keys, d_vals, n, less, stream);
-    temp_bytes = default_bytes > small_bytes ? default_bytes : small_bytes;
+    std::size_t need[3] = {};
+    cudaError_t e = dispatch<P, Key, Value>(nullptr, need[0], d_keys, d_vals, n, less, stream);
+    if (e == cudaSuccess) e = dispatch<S, Key, Value>(nullptr, need[1], d_keys, d_vals, n, less, stream);
+    if (e == cudaSuccess) e = dispatch<S1, Key, Value>(nullptr, need[2], d_keys, d_vals, n, less, stream);
+    temp_bytes = std::max({need[0], need[1], need[2]});
     return e;
   }
   int sms = 0;
@@ -237,9 +253,15 @@ cudaError_t dispatch_by_size(void* d_temp, std::size_t& temp_bytes, Key* d_keys,
     e = choose_wide_block_sort<S, Key, Value, Less, true, Wide::by_tiles>(
         n, cf_merge_pass_count((n + S::kTile - 1) / S::kTile), wide);
   if (e != cudaSuccess) return e;
-  if (cf_small_sort(tiles, sms, wide))
-    return dispatch<S, Key, Value>(d_temp, temp_bytes, d_keys, d_vals, n, less, stream);
-  return dispatch<P, Key, Value>(d_temp, temp_bytes, d_keys, d_vals, n, less, stream);
+  if (!cf_small_sort(tiles, sms, wide))
+    return dispatch<P, Key, Value>(d_temp, temp_bytes, d_keys, d_vals, n, less, stream);
+  int resident = 0, tighter = 0;
+  e = merge_resident<S, Key, Value, Less>(resident);
+  if (e == cudaSuccess) e = merge_resident<S1, Key, Value, Less>(tighter);
+  if (e != cudaSuccess) return e;
+  if (cf_tighter_register_cap((n + S::kTile - 1) / S::kTile, resident, tighter))
+    return dispatch<S1, Key, Value>(d_temp, temp_bytes, d_keys, d_vals, n, less, stream);
+  return dispatch<S, Key, Value>(d_temp, temp_bytes, d_keys, d_vals, n, less, stream);
 }
 
 }  // namespace detail

@@ -56,4 +56,9 @@ struct DefaultPolicy {
 template <class P>
 using SmallSortPolicy = Policy<P::kThreads / 2, P::kItems, P::kLoad, P::kStore, P::kMinBlocks * 2>;
 
+/// P with one more resident block an SM (a tighter register cap), the same tile
+/// (cf_tighter_register_cap, DeviceMergeSort).
+template <class P>
+using TighterPolicy = Policy<P::kThreads, P::kItems, P::kLoad, P::kStore, P::kMinBlocks + 1>;
+
 }  // namespace bankcheck::cf

@@ -97,7 +97,7 @@ void check_key_size(bool quick) {
   using Cf = CfDefault<Key, false>;
   const std::uint64_t tile = Cf::kTile;
   const std::vector<std::uint64_t> sizes =
-      quick ? std::vector<std::uint64_t>{1, 17, 4351, tile + 1, 3 * tile + 5, 4 * tile,
+      quick ? std::vector<std::uint64_t>{1, 17, 4351, tile + 1, 3 * tile + 5, 4 * tile, 136 * tile + 5,
                                          601 * tile + tile / 2 + 7}
             : std::vector<std::uint64_t>{0, 1, 2, 17, 4351, 4352, 4353, tile - 1, tile, tile + 1, 3 * tile + 5,
                                          65539, 1000003,
@@ -105,7 +105,10 @@ void check_key_size(bool quick) {
                                          // it holds at once, bankcheck::cf_wide_block_sort: 264 for keys, 132 for
                                          // pairs), one of them odd with a partial tile, and 511 tiles, below it
                                          // for keys and above it for pairs
-                                         511 * tile + 5, 600 * tile, 600 * tile + 5, 1031 * tile + tile / 2 + 7};
+                                         511 * tile + 5, 600 * tile, 600 * tile + 5, 1031 * tile + tile / 2 + 7,
+                                         // the small sort with one more block an SM (cf_tighter_register_cap):
+                                         // 273 half tiles of pairs, 545 of keys
+                                         136 * tile + 5, 272 * tile + 5};
   for (std::uint64_t n : sizes)
     for (const char* kind : {"random", "dups", "sorted", "reversed", "equal"}) {
       const bool rnd = std::string(kind) == "random" || std::string(kind) == "dups";

@@ -104,7 +104,7 @@ using bankcheck::cf::detail::Wide;
 /// size: validate/results/h100-2026-11-27d, development run r7, commit 3c995f1;
 /// the register cap of one or two more blocks an SM slower at 33 and 37 of the 38
 /// sizes: validate/results/h100-2026-11-27e, run r12.)
-enum class Change { none, half_items, double_threads, double_items, half_threads };
+enum class Change { none, half_items, double_threads, double_items, half_threads, half_threads_more_blocks };
 template <class P, Change kChange>
 struct ChangedPolicy {
   using type = P;
@@ -120,6 +120,10 @@ struct ChangedPolicy<P, Change::double_threads> {
 template <class P>  // half the threads at the same registers per thread: the small-sort policy
 struct ChangedPolicy<P, Change::half_threads> {
   using type = bankcheck::cf::SmallSortPolicy<P>;
+};
+template <class P>  // the small-sort policy with one more resident block an SM (a tighter register cap)
+struct ChangedPolicy<P, Change::half_threads_more_blocks> {
+  using type = bankcheck::cf::TighterPolicy<bankcheck::cf::SmallSortPolicy<P>>;
 };
 template <class P>  // twice the keys per thread: DefaultPolicy's register bound for more than 32 words
 struct ChangedPolicy<P, Change::double_items> {

@@ -9,7 +9,8 @@
 // turn within each round: CUB's merge sort, the drop-in CF sort and the forms
 // below (each a dispatch of kernels/cf_merge_sort.cuh: the default policy P, and
 // the small-sort policy S with the overlap rule cf_overlapped_launch, its launches
-// always or never overlapped, with the balanced plan); one warm-up round, then
+// always or never overlapped, with the balanced plan, and with one more block an
+// SM, TighterPolicy); one warm-up round, then
 // R rounds (R = 7), medians; random keys (a permutation of 0..n-1); every
 // output checked.
 #include <cstdint>
@@ -31,13 +32,15 @@ template <Plan kPlanForm, Overlap kOverlapForm>  // the small-sort policy, its d
 using SmallForm = Form<kPlanForm, 0, Fuse::by_occupancy, kOverlapForm, Change::half_threads>;
 using SweepForms = std::tuple<Form<kWaves, 0>, SmallForm<kWaves, Overlap::by_occupancy>,
                               SmallForm<kWaves, Overlap::always>, SmallForm<kWaves, Overlap::never>,
-                              SmallForm<Plan::balanced, Overlap::by_occupancy>, SmallForm<Plan::balanced, Overlap::never>>;
+                              SmallForm<Plan::balanced, Overlap::by_occupancy>, SmallForm<Plan::balanced, Overlap::never>,
+                              Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::half_threads_more_blocks>>;
 constexpr const char* kSweepNames[] = {"default policy P",
                                        "small-sort policy S (u / 2)",
                                        "S, launches always overlapped",
                                        "S, launches never overlapped",
                                        "S, balanced plan",
-                                       "S, balanced plan, never overlapped"};
+                                       "S, balanced plan, never overlapped",
+                                       "S with one more block an SM"};
 constexpr int kSweepForms = static_cast<int>(std::tuple_size_v<SweepForms>);
 static_assert(sizeof(kSweepNames) / sizeof(kSweepNames[0]) == kSweepForms, "a name for every form");
 

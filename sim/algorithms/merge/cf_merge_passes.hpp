@@ -85,6 +85,20 @@ inline bool cf_overlapped_launch(std::int64_t grid, std::int64_t resident) {
   return !(2 * grid > resident && 4 * grid <= 3 * resident);
 }
 
+/// Whether the sort takes one more resident block an SM (a tighter register cap, the same tile)
+/// for its passes of `grid` blocks, `resident` blocks of the merge kernel fitting the GPU at once
+/// and `tighter_resident` with the tighter cap: where that moves the grid from more than half the
+/// resident blocks to at most half (resident < 2 grid <= tighter_resident), below the band where
+/// overlapped launches cost (cf_overlapped_launch), so the next pass's blocks all fit beside the
+/// running one. cf_sort_table --sweep (H100, 2026-11-27, the small-sort policy with 4 or 5 blocks
+/// an SM for pairs, 8 or 9 for keys): there 4-9% faster for every key type (4-byte pairs at 272-320
+/// of 528 blocks 0.91-0.94 of the time, 8-byte pairs at 288-320 0.96, 4-byte keys at 544-592 of
+/// 1056 0.94-0.95, 8-byte keys at 544-576 0.93-0.94), where the grid stays in the band or above
+/// half of both level or slower (1.00-1.09), and below half of both 0-4% slower (item 21).
+inline bool cf_tighter_register_cap(std::int64_t grid, std::int64_t resident, std::int64_t tighter_resident) {
+  return 2 * grid > resident && 2 * grid <= tighter_resident;
+}
+
 /// The partition kernel's probes a step (kernels/cf_warp_partition.cuh, MergePathWide) for a sort of num_tiles tiles:
 /// 2^k - 1 for the largest k <= 5 with 2^k (num_tiles + 1) <= 2^15, at least 3. More probes take fewer
 /// dependent steps but read more scattered keys a step; on the H100 (cf_sort_table --profile,

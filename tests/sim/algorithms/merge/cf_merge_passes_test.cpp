@@ -37,7 +37,8 @@ TEST_CASE("CF sort: the dispatch's size rules choose what the H100 measured fast
     const char* rule;
     std::int64_t tiles, bound;
     bool chosen;
-    bool wide = false;  // the small sort's: whether its block sort sorts pairs of its tiles
+    bool wide = false;         // the small sort's: whether its block sort sorts pairs of its tiles
+    std::int64_t tighter = 0;  // the tighter cap's resident blocks
   };
   const Case cases[] = {
       // the merge kernel's own search faster at 128 and 512 tiles (2^20, 2^22 keys), the partition kernel at 8192
@@ -82,6 +83,18 @@ TEST_CASE("CF sort: the dispatch's size rules choose what the H100 measured fast
       {"overlapped launch", 272, 528, false},
       {"overlapped launch", 384, 528, false},
       {"overlapped launch", 288, 528, false},
+      // item 21, cf_sort_table --sweep (2026-11-27, 17:02 UTC; the small sort with 4 or 5 blocks an SM for pairs,
+      // 8 or 9 for keys): one more block faster at 272 and 320 of 528 (4-byte pairs, 0.91 and 0.94), 288 of 528
+      // (8-byte pairs, 0.96) and 544 of 1056 (4- and 8-byte keys, 0.94, 0.93); level or slower at 256 and 352 of
+      // 528 (4-byte pairs, 1.01, 1.00), 448 of 528 (8-byte pairs, 1.11) and 528 of 1056 (4-byte keys, 1.03)
+      {"tighter cap", 272, 528, true, false, 660},
+      {"tighter cap", 320, 528, true, false, 660},
+      {"tighter cap", 288, 528, true, false, 660},
+      {"tighter cap", 544, 1056, true, false, 1188},
+      {"tighter cap", 256, 528, false, false, 660},
+      {"tighter cap", 352, 528, false, false, 660},
+      {"tighter cap", 448, 528, false, false, 660},
+      {"tighter cap", 528, 1056, false, false, 1188},
   };
   for (const Case& c : cases) {
     CAPTURE(c.rule);
@@ -91,6 +104,7 @@ TEST_CASE("CF sort: the dispatch's size rules choose what the H100 measured fast
     const bool chosen = rule == "fused partitions"    ? cf_merge_fused_partitions(c.tiles, c.bound)
                         : rule == "balanced plan"     ? cf_balanced_plan(c.tiles, c.bound)
                         : rule == "overlapped launch" ? cf_overlapped_launch(c.tiles, c.bound)
+                        : rule == "tighter cap"       ? cf_tighter_register_cap(c.tiles, c.bound, c.tighter)
                                                       : cf_small_sort(c.tiles, c.bound, c.wide);
     CHECK(chosen == c.chosen);
   }
