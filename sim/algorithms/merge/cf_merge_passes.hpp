@@ -93,8 +93,9 @@ inline bool cf_overlapped_launch(std::int64_t grid, std::int64_t resident) {
 /// running one. cf_sort_table --sweep (H100, 2026-11-27, the small-sort policy with 4 or 5 blocks
 /// an SM for pairs, 8 or 9 for keys): there 4-9% faster for every key type (4-byte pairs at 272-320
 /// of 528 blocks 0.91-0.94 of the time, 8-byte pairs at 288-320 0.96, 4-byte keys at 544-592 of
-/// 1056 0.94-0.95, 8-byte keys at 544-576 0.93-0.94), where the grid stays in the band or above
-/// half of both level or slower (1.00-1.09), and below half of both 0-4% slower (item 21).
+/// 1056 0.94-0.95, 8-byte keys at 544-576 0.93-0.94); in the band of the new count or above
+/// half of both level or slower (1.00-1.12), below half of both 0.99-1.04 (docs/cf-merge.md
+/// item 20).
 inline bool cf_tighter_register_cap(std::int64_t grid, std::int64_t resident, std::int64_t tighter_resident) {
   return 2 * grid > resident && 2 * grid <= tighter_resident;
 }

@@ -58,7 +58,7 @@ TEST_CASE("CF sort: the dispatch's size rules choose what the H100 measured fast
       {"small sort", 136, 132, true},
       {"small sort", 272, 132, true},
       {"small sort", 396, 132, true},
-      // item 19, cf_sort_table --sweep (2026-11-27, 16:36 UTC): without the wide block sort, the default faster
+      // item 19, cf_sort_table --sweep (2026-11-27, 16:32 UTC): without the wide block sort, the default faster
       // at 480 tiles of 4-byte keys (0.978) and 512 of 8-byte keys (0.979); with it, half the threads faster at
       // 512 tiles of 4-byte pairs (1.072), 544 of 8-byte keys (1.148) and 1536 of 4-byte pairs (1.023), the
       // default at 4096 of 8-byte keys (0.977) and 3072 of 8-byte pairs (0.992)
@@ -83,7 +83,7 @@ TEST_CASE("CF sort: the dispatch's size rules choose what the H100 measured fast
       {"overlapped launch", 272, 528, false},
       {"overlapped launch", 384, 528, false},
       {"overlapped launch", 288, 528, false},
-      // item 21, cf_sort_table --sweep (2026-11-27, 17:02 UTC; the small sort with 4 or 5 blocks an SM for pairs,
+      // item 20, cf_sort_table --sweep (2026-11-27, 16:49 UTC; the small sort with 4 or 5 blocks an SM for pairs,
       // 8 or 9 for keys): one more block faster at 272 and 320 of 528 (4-byte pairs, 0.91 and 0.94), 288 of 528
       // (8-byte pairs, 0.96) and 544 of 1056 (4- and 8-byte keys, 0.94, 0.93); level or slower at 256 and 352 of
       // 528 (4-byte pairs, 1.01, 1.00), 448 of 528 (8-byte pairs, 1.11) and 528 of 1056 (4-byte keys, 1.03)
