@@ -22,15 +22,15 @@
 // partial tile. Changed: a full tile's thread sorts its keys with a bitonic
 // network; partitions searched by a warp each, by the merge blocks themselves
 // where a pass's tiles are all resident; launches overlapped (programmatic
-// dependent launch) except where a pass's blocks fill more than half and at most
-// three quarters of the resident places (cf_overlapped_launch); runs merged by the balanced plan (cf_pass_plan.hpp:
-// where the tile count is not a power of two, the first pass merges only the
-// tiles it must, and no later pass has a run without a partner); two tiles a
-// block sorted where the tiles take more than one wave; a small sort (at most
-// 3 tiles an SM, or at most 12 where its block sort takes two of its tiles a
-// block) run with half the threads a block, so half the tile, and one more
-// block an SM where that lets the next pass's blocks fit beside the running
-// one's (cf_tighter_register_cap).
+// dependent launch) except where a pass's blocks fill more than half and at
+// most three quarters of the resident places (cf_overlapped_launch); runs
+// merged by the balanced plan (cf_pass_plan.hpp: where the tile count is not a
+// power of two, the first pass merges only the tiles it must, and no later
+// pass has a run without a partner); two tiles a block sorted where the tiles
+// take more than one wave; a small sort (at most 3 tiles an SM, or at most 12
+// where its block sort takes two of its tiles a block) run with half the
+// threads a block, so half the tile, and one more block an SM where that lets
+// the next pass's blocks fit beside the running one's (cf_tighter_register_cap).
 // Design, tuning and measurements: docs/cf-merge.md.
 //
 // Not stable (equal keys may change order), as cub::DeviceMergeSort::SortKeys.
