@@ -51,6 +51,7 @@ TEST_CASE("ring: every record of several producers arrives once, through a ring 
   CaptureDescriptor d{};
   d.capacity = capacity;
   std::atomic<std::uint64_t> reserved{0}, full_waits{0};
+  std::atomic<unsigned> finished{0};
   RingDrain drain(RingView{slots.data(), capacity, &control});
 
   std::vector<std::thread> threads;
@@ -58,14 +59,17 @@ TEST_CASE("ring: every record of several producers arrives once, through a ring 
     threads.emplace_back([&, p] {
       Producer producer{d, slots.data(), control, reserved, full_waits};
       for (unsigned i = 0; i < per_producer; ++i) producer.emit(p, i);
+      ++finished;
     });
   std::set<std::pair<std::uint32_t, std::uint32_t>> seen;
   std::uint64_t duplicates = 0;
   const SlotHandler handle = [&](const CaptureSlot& s) {
     if (!seen.emplace(s.warp, s.addr[0]).second) ++duplicates;
   };
-  // Drain while the producers run (as the drain thread does during the kernel) ...
-  while (reserved.load() < producers * per_producer)
+  // Drain while the producers run (as the drain thread does during the kernel), until every producer has
+  // written its last record: a producer that reserved its last ticket may still wait for room, so stopping once
+  // every ticket is reserved would leave it waiting on a drain that no longer runs (a deadlock seen on 2 cores) ...
+  while (finished.load() < producers)
     if (drain.drain_ready(handle) == 0) std::this_thread::yield();
   for (auto& t : threads) t.join();
   // ... then to the device's count (as at launch end).
