@@ -5,7 +5,7 @@
 //
 //   cf_sort_table [--quick] [-o FILE.csv] [--reps R] [--keys 4|8|all] [--pairs 0|1|all]
 //   cf_sort_table --profile [--quick] [--reps R]
-//   cf_sort_table --sweep [--quick] [--reps R] [--keys 4|8|all] [--pairs 0|1|all]
+//   cf_sort_table --sweep [--quick | --ends] [--reps R] [--keys 4|8|all] [--pairs 0|1|all]
 //
 // Table: n = 2^20..2^27; 2^24 +- 1 and 3*2^23 +- 5 (k * CF's tile +- small: the
 // tile divides both); 2^24 + 12,345 and 2^26 + 12,345; the primes 1,000,003 and
@@ -244,7 +244,7 @@ int usage() {
   std::fprintf(stderr,
                "usage: cf_sort_table [--quick] [-o FILE.csv] [--reps R] [--keys 4|8|all] [--pairs 0|1|all]\n"
                "       cf_sort_table --profile [--quick] [--reps R]\n"
-               "       cf_sort_table --sweep [--quick] [--reps R] [--keys 4|8|all] [--pairs 0|1|all]\n");
+               "       cf_sort_table --sweep [--quick | --ends] [--reps R] [--keys 4|8|all] [--pairs 0|1|all]\n");
   return 2;
 }
 
@@ -264,13 +264,14 @@ int main(int argc, char** argv) {
     if (a == "--quick") o.quick = true;
     else if (a == "--profile") o.profile = true;
     else if (a == "--sweep") o.sweep = true;
+    else if (a == "--ends") o.ends = true;
     else if (a == "-o" || a == "--csv") o.csv = value();
     else if (a == "--reps") o.reps = std::atoi(value().c_str());
     else if (a == "--keys") o.keys = value();
     else if (a == "--pairs") o.pairs = value();
     else return usage();
   }
-  if (o.reps < 1) return usage();
+  if (o.reps < 1 || (o.ends && !o.sweep)) return usage();
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
     std::printf("skipped: no GPU\n");

@@ -104,7 +104,7 @@ using bankcheck::cf::detail::Wide;
 /// size: validate/results/h100-2026-11-27d, development run r7, commit 3c995f1;
 /// the register cap of one or two more blocks an SM slower at 33 and 37 of the 38
 /// sizes: validate/results/h100-2026-11-27e, run r12.)
-enum class Change { none, half_items, double_threads, double_items, half_threads, half_threads_more_blocks };
+enum class Change { none, half_items, double_threads, double_items, half_threads, half_threads_more_blocks, small_e2, small_e4, small_2u_e4 };
 template <class P, Change kChange>
 struct ChangedPolicy {
   using type = P;
@@ -124,6 +124,21 @@ struct ChangedPolicy<P, Change::half_threads> {
 template <class P>  // the small-sort policy with one more resident block an SM (a tighter register cap)
 struct ChangedPolicy<P, Change::half_threads_more_blocks> {
   using type = bankcheck::cf::TighterPolicy<bankcheck::cf::SmallSortPolicy<P>>;
+};
+template <class P>  // the small-sort policy with E / 2 (tiny sorts, cf_sort_table --sweep --ends)
+struct ChangedPolicy<P, Change::small_e2> {
+  using S = bankcheck::cf::SmallSortPolicy<P>;
+  using type = bankcheck::cf::Policy<S::kThreads, S::kItems / 2, S::kLoad, S::kStore, S::kMinBlocks>;
+};
+template <class P>  // the small-sort policy with E / 4
+struct ChangedPolicy<P, Change::small_e4> {
+  using S = bankcheck::cf::SmallSortPolicy<P>;
+  using type = bankcheck::cf::Policy<S::kThreads, S::kItems / 4, S::kLoad, S::kStore, S::kMinBlocks>;
+};
+template <class P>  // the small-sort policy with 2u threads and E / 4
+struct ChangedPolicy<P, Change::small_2u_e4> {
+  using S = bankcheck::cf::SmallSortPolicy<P>;
+  using type = bankcheck::cf::Policy<2 * S::kThreads, S::kItems / 4, S::kLoad, S::kStore, P::kMinBlocks>;
 };
 template <class P>  // twice the keys per thread: DefaultPolicy's register bound for more than 32 words
 struct ChangedPolicy<P, Change::double_items> {

@@ -17,7 +17,7 @@
 namespace {
 
 struct TableOptions {
-  bool quick = false, profile = false, sweep = false;
+  bool quick = false, profile = false, sweep = false, ends = false;
   std::string csv, keys = "all", pairs = "all";
   int reps = 7;
 };

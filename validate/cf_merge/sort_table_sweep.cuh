@@ -12,7 +12,8 @@
 // always or never overlapped, with the balanced plan, and with one more block an
 // SM, TighterPolicy); one warm-up round, then
 // R rounds (R = 7), medians; random keys (a permutation of 0..n-1); every
-// output checked.
+// output checked. --ends: the same at 1, 2, 3, 100, 1000, 10,007, 100,003, 2^18,
+// 2^19, 2^27 and 2^28 keys, the issue's range of n outside the table's.
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -33,14 +34,20 @@ using SmallForm = Form<kPlanForm, 0, Fuse::by_occupancy, kOverlapForm, Change::h
 using SweepForms = std::tuple<Form<kWaves, 0>, SmallForm<kWaves, Overlap::by_occupancy>,
                               SmallForm<kWaves, Overlap::always>, SmallForm<kWaves, Overlap::never>,
                               SmallForm<Plan::balanced, Overlap::by_occupancy>, SmallForm<Plan::balanced, Overlap::never>,
-                              Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::half_threads_more_blocks>>;
+                              Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::half_threads_more_blocks>,
+                              Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::small_e2>,
+                              Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::small_e4>,
+                              Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::small_2u_e4>>;
 constexpr const char* kSweepNames[] = {"default policy P",
                                        "small-sort policy S (u / 2)",
                                        "S, launches always overlapped",
                                        "S, launches never overlapped",
                                        "S, balanced plan",
                                        "S, balanced plan, never overlapped",
-                                       "S with one more block an SM"};
+                                       "S with one more block an SM",
+                                       "S with E / 2",
+                                       "S with E / 4",
+                                       "S with 2u threads, E / 4"};
 constexpr int kSweepForms = static_cast<int>(std::tuple_size_v<SweepForms>);
 static_assert(sizeof(kSweepNames) / sizeof(kSweepNames[0]) == kSweepForms, "a name for every form");
 
@@ -54,8 +61,8 @@ void sweep_keys(const TableOptions& o, const std::vector<std::uint64_t>& sizes) 
   Buffer<Key> src(most), keys(most);
   Buffer<Value> vals(kPairs ? most : 0), src_vals(kPairs ? most : 0);
   Buffer<unsigned long long> wrong(1);
-  std::size_t bytes = 0;  // S: the most tiles, the most partitions
-  CHECK_CUDA((bankcheck::cf::detail::dispatch<S, Key, V>(
+  std::size_t bytes = 0;  // S with E / 4: the most tiles, the most partitions
+  CHECK_CUDA((bankcheck::cf::detail::dispatch<typename ChangedPolicy<P, Change::small_e4>::type, Key, V>(
       nullptr, bytes, keys.get(), static_cast<V*>(nullptr), static_cast<std::int64_t>(most), Less{}, 0)));
   Buffer<unsigned char> temp(std::max<std::size_t>(bytes, 1));
   V* v = nullptr;
@@ -125,8 +132,10 @@ int run_sweep(const TableOptions& o) {
   for (std::uint64_t n = 1ull << 19; n < 1ull << 22; n += 1ull << 16) sizes.push_back(n);
   for (std::uint64_t n = 1ull << 22; n <= 1ull << 24; n += 1ull << 19) sizes.push_back(n);
   if (o.quick) sizes = {1ull << 20, std::uint64_t{4352} << 8};
-  std::printf("## The sort against n, 2^19 to 2^24 keys (cf_sort_table --sweep, %d rounds after a warm-up)\n",
-              o.reps);
+  // --ends: the sizes of issue 26's "any n from 1 to 2^28" outside the table's 2^20 to 2^27
+  if (o.ends) sizes = {1, 2, 3, 100, 1000, 10007, 100003, 1ull << 18, 1ull << 19, 1ull << 27, 1ull << 28};
+  std::printf("## The sort against n, %s keys (cf_sort_table --sweep%s, %d rounds after a warm-up)\n",
+              o.ends ? "1 to 2^19 and 2^27 to 2^28" : "2^19 to 2^24", o.ends ? " --ends" : "", o.reps);
   const bool four = o.keys != "8", eight = o.keys != "4", keys = o.pairs != "1", pairs = o.pairs != "0";
   if (four && keys) sweep_keys<std::uint32_t, false>(o, sizes);
   if (four && pairs) sweep_keys<std::uint32_t, true>(o, sizes);
