@@ -30,7 +30,9 @@
 // take more than one wave; a small sort (at most 3 tiles an SM, or at most 12
 // where its block sort takes two of its tiles a block) run with half the
 // threads a block, so half the tile, and one more block an SM where that lets
-// the next pass's blocks fit beside the running one's (cf_tighter_register_cap).
+// the next pass's blocks fit beside the running one's (cf_tighter_register_cap);
+// a tiny sort (at most one tile an SM of a quarter of the keys a thread) with
+// a quarter of the tile (cf_tiny_sort).
 // Design, tuning and measurements: docs/cf-merge.md.
 //
 // Not stable (equal keys may change order), as cub::DeviceMergeSort::SortKeys.
@@ -228,28 +230,34 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* 
   return cudaSuccess;
 }
 
-/// The drop-in sort: P's dispatch, or SmallSortPolicy<P>'s where cf_small_sort says so (P's
-/// tiles at most 3 an SM, or at most 12 where the small sort's block sort takes pairs of its
-/// tiles), with one more resident block an SM where cf_tighter_register_cap says so. The query
-/// returns the largest of the needs.
+/// The drop-in sort: TinySortPolicy<P>'s dispatch where cf_tiny_sort says so (its tiles at most
+/// one an SM), else P's or SmallSortPolicy<P>'s where cf_small_sort says so (P's tiles at most 3
+/// an SM, or at most 12 where the small sort's block sort takes pairs of its tiles), with one more
+/// resident block an SM where cf_tighter_register_cap says so. The query returns the largest of
+/// the needs.
 template <class P, class Key, class Value, class Less>
 cudaError_t dispatch_by_size(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* d_vals, std::int64_t n,
                              Less less, cudaStream_t stream) {
+  using T = TinySortPolicy<P>;
   using S = SmallSortPolicy<P>;
   using S1 = TighterPolicy<S>;
   if (d_temp == nullptr) {
-    std::size_t need[3] = {};
+    std::size_t need[4] = {};
     cudaError_t e = dispatch<P, Key, Value>(nullptr, need[0], d_keys, d_vals, n, less, stream);
     if (e == cudaSuccess) e = dispatch<S, Key, Value>(nullptr, need[1], d_keys, d_vals, n, less, stream);
     if (e == cudaSuccess) e = dispatch<S1, Key, Value>(nullptr, need[2], d_keys, d_vals, n, less, stream);
-    temp_bytes = std::max({need[0], need[1], need[2]});
+    if (e == cudaSuccess) e = dispatch<T, Key, Value>(nullptr, need[3], d_keys, d_vals, n, less, stream);
+    temp_bytes = std::max({need[0], need[1], need[2], need[3]});
     return e;
   }
   int sms = 0;
   cudaError_t e = multiprocessors(sms);
+  if (e != cudaSuccess) return e;
+  if (cf_tiny_sort((n + T::kTile - 1) / T::kTile, sms))
+    return dispatch<T, Key, Value>(d_temp, temp_bytes, d_keys, d_vals, n, less, stream);
   const std::int64_t tiles = (n + P::kTile - 1) / P::kTile;
   bool wide = false;  // whether S's dispatch would sort pairs of its tiles in the block sort
-  if (e == cudaSuccess && tiles > 3 * sms)
+  if (tiles > 3 * sms)
     e = choose_wide_block_sort<S, Key, Value, Less, true, Wide::by_tiles>(
         n, cf_merge_pass_count((n + S::kTile - 1) / S::kTile), wide);
   if (e != cudaSuccess) return e;

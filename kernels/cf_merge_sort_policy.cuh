@@ -56,6 +56,11 @@ struct DefaultPolicy {
 template <class P>
 using SmallSortPolicy = Policy<P::kThreads / 2, P::kItems, P::kLoad, P::kStore, P::kMinBlocks * 2>;
 
+/// P for tiny sorts (cf_tiny_sort, DeviceMergeSort): P's threads with a quarter of its keys a
+/// thread, so a quarter of the tile.
+template <class P>
+using TinySortPolicy = Policy<P::kThreads, P::kItems / 4, P::kLoad, P::kStore, P::kMinBlocks>;
+
 /// P with one more resident block an SM (a tighter register cap), the same tile
 /// (cf_tighter_register_cap, DeviceMergeSort).
 template <class P>

@@ -135,10 +135,9 @@ struct ChangedPolicy<P, Change::small_e4> {
   using S = bankcheck::cf::SmallSortPolicy<P>;
   using type = bankcheck::cf::Policy<S::kThreads, S::kItems / 4, S::kLoad, S::kStore, S::kMinBlocks>;
 };
-template <class P>  // the small-sort policy with 2u threads and E / 4
+template <class P>  // the small-sort policy with 2u threads and E / 4: the tiny-sort policy
 struct ChangedPolicy<P, Change::small_2u_e4> {
-  using S = bankcheck::cf::SmallSortPolicy<P>;
-  using type = bankcheck::cf::Policy<2 * S::kThreads, S::kItems / 4, S::kLoad, S::kStore, P::kMinBlocks>;
+  using type = bankcheck::cf::TinySortPolicy<P>;
 };
 template <class P>  // twice the keys per thread: DefaultPolicy's register bound for more than 32 words
 struct ChangedPolicy<P, Change::double_items> {

@@ -12,8 +12,9 @@
 // always or never overlapped, with the balanced plan, and with one more block an
 // SM, TighterPolicy); one warm-up round, then
 // R rounds (R = 7), medians; random keys (a permutation of 0..n-1); every
-// output checked. --ends: the same at 1, 2, 3, 100, 1000, 10,007, 100,003, 2^18,
-// 2^19, 2^27 and 2^28 keys, the issue's range of n outside the table's.
+// output checked. --ends: the same at 1, 2, 3, 100, 1000, 4000, 10,007, 30,000,
+// 2^16, 100,003, 2^17, 2^18, 2^19, 2^27 and 2^28 keys, the issue's range of n
+// outside the table's.
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -47,7 +48,7 @@ constexpr const char* kSweepNames[] = {"default policy P",
                                        "S with one more block an SM",
                                        "S with E / 2",
                                        "S with E / 4",
-                                       "S with 2u threads, E / 4"};
+                                       "S with 2u threads, E / 4 (tiny sort)"};
 constexpr int kSweepForms = static_cast<int>(std::tuple_size_v<SweepForms>);
 static_assert(sizeof(kSweepNames) / sizeof(kSweepNames[0]) == kSweepForms, "a name for every form");
 
@@ -133,7 +134,9 @@ int run_sweep(const TableOptions& o) {
   for (std::uint64_t n = 1ull << 22; n <= 1ull << 24; n += 1ull << 19) sizes.push_back(n);
   if (o.quick) sizes = {1ull << 20, std::uint64_t{4352} << 8};
   // --ends: the sizes of issue 26's "any n from 1 to 2^28" outside the table's 2^20 to 2^27
-  if (o.ends) sizes = {1, 2, 3, 100, 1000, 10007, 100003, 1ull << 18, 1ull << 19, 1ull << 27, 1ull << 28};
+  if (o.ends)
+    sizes = {1,     2,      3,          100,        1000,       4000,       10007,      30000,
+             65536, 100003, 1ull << 17, 1ull << 18, 1ull << 19, 1ull << 27, 1ull << 28};
   std::printf("## The sort against n, %s keys (cf_sort_table --sweep%s, %d rounds after a warm-up)\n",
               o.ends ? "1 to 2^19 and 2^27 to 2^28" : "2^19 to 2^24", o.ends ? " --ends" : "", o.reps);
   const bool four = o.keys != "8", eight = o.keys != "4", keys = o.pairs != "1", pairs = o.pairs != "0";

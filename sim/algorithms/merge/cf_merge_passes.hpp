@@ -59,6 +59,17 @@ inline bool cf_small_sort(std::int64_t num_tiles, std::int64_t sms, bool wide_bl
   return num_tiles <= 3 * sms || (wide_block_sort && num_tiles <= 12 * sms);
 }
 
+/// Whether the drop-in sort takes the tiny-sort policy (the default's threads, a quarter of its
+/// keys a thread) instead of the small-sort policy: where its `tiny_tiles` tiles are at most one
+/// an SM (`sms`). A sort that small is one block's latency a step, and a thread's E keys are its
+/// serial part (sorting them, the merge's E steps). cf_sort_table --sweep --ends (H100,
+/// 2026-11-27, 1 to 2^19 keys, item 22): the tiny policy faster or level (within 1%) at every
+/// size up to 2^18 4-byte keys (128 of its tiles), 100,003 8-byte keys (98 tiles) for every key
+/// type (4-byte pairs at 1000 keys 0.0187 against 0.0350 ms, 8-byte pairs 0.0167 against
+/// 0.0254); slower at 256 tiles of 8-byte keys (0.0548 against 0.0497) and of 4-byte keys and
+/// pairs (2^19: 1.04-1.17x).
+inline bool cf_tiny_sort(std::int64_t tiny_tiles, std::int64_t sms) { return tiny_tiles <= sms; }
+
 /// Whether the merge kernel of a pass over `merged` tiles searches its own
 /// partitions (no partition kernel): where the GPU holds every block of the
 /// pass at once (`resident` blocks), the search costs less than the partition

@@ -95,6 +95,13 @@ TEST_CASE("CF sort: the dispatch's size rules choose what the H100 measured fast
       {"tighter cap", 352, 528, false, false, 660},
       {"tighter cap", 448, 528, false, false, 660},
       {"tighter cap", 528, 1056, false, false, 1188},
+      // item 22, cf_sort_table --sweep --ends (2026-11-27, 17:28 UTC): the tiny policy faster or level at 1 tile
+      // (1000 keys, every key type), at 98 (100,003 8-byte keys) and 128 of its tiles (2^18 4-byte keys), slower
+      // at 256 (2^18 8-byte keys 0.0548 against 0.0497 ms, 2^19 4-byte keys 0.0579 against 0.0495)
+      {"tiny sort", 1, 132, true},
+      {"tiny sort", 98, 132, true},
+      {"tiny sort", 128, 132, true},
+      {"tiny sort", 256, 132, false},
   };
   for (const Case& c : cases) {
     CAPTURE(c.rule);
@@ -105,6 +112,7 @@ TEST_CASE("CF sort: the dispatch's size rules choose what the H100 measured fast
                         : rule == "balanced plan"     ? cf_balanced_plan(c.tiles, c.bound)
                         : rule == "overlapped launch" ? cf_overlapped_launch(c.tiles, c.bound)
                         : rule == "tighter cap"       ? cf_tighter_register_cap(c.tiles, c.bound, c.tighter)
+                        : rule == "tiny sort"         ? cf_tiny_sort(c.tiles, c.bound)
                                                       : cf_small_sort(c.tiles, c.bound, c.wide);
     CHECK(chosen == c.chosen);
   }
