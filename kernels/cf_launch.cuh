@@ -96,13 +96,15 @@ inline cudaError_t optin_shared_bytes(int& bytes) {
 
 /// The blocks of `kernel` the current device holds at once (SMs x occupancy), for each Policy:
 /// kernels of two policies can have one function type, so the type alone does not tell their
-/// counts apart.
+/// counts apart. The kernel is let take its `smem` bytes first (the occupancy of a kernel not
+/// opted in to more than 48 KiB is 0).
 template <class Policy, class Kernel>
 cudaError_t resident_blocks(Kernel kernel, int threads, int smem, int& blocks) {
   static std::atomic<int> known[64] = {};
   return once_a_device(known, blocks, [&](int, int& count) {
     int sms = 0, per_sm = 0;
-    cudaError_t e = multiprocessors(sms);
+    cudaError_t e = opt_in_smem(kernel, smem);
+    if (e == cudaSuccess) e = multiprocessors(sms);
     if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem);
     count = sms * per_sm;
     return e;

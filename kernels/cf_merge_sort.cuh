@@ -135,14 +135,11 @@ cudaError_t choose_wide_block_sort([[maybe_unused]] std::int64_t n, [[maybe_unus
   return cudaSuccess;
 }
 
-/// The merge kernel's resident blocks under policy Q (SMs x occupancy, looked up once a device),
-/// its shared memory opted in first.
+/// The merge kernel's resident blocks under policy Q (SMs x occupancy, looked up once a device).
 template <class Q, class Key, class Value, class Less>
 cudaError_t merge_resident(int& resident) {
   constexpr int smem = static_cast<int>(Agent<Q, Key, Value>::kSharedBytes);
-  cudaError_t e = opt_in_smem(merge_kernel<Q, Key, Value, Less>, smem);
-  if (e == cudaSuccess) e = resident_blocks<Q>(merge_kernel<Q, Key, Value, Less>, Q::kThreads, smem, resident);
-  return e;
+  return resident_blocks<Q>(merge_kernel<Q, Key, Value, Less>, Q::kThreads, smem, resident);
 }
 
 /// The whole sort (CUB's DispatchMergeSort::Invoke). The other forms, which cf_sort_table --profile
@@ -255,11 +252,10 @@ cudaError_t dispatch_by_size(void* d_temp, std::size_t& temp_bytes, Key* d_keys,
   if (e != cudaSuccess) return e;
   if (cf_tiny_sort((n + T::kTile - 1) / T::kTile, sms))
     return dispatch<T, Key, Value>(d_temp, temp_bytes, d_keys, d_vals, n, less, stream);
-  const std::int64_t tiles = (n + P::kTile - 1) / P::kTile;
+  const std::int64_t tiles = (n + P::kTile - 1) / P::kTile, small_tiles = (n + S::kTile - 1) / S::kTile;
   bool wide = false;  // whether S's dispatch would sort pairs of its tiles in the block sort
   if (tiles > 3 * sms)
-    e = choose_wide_block_sort<S, Key, Value, Less, true, Wide::by_tiles>(
-        n, cf_merge_pass_count((n + S::kTile - 1) / S::kTile), wide);
+    e = choose_wide_block_sort<S, Key, Value, Less, true, Wide::by_tiles>(n, cf_merge_pass_count(small_tiles), wide);
   if (e != cudaSuccess) return e;
   if (!cf_small_sort(tiles, sms, wide))
     return dispatch<P, Key, Value>(d_temp, temp_bytes, d_keys, d_vals, n, less, stream);
@@ -267,7 +263,7 @@ cudaError_t dispatch_by_size(void* d_temp, std::size_t& temp_bytes, Key* d_keys,
   e = merge_resident<S, Key, Value, Less>(resident);
   if (e == cudaSuccess) e = merge_resident<S1, Key, Value, Less>(tighter);
   if (e != cudaSuccess) return e;
-  if (cf_tighter_register_cap((n + S::kTile - 1) / S::kTile, resident, tighter))
+  if (cf_tighter_register_cap(small_tiles, resident, tighter))
     return dispatch<S1, Key, Value>(d_temp, temp_bytes, d_keys, d_vals, n, less, stream);
   return dispatch<S, Key, Value>(d_temp, temp_bytes, d_keys, d_vals, n, less, stream);
 }

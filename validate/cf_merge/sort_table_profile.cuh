@@ -104,7 +104,17 @@ using bankcheck::cf::detail::Wide;
 /// size: validate/results/h100-2026-11-27d, development run r7, commit 3c995f1;
 /// the register cap of one or two more blocks an SM slower at 33 and 37 of the 38
 /// sizes: validate/results/h100-2026-11-27e, run r12.)
-enum class Change { none, half_items, double_threads, double_items, half_threads, half_threads_more_blocks, small_e2, small_e4, small_2u_e4 };
+enum class Change {
+  none,
+  half_items,
+  double_threads,
+  double_items,
+  half_threads,
+  half_threads_more_blocks,
+  small_e2,
+  small_e4,
+  tiny_sort
+};
 template <class P, Change kChange>
 struct ChangedPolicy {
   using type = P;
@@ -136,7 +146,7 @@ struct ChangedPolicy<P, Change::small_e4> {
   using type = bankcheck::cf::Policy<S::kThreads, S::kItems / 4, S::kLoad, S::kStore, S::kMinBlocks>;
 };
 template <class P>  // the small-sort policy with 2u threads and E / 4: the tiny-sort policy
-struct ChangedPolicy<P, Change::small_2u_e4> {
+struct ChangedPolicy<P, Change::tiny_sort> {
   using type = bankcheck::cf::TinySortPolicy<P>;
 };
 template <class P>  // twice the keys per thread: DefaultPolicy's register bound for more than 32 words
@@ -190,6 +200,27 @@ constexpr const char* kFormNames[] = {"default policy (shipped where the small s
 constexpr int kForms = static_cast<int>(std::tuple_size_v<Forms>);
 static_assert(sizeof(kFormNames) / sizeof(kFormNames[0]) == kForms, "a name for every form");
 
+/// One whole sort of n keys (and values) by form F of the default policy P, marks(stage, pass) after each launch.
+template <class F, class P, class Key, class V, class Marks = bankcheck::cf::detail::NoMarks>
+void sort_form(void* temp, std::size_t& bytes, Key* keys, V* vals, std::uint64_t n, Marks&& marks = {}) {
+  CHECK_CUDA((bankcheck::cf::detail::dispatch<typename F::template PolicyOf<P>, Key, V, F::kPlan, F::kSearchProbes,
+                                              F::kFuse, F::kOverlap, F::kNetwork, F::kWide>(
+      temp, bytes, keys, vals, static_cast<std::int64_t>(n), Less{}, 0, marks)));
+}
+
+/// Whether a sort's n outputs are sorted, values (where vals) moved with their keys (count_wrong
+/// against the input src); prints FAIL and counts a failure where not.
+template <class Key, class Value>
+void check_sorted(const Key* keys, const Value* vals, const Key* src, std::uint64_t n,
+                  Buffer<unsigned long long>& wrong, const char* what, const std::string& config) {
+  CHECK_CUDA(cudaMemset(wrong.get(), 0, sizeof(unsigned long long)));
+  count_wrong<<<1024, 256>>>(keys, vals, src, n, wrong.get(), static_cast<const Key*>(nullptr), nullptr);
+  if (wrong.download(1)[0] != 0) {
+    ++failures;
+    std::printf("FAIL %s %s n=%llu: output not sorted\n", what, config.c_str(), static_cast<unsigned long long>(n));
+  }
+}
+
 /// Every form's stage labels, in launch order: the block sort, then each pass's partition and merge.
 std::vector<std::string> stage_order(const StageTimes (&forms)[kForms]) {
   std::map<std::pair<int, int>, std::string> ordered;  // (pass, partition 0 / merge 1) -> label
@@ -235,23 +266,13 @@ void profile_size(const TableOptions& o, std::uint64_t n) {
     if (kPairs) CHECK_CUDA(cudaMemcpyAsync(vals.get(), src_vals.get(), n * sizeof(Value), cudaMemcpyDeviceToDevice));
   };
   auto check = [&](const Key* out, const char* what) {
-    CHECK_CUDA(cudaMemset(wrong.get(), 0, sizeof(unsigned long long)));
-    count_wrong<<<1024, 256>>>(out, kPairs ? vals.get() : static_cast<Value*>(nullptr), src.get(), n, wrong.get(),
-                               static_cast<const Key*>(nullptr), nullptr);
-    if (wrong.download(1)[0] != 0) {
-      ++failures;
-      std::printf("FAIL %s %s n=%llu: output not sorted\n", what, keys_label(sizeof(Key), kPairs).c_str(),
-                  static_cast<unsigned long long>(n));
-    }
+    check_sorted(out, kPairs ? vals.get() : static_cast<Value*>(nullptr), src.get(), n, wrong, what,
+                 keys_label(sizeof(Key), kPairs));
   };
   // Each form twice: with an event after every launch (the stages), then whole without them.
   auto marked = [&](auto form, StageTimes& into, std::vector<float>& whole, bool timed) {
     using F = decltype(form);
-    auto sort = [&](auto&& marks_or_none) {
-      CHECK_CUDA((bankcheck::cf::detail::dispatch<typename F::template PolicyOf<P>, Key, V, F::kPlan,
-                                                  F::kSearchProbes, F::kFuse, F::kOverlap, F::kNetwork, F::kWide>(
-          temp.get(), bytes, keys.get(), v, static_cast<std::int64_t>(n), Less{}, 0, marks_or_none)));
-    };
+    auto sort = [&](auto&& marks_or_none) { sort_form<F, P>(temp.get(), bytes, keys.get(), v, n, marks_or_none); };
     restore();
     marks.start();
     sort(marks);

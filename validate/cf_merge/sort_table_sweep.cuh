@@ -38,7 +38,7 @@ using SweepForms = std::tuple<Form<kWaves, 0>, SmallForm<kWaves, Overlap::by_occ
                               Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::half_threads_more_blocks>,
                               Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::small_e2>,
                               Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::small_e4>,
-                              Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::small_2u_e4>>;
+                              Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::tiny_sort>>;
 constexpr const char* kSweepNames[] = {"default policy P",
                                        "small-sort policy S (u / 2)",
                                        "S, launches always overlapped",
@@ -88,14 +88,8 @@ void sweep_keys(const TableOptions& o, const std::vector<std::uint64_t>& sizes) 
       if (kPairs) CHECK_CUDA(cudaMemcpyAsync(vals.get(), src_vals.get(), n * sizeof(Value), cudaMemcpyDeviceToDevice));
     };
     auto check = [&](const char* what) {
-      CHECK_CUDA(cudaMemset(wrong.get(), 0, sizeof(unsigned long long)));
-      count_wrong<<<1024, 256>>>(keys.get(), kPairs ? vals.get() : static_cast<Value*>(nullptr), src.get(), n,
-                                 wrong.get(), static_cast<const Key*>(nullptr), nullptr);
-      if (wrong.download(1)[0] != 0) {
-        ++failures;
-        std::printf("FAIL %s %s n=%llu: output not sorted\n", what, keys_label(sizeof(Key), kPairs).c_str(),
-                    static_cast<unsigned long long>(n));
-      }
+      check_sorted(keys.get(), kPairs ? vals.get() : static_cast<Value*>(nullptr), src.get(), n, wrong, what,
+                   keys_label(sizeof(Key), kPairs));
     };
     std::vector<float> cub_ms, cf_ms, form_ms[kSweepForms];
     for (int r = -1; r < o.reps; ++r) {
@@ -107,12 +101,7 @@ void sweep_keys(const TableOptions& o, const std::vector<std::uint64_t>& sizes) 
       std::apply([&](auto... f) {
         int i = 0;
         ([&] {
-          using F = decltype(f);
-          const float t = timer.ms(restore, [&] {
-            CHECK_CUDA((bankcheck::cf::detail::dispatch<typename F::template PolicyOf<P>, Key, V, F::kPlan,
-                                                        F::kSearchProbes, F::kFuse, F::kOverlap, F::kNetwork,
-                                                        F::kWide>(temp.get(), bytes, keys.get(), v, count, Less{}, 0)));
-          });
+          const float t = timer.ms(restore, [&] { sort_form<decltype(f), P>(temp.get(), bytes, keys.get(), v, n); });
           check(kSweepNames[i]);
           if (r >= 0) form_ms[i].push_back(t);
           ++i;
