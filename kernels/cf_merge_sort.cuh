@@ -32,7 +32,11 @@
 // threads a block, so half the tile, and one more block an SM where that lets
 // the next pass's blocks fit beside the running one's (cf_tighter_register_cap);
 // a tiny sort (at most one tile an SM of a quarter of the keys a thread) with
-// a quarter of the tile (cf_tiny_sort).
+// a quarter of the tile (cf_tiny_sort); the block sort's partial tile sorted by
+// the full tiles' code, padded with copies of its largest item, where no real
+// item is equivalent to that one without being a copy of it
+// (Agent::block_sort_padded); groups of at most 32 threads in the block sort's
+// rounds ordered by a warp barrier.
 // Design, tuning and measurements: docs/cf-merge.md.
 //
 // Not stable (equal keys may change order), as cub::DeviceMergeSort::SortKeys.

@@ -3,6 +3,7 @@
 // AgentBlockSort / AgentMerge with CF-Merge's merges (Agent), the block sort
 // and merge kernels. C++17, as the sort's header.
 #include <cub/block/block_load.cuh>
+#include <cub/block/block_reduce.cuh>
 #include <cub/block/block_store.cuh>
 #include <cub/thread/thread_sort.cuh>
 #include <cub/util_type.cuh>
@@ -16,6 +17,7 @@
 #include "sim/algorithms/merge/cf_merge.hpp"
 #include "sim/algorithms/merge/cf_merge_sort.hpp"
 #include "sim/algorithms/merge/cf_register_sort.hpp"
+#include "sim/algorithms/merge/cf_same_bits.hpp"
 #include "sim/algorithms/shared_array.hpp"
 
 namespace bankcheck::cf::detail {
@@ -45,7 +47,46 @@ struct Agent {
     std::int32_t splits[kThreads];
     std::int64_t bounds[2];  ///< the tile's partitions when the merge kernel searches them itself
   };
+  /// A real item with the largest key of a partial tile's items (block_sort_padded); real:
+  /// there was one; contested: some item equivalent to it is not a bit-for-bit copy of it.
+  struct LargestItem {
+    Key key;
+    ValueT val;
+    bool real, contested;
+  };
+  /// The reduction of LargestItems: the larger, or of two equivalent ones either, contested
+  /// unless both are uncontested copies of one item (associative, as BlockReduce needs).
+  template <class Less>
+  struct Larger {
+    Less less;
+    __device__ LargestItem operator()(const LargestItem& a, const LargestItem& b) const {
+      if (!b.real) return a;
+      if (!a.real) return b;
+      if (less(a.key, b.key)) return b;
+      if (less(b.key, a.key)) return a;
+      LargestItem r = a;
+      r.contested = a.contested || b.contested || !(cf_same_bits(a.key, b.key) && cf_same_bits(a.val, b.val));
+      return r;
+    }
+  };
+  using Reduce = cub::BlockReduce<LargestItem, kThreads>;
+  /// vals[i], or for keys only the stand-in (there are no values then).
+  __device__ static ValueT value_at(const Value* vals, int i) {
+    if constexpr (kKeysOnly)
+      return ValueT{};
+    else
+      return vals[i];
+  }
+  __device__ static ValueT value_of(const Value& v) {
+    if constexpr (kKeysOnly)
+      return ValueT{};
+    else
+      return v;
+  }
+
   union TempStorage {
+    typename Reduce::TempStorage reduce;
+    LargestItem largest;
     typename LoadKeys::TempStorage load_keys;
     typename LoadValues::TempStorage load_values;
     typename StoreKeys::TempStorage store_keys;
@@ -81,10 +122,10 @@ struct Agent {
   /// extra registers cannot make the full tiles' path spill in the same kernel.
   /// Arguments by value: a reference made every thread of every tile store
   /// the ranges to local memory before the branch (the merges were 6% slower).
-  template <class Less>
+  template <class Less, bool kNetwork = true>
   __device__ __noinline__ static void block_sort_partial(const Key* keys_in, const Value* vals_in, Key* keys_out,
                                                         Value* vals_out, int valid, Less less) {
-    block_sort<true>(keys_in, vals_in, keys_out, vals_out, valid, less);
+    block_sort<true, Less, kNetwork>(keys_in, vals_in, keys_out, vals_out, valid, less);
   }
   template <class Less>
   __device__ __noinline__ static void merge_tile_partial(CfMergeTileRanges g, const Key* keys_in,
@@ -93,39 +134,46 @@ struct Agent {
     merge_tile<true>(g, keys_in, vals_in, keys_out, vals_out, less);
   }
 
-  /// CUB's AgentBlockSort::consume_tile with CF-Merge's in-block rounds.
-  /// kNetwork: a full tile's thread sorts its E keys with the bitonic network
-  /// (cf_register_sort.hpp) where E allows, else with CUB's StableOddEvenSort.
-  template <bool kPartial, class Less, bool kNetwork = true>
-  __device__ static void block_sort(const Key* keys_in, const Value* vals_in, Key* keys_out, Value* vals_out,
-                                    int valid, Less less) {
-    const int tid = static_cast<int>(threadIdx.x);
-    Key keys[kItems];
-    Value vals[kItems];
+  /// The barrier of an in-block round of groups of m threads. A group of at most 32
+  /// threads is one warp's, and so are the slots it stores and reads: its keys' logical
+  /// slots, their layout partitions (w/d threads each, aligned, w/d dividing 32:
+  /// cf_tile_layout.hpp) and its splits. A warp barrier orders such a round; a round of
+  /// larger groups needs the block's, its first barrier too (its stores reach slots that
+  /// other warps read in the round before).
+  __device__ static void round_barrier(int m) {
+    if (m <= 32)
+      __syncwarp();
+    else
+      __syncthreads();
+  }
+
+  /// The tile's keys (and values) into the thread's registers, blocked: kPartial, the
+  /// first `valid` only, the others copies of oob_key (oob_val).
+  template <bool kPartial>
+  __device__ static void load_tile(const Key* keys_in, const Value* vals_in, Key (&keys)[kItems],
+                                   Value (&vals)[kItems], int valid, const Key& oob_key, const ValueT& oob_val) {
     if constexpr (!kKeysOnly) {
       if constexpr (kPartial)
-        LoadValues(storage().load_values).Load(vals_in, vals, valid, vals_in[0]);
+        LoadValues(storage().load_values).Load(vals_in, vals, valid, oob_val);
       else
         LoadValues(storage().load_values).Load(vals_in, vals);
       __syncthreads();
     }
     if constexpr (kPartial)
-      LoadKeys(storage().load_keys).Load(keys_in, keys, valid, keys_in[0]);
+      LoadKeys(storage().load_keys).Load(keys_in, keys, valid, oob_key);
     else
       LoadKeys(storage().load_keys).Load(keys_in, keys);
     __syncthreads();  // the load's storage becomes the merge layout
-    if constexpr (kPartial) {
-      // CUB's padding (BlockMergeSortStrategy::Sort): keys past `valid` take
-      // the thread's running maximum, so the stable sort leaves them last.
-      Key max_key = keys[0];
-#pragma unroll
-      for (int i = 1; i < kItems; ++i) {
-        if (kItems * tid + i < valid)
-          max_key = less(max_key, keys[i]) ? keys[i] : max_key;
-        else
-          keys[i] = max_key;
-      }
-    }
+  }
+
+  /// The thread's E keys sorted, then the in-block rounds while they merge any of the
+  /// first `merged` keys (kPartial: layouts clipped to the tile's `valid` keys; a padded
+  /// tile's rounds stop once its real keys are merged, as a partial tile's do).
+  /// kNetwork: a thread whose E keys are all real sorts them with the bitonic network
+  /// (cf_register_sort.hpp) where E allows, else with CUB's StableOddEvenSort.
+  template <bool kPartial, bool kNetwork, class Less>
+  __device__ static void sort_tile(Key (&keys)[kItems], Value (&vals)[kItems], int valid, int merged, Less less) {
+    const int tid = static_cast<int>(threadIdx.x);
     // A thread whose E keys are all real sorts them with the network (the CF
     // sort is not stable); only the thread that holds a partial tile's end needs
     // the stable sort, to keep CUB's padding after its real keys.
@@ -145,19 +193,87 @@ struct Agent {
       }
     }
     const SharedArray keys_s = keys_smem(), vals_s = vals_smem(), splits_s = splits_smem();
-    for (int m = 2; m <= kThreads && Block::round_merges(m, valid); m *= 2) {
+    for (int m = 2; m <= kThreads && Block::round_merges(m, merged); m *= 2) {
       const auto r = Block::template round<kPartial>(m, tid, valid);
-      if (m > 2) __syncthreads();  // the previous round's gather is done with the layout
+      if (m > 2) round_barrier(m);  // the previous round's gather is done with the layout
       Block::template store_blocked<kPartial>(keys_s, vals_s, r.L, r.local * kItems, keys, vals);
-      __syncthreads();
+      round_barrier(m);
       const int split = Block::find_split(keys_s, r.L, r.diag, less);
       Block::publish_split(splits_s, tid, split);
-      __syncthreads();
+      round_barrier(m);
       const int a_next = Block::next_split(splits_s, r.L, r.local, m, tid);
       Block::template gather_merge<kPartial>(keys_s, vals_s, r.L, split, a_next, r.diag, keys, vals, less);
     }
+  }
+
+  /// CUB's AgentBlockSort::consume_tile with CF-Merge's in-block rounds (kPartial:
+  /// CUB's padding of a partial tile).
+  template <bool kPartial, class Less, bool kNetwork = true>
+  __device__ static void block_sort(const Key* keys_in, const Value* vals_in, Key* keys_out, Value* vals_out,
+                                    int valid, Less less) {
+    Key keys[kItems];
+    Value vals[kItems];
+    load_tile<kPartial>(keys_in, vals_in, keys, vals, valid, keys_in[0], value_at(vals_in, 0));
+    if constexpr (kPartial) {
+      // CUB's padding (BlockMergeSortStrategy::Sort): keys past `valid` take
+      // the thread's running maximum, so the stable sort leaves them last.
+      const int tid = static_cast<int>(threadIdx.x);
+      Key max_key = keys[0];
+#pragma unroll
+      for (int i = 1; i < kItems; ++i) {
+        if (kItems * tid + i < valid)
+          max_key = less(max_key, keys[i]) ? keys[i] : max_key;
+        else
+          keys[i] = max_key;
+      }
+    }
+    sort_tile<kPartial, kNetwork>(keys, vals, valid, valid, less);
     __syncthreads();  // the layout becomes the store's storage
     store_tile<kPartial>(keys_out, vals_out, keys, vals, valid);
+  }
+
+  /// A partial tile sorted as a full one where that gives its sorted keys, else nothing
+  /// done (false: the caller takes the partial path). The keys past `valid` become
+  /// copies of one real item (M, V) with the largest key M: the full tile's code (its
+  /// layouts whole, every thread's keys sorted by the network) then leaves the real items
+  /// first, but for keys equivalent to M, which the sort may interleave with the copies.
+  /// So the tile is padded only where every real item equivalent to M is a bit-for-bit
+  /// copy of (M, V) -- a copy in its place is the same output (the usual case: a unique
+  /// largest key, or equal keys-only keys) -- which one reduction of the loaded keys
+  /// tells (Larger). A partial path costs 1.5 to 2.4 times the cycles of a full tile
+  /// (Nsight Compute on the H100, docs/cf-merge.md item 23).
+  template <class Less, bool kNetwork = true>
+  __device__ static bool block_sort_padded(const Key* keys_in, const Value* vals_in, Key* keys_out, Value* vals_out,
+                                           int valid, Less less) {
+    if constexpr (!std::is_trivially_copyable_v<Key> || !std::is_trivially_copyable_v<ValueT>) {
+      return false;
+    } else {
+      Key keys[kItems];
+      Value vals[kItems];
+      load_tile<true>(keys_in, vals_in, keys, vals, valid, keys_in[0], value_at(vals_in, 0));
+      const int first = kItems * static_cast<int>(threadIdx.x);
+      const Larger<Less> larger{less};
+      LargestItem mine{keys[0], value_of(vals[0]), first < valid, false};
+#pragma unroll
+      for (int i = 1; i < kItems; ++i)
+        if (first + i < valid) mine = larger(mine, LargestItem{keys[i], value_of(vals[i]), true, false});
+      const LargestItem top = Reduce(storage().reduce).Reduce(mine, larger);
+      if (threadIdx.x == 0) storage().largest = top;  // after the reduction's last read of its storage
+      __syncthreads();
+      const LargestItem m = storage().largest;
+      if (m.contested) return false;  // the same for every thread
+#pragma unroll
+      for (int i = 0; i < kItems; ++i)
+        if (first + i >= valid) {
+          keys[i] = m.key;
+          if constexpr (!kKeysOnly) vals[i] = m.val;
+        }
+      __syncthreads();  // every thread has read storage().largest before the rounds' stores
+      sort_tile<false, kNetwork>(keys, vals, kTile, valid, less);
+      __syncthreads();  // the layout becomes the store's storage
+      store_tile<true>(keys_out, vals_out, keys, vals, valid);
+      return true;
+    }
   }
 
   /// CUB's AgentMerge::consume_tile with the CF-Merge merge.
@@ -215,8 +331,10 @@ __global__ void __launch_bounds__(P::kThreads, P::kMinBlocks)
   const Value* vals_in = A::kKeysOnly ? nullptr : vals + base;
   if (n - base >= P::kTile)
     A::template block_sort<false, Less, kNetwork>(keys + base, vals_in, keys_out, vals_out, P::kTile, less);
-  else
-    A::block_sort_partial(keys + base, vals_in, keys_out, vals_out, static_cast<int>(n - base), less);
+  else if (!A::template block_sort_padded<Less, kNetwork>(keys + base, vals_in, keys_out, vals_out,
+                                                          static_cast<int>(n - base), less))
+    A::template block_sort_partial<Less, kNetwork>(keys + base, vals_in, keys_out, vals_out,
+                                                   static_cast<int>(n - base), less);
 }
 
 /// The tile's two partitions searched by the block itself (warps 0 and 1,

@@ -240,11 +240,34 @@ int run_table(const TableOptions& o) {
   return failures ? 1 : 0;
 }
 
+/// "N,N,..." into `sizes`: each 1 to 2^28 (the sweep's buffers), ascending (the largest sizes them).
+bool parse_sizes(const std::string& list, std::vector<std::uint64_t>& sizes) {
+  std::size_t at = 0;
+  while (at <= list.size()) {
+    const std::size_t end = std::min(list.find(',', at), list.size());
+    const std::string item = list.substr(at, end - at);
+    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos || item.size() > 10) {
+      std::fprintf(stderr, "cf_sort_table: --sizes: '%s' is not a size\n", item.c_str());
+      return false;
+    }
+    const std::uint64_t n = std::stoull(item);
+    if (n < 1 || n > (1ull << 28) || (!sizes.empty() && n <= sizes.back())) {
+      std::fprintf(stderr, "cf_sort_table: --sizes: %s is outside 1 to 2^28 or not above the size before it\n",
+                   item.c_str());
+      return false;
+    }
+    sizes.push_back(n);
+    at = end + 1;
+  }
+  return true;
+}
+
 int usage() {
   std::fprintf(stderr,
                "usage: cf_sort_table [--quick] [-o FILE.csv] [--reps R] [--keys 4|8|all] [--pairs 0|1|all]\n"
                "       cf_sort_table --profile [--quick] [--reps R]\n"
-               "       cf_sort_table --sweep [--quick | --ends] [--reps R] [--keys 4|8|all] [--pairs 0|1|all]\n");
+               "       cf_sort_table --sweep [--quick | --ends | --sizes N,N,...] [--reps R] [--keys 4|8|all] [--pairs 0|1|all]\n"
+               "       (--sizes: 1 <= N <= 2^28 keys each, ascending)\n");
   return 2;
 }
 
@@ -269,9 +292,11 @@ int main(int argc, char** argv) {
     else if (a == "--reps") o.reps = std::atoi(value().c_str());
     else if (a == "--keys") o.keys = value();
     else if (a == "--pairs") o.pairs = value();
-    else return usage();
+    else if (a == "--sizes") {
+      if (!parse_sizes(value(), o.sizes)) return usage();
+    } else return usage();
   }
-  if (o.reps < 1 || (o.ends && !o.sweep)) return usage();
+  if (o.reps < 1 || (o.ends && !o.sweep) || (!o.sizes.empty() && (!o.sweep || o.ends || o.quick))) return usage();
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
     std::printf("skipped: no GPU\n");

@@ -113,7 +113,8 @@ enum class Change {
   half_threads_more_blocks,
   small_e2,
   small_e4,
-  tiny_sort
+  tiny_sort,
+  one_tile
 };
 template <class P, Change kChange>
 struct ChangedPolicy {
@@ -148,6 +149,10 @@ struct ChangedPolicy<P, Change::small_e4> {
 template <class P>  // the small-sort policy with 2u threads and E / 4: the tiny-sort policy
 struct ChangedPolicy<P, Change::tiny_sort> {
   using type = bankcheck::cf::TinySortPolicy<P>;
+};
+template <class P>  // P's threads with E / 2: one tile up to twice the tiny sort's (not adopted, item 23)
+struct ChangedPolicy<P, Change::one_tile> {
+  using type = bankcheck::cf::Policy<P::kThreads, P::kItems / 2, P::kLoad, P::kStore, P::kMinBlocks>;
 };
 template <class P>  // twice the keys per thread: DefaultPolicy's register bound for more than 32 words
 struct ChangedPolicy<P, Change::double_items> {

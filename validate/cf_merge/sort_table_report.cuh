@@ -20,6 +20,7 @@ struct TableOptions {
   bool quick = false, profile = false, sweep = false, ends = false;
   std::string csv, keys = "all", pairs = "all";
   int reps = 7;
+  std::vector<std::uint64_t> sizes;  ///< --sweep --sizes: these sizes instead of the sweep's
 };
 
 /// The input column of CUB's worst case.

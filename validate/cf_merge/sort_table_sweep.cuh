@@ -10,11 +10,12 @@
 // below (each a dispatch of kernels/cf_merge_sort.cuh: the default policy P, and
 // the small-sort policy S with the overlap rule cf_overlapped_launch, its launches
 // always or never overlapped, with the balanced plan, and with one more block an
-// SM, TighterPolicy); one warm-up round, then
+// SM, TighterPolicy; S with E / 2 and E / 4, the tiny-sort and the one-tile
+// policies); one warm-up round, then
 // R rounds (R = 7), medians; random keys (a permutation of 0..n-1); every
 // output checked. --ends: the same at 1, 2, 3, 100, 1000, 4000, 10,007, 30,000,
 // 2^16, 100,003, 2^17, 2^18, 2^19, 2^27 and 2^28 keys, the issue's range of n
-// outside the table's.
+// outside the table's. --sizes N,N,...: the same at the sizes given.
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -38,7 +39,8 @@ using SweepForms = std::tuple<Form<kWaves, 0>, SmallForm<kWaves, Overlap::by_occ
                               Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::half_threads_more_blocks>,
                               Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::small_e2>,
                               Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::small_e4>,
-                              Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::tiny_sort>>;
+                              Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::tiny_sort>,
+                              Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::one_tile>>;
 constexpr const char* kSweepNames[] = {"default policy P",
                                        "small-sort policy S (u / 2)",
                                        "S, launches always overlapped",
@@ -48,7 +50,8 @@ constexpr const char* kSweepNames[] = {"default policy P",
                                        "S with one more block an SM",
                                        "S with E / 2",
                                        "S with E / 4",
-                                       "S with 2u threads, E / 4 (tiny sort)"};
+                                       "S with 2u threads, E / 4 (tiny sort)",
+                                       "P with E / 2 (one-tile sort)"};
 constexpr int kSweepForms = static_cast<int>(std::tuple_size_v<SweepForms>);
 static_assert(sizeof(kSweepNames) / sizeof(kSweepNames[0]) == kSweepForms, "a name for every form");
 
@@ -126,8 +129,10 @@ int run_sweep(const TableOptions& o) {
   if (o.ends)
     sizes = {1,     2,      3,          100,        1000,       4000,       10007,      30000,
              65536, 100003, 1ull << 17, 1ull << 18, 1ull << 19, 1ull << 27, 1ull << 28};
-  std::printf("## The sort against n, %s keys (cf_sort_table --sweep%s, %d rounds after a warm-up)\n",
-              o.ends ? "1 to 2^19 and 2^27 to 2^28" : "2^19 to 2^24", o.ends ? " --ends" : "", o.reps);
+  if (!o.sizes.empty()) sizes = o.sizes;
+  const std::string range = !o.sizes.empty() ? "the sizes asked for" : o.ends ? "1 to 2^19 and 2^27 to 2^28" : "2^19 to 2^24";
+  std::printf("## The sort against n, %s (cf_sort_table --sweep%s, %d rounds after a warm-up)\n", range.c_str(),
+              !o.sizes.empty() ? " --sizes" : o.ends ? " --ends" : "", o.reps);
   const bool four = o.keys != "8", eight = o.keys != "4", keys = o.pairs != "1", pairs = o.pairs != "0";
   if (four && keys) sweep_keys<std::uint32_t, false>(o, sizes);
   if (four && pairs) sweep_keys<std::uint32_t, true>(o, sizes);
