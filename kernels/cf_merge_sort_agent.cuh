@@ -1,0 +1,328 @@
+#pragma once
+// The block-level steps of kernels/cf_merge_sort.cuh: CUB's AgentBlockSort /
+// AgentMerge with CF-Merge's merges (Agent), and their partial tiles, padded
+// to full ones where that gives the same output. C++17, as the sort's header.
+#include <cub/block/block_load.cuh>
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_store.cuh>
+#include <cub/thread/thread_sort.cuh>
+#include <cub/util_type.cuh>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/cf_largest_item.cuh"
+#include "sim/algorithms/merge/cf_merge.hpp"
+#include "sim/algorithms/merge/cf_merge_sort.hpp"
+#include "sim/algorithms/merge/cf_register_sort.hpp"
+#include "sim/algorithms/shared_array.hpp"
+
+namespace bankcheck::cf::detail {
+
+/// One `extern __shared__` array for every kernel of this file (dynamic shared memory).
+__device__ __forceinline__ unsigned char* dynamic_smem() {
+  extern __shared__ __align__(16) unsigned char cf_merge_sort_smem[];
+  return cf_merge_sort_smem;
+}
+
+template <class P, class Key, class Value>
+struct Agent {
+  static constexpr int kThreads = P::kThreads, kItems = P::kItems, kTile = P::kTile;
+  using Block = CfSortBlock<Key, Value, kThreads, kItems>;
+  static constexpr bool kKeysOnly = Block::kKeysOnly;
+  using ValueT = std::conditional_t<kKeysOnly, char, Value>;  ///< a stand-in type for CUB's templates
+  using LoadKeys = cub::BlockLoad<Key, kThreads, kItems, P::kLoad>;
+  using LoadValues = cub::BlockLoad<ValueT, kThreads, kItems, P::kLoad>;
+  using StoreKeys = cub::BlockStore<Key, kThreads, kItems, P::kStore>;
+  using StoreValues = cub::BlockStore<ValueT, kThreads, kItems, P::kStore>;
+
+  /// The merge's shared memory: key layout, value layout, the splits (CUB
+  /// unions its load/store storage with its keys_shared the same way).
+  struct MergeStorage {
+    Key keys[Block::kKeySlots];
+    ValueT vals[kKeysOnly ? 1 : Block::kValueSlots];
+    std::int32_t splits[kThreads];
+    std::int64_t bounds[2];  ///< the tile's partitions when the merge kernel searches them itself
+  };
+  using LargestItem = CfLargestItem<Key, ValueT>;
+  template <class Less>
+  using Larger = CfLarger<Key, ValueT, Less>;
+  using Reduce = cub::BlockReduce<LargestItem, kThreads>;
+  /// vals[i], or for keys only the stand-in (there are no values then).
+  __device__ static ValueT value_at(const Value* vals, int i) {
+    if constexpr (kKeysOnly)
+      return ValueT{};
+    else
+      return vals[i];
+  }
+  __device__ static ValueT value_of(const Value& v) {
+    if constexpr (kKeysOnly)
+      return ValueT{};
+    else
+      return v;
+  }
+
+  union TempStorage {
+    typename Reduce::TempStorage reduce;
+    LargestItem largest;
+    typename LoadKeys::TempStorage load_keys;
+    typename LoadValues::TempStorage load_values;
+    typename StoreKeys::TempStorage store_keys;
+    typename StoreValues::TempStorage store_values;
+    MergeStorage merge;
+  };
+  static constexpr std::size_t kSharedBytes = sizeof(TempStorage);
+  static_assert(offsetof(MergeStorage, keys) == 0, "the key layout must start the block's shared memory (bank 0)");
+
+  __device__ static TempStorage& storage() { return *reinterpret_cast<TempStorage*>(dynamic_smem()); }
+  __device__ static SharedArray keys_smem() { return SharedArray(storage().merge.keys); }
+  __device__ static SharedArray vals_smem() { return SharedArray(storage().merge.vals); }
+  __device__ static SharedArray splits_smem() { return SharedArray(storage().merge.splits); }
+
+  template <bool kPartial>
+  __device__ static void store_tile(Key* keys_out, Value* vals_out, Key (&keys)[kItems], Value (&vals)[kItems],
+                                    int valid) {
+    if constexpr (kPartial)
+      StoreKeys(storage().store_keys).Store(keys_out, keys, valid);
+    else
+      StoreKeys(storage().store_keys).Store(keys_out, keys);
+    if constexpr (!kKeysOnly) {
+      __syncthreads();
+      if constexpr (kPartial)
+        StoreValues(storage().store_values).Store(vals_out, vals, valid);
+      else
+        StoreValues(storage().store_values).Store(vals_out, vals);
+    }
+  }
+
+  /// The partial last tile's paths as calls: ptxas allocates their registers
+  /// apart (spilling there if it must, in one block), so the partial path's
+  /// extra registers cannot make the full tiles' path spill in the same kernel.
+  /// Arguments by value: a reference made every thread of every tile store
+  /// the ranges to local memory before the branch (the merges were 6% slower).
+  template <class Less, bool kNetwork = true>
+  __device__ __noinline__ static void block_sort_partial(const Key* keys_in, const Value* vals_in, Key* keys_out,
+                                                        Value* vals_out, int valid, Less less) {
+    block_sort<true, Less, kNetwork>(keys_in, vals_in, keys_out, vals_out, valid, less);
+  }
+  template <class Less>
+  __device__ __noinline__ static void merge_tile_partial(CfMergeTileRanges g, const Key* keys_in,
+                                                        const Value* vals_in, Key* keys_out, Value* vals_out,
+                                                        Less less) {
+    merge_tile<true>(g, keys_in, vals_in, keys_out, vals_out, less);
+  }
+
+  /// The barrier of an in-block round of groups of m threads. A group of at most 32
+  /// threads is one warp's, and so are the slots it stores and reads: its keys' logical
+  /// slots, their layout partitions (w/d threads each, aligned, w/d dividing 32:
+  /// cf_tile_layout.hpp) and its splits. A warp barrier orders such a round; a round of
+  /// larger groups needs the block's, its first barrier too (its stores reach slots that
+  /// other warps read in the round before).
+  __device__ static void round_barrier(int m) {
+    if (m <= 32)
+      __syncwarp();
+    else
+      __syncthreads();
+  }
+
+  /// The tile's keys (and values) into the thread's registers, blocked: kPartial, the
+  /// first `valid` only, the others copies of oob_key (oob_val).
+  template <bool kPartial>
+  __device__ static void load_tile(const Key* keys_in, const Value* vals_in, Key (&keys)[kItems],
+                                   Value (&vals)[kItems], int valid, const Key& oob_key, const ValueT& oob_val) {
+    if constexpr (!kKeysOnly) {
+      if constexpr (kPartial)
+        LoadValues(storage().load_values).Load(vals_in, vals, valid, oob_val);
+      else
+        LoadValues(storage().load_values).Load(vals_in, vals);
+      __syncthreads();
+    }
+    if constexpr (kPartial)
+      LoadKeys(storage().load_keys).Load(keys_in, keys, valid, oob_key);
+    else
+      LoadKeys(storage().load_keys).Load(keys_in, keys);
+    __syncthreads();  // the load's storage becomes the merge layout
+  }
+
+  /// The thread's E keys sorted, then the in-block rounds while they merge any of the
+  /// first `merged` keys (kPartial: layouts clipped to the tile's `valid` keys; a padded
+  /// tile's rounds stop once its real keys are merged, as a partial tile's do).
+  /// kNetwork: a thread whose E keys are all real sorts them with the bitonic network
+  /// (cf_register_sort.hpp) where E allows, else with CUB's StableOddEvenSort.
+  template <bool kPartial, bool kNetwork, class Less>
+  __device__ static void sort_tile(Key (&keys)[kItems], Value (&vals)[kItems], int valid, int merged, Less less) {
+    const int tid = static_cast<int>(threadIdx.x);
+    // A thread whose E keys are all real sorts them with the network (the CF
+    // sort is not stable); only the thread that holds a partial tile's end needs
+    // the stable sort, to keep CUB's padding after its real keys.
+    bool sorted = false;
+    if constexpr (kNetwork && cf_register_sort_fits(kItems)) {
+      if (!kPartial || kItems * (tid + 1) <= valid) {
+        cf_register_sort(keys, vals, less);
+        sorted = true;
+      }
+    }
+    if (!sorted && (!kPartial || kItems * tid < valid)) {
+      if constexpr (kKeysOnly) {
+        cub::NullType none[kItems];
+        cub::StableOddEvenSort(keys, none, less);
+      } else {
+        cub::StableOddEvenSort(keys, vals, less);
+      }
+    }
+    const SharedArray keys_s = keys_smem(), vals_s = vals_smem(), splits_s = splits_smem();
+    for (int m = 2; m <= kThreads && Block::round_merges(m, merged); m *= 2) {
+      const auto r = Block::template round<kPartial>(m, tid, valid);
+      if (m > 2) round_barrier(m);  // the previous round's gather is done with the layout
+      Block::template store_blocked<kPartial>(keys_s, vals_s, r.L, r.local * kItems, keys, vals);
+      round_barrier(m);
+      const int split = Block::find_split(keys_s, r.L, r.diag, less);
+      Block::publish_split(splits_s, tid, split);
+      round_barrier(m);
+      const int a_next = Block::next_split(splits_s, r.L, r.local, m, tid);
+      Block::template gather_merge<kPartial>(keys_s, vals_s, r.L, split, a_next, r.diag, keys, vals, less);
+    }
+  }
+
+  /// CUB's AgentBlockSort::consume_tile with CF-Merge's in-block rounds (kPartial:
+  /// CUB's padding of a partial tile).
+  template <bool kPartial, class Less, bool kNetwork = true>
+  __device__ static void block_sort(const Key* keys_in, const Value* vals_in, Key* keys_out, Value* vals_out,
+                                    int valid, Less less) {
+    Key keys[kItems];
+    Value vals[kItems];
+    load_tile<kPartial>(keys_in, vals_in, keys, vals, valid, keys_in[0], value_at(vals_in, 0));
+    if constexpr (kPartial) {
+      // CUB's padding (BlockMergeSortStrategy::Sort): keys past `valid` take
+      // the thread's running maximum, so the stable sort leaves them last.
+      const int tid = static_cast<int>(threadIdx.x);
+      Key max_key = keys[0];
+#pragma unroll
+      for (int i = 1; i < kItems; ++i) {
+        if (kItems * tid + i < valid)
+          max_key = less(max_key, keys[i]) ? keys[i] : max_key;
+        else
+          keys[i] = max_key;
+      }
+    }
+    sort_tile<kPartial, kNetwork>(keys, vals, valid, valid, less);
+    __syncthreads();  // the layout becomes the store's storage
+    store_tile<kPartial>(keys_out, vals_out, keys, vals, valid);
+  }
+
+  /// The thread's items where real(i) is false made copies of the tile's largest real
+  /// item, where no real item is equivalent to it without being a copy of it (one
+  /// reduction: CfLarger); returns whether it did (the same in every thread; none
+  /// changed where not). Every thread reads the reduction's result before any writes
+  /// shared memory again: the rounds' stores, or the partial path's load
+  /// (compute-sanitizer racecheck found that load's writes racing with the read where
+  /// the barrier came after the return).
+  template <class Real, class Less>
+  __device__ static bool pad_with_largest(Key (&keys)[kItems], Value (&vals)[kItems], Real real, Less less) {
+    const Larger<Less> larger{less};
+    LargestItem mine;  // key and value unread while not real
+    mine.real = mine.contested = false;
+#pragma unroll
+    for (int i = 0; i < kItems; ++i)
+      if (real(i)) mine = larger(mine, LargestItem{keys[i], value_of(vals[i]), true, false});
+    const LargestItem top = Reduce(storage().reduce).Reduce(mine, larger);
+    if (threadIdx.x == 0) storage().largest = top;  // after the reduction's last read of its storage
+    __syncthreads();
+    const LargestItem m = storage().largest;
+    __syncthreads();
+    if (m.contested) return false;
+#pragma unroll
+    for (int i = 0; i < kItems; ++i)
+      if (!real(i)) {
+        keys[i] = m.key;
+        if constexpr (!kKeysOnly) vals[i] = m.val;
+      }
+    return true;
+  }
+
+  /// A partial tile sorted as a full one where that gives its sorted keys, else nothing
+  /// done (false: the caller takes the partial path). The keys past `valid` become
+  /// copies of one real item (M, V) with the largest key M: the full tile's code (its
+  /// layouts whole, every thread's keys sorted by the network) then leaves the real items
+  /// first, but for keys equivalent to M, which the sort may interleave with the copies.
+  /// So the tile is padded only where every real item equivalent to M is a bit-for-bit
+  /// copy of (M, V) -- a copy in its place is the same output (the usual case: a unique
+  /// largest key, or equal keys-only keys) -- which one reduction of the loaded keys
+  /// tells (Larger). A partial path costs 1.5 to 2.4 times the cycles of a full tile
+  /// (Nsight Compute on the H100, docs/cf-merge.md item 23).
+  template <class Less, bool kNetwork = true>
+  __device__ static bool block_sort_padded(const Key* keys_in, const Value* vals_in, Key* keys_out, Value* vals_out,
+                                           int valid, Less less) {
+    if constexpr (!std::is_trivially_copyable_v<Key> || !std::is_trivially_copyable_v<ValueT>) {
+      return false;
+    } else {
+      Key keys[kItems];
+      Value vals[kItems];
+      load_tile<true>(keys_in, vals_in, keys, vals, valid, keys_in[0], value_at(vals_in, 0));
+      const int first = kItems * static_cast<int>(threadIdx.x);
+      if (!pad_with_largest(keys, vals, [&](int i) { return first + i < valid; }, less)) return false;
+      sort_tile<false, kNetwork>(keys, vals, kTile, valid, less);
+      __syncthreads();  // the layout becomes the store's storage
+      store_tile<true>(keys_out, vals_out, keys, vals, valid);
+      return true;
+    }
+  }
+
+  /// A global pass's partial tile merged as a full one where that gives its merged keys,
+  /// else nothing done (false: the caller takes the partial path): B followed by copies
+  /// of the tile's largest real item (B stays sorted), on block_sort_padded's condition.
+  template <class Less>
+  __device__ __noinline__ static bool merge_tile_padded(CfMergeTileRanges g, const Key* keys_in, const Value* vals_in,
+                                                       Key* keys_out, Value* vals_out, Less less) {
+    if constexpr (!std::is_trivially_copyable_v<Key> || !std::is_trivially_copyable_v<ValueT>) {
+      return false;
+    } else {
+      const int tid = static_cast<int>(threadIdx.x), count = g.a_count + g.b_count;
+      Key keys[kItems];
+      Value vals[kItems];
+      Block::template load_striped<true>(count, g.a_count, tid, keys_in + g.a_begin, keys_in + g.b_begin,
+                                         kKeysOnly ? nullptr : vals_in + g.a_begin,
+                                         kKeysOnly ? nullptr : vals_in + g.b_begin, keys, vals);
+      if (!pad_with_largest(keys, vals, [&](int i) { return i * kThreads + tid < count; }, less)) return false;
+      const auto L = Block::template pass_layout<false>(g.a_count, kTile - g.a_count);
+      const SharedArray keys_s = keys_smem(), vals_s = vals_smem(), splits_s = splits_smem();
+      Block::template store_striped<false>(keys_s, vals_s, L, tid, keys, vals);
+      __syncthreads();
+      const int split = Block::find_split(keys_s, L, tid * kItems, less);
+      Block::publish_split(splits_s, tid, split);
+      __syncthreads();
+      const int a_next = Block::next_split(splits_s, L, tid, kThreads, tid);
+      Block::template gather_merge<false>(keys_s, vals_s, L, split, a_next, tid * kItems, keys, vals, less);
+      __syncthreads();  // the layout becomes the store's storage
+      store_tile<true>(keys_out, vals_out, keys, vals, count);
+      return true;
+    }
+  }
+
+  /// CUB's AgentMerge::consume_tile with the CF-Merge merge.
+  template <bool kPartial, class Less>
+  __device__ static void merge_tile(const CfMergeTileRanges& g, const Key* keys_in, const Value* vals_in,
+                                    Key* keys_out, Value* vals_out, Less less) {
+    const int tid = static_cast<int>(threadIdx.x);
+    const auto L = Block::template pass_layout<kPartial>(g.a_count, g.b_count);
+    const SharedArray keys_s = keys_smem(), vals_s = vals_smem(), splits_s = splits_smem();
+    const Value* a_vals = kKeysOnly ? nullptr : vals_in + g.a_begin;
+    const Value* b_vals = kKeysOnly ? nullptr : vals_in + g.b_begin;
+    Block::template stage_striped<kPartial>(keys_s, vals_s, L, tid, keys_in + g.a_begin, keys_in + g.b_begin, a_vals,
+                                            b_vals);
+    __syncthreads();
+    const int diag = kPartial ? (tid * kItems < L.count ? tid * kItems : L.count) : tid * kItems;
+    const int split = Block::find_split(keys_s, L, diag, less);
+    Block::publish_split(splits_s, tid, split);
+    __syncthreads();
+    const int a_next = Block::next_split(splits_s, L, tid, kThreads, tid);
+    Key keys[kItems];
+    Value vals[kItems];
+    Block::template gather_merge<kPartial>(keys_s, vals_s, L, split, a_next, diag, keys, vals, less);
+    __syncthreads();  // the layout becomes the store's storage
+    store_tile<kPartial>(keys_out, vals_out, keys, vals, L.count);
+  }
+};
+
+}  // namespace bankcheck::cf::detail
