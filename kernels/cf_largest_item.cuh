@@ -1,8 +1,8 @@
 #pragma once
 // The real item with the largest key among a tile's, and whether some item
 // equivalent to it is not a bit-for-bit copy of it: the condition under which
-// a partial tile may be padded with copies of it and sorted or merged as a full
-// one (Agent::pad_with_largest, kernels/cf_merge_sort_agent.cuh). C++17.
+// a partial tile may be padded with copies of it and sorted as a full one
+// (Agent::pad_with_largest, kernels/cf_merge_sort_agent.cuh). C++17.
 #include "model/hd.hpp"
 #include "sim/algorithms/merge/cf_same_bits.hpp"
 

@@ -1,7 +1,7 @@
 #pragma once
 // The block-level steps of kernels/cf_merge_sort.cuh: CUB's AgentBlockSort /
-// AgentMerge with CF-Merge's merges (Agent), and their partial tiles, padded
-// to full ones where that gives the same output. C++17, as the sort's header.
+// AgentMerge with CF-Merge's merges (Agent); the block sort's partial tile is
+// padded to a full one where that gives the same output. C++17, as the sort's header.
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_store.cuh>
@@ -265,37 +265,6 @@ struct Agent {
       sort_tile<false, kNetwork>(keys, vals, kTile, valid, less);
       __syncthreads();  // the layout becomes the store's storage
       store_tile<true>(keys_out, vals_out, keys, vals, valid);
-      return true;
-    }
-  }
-
-  /// A global pass's partial tile merged as a full one where that gives its merged keys,
-  /// else nothing done (false: the caller takes the partial path): B followed by copies
-  /// of the tile's largest real item (B stays sorted), on block_sort_padded's condition.
-  template <class Less>
-  __device__ __noinline__ static bool merge_tile_padded(CfMergeTileRanges g, const Key* keys_in, const Value* vals_in,
-                                                       Key* keys_out, Value* vals_out, Less less) {
-    if constexpr (!std::is_trivially_copyable_v<Key> || !std::is_trivially_copyable_v<ValueT>) {
-      return false;
-    } else {
-      const int tid = static_cast<int>(threadIdx.x), count = g.a_count + g.b_count;
-      Key keys[kItems];
-      Value vals[kItems];
-      Block::template load_striped<true>(count, g.a_count, tid, keys_in + g.a_begin, keys_in + g.b_begin,
-                                         kKeysOnly ? nullptr : vals_in + g.a_begin,
-                                         kKeysOnly ? nullptr : vals_in + g.b_begin, keys, vals);
-      if (!pad_with_largest(keys, vals, [&](int i) { return i * kThreads + tid < count; }, less)) return false;
-      const auto L = Block::template pass_layout<false>(g.a_count, kTile - g.a_count);
-      const SharedArray keys_s = keys_smem(), vals_s = vals_smem(), splits_s = splits_smem();
-      Block::template store_striped<false>(keys_s, vals_s, L, tid, keys, vals);
-      __syncthreads();
-      const int split = Block::find_split(keys_s, L, tid * kItems, less);
-      Block::publish_split(splits_s, tid, split);
-      __syncthreads();
-      const int a_next = Block::next_split(splits_s, L, tid, kThreads, tid);
-      Block::template gather_merge<false>(keys_s, vals_s, L, split, a_next, tid * kItems, keys, vals, less);
-      __syncthreads();  // the layout becomes the store's storage
-      store_tile<true>(keys_out, vals_out, keys, vals, count);
       return true;
     }
   }

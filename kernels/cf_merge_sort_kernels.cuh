@@ -84,7 +84,7 @@ __global__ void __launch_bounds__(P::kThreads, P::kMinBlocks)
   Value* vals_out = A::kKeysOnly ? nullptr : (ping ? vals_buf : vals) + base;
   if (n - base >= P::kTile)
     A::template merge_tile<false>(g, keys_in, vals_in, keys_out, vals_out, less);
-  else if (!A::merge_tile_padded(g, keys_in, vals_in, keys_out, vals_out, less))
+  else
     A::merge_tile_partial(g, keys_in, vals_in, keys_out, vals_out, less);
 }
 

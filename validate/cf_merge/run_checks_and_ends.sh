@@ -22,7 +22,7 @@ step() {  # name seconds command...
 }
 cd "$B" || exit 1
 step check.txt 200 ./kernel.cf_sort_bench --mode check
-for tool in memcheck racecheck synccheck; do
+for tool in ${TOOLS:-memcheck racecheck synccheck}; do
   step "$tool.txt" 450 compute-sanitizer --tool "$tool" ./kernel.cf_sort_bench --mode check --quick
 done
 step ends.md 200 ./cf_sort_table --sweep --ends

@@ -130,42 +130,4 @@ TEST_CASE("CfSortTileAlgo: padding where a real item of the largest key differs 
   CHECK(lost > 0);
 }
 
-TEST_CASE("CfSortPassAlgo: a partial pass tile, B followed by copies of the largest item, merges as a full tile") {
-  // The merge kernel's padded partial tile (Agent::merge_tile_padded): A and B sorted,
-  // |A| + |B| < u*E, B extended by copies of the largest item of A and B (B stays
-  // sorted); the full tile's merge then starts with the merge of A and B.
-  constexpr int kU = 64, kE = 8, kT = kU * kE;
-  std::mt19937 g(13);
-  for (const auto& [a_count, b_count] : {std::pair{1, 1}, std::pair{256, 0}, std::pair{0, 100}, std::pair{100, 200},
-                                         std::pair{255, 256}, std::pair{300, 211}, std::pair{37, 5}}) {
-    CAPTURE(a_count);
-    CAPTURE(b_count);
-    std::vector<int> a(a_count), b(b_count);
-    for (int& x : a) x = static_cast<int>(g() % 1000);
-    for (int& x : b) x = static_cast<int>(g() % 1000);
-    b.push_back(1000);  // a unique largest key, in B
-    std::sort(a.begin(), a.end());
-    std::sort(b.begin(), b.end());
-    std::vector<int> in(a);  // [A | B | copies of 1000]
-    in.insert(in.end(), b.begin(), b.end());
-    const int count = static_cast<int>(in.size());
-    in.resize(kT, 1000);
-    std::vector<int> out(kT), splits(kU);
-    CfSortPassAlgo<int, CfNoValue, kU, kE, Less> algo;
-    algo.ranges.a_begin = 0;
-    algo.ranges.a_count = a_count;
-    algo.ranges.b_begin = a_count;
-    algo.ranges.b_count = kT - a_count;
-    algo.in_keys = in.data();
-    algo.out_keys = out.data();
-    algo.splits = splits.data();
-    BlockRecorder recorder(static_cast<std::size_t>(algo.shared_bytes()));
-    Phases phases;
-    recorder.run(algo, kU, 32, phases, 0);
-    std::vector<int> want(in.begin(), in.begin() + count);
-    std::sort(want.begin(), want.end());
-    CHECK(std::vector<int>(out.begin(), out.begin() + count) == want);
-  }
-}
-
 }  // namespace cf_sort_replay_test
