@@ -250,10 +250,13 @@ struct Agent {
   /// copy of (M, V) -- a copy in its place is the same output (the usual case: a unique
   /// largest key, or equal keys-only keys) -- which one reduction of the loaded keys
   /// tells (Larger). A partial path costs 1.5 to 2.4 times the cycles of a full tile
-  /// (Nsight Compute on the H100, docs/cf-merge.md item 23).
+  /// (Nsight Compute on the H100, docs/cf-merge.md item 23). Its own call, as the
+  /// partial path's: inline, the full tiles' code around it was slower for pairs
+  /// (4-byte pairs at 2^20 keys 1.24 of CUB's speed against 1.41 without padding), and
+  /// the tighter cap's kernel spilled.
   template <class Less, bool kNetwork = true>
-  __device__ static bool block_sort_padded(const Key* keys_in, const Value* vals_in, Key* keys_out, Value* vals_out,
-                                           int valid, Less less) {
+  __device__ __noinline__ static bool block_sort_padded(const Key* keys_in, const Value* vals_in, Key* keys_out,
+                                                       Value* vals_out, int valid, Less less) {
     if constexpr (!std::is_trivially_copyable_v<Key> || !std::is_trivially_copyable_v<ValueT>) {
       return false;
     } else {
