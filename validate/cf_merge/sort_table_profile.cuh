@@ -114,7 +114,9 @@ enum class Change {
   small_e2,
   small_e4,
   tiny_sort,
-  one_tile
+  one_tile,
+  tiny_2u,
+  tiny_4u
 };
 template <class P, Change kChange>
 struct ChangedPolicy {
@@ -153,6 +155,15 @@ struct ChangedPolicy<P, Change::tiny_sort> {
 template <class P>  // P's threads with E / 2: one tile up to twice the tiny sort's (not adopted, item 23)
 struct ChangedPolicy<P, Change::one_tile> {
   using type = bankcheck::cf::Policy<P::kThreads, P::kItems / 2, P::kLoad, P::kStore, P::kMinBlocks>;
+};
+template <class P>  // the tiny policy with 2u threads: one block for two tiny tiles (not yet measured)
+struct ChangedPolicy<P, Change::tiny_2u> {
+  using type = bankcheck::cf::Policy<2 * P::kThreads, P::kItems / 4, P::kLoad, P::kStore,
+                                     (P::kMinBlocks > 1 ? P::kMinBlocks / 2 : 1)>;
+};
+template <class P>  // the tiny policy with 4u threads: one block for four tiny tiles (not yet measured)
+struct ChangedPolicy<P, Change::tiny_4u> {
+  using type = bankcheck::cf::Policy<4 * P::kThreads, P::kItems / 4, P::kLoad, P::kStore, 1>;
 };
 template <class P>  // twice the keys per thread: DefaultPolicy's register bound for more than 32 words
 struct ChangedPolicy<P, Change::double_items> {
