@@ -49,13 +49,7 @@ struct Agent {
   template <class Less>
   using Larger = CfLarger<Key, ValueT, Less>;
   using Reduce = cub::BlockReduce<LargestItem, kThreads>;
-  /// vals[i], or for keys only the stand-in (there are no values then).
-  __device__ static ValueT value_at(const Value* vals, int i) {
-    if constexpr (kKeysOnly)
-      return ValueT{};
-    else
-      return vals[i];
-  }
+  /// A value, or for keys only the stand-in (there are no values then).
   __device__ static ValueT value_of(const Value& v) {
     if constexpr (kKeysOnly)
       return ValueT{};
@@ -127,19 +121,19 @@ struct Agent {
   }
 
   /// The tile's keys (and values) into the thread's registers, blocked: kPartial, the
-  /// first `valid` only, the others copies of oob_key (oob_val).
+  /// first `valid` only, the others copies of the tile's first key (value).
   template <bool kPartial>
   __device__ static void load_tile(const Key* keys_in, const Value* vals_in, Key (&keys)[kItems],
-                                   Value (&vals)[kItems], int valid, const Key& oob_key, const ValueT& oob_val) {
+                                   Value (&vals)[kItems], int valid) {
     if constexpr (!kKeysOnly) {
       if constexpr (kPartial)
-        LoadValues(storage().load_values).Load(vals_in, vals, valid, oob_val);
+        LoadValues(storage().load_values).Load(vals_in, vals, valid, vals_in[0]);
       else
         LoadValues(storage().load_values).Load(vals_in, vals);
       __syncthreads();
     }
     if constexpr (kPartial)
-      LoadKeys(storage().load_keys).Load(keys_in, keys, valid, oob_key);
+      LoadKeys(storage().load_keys).Load(keys_in, keys, valid, keys_in[0]);
     else
       LoadKeys(storage().load_keys).Load(keys_in, keys);
     __syncthreads();  // the load's storage becomes the merge layout
@@ -192,7 +186,7 @@ struct Agent {
                                     int valid, Less less) {
     Key keys[kItems];
     Value vals[kItems];
-    load_tile<kPartial>(keys_in, vals_in, keys, vals, valid, keys_in[0], value_at(vals_in, 0));
+    load_tile<kPartial>(keys_in, vals_in, keys, vals, valid);
     if constexpr (kPartial) {
       // CUB's padding (BlockMergeSortStrategy::Sort): keys past `valid` take
       // the thread's running maximum, so the stable sort leaves them last.
@@ -211,15 +205,17 @@ struct Agent {
     store_tile<kPartial>(keys_out, vals_out, keys, vals, valid);
   }
 
-  /// The thread's items where real(i) is false made copies of the tile's largest real
+  /// The thread's keys past the tile's first `valid` made copies of the tile's largest real
   /// item, where no real item is equivalent to it without being a copy of it (one
   /// reduction: CfLarger); returns whether it did (the same in every thread; none
   /// changed where not). Every thread reads the reduction's result before any writes
   /// shared memory again: the rounds' stores, or the partial path's load
   /// (compute-sanitizer racecheck found that load's writes racing with the read where
   /// the barrier came after the return).
-  template <class Real, class Less>
-  __device__ static bool pad_with_largest(Key (&keys)[kItems], Value (&vals)[kItems], Real real, Less less) {
+  template <class Less>
+  __device__ static bool pad_with_largest(Key (&keys)[kItems], Value (&vals)[kItems], int valid, Less less) {
+    const int first = kItems * static_cast<int>(threadIdx.x);
+    const auto real = [&](int i) { return first + i < valid; };
     const Larger<Less> larger{less};
     LargestItem mine;  // key and value unread while not real
     mine.real = mine.contested = false;
@@ -262,9 +258,8 @@ struct Agent {
     } else {
       Key keys[kItems];
       Value vals[kItems];
-      load_tile<true>(keys_in, vals_in, keys, vals, valid, keys_in[0], value_at(vals_in, 0));
-      const int first = kItems * static_cast<int>(threadIdx.x);
-      if (!pad_with_largest(keys, vals, [&](int i) { return first + i < valid; }, less)) return false;
+      load_tile<true>(keys_in, vals_in, keys, vals, valid);
+      if (!pad_with_largest(keys, vals, valid, less)) return false;
       sort_tile<false, kNetwork>(keys, vals, kTile, valid, less);
       __syncthreads();  // the layout becomes the store's storage
       store_tile<true>(keys_out, vals_out, keys, vals, valid);

@@ -92,12 +92,12 @@ void check_one(const std::string& label, const std::vector<Key>& input, Cmp cmp)
   std::string why;
   // Sorted by cmp, and the same keys as std::sort's (compared in one order of the
   // equivalent keys: equal under Less and Greater, any order under Coarse).
-  const auto same_keys = [&](const std::vector<Key>& out) {
-    return std::is_sorted(out.begin(), out.end(), cmp) && canonical(out, cmp) == canonical(expected, cmp);
-  };
-  if (!same_keys(cf_keys)) ok = false, why += " keys!=std::sort";
-  if (!same_keys(cf_pkeys)) ok = false, why += " pair-keys!=std::sort";
-  if (canonical(cf_keys, cmp) != canonical(cub_keys, cmp)) ok = false, why += " keys!=cub";
+  const std::vector<Key> want = canonical(expected, cmp), cf_canonical = canonical(cf_keys, cmp);
+  if (!std::is_sorted(cf_keys.begin(), cf_keys.end(), cmp) || cf_canonical != want)
+    ok = false, why += " keys!=std::sort";
+  if (!std::is_sorted(cf_pkeys.begin(), cf_pkeys.end(), cmp) || canonical(cf_pkeys, cmp) != want)
+    ok = false, why += " pair-keys!=std::sort";
+  if (cf_canonical != canonical(cub_keys, cmp)) ok = false, why += " keys!=cub";
   // every value once, beside its own key (the pairs' keys already equal std::sort's)
   std::vector<char> seen(n, 0);
   bool vals_ok = true;

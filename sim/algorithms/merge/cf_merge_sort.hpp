@@ -231,34 +231,6 @@ struct CfSortBlock : CfSortSites {
     }
   }
 
-  /// Global pass, the loads of stage_striped: the thread's merged inputs i*u + tid of A
-  /// then B (A = a[0, a_count), B = b[0, count - a_count)), E independent requests in
-  /// flight; kPartial: those below `count` only.
-  template <bool kPartial>
-  BANKCHECK_HD static void load_striped(int count, int a_count, int tid, const Key* a_keys, const Key* b_keys,
-                                        const Value* a_vals, const Value* b_vals, Key (&k)[kItems],
-                                        Value (&v)[kItems]) {
-    BANKCHECK_CF_UNROLL
-    for (int i = 0; i < kItems; ++i) {
-      const int p = i * kThreads + tid;
-      if (kPartial && p >= count) continue;
-      k[i] = p < a_count ? a_keys[p] : b_keys[p - a_count];
-      if constexpr (!kKeysOnly) v[i] = p < a_count ? a_vals[p] : b_vals[p - a_count];
-    }
-  }
-  /// Global pass, the stores of stage_striped: the thread's merged inputs into the layout.
-  template <bool kPartial, class Smem>
-  BANKCHECK_HD static void store_striped(const Smem& keys_s, const Smem& vals_s, const LayoutOf<kPartial>& L, int tid,
-                                         const Key (&k)[kItems], const Value (&v)[kItems]) {
-    BANKCHECK_CF_UNROLL
-    for (int i = 0; i < kItems; ++i) {
-      const int p = i * kThreads + tid;
-      if (kPartial && p >= L.count) continue;
-      const int logical = L.input_slot(p);
-      keys_s.template store<Key>(stage_key, L.rho(logical), k[i]);
-      if constexpr (!kKeysOnly) vals_s.template store<Value>(stage_value, value_slot<kPartial>(L, logical), v[i]);
-    }
-  }
   /// Global pass: A = a[0, |A|), B = b[0, |B|) from global memory, block-striped
   /// (item i of thread t is merged input i*u + t, coalesced as in CUB's
   /// gmem_to_reg), into the layout. The permutation is applied on the way from
@@ -269,8 +241,21 @@ struct CfSortBlock : CfSortSites {
                                          const Value* b_vals) {
     Key k[kItems];
     Value v[kItems];
-    load_striped<kPartial>(L.count, L.a_count, tid, a_keys, b_keys, a_vals, b_vals, k, v);
-    store_striped<kPartial>(keys_s, vals_s, L, tid, k, v);
+    BANKCHECK_CF_UNROLL
+    for (int i = 0; i < kItems; ++i) {  // all loads first: E independent requests in flight
+      const int p = i * kThreads + tid;
+      if (kPartial && p >= L.count) continue;
+      k[i] = p < L.a_count ? a_keys[p] : b_keys[p - L.a_count];
+      if constexpr (!kKeysOnly) v[i] = p < L.a_count ? a_vals[p] : b_vals[p - L.a_count];
+    }
+    BANKCHECK_CF_UNROLL
+    for (int i = 0; i < kItems; ++i) {
+      const int p = i * kThreads + tid;
+      if (kPartial && p >= L.count) continue;
+      const int logical = L.input_slot(p);
+      keys_s.template store<Key>(stage_key, L.rho(logical), k[i]);
+      if constexpr (!kKeysOnly) vals_s.template store<Value>(stage_value, value_slot<kPartial>(L, logical), v[i]);
+    }
   }
 
   /// Merge path at `diag` through the layout (A[i] at ρ(i), B[j] at ρ(π(j))).

@@ -1,7 +1,7 @@
 #pragma once
 // Whether two objects are bit for bit the same: the test under which a copy
 // of one item may stand in for another in a sort's output (a partial tile
-// padded with copies of its largest item, kernels/cf_merge_sort_kernels.cuh).
+// padded with copies of its largest item, kernels/cf_merge_sort_agent.cuh).
 // Equivalence under the sort's comparator is not enough: a comparator may
 // order by part of a key, and a value is not compared at all. C++17.
 #include <cstring>
