@@ -74,7 +74,8 @@ enum class Overlap { by_occupancy, always, never };
 /// The block sort of pairs of tiles: twice the threads, the same keys a thread,
 /// half the resident blocks (the same registers a thread).
 template <class P>
-using WidePolicy = Policy<2 * P::kThreads, P::kItems, P::kLoad, P::kStore, (P::kMinBlocks > 1 ? P::kMinBlocks / 2 : 1)>;
+using WidePolicy =
+    Policy<2 * P::kThreads, P::kItems, P::kLoad, P::kStore, (P::kMinBlocks > 1 ? P::kMinBlocks / 2 : 1), P::kProbes>;
 /// Whether a block of WidePolicy<P> can run: at most 1024 threads, and P's
 /// register cap leaves room for two of its blocks (a wide block takes both).
 template <class P>
