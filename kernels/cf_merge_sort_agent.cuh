@@ -3,10 +3,10 @@
 // AgentMerge with CF-Merge's merges (Agent); the block sort's partial tile is
 // padded to a full one where that gives the same output. C++17, as the sort's header.
 #include <cub/block/block_load.cuh>
-#include <cub/block/block_reduce.cuh>
 #include <cub/block/block_store.cuh>
 #include <cub/thread/thread_sort.cuh>
 #include <cub/util_type.cuh>
+#include <cub/warp/warp_reduce.cuh>
 
 #include <cstddef>
 #include <cstdint>
@@ -45,10 +45,11 @@ struct Agent {
     std::int32_t splits[kThreads];
     std::int64_t bounds[2];  ///< the tile's partitions when the merge kernel searches them itself
   };
-  using LargestItem = CfLargestItem<Key, ValueT>;
+  using Item = CfItem<Key, ValueT>;
   template <class Less>
   using Larger = CfLarger<Key, ValueT, Less>;
-  using Reduce = cub::BlockReduce<LargestItem, kThreads>;
+  static constexpr int kWarps = kThreads / 32;
+  using WarpReduce = cub::WarpReduce<Item>;
   /// A value, or for keys only the stand-in (there are no values then).
   __device__ static ValueT value_of(const Value& v) {
     if constexpr (kKeysOnly)
@@ -57,9 +58,14 @@ struct Agent {
       return v;
   }
 
+  /// pad_with_largest's: each warp's largest item
+  struct PadStorage {
+    typename WarpReduce::TempStorage reduce[kWarps];
+    Item largest[kWarps];
+  };
+
   union TempStorage {
-    typename Reduce::TempStorage reduce;
-    LargestItem largest;
+    PadStorage pad;
     typename LoadKeys::TempStorage load_keys;
     typename LoadValues::TempStorage load_values;
     typename StoreKeys::TempStorage store_keys;
@@ -206,31 +212,36 @@ struct Agent {
   }
 
   /// The thread's keys past the tile's first `valid` made copies of the tile's largest real
-  /// item, where no real item is equivalent to it without being a copy of it (one
-  /// reduction: CfLarger); returns whether it did (the same in every thread; none
-  /// changed where not). Every thread reads the reduction's result before any writes
-  /// shared memory again: the rounds' stores, or the partial path's load
-  /// (compute-sanitizer racecheck found that load's writes racing with the read where
-  /// the barrier came after the return).
+  /// item, where no real item is equivalent to it without being a copy of it
+  /// (kernels/cf_largest_item.cuh); returns whether it did (the same in every thread; none
+  /// changed where not). Every slot holds a real item when this runs (load_tile<true> fills
+  /// those past `valid` with copies of the tile's first), so no slot is left out of either
+  /// step. Each warp's largest item goes to shared memory; every thread reduces them in
+  /// the same order, so all pad with the same item. The or-barrier that ends the test also
+  /// orders every thread's reads of the warps' items before any thread writes shared memory
+  /// again: the rounds' stores, or the partial path's load (compute-sanitizer racecheck
+  /// found such a race when a read came after the test's barrier).
   template <class Less>
   __device__ static bool pad_with_largest(Key (&keys)[kItems], Value (&vals)[kItems], int valid, Less less) {
-    const int first = kItems * static_cast<int>(threadIdx.x);
-    const auto real = [&](int i) { return first + i < valid; };
     const Larger<Less> larger{less};
-    LargestItem mine;  // key and value unread while not real
-    mine.real = mine.contested = false;
+    const int warp = static_cast<int>(threadIdx.x) / 32;
+    Item mine{keys[0], value_of(vals[0])};
+#pragma unroll
+    for (int i = 1; i < kItems; ++i) mine = larger(mine, Item{keys[i], value_of(vals[i])});
+    mine = WarpReduce(storage().pad.reduce[warp]).Reduce(mine, larger);  // lane 0's is the warp's
+    if (threadIdx.x % 32 == 0) storage().pad.largest[warp] = mine;
+    __syncthreads();
+    Item m = storage().pad.largest[0];
+#pragma unroll
+    for (int w = 1; w < kWarps; ++w) m = larger(m, storage().pad.largest[w]);
+    bool breaks = false;
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) breaks = breaks | cf_breaks_copy(keys[i], value_of(vals[i]), m, less);
+    if (__syncthreads_or(breaks)) return false;
+    const int first = kItems * static_cast<int>(threadIdx.x);
 #pragma unroll
     for (int i = 0; i < kItems; ++i)
-      if (real(i)) mine = larger(mine, LargestItem{keys[i], value_of(vals[i]), true, false});
-    const LargestItem top = Reduce(storage().reduce).Reduce(mine, larger);
-    if (threadIdx.x == 0) storage().largest = top;  // after the reduction's last read of its storage
-    __syncthreads();
-    const LargestItem m = storage().largest;
-    __syncthreads();
-    if (m.contested) return false;
-#pragma unroll
-    for (int i = 0; i < kItems; ++i)
-      if (!real(i)) {
+      if (first + i >= valid) {
         keys[i] = m.key;
         if constexpr (!kKeysOnly) vals[i] = m.val;
       }
@@ -244,8 +255,8 @@ struct Agent {
   /// first, but for keys equivalent to M, which the sort may interleave with the copies.
   /// So the tile is padded only where every real item equivalent to M is a bit-for-bit
   /// copy of (M, V) -- a copy in its place is the same output (the usual case: a unique
-  /// largest key, or equal keys-only keys) -- which one reduction of the loaded keys
-  /// tells (Larger). A partial path costs 1.5 to 2.4 times the cycles of a full tile
+  /// largest key, or equal keys-only keys) -- which a reduction and an or-barrier of the
+  /// loaded items tell (pad_with_largest). A partial path costs 1.5 to 2.4 times the cycles of a full tile
   /// (Nsight Compute on the H100, docs/cf-merge.md item 23). Its own call, as the
   /// partial path's: inline, the full tiles' code around it was slower for pairs
   /// (4-byte pairs at 2^20 keys 1.24 of CUB's speed against 1.41 without padding), and

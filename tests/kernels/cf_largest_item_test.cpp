@@ -1,9 +1,10 @@
-// CfLarger against brute force: over every sequence of up to 5 items drawn from
-// keys that are equivalent under the comparator but differ in bits (Coarse
-// orders by key / 10) and from values that differ, a left fold and every
-// bracketing of it (associativity, as cub::BlockReduce needs) give the largest
-// key's class, contested exactly where that class holds two items of different
-// bits; items marked not real never count.
+// The padding test of kernels/cf_largest_item.cuh against brute force: over
+// every sequence of up to 5 items drawn from keys that are equivalent under
+// the comparator but differ in bits (Coarse orders by key / 10) and from values
+// that differ, CfLarger under every bracketing (a warp's shuffles and the
+// block's order of warps are some bracketing) returns an item of the largest
+// key's class, and some item breaks a copy of it (cf_breaks_copy) exactly where
+// that class holds two items of different bits.
 #include "kernels/cf_largest_item.cuh"
 
 #include <doctest/doctest.h>
@@ -13,27 +14,27 @@
 
 namespace cf_largest_item_test {
 
-using bankcheck::cf::detail::CfLargestItem;
+using bankcheck::cf::detail::cf_breaks_copy;
+using bankcheck::cf::detail::CfItem;
 using bankcheck::cf::detail::CfLarger;
-using Item = CfLargestItem<int, int>;
+using Item = CfItem<int, int>;
 
 struct Coarse {
   bool operator()(int a, int b) const { return a / 10 < b / 10; }
 };
 
-/// The brute-force answer: (any real item of the largest class, whether that class has two different items).
+/// The brute-force answer: the largest class, and whether it has two different items.
 struct Expected {
-  bool any = false;
   int cls = 0;
   bool contested = false;
 };
 Expected brute_force(const std::vector<Item>& items) {
-  Expected e;
+  Expected e{items[0].key / 10, false};
   for (const Item& x : items)
-    if (x.real && (!e.any || x.key / 10 > e.cls)) e.any = true, e.cls = x.key / 10;
+    if (x.key / 10 > e.cls) e.cls = x.key / 10;
   const Item* first = nullptr;
   for (const Item& x : items) {
-    if (!x.real || x.key / 10 != e.cls) continue;
+    if (x.key / 10 != e.cls) continue;
     if (first == nullptr) first = &x;
     else if (x.key != first->key || x.val != first->val) e.contested = true;
   }
@@ -50,22 +51,22 @@ void every_bracketing(const std::vector<Item>& items, int lo, int hi, const CfLa
     });
 }
 
-TEST_CASE("CfLarger: the largest class, contested where it holds two different items, under every bracketing") {
+TEST_CASE("CfLarger and cf_breaks_copy: the largest class, broken where it holds two different items, any bracketing") {
   // keys 21 and 25 are equivalent (class 2) with different bits; 13 is smaller
-  const std::vector<Item> pool = {{21, 0, true, false}, {21, 0, true, false}, {21, 1, true, false},
-                                  {25, 0, true, false}, {13, 7, true, false}, {99, 5, false, false}};
+  const std::vector<Item> pool = {{21, 0}, {21, 0}, {21, 1}, {25, 0}, {13, 7}};
   const CfLarger<int, int, Coarse> op{Coarse{}};
-  int cases = 0;
+  int cases = 0, contested = 0;
   std::vector<Item> items;
   std::function<void(int)> grow = [&](int left) {
     if (!items.empty()) {
       const Expected want = brute_force(items);
-      every_bracketing(items, 0, static_cast<int>(items.size()), op, [&](const Item& got) {
+      every_bracketing(items, 0, static_cast<int>(items.size()), op, [&](const Item& m) {
         ++cases;
-        CHECK(got.real == want.any);
-        if (!want.any) return;
-        CHECK(got.key / 10 == want.cls);
-        CHECK(got.contested == want.contested);
+        CHECK(m.key / 10 == want.cls);
+        bool breaks = false;
+        for (const Item& x : items) breaks = breaks || cf_breaks_copy(x.key, x.val, m, Coarse{});
+        CHECK(breaks == want.contested);
+        contested += want.contested ? 1 : 0;
       });
     }
     if (left == 0) return;
@@ -75,8 +76,20 @@ TEST_CASE("CfLarger: the largest class, contested where it holds two different i
       items.pop_back();
     }
   };
-  grow(4);
-  CHECK(cases == 6 + 36 * 1 + 216 * 2 + 1296 * 5);  // 6^len sequences times Catalan(len - 1) bracketings
+  grow(5);
+  CHECK(cases == 5 + 25 * 1 + 125 * 2 + 625 * 5 + 3125 * 14);  // 5^len sequences times Catalan(len - 1) bracketings
+  CHECK(contested > 0);
+  CHECK(contested < cases);
+}
+
+TEST_CASE("cf_breaks_copy: a copy, an equivalent key, a different value, a smaller or larger key") {
+  const Coarse less;
+  const Item m{21, 4};
+  CHECK_FALSE(cf_breaks_copy(21, 4, m, less));  // a bit copy
+  CHECK(cf_breaks_copy(25, 4, m, less));        // equivalent key, other bits
+  CHECK(cf_breaks_copy(21, 5, m, less));        // the same key, another value
+  CHECK_FALSE(cf_breaks_copy(13, 5, m, less));  // smaller: never equivalent
+  CHECK_FALSE(cf_breaks_copy(35, 4, m, less));  // larger (m is then not the largest; not equivalent either)
 }
 
 }  // namespace cf_largest_item_test
