@@ -32,7 +32,9 @@
 // threads a block, so half the tile, and one more block an SM where that lets
 // the next pass's blocks fit beside the running one's (cf_tighter_register_cap);
 // a tiny sort (at most one tile an SM of a quarter of the keys a thread) with
-// a quarter of the tile (cf_tiny_sort); the block sort's partial tile sorted by
+// a quarter of the tile (cf_tiny_sort), but for keys only the small sort where
+// the tiny sort's tiles would be 2 to 8 (cf_small_sort_for_few_tiles); the
+// block sort's partial tile sorted by
 // the full tiles' code, padded with copies of its largest item, where no real
 // item is equivalent to that one without being a copy of it
 // (Agent::block_sort_padded); groups of at most 32 threads in the block sort's
@@ -74,8 +76,7 @@ enum class Overlap { by_occupancy, always, never };
 /// The block sort of pairs of tiles: twice the threads, the same keys a thread,
 /// half the resident blocks (the same registers a thread).
 template <class P>
-using WidePolicy =
-    Policy<2 * P::kThreads, P::kItems, P::kLoad, P::kStore, (P::kMinBlocks > 1 ? P::kMinBlocks / 2 : 1), P::kProbes>;
+using WidePolicy = Policy<2 * P::kThreads, P::kItems, P::kLoad, P::kStore, (P::kMinBlocks > 1 ? P::kMinBlocks / 2 : 1)>;
 /// Whether a block of WidePolicy<P> can run: at most 1024 threads, and P's
 /// register cap leaves room for two of its blocks (a wide block takes both).
 template <class P>
@@ -232,7 +233,8 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* 
   return cudaSuccess;
 }
 
-/// The drop-in sort: TinySortPolicy<P>'s dispatch where cf_tiny_sort says so (its tiles at most
+/// The drop-in sort: SmallSortPolicy<P>'s dispatch where cf_small_sort_for_few_tiles says so (keys
+/// only, 2 to 8 tiny tiles), TinySortPolicy<P>'s where cf_tiny_sort says so (its tiles at most
 /// one an SM), else P's or SmallSortPolicy<P>'s where cf_small_sort says so (P's tiles at most 3
 /// an SM, or at most 12 where the small sort's block sort takes pairs of its tiles), with one more
 /// resident block an SM where cf_tighter_register_cap says so. The query returns the largest of
@@ -255,7 +257,12 @@ cudaError_t dispatch_by_size(void* d_temp, std::size_t& temp_bytes, Key* d_keys,
   int sms = 0;
   cudaError_t e = multiprocessors(sms);
   if (e != cudaSuccess) return e;
-  if (cf_tiny_sort((n + T::kTile - 1) / T::kTile, sms))
+  constexpr int kValueBytes = Agent<P, Key, Value>::kKeysOnly ? 0 : static_cast<int>(sizeof(Value));
+  constexpr int kWords = P::kItems * (static_cast<int>(sizeof(Key)) + kValueBytes) / 4;  // a thread's, of P
+  const std::int64_t tiny_tiles = (n + T::kTile - 1) / T::kTile;
+  if (cf_small_sort_for_few_tiles(tiny_tiles, kWords))
+    return dispatch<S, Key, Value>(d_temp, temp_bytes, d_keys, d_vals, n, less, stream);
+  if (cf_tiny_sort(tiny_tiles, sms))
     return dispatch<T, Key, Value>(d_temp, temp_bytes, d_keys, d_vals, n, less, stream);
   const std::int64_t tiles = (n + P::kTile - 1) / P::kTile, small_tiles = (n + S::kTile - 1) / S::kTile;
   bool wide = false;  // whether S's dispatch would sort pairs of its tiles in the block sort

@@ -177,7 +177,7 @@ struct Agent {
       if (m > 2) round_barrier(m);  // the previous round's gather is done with the layout
       Block::template store_blocked<kPartial>(keys_s, vals_s, r.L, r.local * kItems, keys, vals);
       round_barrier(m);
-      const int split = Block::template find_split<P::kProbes>(keys_s, r.L, r.diag, less);
+      const int split = Block::find_split(keys_s, r.L, r.diag, less);
       Block::publish_split(splits_s, tid, split);
       round_barrier(m);
       const int a_next = Block::next_split(splits_s, r.L, r.local, m, tid);
@@ -291,7 +291,7 @@ struct Agent {
                                             b_vals);
     __syncthreads();
     const int diag = kPartial ? (tid * kItems < L.count ? tid * kItems : L.count) : tid * kItems;
-    const int split = Block::template find_split<P::kProbes>(keys_s, L, diag, less);
+    const int split = Block::find_split(keys_s, L, diag, less);
     Block::publish_split(splits_s, tid, split);
     __syncthreads();
     const int a_next = Block::next_split(splits_s, L, tid, kThreads, tid);

@@ -14,10 +14,8 @@ namespace bankcheck::cf {
 /// @tparam kThreads u, threads per block: a power of two, a multiple of 32
 /// @tparam kItems E, keys per thread
 /// @tparam kMinBlocks __launch_bounds__' minimum resident blocks per SM (register cap)
-/// @tparam kProbes keys of A (and of B) a thread's merge-path search reads at once per step
-///         (1: binary search; 3 or 7: each step cuts the range to a quarter or an eighth)
 template <int kThreads_, int kItems_, cub::BlockLoadAlgorithm kLoad_ = cub::BLOCK_LOAD_WARP_TRANSPOSE,
-          cub::BlockStoreAlgorithm kStore_ = cub::BLOCK_STORE_WARP_TRANSPOSE, int kMinBlocks_ = 1, int kProbes_ = 1>
+          cub::BlockStoreAlgorithm kStore_ = cub::BLOCK_STORE_WARP_TRANSPOSE, int kMinBlocks_ = 1>
 struct Policy {
   static constexpr int kThreads = kThreads_;
   static constexpr int kItems = kItems_;
@@ -25,7 +23,6 @@ struct Policy {
   static constexpr cub::BlockLoadAlgorithm kLoad = kLoad_;
   static constexpr cub::BlockStoreAlgorithm kStore = kStore_;
   static constexpr int kMinBlocks = kMinBlocks_;
-  static constexpr int kProbes = kProbes_;
 };
 
 /// The default policy per key and value size (docs/cf-merge.md, "Tuning"): 128
@@ -57,16 +54,16 @@ struct DefaultPolicy {
 /// P for small sorts (cf_small_sort, DeviceMergeSort): half the threads, the same keys and
 /// registers a thread, so half the tile and twice the resident blocks.
 template <class P>
-using SmallSortPolicy = Policy<P::kThreads / 2, P::kItems, P::kLoad, P::kStore, P::kMinBlocks * 2, P::kProbes>;
+using SmallSortPolicy = Policy<P::kThreads / 2, P::kItems, P::kLoad, P::kStore, P::kMinBlocks * 2>;
 
 /// P for tiny sorts (cf_tiny_sort, DeviceMergeSort): P's threads with a quarter of its keys a
 /// thread, so a quarter of the tile.
 template <class P>
-using TinySortPolicy = Policy<P::kThreads, P::kItems / 4, P::kLoad, P::kStore, P::kMinBlocks, P::kProbes>;
+using TinySortPolicy = Policy<P::kThreads, P::kItems / 4, P::kLoad, P::kStore, P::kMinBlocks>;
 
 /// P with one more resident block an SM (a tighter register cap), the same tile
 /// (cf_tighter_register_cap, DeviceMergeSort).
 template <class P>
-using TighterPolicy = Policy<P::kThreads, P::kItems, P::kLoad, P::kStore, P::kMinBlocks + 1, P::kProbes>;
+using TighterPolicy = Policy<P::kThreads, P::kItems, P::kLoad, P::kStore, P::kMinBlocks + 1>;
 
 }  // namespace bankcheck::cf

@@ -114,15 +114,8 @@ enum class Change {
   small_e2,
   small_e4,
   tiny_sort,
-  one_tile,
-  tiny_probes3,
-  tiny_probes7,
-  small_probes3,
-  default_probes3
+  one_tile
 };
-/// P's tile with kProbes probes a step in its merge-path searches.
-template <class P, int kProbes>
-using WithProbes = bankcheck::cf::Policy<P::kThreads, P::kItems, P::kLoad, P::kStore, P::kMinBlocks, kProbes>;
 template <class P, Change kChange>
 struct ChangedPolicy {
   using type = P;
@@ -161,14 +154,6 @@ template <class P>  // P's threads with E / 2: one tile up to twice the tiny sor
 struct ChangedPolicy<P, Change::one_tile> {
   using type = bankcheck::cf::Policy<P::kThreads, P::kItems / 2, P::kLoad, P::kStore, P::kMinBlocks>;
 };
-template <class P>  // tiny, small or default policy, searches of 3 or 7 probes a step (not adopted)
-struct ChangedPolicy<P, Change::tiny_probes3> { using type = WithProbes<bankcheck::cf::TinySortPolicy<P>, 3>; };
-template <class P>
-struct ChangedPolicy<P, Change::tiny_probes7> { using type = WithProbes<bankcheck::cf::TinySortPolicy<P>, 7>; };
-template <class P>
-struct ChangedPolicy<P, Change::small_probes3> { using type = WithProbes<bankcheck::cf::SmallSortPolicy<P>, 3>; };
-template <class P>
-struct ChangedPolicy<P, Change::default_probes3> { using type = WithProbes<P, 3>; };
 template <class P>  // twice the keys per thread: DefaultPolicy's register bound for more than 32 words
 struct ChangedPolicy<P, Change::double_items> {
   using type = bankcheck::cf::Policy<P::kThreads, P::kItems * 2, P::kLoad, P::kStore, 2>;

@@ -11,8 +11,7 @@
 // the small-sort policy S with the overlap rule cf_overlapped_launch, its launches
 // always or never overlapped, with the balanced plan, and with one more block an
 // SM, TighterPolicy; S with E / 2 and E / 4, the tiny-sort and the one-tile
-// policies, the tiny, small and default policies with
-// searches of 3 or 7 probes a step); one warm-up round, then
+// policies); one warm-up round, then
 // R rounds (R = 7), medians; random keys (a permutation of 0..n-1); every
 // output checked. --ends: the same at 1, 2, 3, 100, 1000, 4000, 10,007, 30,000,
 // 2^16, 100,003, 2^17, 2^18, 2^19, 2^27 and 2^28 keys, the issue's range of n
@@ -41,11 +40,7 @@ using SweepForms = std::tuple<Form<kWaves, 0>, SmallForm<kWaves, Overlap::by_occ
                               Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::small_e2>,
                               Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::small_e4>,
                               Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::tiny_sort>,
-                              Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::one_tile>,
-                              Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::tiny_probes3>,
-                              Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::tiny_probes7>,
-                              Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::small_probes3>,
-                              Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::default_probes3>>;
+                              Form<kWaves, 0, Fuse::by_occupancy, Overlap::by_occupancy, Change::one_tile>>;
 constexpr const char* kSweepNames[] = {"default policy P",
                                        "small-sort policy S (u / 2)",
                                        "S, launches always overlapped",
@@ -56,11 +51,7 @@ constexpr const char* kSweepNames[] = {"default policy P",
                                        "S with E / 2",
                                        "S with E / 4",
                                        "S with 2u threads, E / 4 (tiny sort)",
-                                       "P with E / 2 (one-tile sort)",
-                                       "tiny sort, searches of 3 probes a step",
-                                       "tiny sort, searches of 7 probes a step",
-                                       "S, searches of 3 probes a step",
-                                       "P, searches of 3 probes a step"};
+                                       "P with E / 2 (one-tile sort)"};
 constexpr int kSweepForms = static_cast<int>(std::tuple_size_v<SweepForms>);
 static_assert(sizeof(kSweepNames) / sizeof(kSweepNames[0]) == kSweepForms, "a name for every form");
 

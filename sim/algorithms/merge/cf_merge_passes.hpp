@@ -59,6 +59,23 @@ inline bool cf_small_sort(std::int64_t num_tiles, std::int64_t sms, bool wide_bl
   return num_tiles <= 3 * sms || (wide_block_sort && num_tiles <= 12 * sms);
 }
 
+/// Whether the drop-in sort takes the small-sort policy where the tiny sort would sort
+/// `tiny_tiles` tiles of its own: from 2 to 8 of them (1 to 4 of the small sort's, twice the
+/// size), for keys only (`words`, 4-byte words of keys and values a thread of the default
+/// policy holds: 32 for keys, 64 for pairs). A sort that small is one block's latency a step,
+/// and there the small sort's bigger tile saves a merge pass for a longer block sort. With
+/// keys only that pays: cf_sort_table --sweep --sizes (H100, 2026-11-27, after the padding
+/// test became a warp reduction and an or-barrier, docs/cf-merge.md item 24) measured the
+/// small sort faster at 2 to 7 tiny tiles (8-byte keys at 2000: 1.085 of CUB's speed against
+/// 0.942, 6000: 1.100 against 1.039; 4-byte keys at 4000: 1.039 against 0.832, 10,007: 1.109
+/// against 1.033), level at 8 and slower from 10 (4-byte keys at 20,000 1.077 against 1.125)
+/// and at one tile (8-byte keys at 1000: 1.076 against 1.098). With pairs its thread's work
+/// doubles and the tiny sort stays faster (8-byte pairs at 2000: 1.090 against 1.002; 4-byte
+/// pairs at 4000 0.984 against 0.843).
+inline bool cf_small_sort_for_few_tiles(std::int64_t tiny_tiles, int words) {
+  return words <= 32 && tiny_tiles >= 2 && tiny_tiles <= 8;
+}
+
 /// Whether the drop-in sort takes the tiny-sort policy (the default's threads, a quarter of its
 /// keys a thread) instead of the small-sort policy: where its `tiny_tiles` tiles are at most one
 /// an SM (`sms`). A sort that small is one block's latency a step, and a thread's E keys are its

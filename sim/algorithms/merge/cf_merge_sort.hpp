@@ -258,17 +258,13 @@ struct CfSortBlock : CfSortSites {
     }
   }
 
-  /// Merge path at `diag` through the layout (A[i] at ρ(i), B[j] at ρ(π(j))): binary
-  /// search (kProbes = 1), or kProbes probes a step (MergePathWide), the same split.
-  template <int kProbes = 1, class Smem, class Layout, class Less>
+  /// Merge path at `diag` through the layout (A[i] at ρ(i), B[j] at ρ(π(j))).
+  template <class Smem, class Layout, class Less>
   BANKCHECK_HD static int find_split(const Smem& keys_s, const Layout& L, int diag, Less less) {
     // one probe per line: the line table then tells the two sites apart (validate/cf_merge/ncu_sites.py)
     const auto a_at = [&](int i) { return keys_s.template load<Key>(path_a, L.rho(i)); };
     const auto b_at = [&](int j) { return keys_s.template load<Key>(path_b, L.rho(L.b_slot(j))); };
-    if constexpr (kProbes == 1)
-      return merge_path<int>(L.a_count, L.count - L.a_count, diag, a_at, b_at, less);
-    else
-      return MergePathWide<kProbes>::search(L.a_count, L.count - L.a_count, diag, a_at, b_at, less);
+    return merge_path<int>(L.a_count, L.count - L.a_count, diag, a_at, b_at, less);
   }
 
   /// The thread's split for its right neighbour (shared: the gather needs |A_i| = a_{i+1} - a_i).

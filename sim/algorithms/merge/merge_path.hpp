@@ -10,10 +10,7 @@
 //       A[0..s) ∪ B[0..diag-s) are the diag smallest elements of the stable merge.
 // Each probe reads A[mid] then B[diag-1-mid], as CUB does; through a
 // recording accessor these are the two shared-memory sites of the search.
-#include <type_traits>
-
 #include "model/hd.hpp"
-#include "sim/algorithms/merge/cf_unroll.hpp"
 #include "sim/algorithms/select.hpp"
 
 namespace bankcheck {
@@ -51,11 +48,9 @@ template <int kProbes>
 struct MergePathWide {
   static_assert(kProbes >= 1 && kProbes <= 31, "probes: a mask of at most 31 bits");
   /// Probe j (0 <= j < kProbes) of [begin, end), begin < end: non-decreasing in j, in [begin, end).
-  /// Unsigned: end - begin > 0, and a division by kProbes + 1 (a power of two) is then a shift.
   template <class I>
   BANKCHECK_HD static I probe(I begin, I end, int j) {
-    using U = std::make_unsigned_t<I>;
-    return begin + static_cast<I>(static_cast<U>(end - begin) * static_cast<U>(j + 1) / static_cast<U>(kProbes + 1));
+    return begin + static_cast<I>((end - begin) * (j + 1) / (kProbes + 1));
   }
   /// The step: `left` has bit j set iff probe j's A key goes after its B key
   /// (less(B[diag - 1 - p], A[p])); the bits are monotone, so the first set one
@@ -76,18 +71,14 @@ struct MergePathWide {
     return __builtin_popcount(x);
 #endif
   }
-  /// The whole search by one thread, its kProbes probes of a step independent
-  /// (unrolled on the GPU: their loads are in flight together, so a search in
-  /// shared memory waits on about log_{kProbes+1} of the range's loads instead of
-  /// log_2; the block sort's rounds, docs/cf-merge.md). Also the host's stand-in
-  /// for the warp; the tests hold it to merge_path.
+  /// The whole search with the probes taken one after another (the host's
+  /// stand-in for the warp; the tests hold it to merge_path).
   template <class I, class KeyAtA, class KeyAtB, class Less>
   BANKCHECK_HD static I search(I a_count, I b_count, I diag, KeyAtA a_at, KeyAtB b_at, Less less) {
     I begin, end;
     merge_path_range(a_count, b_count, diag, begin, end);
     while (begin < end) {
       unsigned left = 0;
-      BANKCHECK_CF_UNROLL
       for (int j = 0; j < kProbes; ++j) {
         const I p = probe(begin, end, j);
         if (less(b_at(diag - 1 - p), a_at(p))) left |= 1u << j;

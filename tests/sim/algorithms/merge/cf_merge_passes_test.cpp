@@ -102,6 +102,18 @@ TEST_CASE("CF sort: the dispatch's size rules choose what the H100 measured fast
       {"tiny sort", 98, 132, true},
       {"tiny sort", 128, 132, true},
       {"tiny sort", 256, 132, false},
+      // item 24, cf_sort_table --sweep --sizes (2026-11-27, 23:35 UTC; `bound` = words a thread): the small sort
+      // faster at 2 tiny tiles (2000 8-byte keys 1.085 against 0.942; 4000 4-byte keys 1.039 against 0.832), 5
+      // (10,007 4-byte keys 1.109 against 1.033) and 6 (6000 8-byte keys 1.100 against 1.039); the tiny sort at
+      // 1 (1000 8-byte keys 1.098 against 1.076), 10 (20,000 4-byte keys 1.125 against 1.077; 10,007 8-byte keys
+      // 1.168 against 1.160) and for pairs (2000 8-byte pairs 1.090 against 1.002; 4000 4-byte pairs 0.984
+      // against 0.843)
+      {"small over tiny", 2, 32, true},
+      {"small over tiny", 5, 32, true},
+      {"small over tiny", 6, 32, true},
+      {"small over tiny", 1, 32, false},
+      {"small over tiny", 10, 32, false},
+      {"small over tiny", 2, 64, false},
   };
   for (const Case& c : cases) {
     CAPTURE(c.rule);
@@ -113,6 +125,7 @@ TEST_CASE("CF sort: the dispatch's size rules choose what the H100 measured fast
                         : rule == "overlapped launch" ? cf_overlapped_launch(c.tiles, c.bound)
                         : rule == "tighter cap"       ? cf_tighter_register_cap(c.tiles, c.bound, c.tighter)
                         : rule == "tiny sort"         ? cf_tiny_sort(c.tiles, c.bound)
+                        : rule == "small over tiny"   ? cf_small_sort_for_few_tiles(c.tiles, static_cast<int>(c.bound))
                                                       : cf_small_sort(c.tiles, c.bound, c.wide);
     CHECK(chosen == c.chosen);
   }
