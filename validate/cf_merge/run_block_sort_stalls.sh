@@ -8,7 +8,8 @@
 # Cases (8-byte keys): the small-sort policy's block sort (128 threads x 16),
 # the tiny sort's (256 x 4) and CUB's merge sort's (256 x 8), each at 132 of its
 # tiles; and the first two alone, one block of a full tile (2048, 1024 keys)
-# against one of a padded partial tile (2000, 1000 keys). Output: $OUT/block-sort-stalls.tar.gz (details and source pages as CSV).
+# against one of a padded partial tile (2000, 1000 keys).
+# Output: $OUT/block-sort-stalls.tar.gz (details and source pages as CSV).
 set -uo pipefail
 : "${BIN:?BIN: a cf_sort_table binary}" "${OUT:?OUT: the output directory}"
 work=$(mktemp -d)
