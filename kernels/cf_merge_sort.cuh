@@ -316,8 +316,8 @@ struct DeviceMergeSortPolicy {
 };
 
 /// The drop-in entry points (cub::DeviceMergeSort's SortKeys / SortPairs): the default policy
-/// of the key type, or for sorts of at most 3 of its tiles an SM its small-sort form
-/// (SmallSortPolicy, cf_small_sort). Pre- and postconditions as DeviceMergeSortPolicy's.
+/// of the key type, or by size its small-sort or tiny-sort form (dispatch_by_size: SmallSortPolicy,
+/// TinySortPolicy). Pre- and postconditions as DeviceMergeSortPolicy's.
 struct DeviceMergeSort {
   template <class Key, class NumItems, class Less>
   static cudaError_t SortKeys(void* d_temp_storage, std::size_t& temp_storage_bytes, Key* d_keys,
