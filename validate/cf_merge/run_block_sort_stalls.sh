@@ -15,15 +15,8 @@ set -uo pipefail
 work=$(mktemp -d)
 dir="$work/block-sort-stalls"
 mkdir -p "$dir"
-profile() {  # name kernel-regex n
-  local name=$1 kernel=$2 n=$3
-  timeout 240 ncu --kernel-name-base demangled -k "regex:$kernel" --launch-count 1 --set full \
-    --warp-sampling-interval 0 --import-source no -o "$dir/$name" \
-    "$BIN" --sweep --sizes "$n" --reps 1 --keys 8 --pairs 0 > "$dir/$name.log" 2>&1
-  ncu -i "$dir/$name.ncu-rep" --page details --csv > "$dir/$name-details.csv" 2>> "$dir/$name.log"
-  ncu -i "$dir/$name.ncu-rep" --page source --print-source sass --csv > "$dir/$name-source.csv" 2>> "$dir/$name.log"
-  echo "$name rc=$? $(date -u +%H:%M:%S)" >> "$dir/steps.log"
-}
+source validate/cf_merge/ncu_block_profile.sh
+profile() { cf_profile_launch "$dir" "$1" "$2" 8 "$3" --warp-sampling-interval 0; }  # name kernel-regex n
 profile small-u64 'block_sort_kernel<.*Policy<.int.128, .int.16,' $((132 * 2048))
 profile tiny-u64 'block_sort_kernel<.*Policy<.int.256, .int.4,' $((132 * 1024))
 profile cub-u64 'DeviceMergeSortBlockSortKernel' $((132 * 2048))

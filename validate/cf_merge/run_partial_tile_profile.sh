@@ -12,15 +12,8 @@ set -uo pipefail
 work=$(mktemp -d)
 dir="$work/partial-tile"
 mkdir -p "$dir"
-profile() {  # name policy-regex keys n
-  local name=$1 policy=$2 keys=$3 n=$4
-  timeout 240 ncu --kernel-name-base demangled -k "regex:$policy" --launch-count 1 --set full \
-    --import-source no -o "$dir/$name" "$BIN" --sweep --sizes "$n" --reps 1 --keys "$keys" --pairs 0 \
-    > "$dir/$name.log" 2>&1
-  ncu -i "$dir/$name.ncu-rep" --page details --csv > "$dir/$name-details.csv" 2>> "$dir/$name.log"
-  ncu -i "$dir/$name.ncu-rep" --page source --print-source sass --csv > "$dir/$name-source.csv" 2>> "$dir/$name.log"
-  echo "$name rc=$? $(date -u +%H:%M:%S)" >> "$dir/steps.log"
-}
+source validate/cf_merge/ncu_block_profile.sh
+profile() { cf_profile_launch "$dir" "$@"; }  # name policy-regex keys n
 profile tiny-u64-1000 'block_sort_kernel<.*Policy<.int.256, .int.4,' 8 1000
 profile tiny-u64-1024 'block_sort_kernel<.*Policy<.int.256, .int.4,' 8 1024
 profile small-u32-4000 'block_sort_kernel<.*Policy<.int.128, .int.32,' 4 4000
