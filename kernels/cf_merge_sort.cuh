@@ -258,7 +258,7 @@ cudaError_t dispatch_by_size(void* d_temp, std::size_t& temp_bytes, Key* d_keys,
   cudaError_t e = multiprocessors(sms);
   if (e != cudaSuccess) return e;
   constexpr int kValueBytes = Agent<P, Key, Value>::kKeysOnly ? 0 : static_cast<int>(sizeof(Value));
-  constexpr int kWords = P::kItems * (static_cast<int>(sizeof(Key)) + kValueBytes) / 4;  // a thread's, of P
+  constexpr int kWords = cf_thread_words(P::kItems, static_cast<int>(sizeof(Key)), kValueBytes);  // of P
   const std::int64_t tiny_tiles = (n + T::kTile - 1) / T::kTile;
   if (cf_small_sort_for_few_tiles(tiny_tiles, kWords))
     return dispatch<S, Key, Value>(d_temp, temp_bytes, d_keys, d_vals, n, less, stream);

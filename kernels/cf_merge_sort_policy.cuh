@@ -25,6 +25,13 @@ struct Policy {
   static constexpr int kMinBlocks = kMinBlocks_;
 };
 
+/// 4-byte words of keys and values a thread holds: `items` keys of `key_bytes` bytes and as many
+/// values of `value_bytes` (0 for keys only). The register bound below and the drop-in sort's
+/// choice of the small sort over the tiny one (cf_small_sort_for_few_tiles) go by it.
+constexpr int cf_thread_words(int items, int key_bytes, int value_bytes) {
+  return items * (key_bytes + value_bytes) / 4;
+}
+
 /// The default policy per key and value size (docs/cf-merge.md, "Tuning"): 128
 /// bytes of keys per thread for keys only (E = 32 for 4-byte keys, 16 for 8-byte
 /// keys), E = 32 for pairs of 4-byte keys and values and 16 for wider pairs, u =
@@ -46,7 +53,7 @@ struct DefaultPolicy {
   static constexpr int kItems = kPairs ? (kKeyBytes <= 4 && kValueBytes <= 4 ? 32 : 16)
                                        : (kKeyBytes >= 4 ? 128 / kKeyBytes : 32);
   /// keys (and values) of E items in registers: 32 words for 4-byte keys at E = 32
-  static constexpr int kWords = kItems * (kKeyBytes + kValueBytes) / 4;
+  static constexpr int kWords = cf_thread_words(kItems, kKeyBytes, kValueBytes);
   static constexpr int kMinBlocks = kWords <= 32 ? 4 : 2;
   using type = Policy<256, kItems, cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::BLOCK_STORE_WARP_TRANSPOSE, kMinBlocks>;
 };
