@@ -142,6 +142,9 @@ struct CfSortBlock : CfSortSites {
     V.total = L.total;
     return V;
   }
+  /// Keys and values both in padded layouts: ρ(q) = q + q/E for either, so a value lies
+  /// at its key's slot.
+  static constexpr bool kPaddedTile = LayoutOf<false>::kPadded && ValueLayoutOf<false>::kPadded;
   template <bool kPartial>
   BANKCHECK_HD static int value_slot(const LayoutOf<kPartial>& L, int logical) {
     if constexpr (kWValues == kW)
@@ -210,6 +213,28 @@ struct CfSortBlock : CfSortSites {
       // in B (reversed: slots down from π(first - |A|)), one E-aligned run.
       const bool in_a = first < L.a_count;
       const int p0 = L.input_slot(first);
+      if constexpr (kPaddedTile) {
+        // the run is E consecutive block slots from its lowest, ascending in A, descending in B: a loop
+        // for each direction makes every store its lowest slot plus a constant (a warp whose threads
+        // go both ways issues both loops)
+        const int low = in_a ? L.rho(p0) : L.rho(p0) - (kItems - 1);
+        const auto keys_at = keys_s.at(static_cast<std::size_t>(low) * sizeof(Key));
+        const auto vals_at = vals_s.at(kKeysOnly ? 0 : static_cast<std::size_t>(low) * sizeof(Value));
+        if (in_a) {
+          BANKCHECK_CF_UNROLL
+          for (int i = 0; i < kItems; ++i) {
+            keys_at.template store<Key>(stage_key, i, keys[i]);
+            if constexpr (!kKeysOnly) vals_at.template store<Value>(stage_value, i, vals[i]);
+          }
+        } else {
+          BANKCHECK_CF_UNROLL
+          for (int i = 0; i < kItems; ++i) {
+            keys_at.template store<Key>(stage_key, kItems - 1 - i, keys[i]);
+            if constexpr (!kKeysOnly) vals_at.template store<Value>(stage_value, kItems - 1 - i, vals[i]);
+          }
+        }
+        return;
+      }
       const auto keys_run = L.run(p0, in_a ? 1 : -1);
       const auto vals_run = value_layout<false>(L).run(p0, in_a ? 1 : -1);
       const auto keys_at = keys_s.at(static_cast<std::size_t>(keys_run.base) * sizeof(Key));
@@ -279,6 +304,11 @@ struct CfSortBlock : CfSortSites {
                                      : L.a_count;
   }
 
+  /// Whether a whole tile's gather finds its slots with CfTileLayout::gather: both
+  /// layouts padded and E fits its mask.
+  template <bool kPartial>
+  static constexpr bool kSelectGather = !kPartial && kPaddedTile && kItems <= 64;
+
   /// Algorithm 1's gather of the thread's E keys (and values, from the same
   /// logical slots of the value layout), then the register merge: keys ascending =
   /// group outputs diag, diag+1, ... kPartial: a thread whose outputs cross the
@@ -295,6 +325,23 @@ struct CfSortBlock : CfSortSites {
       b_len = (left < kItems ? left : kItems) - a_len;
     }
     bool valid[kItems];
+    if constexpr (kSelectGather<kPartial>) {
+      // the same slots as the rounds below, each a select and an add (CfTileLayout::gather)
+      const auto g = L.gather(a_i, a_len, diag);
+      auto gk = g.scaled(static_cast<int>(sizeof(Key))), gv = g.scaled(static_cast<int>(sizeof(Value)));
+#ifdef __CUDA_ARCH__
+      // opaque to the compiler, which would otherwise select among the unscaled bases and scale each round's
+      asm("" : "+r"(gk.a_base), "+r"(gk.b_base), "+r"(gv.a_base), "+r"(gv.b_base));
+#endif
+      BANKCHECK_CF_UNROLL
+      for (int j = 0; j < kItems; ++j) {  // slot base(j) + j: the j a constant offset of the access
+        keys[j] = keys_s.at(static_cast<std::size_t>(gk.base(j))).template load<Key>(gather_key, j);
+        if constexpr (!kKeysOnly)
+          vals[j] = vals_s.at(static_cast<std::size_t>(gv.base(j))).template load<Value>(gather_value, j);
+      }
+      cf_merge_gathered<kItems, kPartial>(keys, vals, valid, static_cast<unsigned>(g.k), less);
+      return;
+    }
     cf_gather_rounds<kItems, kPartial>(L, a_i, a_len, b_i, b_len, [&](int j, int logical, bool ok) {
       if constexpr (kPartial) {
         valid[j] = ok;

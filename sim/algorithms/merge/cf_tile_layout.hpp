@@ -3,6 +3,8 @@
 // Berney and Sitchinava, "Eliminating Bank Conflicts in GPU Mergesort",
 // Sections 3.1-3.3): w and E fixed at compile time. CfLayout
 // (sim/algorithms/merge/cf_merge.hpp) is the same layout with runtime w and E.
+#include <type_traits>
+
 #include "model/hd.hpp"
 
 namespace bankcheck {
@@ -111,6 +113,52 @@ struct CfTileLayout {
     }
   };
   static_assert(kPart % kE == 0, "E divides wE/d: an E-aligned run lies in one partition");
+
+  /// Algorithm 1's rounds of one thread in a whole padded tile (cf_gather_rounds'
+  /// slots, found with two selects a round instead of ρ of each logical slot).
+  /// With k = a_i mod E, round j reads logical slot X + t, t = (j - k) mod E, X
+  /// = a_i or π(b_i + E - 1); where E divides the group's offset, |A| + |B| and
+  /// the diagonal, both X are k mod E, so X + t = (X - k) + j + E [j < k] and,
+  /// ρ(q) being q + q/E, the block slot is ρ(X - k) + j + (E + 1) [j < k].
+  /// Bit j of `from_a` says which X round j uses. E <= 64 (one mask word).
+  struct Gather {
+    using Mask = std::conditional_t<(kE > 32), unsigned long long, unsigned>;
+    int a_base = 0;      ///< ρ(a_i - k)
+    int b_base = 0;      ///< ρ(π(b_i + E - 1) - k)
+    int wrap = kE + 1;   ///< added to the rounds j < k
+    int k = 0;           ///< a_i mod E
+    Mask from_a = 0;     ///< bit j: round j reads A_i
+
+    /// Round j's block slot less j (a kernel adds j as a constant offset).
+    BANKCHECK_HD int base(int j) const {
+      const int x = ((from_a >> j) & 1u) != 0 ? a_base : b_base;
+      return j < k ? x + wrap : x;
+    }
+    BANKCHECK_HD int slot(int j) const { return base(j) + j; }
+    /// The same rounds in units of 1/`bytes` slot (base(j) in bytes for a key of `bytes` bytes).
+    BANKCHECK_HD Gather scaled(int bytes) const {
+      Gather g = *this;
+      g.a_base *= bytes;
+      g.b_base *= bytes;
+      g.wrap *= bytes;
+      return g;
+    }
+  };
+  /// @pre kPadded and kWhole; E divides offset, count and diag; the round's
+  ///      A_i = A[a_i, a_i + a_len) and B_i = B[diag - a_i, diag - a_i + E - a_len).
+  BANKCHECK_HD Gather gather(int a_i, int a_len, int diag) const {
+    static_assert(kPadded && kWhole, "the selects need ρ(q) = q + q/E over whole partitions");
+    static_assert(kE <= 64, "one mask word");
+    using Mask = typename Gather::Mask;
+    Gather g;
+    g.k = static_cast<int>(static_cast<unsigned>(a_i) % static_cast<unsigned>(kE));
+    g.a_base = rho(a_i - g.k);
+    g.b_base = rho(b_slot(diag - a_i + kE - 1) - g.k);
+    constexpr Mask kAll = kE == 8 * static_cast<int>(sizeof(Mask)) ? ~Mask{0} : (Mask{1} << kE) - 1;
+    const Mask run = a_len >= kE ? kAll : (Mask{1} << a_len) - 1;  // rounds t = 0..a_len-1 read A_i
+    g.from_a = g.k == 0 ? run : ((run << g.k) | (run >> (kE - g.k))) & kAll;  // round j = t + k mod E
+    return g;
+  }
   /// @pre kWhole; offset + the run's lowest slot is a multiple of E; s = +1 or -1.
   BANKCHECK_HD Run run(int p0, int s) const {
     static_assert(kWhole, "a partial tile's last partition is not shifted: use rho");

@@ -110,4 +110,50 @@ TEST_CASE("CfTileLayout: a padded whole tile puts every slot in the paper's bank
   CHECK(CfTileLayout<32, 16, true>::slots(4096) == 4096);
 }
 
+namespace {
+/// Every round's slot of CfTileLayout::gather against Algorithm 1 written out
+/// (round j reads A_i[t] if t = (j - k) mod E < |A_i|, else B_i[(k - j - 1) mod E],
+/// at ρ of its logical slot) and against the bytes of gather(...).scaled(bytes),
+/// for every group of a whole tile, every diagonal of a thread, every split a_i
+/// the merge path can give there and every |A_i|. Returns the rounds that differ.
+template <int kW, int kE>
+int gather_rounds_unlike_rho(int threads) {
+  auto mod = [](int x, int m) { return ((x % m) + m) % m; };
+  const int total = threads * kE;
+  int wrong = 0;
+  for (int m = 2; m <= threads; m *= 2)
+    for (int start = 0; start < total; start += m * kE)
+      for (int a_count = 0; a_count <= m * kE; a_count += kE) {  // a pass's A may be any multiple of E
+        CfTileLayout<kW, kE, true> L;
+        L.offset = start; L.count = m * kE; L.a_count = a_count; L.total = total;
+        const int b_count = L.count - a_count;
+        for (int diag = 0; diag < L.count; diag += kE)
+          for (int a_i = std::max(0, diag - b_count); a_i <= std::min(diag, a_count); ++a_i)
+            for (int a_len = 0; a_len <= kE; ++a_len) {
+              const int b_i = diag - a_i, b_len = kE - a_len;
+              if (a_i + a_len > a_count || b_i + b_len > b_count) continue;
+              const auto g = L.gather(a_i, a_len, diag);
+              const auto g4 = g.scaled(4);
+              const int k = a_i % kE;
+              for (int j = 0; j < kE; ++j) {
+                const int t = mod(j - k, kE);
+                const int logical = t < a_len ? a_i + t : L.b_slot(b_i + mod(k - j - 1, kE));
+                const bool same = g.slot(j) == L.rho(logical) && g4.base(j) + 4 * j == 4 * L.rho(logical);
+                wrong += same ? 0 : 1;
+              }
+            }
+      }
+  return wrong;
+}
+}  // namespace
+
+TEST_CASE("CfTileLayout::gather: every round's slot is ρ of Algorithm 1's slot (padded whole tiles)") {
+  CHECK(gather_rounds_unlike_rho<32, 32>(16) == 0);  // 4-byte keys, E = 32
+  CHECK(gather_rounds_unlike_rho<16, 16>(16) == 0);  // 8-byte keys, E = 16
+  CHECK(gather_rounds_unlike_rho<16, 32>(8) == 0);   // 8-byte keys, E = 32
+  CHECK(gather_rounds_unlike_rho<32, 64>(4) == 0);   // E = 64: a 64-bit mask
+  CHECK(gather_rounds_unlike_rho<8, 8>(16) == 0);
+  CHECK(gather_rounds_unlike_rho<4, 12>(8) == 0);    // E not a power of two
+}
+
 }  // namespace cf_tile_layout_test
