@@ -1,12 +1,12 @@
 """README and docs/cf-merge.md quote issue 26's table (CUB merge sort time / CF
 time at every size and input) whole and unedited from the committed run,
-validate/results/h100-2026-11-27h/cf-sort-table/sort_table.md; and that run
+validate/results/h100-2026-11-28/cf-sort-table/sort_table.md; and that run
 checked every output (no FAIL line)."""
 import os
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-RUN = os.path.join(ROOT, "validate/results/h100-2026-11-27h/cf-sort-table/sort_table.md")
+RUN = os.path.join(ROOT, "validate/results/h100-2026-11-28/cf-sort-table/sort_table.md")
 
 
 def table_after(text, heading):

@@ -35,7 +35,7 @@ KEY_BYTES = {"unsigned int": 4, "unsigned long": 8, "unsigned long long": 8}
 def kernel_form(name):
     """(key bytes, pairs, 'CUB' or 'CF <blocks an SM>[, odd-even sort]', u, E) of a block-sort kernel's
     demangled name, or None."""
-    cub = re.search(r"DeviceMergeSortBlockSortKernel<.*?policy_hub<([a-z ]+) \*>[^,]*, [a-z ]+ \*, ([\w:]+) \*", name)
+    cub = re.search(r"DeviceMergeSortBlockSortKernel<.*?policy_hub<([a-z ]+) \*>[^,]*, [a-z ]+ \*, ([\w: ]+?) \*", name)
     if cub:
         key = KEY_BYTES[cub.group(1)]
         return (key, not cub.group(2).endswith("NullType"), "CUB", *CUB_TILE[key])

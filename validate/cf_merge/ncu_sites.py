@@ -29,7 +29,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import per_instruction as pi  # noqa: E402
 
 HEADER = "sim/algorithms/merge/cf_merge_sort.hpp"
-SITES = ["stage_key", "stage_value", "path_a", "path_b", "split_store", "split_load", "gather_key", "gather_value"]
+SITES = ["stage_key", "stage_value", "path_a", "path_b", "split_store", "split_load", "gather_key", "gather_value",
+         "stage_key_down", "stage_value_down"]
 
 
 def site_of(chain, lines):

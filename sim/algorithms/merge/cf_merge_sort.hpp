@@ -37,11 +37,18 @@ namespace bankcheck {
 /// quarter-warps over 16 resp. 8 bank groups (sm90 preset, docs/bank-model.md).
 BANKCHECK_HD constexpr int cf_banks_in_keys(int bytes) { return bytes == 8 ? 16 : bytes == 16 ? 8 : 32; }
 
-/// Site ids of the CF sort's shared-memory accesses (the replay's names).
+/// Site ids of the CF sort's shared-memory accesses (the replay's names). A padded
+/// whole tile's round stores a thread's run with one loop per direction (store_blocked):
+/// a warp whose threads go both ways issues both, so B's descending run is a site of its
+/// own and the replay groups its stores apart from A's, as the GPU issues them.
 struct CfSortSites {
-  enum Site : int { stage_key, stage_value, path_a, path_b, split_store, split_load, gather_key, gather_value };
-  static constexpr const char* kSiteNames[8] = {"stage_key",   "stage_value", "path_a",     "path_b",
-                                               "split_store", "split_load",  "gather_key", "gather_value"};
+  enum Site : int {
+    stage_key, stage_value, path_a, path_b, split_store, split_load, gather_key, gather_value, stage_key_down,
+    stage_value_down
+  };
+  static constexpr const char* kSiteNames[10] = {"stage_key",   "stage_value", "path_a",     "path_b",
+                                                "split_store", "split_load",  "gather_key", "gather_value",
+                                                "stage_key_down", "stage_value_down"};
 };
 
 /// Where one block of a global merge pass reads (CUB's AgentMerge::consume_tile).
@@ -229,8 +236,8 @@ struct CfSortBlock : CfSortSites {
         } else {
           BANKCHECK_CF_UNROLL
           for (int i = 0; i < kItems; ++i) {
-            keys_at.template store<Key>(stage_key, kItems - 1 - i, keys[i]);
-            if constexpr (!kKeysOnly) vals_at.template store<Value>(stage_value, kItems - 1 - i, vals[i]);
+            keys_at.template store<Key>(stage_key_down, kItems - 1 - i, keys[i]);
+            if constexpr (!kKeysOnly) vals_at.template store<Value>(stage_value_down, kItems - 1 - i, vals[i]);
           }
         }
         return;
