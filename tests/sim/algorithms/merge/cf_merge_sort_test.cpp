@@ -31,6 +31,7 @@
 #include "sim/algorithms/block_recorder.hpp"
 #include "sim/algorithms/merge/cf_merge_passes.hpp"
 #include "sim/algorithms/merge/cf_sort_replay.hpp"
+#include "tests/sim/algorithms/merge/cf_site_costs.hpp"
 
 using namespace bankcheck;
 
@@ -43,24 +44,7 @@ struct Less {
   }
 };
 
-/// Lane accesses, wavefronts and conflicts per "<algorithm>.<site>" (whole tiles only).
-struct SiteCosts final : InstructionListener {
-  explicit SiteCosts(const BankModel& m) : model(m) {}
-  void instruction(const InstructionInfo& info, const WarpRequest& request) override {
-    if (!counting) return;
-    const RequestCost c = model.cost(request);
-    auto& t = sites[std::string(info.name)];
-    ++t.instructions;
-    t.wavefronts += c.wavefronts;
-    t.conflicts += c.conflicts;
-  }
-  struct Cost {
-    std::uint64_t instructions = 0, wavefronts = 0, conflicts = 0;
-  };
-  const BankModel& model;
-  bool counting = true;
-  std::map<std::string, Cost> sites;
-};
+using test::SiteCosts;
 
 /// The whole sort on the CPU, kernel by kernel (kernels/cf_merge_sort.cuh's dispatch): the
 /// merge levels by the balanced plan (the dispatch's default) or CUB's (cf_pass_plan.hpp); the

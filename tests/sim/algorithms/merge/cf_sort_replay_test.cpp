@@ -2,18 +2,28 @@
 // a partial tile's threads hold ceil(valid / E) sorted runs, and combining them
 // takes ceil(log2(runs)) merge rounds; the replay, as the kernel, runs only
 // those (each of three phases: store, split, gather + merge) and leaves the
-// tile sorted. Whole-sort replays are in cf_merge_sort_test.cpp.
+// tile sorted. Whole-sort replays are in cf_merge_sort_test.cpp. And a whole
+// tile's replay on the sm90 preset has the GPU's counts per site, measured by
+// Nsight Compute per instruction (validate/cf_merge/run_site_counts.sh).
 #include "sim/algorithms/merge/cf_sort_replay.hpp"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <numeric>
 #include <random>
 #include <set>
+#include <sstream>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "model/bank_model.hpp"
 #include "sim/algorithms/block_recorder.hpp"
+#include "tests/sim/algorithms/merge/cf_site_costs.hpp"
 
 namespace cf_sort_replay_test {
 
@@ -21,7 +31,10 @@ using namespace bankcheck;
 
 namespace {
 struct Less {
-  bool operator()(int a, int b) const { return a < b; }
+  template <class T>
+  bool operator()(const T& a, const T& b) const {
+    return a < b;
+  }
 };
 
 /// The phases in which the replay issued a shared-memory access.
@@ -128,6 +141,99 @@ TEST_CASE("CfSortTileAlgo: padding where a real item of the largest key differs 
     lost += got != want;
   }
   CHECK(lost > 0);
+}
+
+namespace {
+/// Executed instructions and wavefronts per site of launch 0 in ncu_sites.py's CSV
+/// (launch,kernel,site,op,sass_instructions,executed,wavefronts,ideal,excess; the
+/// kernel's name is quoted and holds commas, so the fields are counted from the end).
+std::map<std::string, test::SiteCosts::Cost> measured_sites(const std::string& path) {
+  std::ifstream in(path);
+  REQUIRE_MESSAGE(in.good(), "cannot open " << path);
+  std::map<std::string, test::SiteCosts::Cost> sites;
+  std::string line;
+  std::getline(in, line);  // the header
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
+    REQUIRE(f.size() >= 9);
+    if (f[0] != "0") continue;
+    auto& c = sites[f[f.size() - 7]];
+    c.instructions += std::stoull(f[f.size() - 4]);
+    c.wavefronts += std::stoull(f[f.size() - 3]);
+  }
+  return sites;
+}
+
+/// One whole tile of the block sort (u threads, E keys each, random distinct keys,
+/// each thread's sorted as the kernel's thread sort leaves them) replayed on the
+/// sm90 preset: costs per "cf-sort-tile.<site>".
+template <class Key, int kU, int kE>
+std::map<std::string, test::SiteCosts::Cost> replayed_tile() {
+  std::vector<Key> keys(kU * kE);
+  std::iota(keys.begin(), keys.end(), Key{0});
+  std::shuffle(keys.begin(), keys.end(), std::mt19937(3));
+  for (int t = 0; t < kU; ++t) std::sort(keys.begin() + t * kE, keys.begin() + (t + 1) * kE);
+  std::vector<int> splits(kU);
+  CfSortTileAlgo<Key, CfNoValue, kU, kE, Less> algo;
+  algo.keys = keys.data();
+  algo.splits = splits.data();
+  BlockRecorder recorder(static_cast<std::size_t>(algo.shared_bytes()));
+  const BankModel sm90 = make_preset("sm90");
+  test::SiteCosts costs(sm90);
+  recorder.run(algo, kU, 32, costs, 0);
+  REQUIRE(std::is_sorted(keys.begin(), keys.end()));
+  return costs.sites;
+}
+
+/// The sum over `names` of a site table's costs.
+test::SiteCosts::Cost total(const std::map<std::string, test::SiteCosts::Cost>& sites,
+                            std::initializer_list<const char*> names) {
+  test::SiteCosts::Cost sum;
+  for (const char* name : names) {
+    const auto it = sites.find(name);
+    if (it == sites.end()) continue;
+    sum.instructions += it->second.instructions;
+    sum.wavefronts += it->second.wavefronts;
+  }
+  return sum;
+}
+
+/// The replay of one tile times `tiles` against the launch's measured counts, for
+/// the sites whose addresses do not depend on the keys (every whole tile costs
+/// the same there) and the merge path's instruction count (its probes' addresses
+/// do depend on the keys, their number does not).
+template <class Key, int kU, int kE>
+void check_against_gpu(const std::string& file, std::uint64_t tiles) {
+  CAPTURE(file);
+  const auto measured = measured_sites(std::string(BANKCHECK_SOURCE_DIR) + "/validate/results/h100-2026-11-28/site-counts/" + file);
+  const auto replayed = replayed_tile<Key, kU, kE>();
+  auto check_site = [&](const char* what, test::SiteCosts::Cost gpu, test::SiteCosts::Cost one_tile,
+                        bool wavefronts) {
+    CAPTURE(what);
+    CHECK(gpu.instructions > 0);
+    CHECK(one_tile.instructions * tiles == gpu.instructions);
+    if (wavefronts) CHECK(one_tile.wavefronts * tiles == gpu.wavefronts);
+  };
+  // nvcc's line table gives A's store loop the line of B's (store_blocked), so
+  // ncu_sites.py names both stage_key_down: the two are compared as one
+  check_site("round stores", total(measured, {"stage_key", "stage_key_down"}),
+             total(replayed, {"cf-sort-tile.stage_key", "cf-sort-tile.stage_key_down"}), true);
+  check_site("gather", total(measured, {"gather_key"}), total(replayed, {"cf-sort-tile.gather_key"}), true);
+  check_site("split store", total(measured, {"split_store"}), total(replayed, {"cf-sort-tile.split_store"}), true);
+  check_site("split load", total(measured, {"split_load"}), total(replayed, {"cf-sort-tile.split_load"}), true);
+  check_site("merge path", total(measured, {"path_a", "path_b"}),
+             total(replayed, {"cf-sort-tile.path_a", "cf-sort-tile.path_b"}), false);
+}
+}  // namespace
+
+TEST_CASE("CfSortTileAlgo on the sm90 preset: a whole tile's counts per site are the GPU's") {
+  // Nsight Compute per instruction on the block sort of kernel.cf_sort_bench --mode profile
+  // --algo cf --input random (an H200, SM 9.0 as the H100; 2026-11-28,
+  // validate/results/h100-2026-11-28/README.md): 1024 whole tiles in either launch.
+  check_against_gpu<std::int32_t, 256, 32>("keys4.sites.csv", 1024);  // 2^23 4-byte keys
+  check_against_gpu<std::int64_t, 256, 16>("keys8.sites.csv", 1024);  // 2^22 8-byte keys
 }
 
 }  // namespace cf_sort_replay_test
