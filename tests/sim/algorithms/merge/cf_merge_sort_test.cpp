@@ -242,6 +242,7 @@ void check_conflict_free(std::int64_t tiles) {
         CAPTURE(algo);
         CAPTURE(site);
         CHECK(c.instructions > 0);
+        CHECK(c.unmodelled == 0);
         CHECK(c.conflicts == 0);
         gathers += c.instructions;
       }

@@ -1,7 +1,9 @@
 #pragma once
 // Test support for the CF sort's CPU replay (cf_merge_sort_test.cpp,
 // cf_sort_replay_test.cpp): instructions, wavefronts and conflicts per
-// "<algorithm>.<site>" on a bank model, as the replay's warp instructions arrive.
+// "<algorithm>.<site>" on a bank model, as the replay's warp instructions arrive;
+// requests the model does not cover are counted apart, so that a test can hold a
+// site to none (an unmodelled request costs nothing here, which is no evidence).
 #include <cstdint>
 #include <map>
 #include <string>
@@ -20,9 +22,10 @@ struct SiteCosts final : InstructionListener {
     ++t.instructions;
     t.wavefronts += c.wavefronts;
     t.conflicts += c.conflicts;
+    if (!c.modelled) ++t.unmodelled;
   }
   struct Cost {
-    std::uint64_t instructions = 0, wavefronts = 0, conflicts = 0;
+    std::uint64_t instructions = 0, wavefronts = 0, conflicts = 0, unmodelled = 0;
   };
   const BankModel& model;
   bool counting = true;  ///< whether instructions now count (the whole-sort test counts whole tiles only)

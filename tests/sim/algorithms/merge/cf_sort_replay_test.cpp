@@ -196,6 +196,7 @@ test::SiteCosts::Cost total(const std::map<std::string, test::SiteCosts::Cost>& 
     if (it == sites.end()) continue;
     sum.instructions += it->second.instructions;
     sum.wavefronts += it->second.wavefronts;
+    sum.unmodelled += it->second.unmodelled;
   }
   return sum;
 }
@@ -213,6 +214,7 @@ void check_against_gpu(const std::string& file, std::uint64_t tiles) {
                         bool wavefronts) {
     CAPTURE(what);
     CHECK(gpu.instructions > 0);
+    CHECK(one_tile.unmodelled == 0);
     CHECK(one_tile.instructions * tiles == gpu.instructions);
     if (wavefronts) CHECK(one_tile.wavefronts * tiles == gpu.wavefronts);
   };
