@@ -1,5 +1,8 @@
 // bankcheck verify: check the papers' claims (proofs/claim_selection.hpp,
 // proofs/verifier.hpp) and print the certificate (proofs/certificate.hpp).
+#include <csignal>
+
+#include <atomic>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -32,8 +35,24 @@ struct VerifyArgs {
   bool json = false, csv = false;
   std::string output, format;
   unsigned threads = 0;
+  double time_limit = 0;
   bool quiet = false, brute_force = false;
 };
+
+/// Set by SIGINT or SIGTERM: the run starts no further point and reports
+/// what it checked, marked partial. The handler resets itself, so a second
+/// signal ends the process as usual.
+std::atomic<bool> stop_requested{false};
+extern "C" void request_stop(int) { stop_requested.store(true); }
+
+void stop_on_signals() {
+  struct sigaction action {};
+  action.sa_handler = request_stop;
+  action.sa_flags = SA_RESETHAND;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
 
 std::string models_text(const proofs::Claim& c) {
   std::string s;
@@ -81,6 +100,9 @@ void run(const VerifyArgs& a) {
   req.options.brute_force = a.brute_force;
   req.sample_points = a.sample;
   req.threads = a.threads;
+  req.time_limit = a.time_limit;
+  req.stop = &stop_requested;
+  stop_on_signals();
   const auto stdout_format = a.json ? proofs::CertificateFormat::json
                              : a.csv ? proofs::CertificateFormat::csv
                                      : proofs::CertificateFormat::markdown;
@@ -119,7 +141,9 @@ void run(const VerifyArgs& a) {
 void add_verify_command(CLI::App& app) {
   auto args = std::make_shared<VerifyArgs>();
   auto* cmd = app.add_subcommand("verify", "check the papers' claims; exit 0 if all hold, 1 if one fails inside its "
-                                           "hypotheses, 2 for bad input or when nothing was checked");
+                                           "hypotheses, 3 if one is undecided (a bounded search reached "
+                                           "neither way) or the run stopped early (partial), 2 for bad input "
+                                           "or when nothing was checked");
   cmd->add_option("claims", args->selection.names,
                   "claim ids (exact), paper names (spaa, hipc, karsin, sigmod, ac, sym) or globs (spaa.lemma2.*); "
                   "default: all");
@@ -145,7 +169,10 @@ void add_verify_command(CLI::App& app) {
                   "counterexample traces go next to it");
   cmd->add_option("--format", args->format, "format of -o FILE: markdown, json or csv");
   add_integer_option<unsigned>(*cmd, "--threads", args->threads, 1, 1024, "worker threads (default: all cores)");
-  cmd->add_flag("--quiet", args->quiet, "no progress bar");
+  cmd->add_flag("--quiet", args->quiet, "no progress on stderr");
+  cmd->add_option("--time-limit", args->time_limit,
+                  "start no point after SECONDS (0..1e9); the certificate then says partial and the exit status is 3")
+      ->check(CLI::Range(0.0, 1e9));
   cmd->add_flag("--brute-force", args->brute_force,
                 "run every claim's brute-force check (the oracle of the fast paths; slower)");
   cmd->callback([args] { run(*args); });

@@ -62,9 +62,12 @@ std::string csv_field(const std::string& s) {
 std::string certificate_csv(const VerifyReport& report) {
   std::ostringstream out;
   out << "claim,paper,lemma,model,w_lo,w_hi,E_lo,E_hi,points_within,points_beyond,points_outside,cases_within,"
-         "cases_beyond,status,seconds,counterexample_w,counterexample_E,detail,reproduce\n";
+         "cases_beyond,status,seconds,counterexample_w,counterexample_E,detail,reproduce,points_undecided,points_unchecked\n";
   for (const ClaimReport& r : report.claims) {
-    const std::optional<Counterexample>& shown = r.counterexample ? r.counterexample : r.error ? r.error : r.finding;
+    const std::optional<Counterexample>& shown = r.counterexample ? r.counterexample
+                                                 : r.error        ? r.error
+                                                 : r.undecided    ? r.undecided
+                                                                  : r.finding;
     out << csv_field(r.claim->id) << ',' << csv_field(r.claim->paper) << ',' << csv_field(r.claim->lemma) << ','
         << csv_field(model_text(r)) << ',' << r.w.lo << ',' << r.w.hi << ',' << r.E.lo << ',' << r.E.hi << ','
         << r.points_within << ',' << r.points_beyond << ',' << r.points_outside << ',' << r.cases_within << ',' << r.cases_beyond << ','
@@ -73,7 +76,7 @@ std::string certificate_csv(const VerifyReport& report) {
       out << shown->point.w << ',' << shown->point.E << ',' << csv_field(shown->detail) << ',' << csv_field(shown->reproduce);
     else
       out << ",,,";
-    out << '\n';
+    out << ',' << r.points_undecided << ',' << r.points_unchecked << '\n';
   }
   return out.str();
 }
@@ -92,6 +95,8 @@ nlohmann::json certificate_json(const VerifyReport& report, const VerifyRequest&
   j["threads"] = report.threads;
   j["ranks"] = report.ranks;
   j["exit_code"] = report.exit_code();
+  j["partial"] = !report.stopped.empty();
+  if (!report.stopped.empty()) j["stopped"] = report.stopped;
   j["claims"] = nlohmann::json::array();
   for (const ClaimReport& r : report.claims) {
     nlohmann::json c = {{"id", r.claim->id},
@@ -109,11 +114,14 @@ nlohmann::json certificate_json(const VerifyReport& report, const VerifyRequest&
                         {"points_outside", r.points_outside},
                         {"cases_within", r.cases_within},
                         {"cases_beyond", r.cases_beyond},
+                        {"points_undecided", r.points_undecided},
+                        {"points_unchecked", r.points_unchecked},
                         {"status", status_name(r.status)},
                         {"seconds", r.seconds}};
     if (r.counterexample) c["counterexample"] = counterexample_json(*r.counterexample);
     if (r.error) c["error"] = counterexample_json(*r.error);
     if (r.finding) c["finding"] = counterexample_json(*r.finding);
+    if (r.undecided) c["undecided"] = counterexample_json(*r.undecided);
     j["claims"].push_back(std::move(c));
   }
   return j;
@@ -135,6 +143,10 @@ std::string certificate_markdown(const VerifyReport& report) {
     if (r.error)
       out << "\n**" << r.claim->id << " fails** at w=" << r.error->point.w << ", E=" << r.error->point.E << ": "
           << r.error->detail << "\n  reproduce: `" << r.error->reproduce << "`\n";
+    if (r.undecided)
+      out << "\n**" << r.claim->id << " undecided** at " << r.points_undecided << " point(s), first w="
+          << r.undecided->point.w << ", E=" << r.undecided->point.E << ": " << r.undecided->detail
+          << "\n  reproduce: `" << r.undecided->reproduce << "`\n";
     if (r.finding)
       out << "\n**" << r.claim->id << " finding** (beyond the hypotheses) at w=" << r.finding->point.w
           << ", E=" << r.finding->point.E << ": " << r.finding->detail << "\n  reproduce: `" << r.finding->reproduce
@@ -148,6 +160,12 @@ std::string certificate_markdown(const VerifyReport& report) {
       out << "\n" << r.claim->id << " is vacuous: no point of its grid lies in its domain (" << r.points_outside
           << " outside), so nothing was checked"
           << (r.model.empty() || r.model == "dmm" ? "" : " (" + r.model + " exists only at w = 32)") << "\n";
+  }
+  if (!report.stopped.empty()) {
+    std::uint64_t unchecked = 0;
+    for (const ClaimReport& r : report.claims) unchecked += r.points_unchecked;
+    out << "\nPARTIAL: the run stopped (" << report.stopped << ") with " << unchecked
+        << " points unchecked; the table counts the points checked before\n";
   }
   const std::string ranks = report.ranks > 1 ? " x " + std::to_string(report.ranks) + " ranks" : "";
   out << "\n" << report.claims.size() << " claims, " << seconds_text(report.seconds) << " s on " << report.threads

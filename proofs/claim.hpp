@@ -59,11 +59,17 @@ struct Counterexample {
   std::string reproduce;  ///< one command line (verify at this point, or run/replay of a trace file)
 };
 
-/// Result of checking one point.
+/// Result of checking one point: the claim holds there (neither field set),
+/// fails with a counterexample, or is undecided: a bounded search found
+/// neither a counterexample nor the witness the claim asks for, and `detail`
+/// says what was searched. A check reports a failure only with a proof (an
+/// input checked by the exact model, or an exhaustive search).
 /// @post counterexample => the claim is false at this point for the input it describes.
+/// @post at most one of counterexample and undecided is set.
 struct PointResult {
   std::uint64_t cases = 0;
   std::optional<Counterexample> counterexample;
+  std::optional<Counterexample> undecided;
 };
 
 /// Default parameter ranges of a claim (inclusive): the grid `verify` checks

@@ -31,6 +31,10 @@ void ClaimTally::add(Region region, const PointResult& result, std::uint64_t ord
   (inside ? points_within : points_beyond) += 1;
   (inside ? cases_within : cases_beyond) += result.cases;
   if (result.counterexample) keep_first(inside ? within : beyond, Found{order, *result.counterexample});
+  if (result.undecided) {
+    ++points_undecided;
+    keep_first(undecided, Found{order, *result.undecided});
+  }
 }
 
 void ClaimTally::add_error(Region region, const Counterexample& what, std::uint64_t order, double secs) {
@@ -49,17 +53,20 @@ void ClaimTally::merge(const ClaimTally& other) {
   points_beyond += other.points_beyond;
   cases_within += other.cases_within;
   cases_beyond += other.cases_beyond;
+  points_undecided += other.points_undecided;
   seconds += other.seconds;
   if (other.within) keep_first(within, *other.within);
   if (other.beyond) keep_first(beyond, *other.beyond);
   if (other.error) keep_first(error, *other.error);
+  if (other.undecided) keep_first(undecided, *other.undecided);
 }
 
 std::string tallies_to_text(const std::vector<ClaimTally>& tallies) {
   Json all = Json::array();
   for (const ClaimTally& t : tallies)
     all.push_back({t.points_within, t.points_beyond, t.cases_within, t.cases_beyond, t.seconds,
-                   found_to_json(t.within), found_to_json(t.beyond), found_to_json(t.error)});
+                   found_to_json(t.within), found_to_json(t.beyond), found_to_json(t.error), t.points_undecided,
+                   found_to_json(t.undecided)});
   return all.dump();
 }
 
@@ -80,6 +87,8 @@ void merge_tallies_from_text(const std::string& text, std::vector<ClaimTally>& i
       t.within = found_from_json(j.at(5));
       t.beyond = found_from_json(j.at(6));
       t.error = found_from_json(j.at(7));
+      t.points_undecided = j.at(8);
+      t.undecided = found_from_json(j.at(9));
       into[i].merge(t);
     }
   } catch (const Json::exception& e) {

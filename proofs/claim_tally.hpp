@@ -27,7 +27,9 @@ struct Found {
 struct ClaimTally {
   std::mutex mutex;  ///< held by the thread that adds a point
   std::uint64_t points_within = 0, points_beyond = 0, cases_within = 0, cases_beyond = 0;
+  std::uint64_t points_undecided = 0;   ///< checked points where the check decided nothing
   std::optional<Found> within, beyond;  ///< the first found (lowest order)
+  std::optional<Found> undecided;       ///< the first undecided point, with what was searched
   std::optional<Found> error;           ///< the first point whose check threw (with the message)
   double seconds = 0;
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -30,6 +31,28 @@ constexpr unsigned log2_floor(std::uint64_t x) {
 constexpr std::int64_t mod(std::int64_t a, std::int64_t m) {
   const std::int64_t r = a % m;
   return r < 0 ? r + m : r;
+}
+
+/// The inverse of a modulo m, when GCD(a, m) = 1 (extended Euclid), checked
+/// by one multiplication: a * inverse = 1 (mod m). It certifies that
+/// x -> b + a x is a bijection of the residues mod m for every b (Lemma 16:
+/// a x = a y (mod m) gives x = y after multiplying by the inverse), without
+/// enumerating them. Empty when GCD(a, m) > 1. @pre m >= 1.
+inline std::optional<std::uint64_t> inverse_mod(std::uint64_t a, std::uint64_t m) {
+  if (m == 1) return 0;
+  __int128 r0 = static_cast<__int128>(m), r1 = static_cast<__int128>(a % m), s0 = 0, s1 = 1;
+  while (r1 != 0) {
+    const __int128 q = r0 / r1;
+    r0 -= q * r1;
+    std::swap(r0, r1);
+    s0 -= q * s1;
+    std::swap(s0, s1);
+  }
+  if (r0 != 1) return std::nullopt;
+  const __int128 mm = static_cast<__int128>(m);
+  const auto inverse = static_cast<std::uint64_t>(((s0 % mm) + mm) % mm);
+  if (static_cast<unsigned __int128>(a % m) * inverse % m != 1) return std::nullopt;  // the certificate itself
+  return inverse;
 }
 
 /// How a finite set of integers falls into the residue classes modulo m.

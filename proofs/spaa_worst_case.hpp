@@ -89,6 +89,31 @@ inline TupleSequence build_warp(std::uint64_t w, std::uint64_t E) {
   return warp;
 }
 
+/// The construction's merge order, as `merge_cost` reads it: element t of
+/// thread i comes from A iff order[i*E + t]. A thread of T that takes from
+/// one list only reads it in order. A thread that mixes A and B reads first
+/// the part that starts a column of the w x (wE/w) matrix of Section 4
+/// (the part whose first cell lies in bank 0), so that its other part, which
+/// ends a column, is read in the last steps, in the banks the pure threads
+/// scan then (Figure 4). Where neither or both parts start a column, A first.
+/// Linear in wE: every thread of the warp is placed, however many mix.
+inline std::vector<char> construction_order(const TupleSequence& warp, std::uint64_t w, std::uint64_t E) {
+  std::uint64_t total_a = 0;
+  for (const Tuple& t : warp.tuples) total_a += static_cast<std::uint64_t>(t.a);
+  std::vector<char> from_a;
+  from_a.reserve(warp.tuples.size() * E);
+  std::uint64_t a = 0, b = 0;  // cells of A and B taken by the threads before
+  for (const Tuple& t : warp.tuples) {
+    const auto ta = static_cast<std::uint64_t>(t.a), tb = static_cast<std::uint64_t>(t.b);
+    const bool mixed = ta > 0 && tb > 0;
+    const bool b_first = mixed && (total_a + b) % w == 0 && a % w != 0;
+    for (std::uint64_t s = 0; s < E; ++s) from_a.push_back(b_first ? s >= tb : s < ta);
+    a += ta;
+    b += tb;
+  }
+  return from_a;
+}
+
 /// Theorem 8's total for the warp (all d subproblems), in the paper's
 /// "bank conflicts" = serialized accesses summed over the E steps: the
 /// closed form of model/analytic.hpp, at any w, E >= 1 (the claims explore

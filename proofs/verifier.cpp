@@ -1,7 +1,9 @@
 #include "proofs/verifier.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <set>
 #include <stdexcept>
 
@@ -14,6 +16,8 @@ std::string status_name(Status s) {
   switch (s) {
     case Status::holds: return "holds";
     case Status::fails: return "FAILS";
+    case Status::undecided: return "UNDECIDED";
+    case Status::partial: return "PARTIAL";
     case Status::finding: return "finding";
     case Status::vacuous: return "vacuous";
     case Status::not_applicable: return "not applicable";
@@ -29,17 +33,25 @@ std::optional<std::string> model_for(const Claim& claim, const std::optional<std
 }
 
 int VerifyReport::exit_code() const {
-  bool checked = false;
+  bool checked = false, open = !stopped.empty();
   for (const ClaimReport& r : claims) {
     if (r.status == Status::fails) return 1;
+    open = open || r.status == Status::undecided || r.status == Status::partial;
     checked = checked || r.points_within + r.points_beyond > 0;
   }
+  if (open) return 3;
   return checked || claims.empty() ? 0 : 2;  // a run that checked no point at all is a usage error
 }
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+std::string seconds_text(double s) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g s", s);
+  return text;
+}
 
 /// What a run does with one claim: its model (none: not applicable), the
 /// options its checks get and its grid.
@@ -162,6 +174,8 @@ Counterexample with_artifacts(const Claim& c, const Counterexample& found, Check
 Status status_of(const ClaimReport& r, bool applicable) {
   if (!applicable) return Status::not_applicable;
   if (r.counterexample || r.error) return Status::fails;
+  if (r.undecided) return Status::undecided;
+  if (r.points_unchecked > 0) return Status::partial;
   if (r.finding) return Status::finding;
   if (r.points_within + r.points_beyond == 0) return Status::vacuous;
   return Status::holds;
@@ -178,10 +192,13 @@ ClaimReport claim_report(const Claim& c, const ClaimPlan& plan, const ClaimTally
   r.points_outside = plan.grid.outside;
   r.cases_within = t.cases_within;
   r.cases_beyond = t.cases_beyond;
+  r.points_undecided = t.points_undecided;
+  if (plan.model) r.points_unchecked = plan.grid.points.size() - t.points_within - t.points_beyond;
   r.seconds = t.seconds;
   if (t.within) r.counterexample = with_artifacts(c, t.within->counterexample, plan.options, req, rank);
   if (t.beyond) r.finding = with_artifacts(c, t.beyond->counterexample, plan.options, req, rank);
   if (t.error) r.error = t.error->counterexample;
+  if (t.undecided) r.undecided = t.undecided->counterexample;
   r.status = status_of(r, plan.model.has_value());
   return r;
 }
@@ -212,10 +229,22 @@ VerifyReport verify(const std::vector<const Claim*>& claims, const VerifyRequest
   VerifyReport report;
   report.ranks = static_cast<unsigned>(ranks);
   std::vector<ClaimTally> tallies(claims.size());
+  std::atomic<std::size_t> run{0};
+  const auto limit = std::chrono::duration<double>(req.time_limit);
+  auto stop = [&] {
+    if (req.stop && req.stop->load()) return true;
+    return req.time_limit > 0 && Clock::now() - start > limit;
+  };
   report.threads = run_tasks(
       tasks, req.threads,
-      [&](const PointTask& t) { check_point(*claims[t.claim], t, plans[t.claim].options, tallies[t.claim]); },
-      req.progress);
+      [&](const PointTask& t) {
+        check_point(*claims[t.claim], t, plans[t.claim].options, tallies[t.claim]);
+        run.fetch_add(1);
+      },
+      req.progress, stop);
+  if (run.load() < tasks.size())
+    report.stopped = req.stop && req.stop->load() ? "interrupted"
+                                                   : "the time limit of " + seconds_text(req.time_limit);
   if (ranks > 1) merge_over_ranks(*req.cluster, tallies);
 
   for (std::size_t i = 0; i < claims.size(); ++i)

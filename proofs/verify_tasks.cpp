@@ -22,7 +22,8 @@ std::vector<PointTask> rank_share(const std::vector<PointTask>& tasks, int rank,
 
 unsigned run_tasks(const std::vector<PointTask>& tasks, unsigned threads,
                    const std::function<void(const PointTask&)>& run,
-                   const std::function<void(const VerifyProgress&)>& progress) {
+                   const std::function<void(const VerifyProgress&)>& progress,
+                   const std::function<bool()>& stop) {
   std::uint64_t total_work = 0;
   for (const PointTask& t : tasks) total_work += work_of(t);
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
@@ -30,20 +31,21 @@ unsigned run_tasks(const std::vector<PointTask>& tasks, unsigned threads,
 
   std::atomic<std::size_t> next{0}, done{0};
   std::atomic<std::uint64_t> done_work{0};
-  std::atomic<bool> failed{false};
+  std::atomic<bool> halted{false};
   std::exception_ptr first_error;
   std::mutex error_mutex;
   auto worker = [&] {
     for (;;) {
       const std::size_t k = next.fetch_add(1);
       if (k >= tasks.size()) return;
-      if (!failed.load()) {
+      if (!halted.load() && stop && stop()) halted.store(true);  // the tasks left count as done, unrun
+      if (!halted.load()) {
         try {
           run(tasks[k]);
         } catch (...) {
           std::lock_guard lock(error_mutex);
           if (!first_error) first_error = std::current_exception();
-          failed.store(true);
+          halted.store(true);
         }
       }
       done_work.fetch_add(work_of(tasks[k]));

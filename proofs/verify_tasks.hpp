@@ -41,10 +41,12 @@ std::vector<PointTask> rank_share(const std::vector<PointTask>& tasks, int rank,
 /// more than there are tasks, at least one), while `progress` (if set) is
 /// called about every 100 ms from the calling thread and once at the end.
 /// If a `run` throws, no further task starts and the first exception is
-/// rethrown once every thread has stopped.
+/// rethrown once every thread has stopped. Once `stop` (if set) returns
+/// true, no further task starts either: the tasks left are not run.
 /// @return the number of threads used.
 unsigned run_tasks(const std::vector<PointTask>& tasks, unsigned threads,
                    const std::function<void(const PointTask&)>& run,
-                   const std::function<void(const VerifyProgress&)>& progress);
+                   const std::function<void(const VerifyProgress&)>& progress,
+                   const std::function<bool()>& stop = {});
 
 }  // namespace bankcheck::proofs

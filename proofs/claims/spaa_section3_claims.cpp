@@ -2,12 +2,14 @@
 // number-theoretic lemmas, checked from their definitions
 // (proofs/spaa_residues.hpp), independently of sim/algorithms/merge/cf_merge.hpp.
 #include <algorithm>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "proofs/claims/claim_groups.hpp"
 #include "proofs/number_theory.hpp"
+#include "proofs/spaa_residue_proofs.hpp"
 #include "proofs/spaa_residues.hpp"
 
 namespace bankcheck::proofs {
@@ -47,6 +49,22 @@ Claim base(std::string id, std::string lemma, std::string statement, std::string
   return c;
 }
 
+/// The fast path: where `proves` establishes the claim at a point
+/// (proofs/spaa_residue_proofs.hpp), it holds there for every case the
+/// oracle would examine (`cases` of them); elsewhere the oracle runs and
+/// finds the counterexample.
+void prove_or_check(Claim& c, bool (*proves)(uint64_t, uint64_t),
+                    std::function<uint64_t(const Point&, const CheckOptions&)> cases) {
+  c.fast_check = [check = c.check, proves, cases = std::move(cases)](const Point& p, const CheckOptions& o) {
+    if (!proves(p.w, p.E)) return check(p, o);
+    PointResult res;
+    res.cases = cases(p, o);
+    return res;
+  };
+}
+
+uint64_t round_cases(const Point& p, const CheckOptions& o) { return rounds(p, o).size(); }
+
 Region within_e_le_w(const Point& p) { return p.E <= p.w ? Region::within : Region::beyond; }
 
 Claim lemma1() {
@@ -72,6 +90,7 @@ Claim lemma1() {
     }
     return res;
   };
+  prove_or_check(c, spaa::proves_row_profile, round_cases);
   return c;
 }
 
@@ -96,6 +115,7 @@ Claim lemma1_tight() {
     }
     return res;
   };
+  prove_or_check(c, spaa::proves_row_profile, round_cases);
   return c;
 }
 
@@ -143,6 +163,8 @@ Claim lemma2(int part) {
     }
     return res;
   };
+  prove_or_check(c, part == 1 ? spaa::proves_part_classes : spaa::proves_parts_distinct,
+                 [](const Point& p, const CheckOptions& o) { return round_cases(p, o) * nt::gcd(p.w, p.E); });
   return c;
 }
 
@@ -172,6 +194,7 @@ Claim corollary3() {
     }
     return res;
   };
+  prove_or_check(c, spaa::proves_parts_distinct, round_cases);
   return c;
 }
 
@@ -199,6 +222,19 @@ Claim lemma4() {
                                       ", expected " + to_string(expected));
           return res;
         }
+      }
+    return res;
+  };
+  // The same differences from the elements' definition, j + (l w/d + k)E,
+  // without building the sets.
+  c.fast_check = [check = c.check](const Point& p, const CheckOptions& o) {
+    const uint64_t d = nt::gcd(p.w, p.E), n = p.w / d;
+    PointResult res;
+    for (uint64_t j : rounds(p, o))
+      for (uint64_t l = 0; l + 1 < d; ++l) {
+        ++res.cases;
+        const uint64_t last = j + (l * n + n - 1) * p.E, first = (j + 1) % p.E + (l + 1) * n * p.E;
+        if (first - last != (j + 1 < p.E ? p.E + 1 : 1)) return check(p, o);
       }
     return res;
   };
@@ -249,6 +285,7 @@ Claim round_formula() {
     }
     return res;
   };
+  prove_or_check(c, spaa::proves_round_formula, [](const Point& p, const CheckOptions&) { return p.w * p.E; });
   return c;
 }
 
@@ -309,6 +346,7 @@ Claim circular_shift() {
     }
     return res;
   };
+  prove_or_check(c, spaa::proves_shift, [](const Point& p, const CheckOptions&) { return p.w * p.E; });
   return c;
 }
 

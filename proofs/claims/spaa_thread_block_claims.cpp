@@ -12,6 +12,7 @@
 #include "proofs/claims/claim_groups.hpp"
 #include "proofs/claims/input_plan.hpp"
 #include "proofs/number_theory.hpp"
+#include "proofs/spaa_residue_proofs.hpp"
 #include "proofs/spaa_residues.hpp"
 
 namespace bankcheck::proofs {
@@ -79,26 +80,14 @@ PointResult brute_force(const std::string& id, const Point& p, const CheckOption
   return res;
 }
 
-/// One residue class for every split. A split reads [alpha, alpha + delta)
-/// and [alpha + delta, alpha + wE) + (2 - v) wE. If position k and k + wE have
-/// the same bank (rho(k) mod w) for every k of the block (checked here; the
-/// round k mod E repeats with period wE anyway), the split reads, round by
-/// round, the banks of [alpha, alpha + wE), and those are the banks of
-/// [0, wE). So every split passes or every split fails: [0, wE) is checked
-/// once, and when it fails the oracle finds the first failing split.
+/// Every split at once (proofs/spaa_residue_proofs.hpp, proves_shift): a
+/// split reads [alpha, alpha + delta) and [alpha + delta, alpha + wE) +
+/// (2 - v) wE; rho(k + wE) = rho(k) + wE and w divides wE, so, round by
+/// round (wE is a multiple of E), it reads the banks of one window of wE
+/// consecutive positions, which are those of [0, wE): complete in every
+/// round. Where the facts do not hold the oracle finds the failing split.
 PointResult fast(const std::string& id, const Point& p, const CheckOptions& o) {
-  const uint64_t w = p.w, E = p.E, we = w * E, uE = kBlockWarps * we;
-  const spaa::CircularShift rho(w, E);
-  std::vector<uint64_t> bank(uE);
-  for (uint64_t k = 0; k < uE; ++k) bank[k] = rho(k) % w;
-  for (uint64_t k = 0; k + we < uE; ++k)
-    if (bank[k + we] != bank[k]) return brute_force(id, p, o);
-  std::vector<char> seen(E * w, 0);  // [round][bank]
-  for (uint64_t k = 0; k < we; ++k) {
-    char& s = seen[(k % E) * w + bank[k]];
-    if (s) return brute_force(id, p, o);
-    s = 1;
-  }
+  if (!spaa::proves_shift(p.w, p.E)) return brute_force(id, p, o);
   PointResult res;
   const BigCount all = all_splits(p);
   res.cases = enumerates(all, o) ? static_cast<uint64_t>(all) : kBlockWarps * (o.inputs + 4);

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -26,7 +27,8 @@ TEST_CASE("the bar shows done/total, the share and an estimate, and ends its lin
     bar.update(5, 10, 0.5);
   }
   const std::string s = contents(f);
-  CHECK(s.find("[###############               ] 5/10 points,  50%, about") != std::string::npos);
+  CHECK(s.find("[###############               ] 5/10 points,  50%, ") != std::string::npos);
+  CHECK(s.find("points/s, about") != std::string::npos);
   CHECK(s.find("s left") != std::string::npos);
   CHECK(s.back() == '\n');
   std::fclose(f);
@@ -42,5 +44,23 @@ TEST_CASE("nothing is drawn when disabled (not a terminal, --quiet) or before th
     early.update(5, 10, 0.5);
   }
   CHECK(contents(f).empty());
+  std::fclose(f);
+}
+
+TEST_CASE("off a terminal: whole lines with the rate, no carriage returns, none before the delay") {
+  std::FILE* f = std::tmpfile();
+  REQUIRE(f);
+  {
+    ProgressBar lines("points", true, f, 0.0, ProgressBar::Style::lines);
+    lines.update(5, 10, 0.5);
+    lines.update(6, 10, 0.6);  // within the interval: not drawn
+    ProgressBar early("points", true, f, 3600.0, ProgressBar::Style::lines);
+    early.update(5, 10, 0.5);
+  }
+  const std::string s = contents(f);
+  CHECK(s.rfind("progress: 5/10 points,  50%, ", 0) == 0);
+  CHECK(s.find("points/s, about") != std::string::npos);
+  CHECK(s.find('\r') == std::string::npos);
+  CHECK(std::count(s.begin(), s.end(), '\n') == 1);
   std::fclose(f);
 }

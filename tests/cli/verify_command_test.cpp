@@ -8,6 +8,8 @@
 #include <sstream>
 #include <string>
 
+#include <sys/wait.h>
+
 #include "tests/cli/cli_runner.hpp"
 #include "tests/pipe_output.hpp"
 #include "tests/scratch.hpp"
@@ -112,6 +114,35 @@ TEST_CASE("numbers are range-checked: exit 2 with the range") {
   CHECK(verify("spaa.lemma1 --exhaustive --sample 3").code == 2);
   CHECK(verify("spaa.lemma1 --w 1..1048576 --E 1..1048576").code == 2);  // grid too large without --sample
   CHECK(verify("--list").code == 0);
+}
+
+TEST_CASE("Theorem 8 holds where the theorem holds, at widths past 64 mixing threads") {
+  // Each point had been reported FAILS by a search over the orders of the
+  // first 64 mixing threads; the paper's counts: 7866 and 527616.
+  for (const char* point : {"--w 129..129 --E 105..105", "--w 86..86 --E 70..70", "--w 1024..1024 --E 1000..1000"}) {
+    CAPTURE(point);
+    const auto r = verify(std::string("spaa.theorem8 ") + point + " --quiet");
+    CHECK(r.code == 0);
+    CHECK(r.out.find("| holds |") != std::string::npos);
+  }
+}
+
+TEST_CASE("--time-limit and SIGINT stop a run early: a partial certificate, exit 3") {
+  const auto timed = verify("spaa.lemma1 --time-limit 0.000001 --quiet");
+  CHECK(timed.code == 3);
+  CHECK(timed.out.find("| PARTIAL |") != std::string::npos);
+  CHECK(timed.out.find("PARTIAL: the run stopped (the time limit of 1e-06 s)") != std::string::npos);
+  CHECK(verify("spaa.lemma1 --time-limit -1").code == 2);
+  // SIGINT after a second into a run of minutes: the table of what was checked, on stdout.
+  const std::string out = scratch("interrupted.md").string();
+  const std::string cmd = "timeout --preserve-status -s INT 1 '" + std::string(BANKCHECK_CLI) +
+                          "' verify spaa.gather.warp --w 1..512 --E 1..512 --threads 1 --quiet >'" + out + "' 2>/dev/null";
+  const int status = std::system(cmd.c_str());
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 3);
+  const std::string md = slurp(out);
+  CHECK(md.find("| spaa.gather.warp |") != std::string::npos);
+  CHECK(md.find("PARTIAL: the run stopped (interrupted)") != std::string::npos);
 }
 
 TEST_CASE("no progress bar when stderr is not a terminal") {

@@ -68,6 +68,23 @@ TEST_CASE("tallies travel as text and merge to the sum, keeping the first counte
   CHECK_THROWS_AS(merge_tallies_from_text("not json", sum), std::invalid_argument);
 }
 
+TEST_CASE("undecided points travel and merge: counted, the lowest order's kept") {
+  std::vector<ClaimTally> a(1), b(1), sum(1);
+  PointResult open;
+  open.cases = 2;
+  open.undecided = Counterexample{{9, 9}, "not reached (9)", "r"};
+  a[0].add(Region::within, open, 9, 0);
+  open.undecided = Counterexample{{2, 2}, "not reached (2)", "r"};
+  b[0].add(Region::beyond, open, 2, 0);
+  merge_tallies_from_text(tallies_to_text(a), sum);
+  merge_tallies_from_text(tallies_to_text(b), sum);
+  CHECK(sum[0].points_undecided == 2);
+  CHECK(sum[0].points_within + sum[0].points_beyond == 2);
+  REQUIRE(sum[0].undecided);
+  CHECK(sum[0].undecided->counterexample.detail == "not reached (2)");
+  CHECK_FALSE(sum[0].within);
+}
+
 TEST_CASE("merged over the ranks of a single process, the tallies are unchanged") {
   std::vector<ClaimTally> t(1);
   t[0].add(Region::within, result(4, 8), 8, 0);

@@ -45,3 +45,21 @@ TEST_CASE("collision_text names two witnesses of the largest class") {
   const ResidueProfile p = residue_profile(std::vector<std::int64_t>{1, 5, 9, 2}, 4);
   CHECK(collision_text(p, 4) == "1 and 9 are congruent mod 4 (3 elements share residue 1)");
 }
+
+TEST_CASE("inverse_mod: a * inverse = 1 (mod m) exactly when GCD(a, m) = 1, against a search of every x") {
+  for (std::uint64_t m = 1; m <= 64; ++m)
+    for (std::uint64_t a = 0; a <= 2 * m; ++a) {
+      std::optional<std::uint64_t> found;
+      for (std::uint64_t x = 0; x < m && !found; ++x)
+        if (a * x % m == 1 % m) found = x;
+      const auto inv = inverse_mod(a, m);
+      CHECK_MESSAGE(inv.has_value() == found.has_value(), "a=" << a << " m=" << m);
+      if (inv) CHECK(a * *inv % m == 1 % m);
+    }
+  // Far beyond 64-bit products of the operands: w, E up to 2^40 and more.
+  const std::uint64_t big = (std::uint64_t{1} << 61) - 1;  // a prime
+  const auto inv = inverse_mod(1234567891011ull, big);
+  REQUIRE(inv.has_value());
+  CHECK(static_cast<unsigned __int128>(1234567891011ull) * *inv % big == 1);
+  CHECK_FALSE(inverse_mod(6, 1024).has_value());
+}

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <numeric>
+#include <string>
 #include <vector>
 
 using namespace bankcheck::spaa;
@@ -37,4 +39,71 @@ TEST_CASE("merge cost by hand: every thread scans its own column") {
 
 TEST_CASE("the construction is undefined beyond E <= w") {
   CHECK_FALSE(build_t(5, 7).error.empty());  // q = 0 asks for q - 1 = -1 tuples
+}
+
+namespace {
+/// Theorem 8's count for the warp as the paper prints it (all d subproblems):
+/// E^2 for 1 < E <= w/2, else (E^2 + 2Er + Ed - r^2 - rd)/2 with w = qE + r,
+/// d = GCD(w, E); written here from the paper, apart from model/analytic.
+std::int64_t paper_count(std::int64_t w, std::int64_t E) {
+  if (2 * E <= w) return E * E;
+  const std::int64_t r = w % E, d = std::gcd(w, E);
+  return (E * E + 2 * E * r + E * d - r * r - r * d) / 2;
+}
+}  // namespace
+
+TEST_CASE("Section 4's merge order reaches Theorem 8's count at every 2 <= E <= w <= 96") {
+  for (std::uint64_t w = 2; w <= 96; ++w)
+    for (std::uint64_t E = 2; E <= w; ++E) {
+      const TupleSequence warp = build_warp(w, E);
+      REQUIRE(warp.error.empty());
+      const MergeCost c = merge_cost(w, E, construction_order(warp, w, E));
+      CHECK_MESSAGE(c.bottom_total >= paper_count(static_cast<std::int64_t>(w), static_cast<std::int64_t>(E)),
+                    "w=" << w << " E=" << E << ": " << c.bottom_total);
+    }
+}
+
+TEST_CASE("Section 4's merge order reaches it where a search of 64 threads did not, and at the widths CLI accepts") {
+  // The paper's counts at the points where the order search fell short
+  // (86/70: 3496, 129/105: 7866, 106/98: 5644, 256/200: 30208, 512/400:
+  // 120832, 1024/1000: 527616), each with more than 64 mixing threads.
+  struct Case {
+    std::uint64_t w, E;
+    std::int64_t count;
+  };
+  for (const Case& k : {Case{86, 70, 3496}, Case{129, 105, 7866}, Case{106, 98, 5644}, Case{256, 200, 30208},
+                        Case{512, 400, 120832}, Case{1024, 1000, 527616}}) {
+    CAPTURE(k.w);
+    CAPTURE(k.E);
+    CHECK(paper_count(static_cast<std::int64_t>(k.w), static_cast<std::int64_t>(k.E)) == k.count);
+    CHECK(theorem8_total(k.w, k.E) == k.count);
+    const TupleSequence warp = build_warp(k.w, k.E);
+    std::uint64_t mixed = 0;
+    for (const Tuple& t : warp.tuples) mixed += t.a > 0 && t.b > 0;
+    CHECK(mixed > 64);
+    CHECK(merge_cost(k.w, k.E, construction_order(warp, k.w, k.E)).bottom_total >= k.count);
+  }
+  for (std::uint64_t w : {65, 127, 128, 129, 255, 256, 257, 1000, 1024})
+    for (std::uint64_t E : {std::uint64_t{2}, w / 2, w / 2 + 1, w - 1, w}) {
+      CAPTURE(w);
+      CAPTURE(E);
+      const TupleSequence warp = build_warp(w, E);
+      REQUIRE(warp.error.empty());
+      CHECK(merge_cost(w, E, construction_order(warp, w, E)).bottom_total >=
+            paper_count(static_cast<std::int64_t>(w), static_cast<std::int64_t>(E)));
+    }
+}
+
+TEST_CASE("Section 4's merge order, w = 12, E = 5 (Figure 4, left): mixing threads read the part starting a column first") {
+  // T = (2,3) (5,0) (5,0) (1,4) (0,5) (1,4) (5,0) (5,0) (2,3) (0,5) (5,0) (5,0); A fills 3 columns of 12.
+  // Thread 0 starts column 0 of A and of B: A first. Thread 3's A cell starts column 1 of A: A first.
+  // Thread 5's A cell is bank 1 of column 1, its B cells start column 1 of B: B first. Thread 8 starts column 2 of A.
+  const std::vector<char> order = construction_order(build_warp(12, 5), 12, 5);
+  auto reads = [&](int thread) { return std::string(order.begin() + thread * 5, order.begin() + thread * 5 + 5); };
+  CHECK(reads(0) == std::string{1, 1, 0, 0, 0});
+  CHECK(reads(3) == std::string{1, 0, 0, 0, 0});
+  CHECK(reads(5) == std::string{0, 0, 0, 0, 1});
+  CHECK(reads(8) == std::string{1, 1, 0, 0, 0});
+  CHECK(reads(1) == std::string(5, 1));
+  CHECK(reads(4) == std::string(5, 0));
 }

@@ -6,6 +6,8 @@
 #include "proofs/claims_registry.hpp"
 
 #include <atomic>
+#include <chrono>
+#include <thread>
 #include <optional>
 #include <stdexcept>
 #include <vector>
@@ -201,6 +203,69 @@ TEST_CASE("the fast paths give the brute-force verdicts on a grid: every SPAA cl
     CHECK(a.claims[i].finding.has_value() == b.claims[i].finding.has_value());
     if (a.claims[i].finding) CHECK(a.claims[i].finding->detail == b.claims[i].finding->detail);
   }
+}
+
+TEST_CASE("a search that decides nothing is UNDECIDED (exit 3), never FAILS, and a counterexample still wins") {
+  Claim open = toy();
+  open.check = [](const Point& p, const CheckOptions& o) {
+    PointResult r;
+    r.cases = 1;
+    if (p.E == 5) r.undecided = Counterexample{p, "not reached by 4 orders", reproduce_command("toy", p, o)};
+    return r;
+  };
+  VerifyRequest req;
+  req.w = Range{8, 10};
+  req.E = Range{4, 6};
+  const VerifyReport r = verify({&open}, req);
+  CHECK(r.claims[0].status == Status::undecided);
+  CHECK(r.claims[0].points_undecided == 3);
+  REQUIRE(r.claims[0].undecided);
+  CHECK(r.claims[0].undecided->point.w == 8);  // the lowest (w, E)
+  CHECK_FALSE(r.claims[0].counterexample);
+  CHECK(r.exit_code() == 3);
+  const std::string md = certificate_markdown(r);
+  CHECK(md.find("| UNDECIDED |") != std::string::npos);
+  CHECK(md.find("**toy undecided** at 3 point(s), first w=8, E=5: not reached by 4 orders") != std::string::npos);
+  CHECK(certificate_json(r, req)["claims"][0]["points_undecided"] == 3);
+  const Claim fails = toy();
+  req.E = Range{3, 6};
+  CHECK(verify({&open, &fails}, req).exit_code() == 1);
+}
+
+TEST_CASE("a run stopped by its flag or its time limit is PARTIAL (exit 3) and counts the points it left") {
+  const Claim c = toy();
+  std::atomic<bool> stop{true};
+  VerifyRequest req;
+  req.w = Range{8, 10};
+  req.E = Range{4, 6};
+  req.stop = &stop;
+  const VerifyReport stopped = verify({&c}, req);
+  CHECK(stopped.stopped == "interrupted");
+  CHECK(stopped.claims[0].status == Status::partial);
+  CHECK(stopped.claims[0].points_unchecked == 9);
+  CHECK(stopped.exit_code() == 3);
+  CHECK(certificate_markdown(stopped).find("PARTIAL: the run stopped (interrupted) with 9 points unchecked") !=
+        std::string::npos);
+  CHECK(certificate_json(stopped, req)["partial"] == true);
+  stop = false;
+  const VerifyReport whole = verify({&c}, req);
+  CHECK(whole.stopped.empty());
+  CHECK(whole.claims[0].points_unchecked == 0);
+  CHECK(whole.exit_code() == 0);
+  req.stop = nullptr;
+  req.time_limit = 1e-9;
+  Claim slow = toy();
+  slow.check = [](const Point&, const CheckOptions&) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    PointResult r;
+    r.cases = 1;
+    return r;
+  };
+  req.threads = 1;
+  const VerifyReport timed = verify({&slow}, req);
+  CHECK(timed.stopped == "the time limit of 1e-09 s");
+  CHECK(timed.claims[0].points_unchecked == 9);
+  CHECK(timed.exit_code() == 3);
 }
 
 TEST_CASE("progress reaches the total, weighted by w*E") {
