@@ -29,7 +29,7 @@ struct VerifyArgs {
   std::string w, E;
   bool exhaustive = false;
   std::uint64_t sample = 0;
-  std::uint64_t inputs = 64;
+  std::optional<std::uint64_t> inputs;  ///< unset: 64, bounded by the work of a point (CheckOptions::input_work)
   std::uint64_t seed = 1;
   std::string model;
   bool json = false, csv = false;
@@ -95,7 +95,8 @@ void run(const VerifyArgs& a) {
     req.model = a.model;
   }
   req.options.mode = a.exhaustive ? proofs::Mode::exhaustive : a.sample > 0 ? proofs::Mode::sample : proofs::Mode::automatic;
-  req.options.inputs = a.inputs;
+  req.options.inputs = a.inputs.value_or(64);
+  if (!a.inputs && req.options.mode == proofs::Mode::automatic) req.options.input_work = proofs::kDefaultInputWork;
   req.options.seed = a.seed;
   req.options.brute_force = a.brute_force;
   req.sample_points = a.sample;
@@ -155,8 +156,9 @@ void add_verify_command(CLI::App& app) {
   auto* sa = add_integer_option<std::uint64_t>(*cmd, "--sample", args->sample, 1, std::uint64_t{1} << 40,
                                                "check N sampled points per claim (and --inputs per point)");
   ex->excludes(sa);
-  add_integer_option<std::uint64_t>(*cmd, "--inputs", args->inputs, 1, std::uint64_t{1} << 32,
-                                    "sampled inputs per point (default 64)");
+  add_integer_option<std::uint64_t>(*cmd, "--inputs", args->inputs, std::uint64_t{1}, std::uint64_t{1} << 32,
+                                    "sampled inputs per point (default 64, fewer at points whose inputs are large: "
+                                    "docs/claims.md; given, exactly N)");
   add_integer_option<std::uint64_t>(*cmd, "--seed", args->seed, 0, ~std::uint64_t{0}, "random seed (default 1)");
   cmd->add_option("--model", args->model,
                   "check only the claims stated for this model (dmm, sm90, kepler-4B, kepler-8B); the others are "
@@ -170,9 +172,8 @@ void add_verify_command(CLI::App& app) {
   cmd->add_option("--format", args->format, "format of -o FILE: markdown, json or csv");
   add_integer_option<unsigned>(*cmd, "--threads", args->threads, 1, 1024, "worker threads (default: all cores)");
   cmd->add_flag("--quiet", args->quiet, "no progress on stderr");
-  cmd->add_option("--time-limit", args->time_limit,
-                  "start no point after SECONDS (0..1e9); the certificate then says partial and the exit status is 3")
-      ->check(CLI::Range(0.0, 1e9));
+  add_real_option(*cmd, "--time-limit", args->time_limit, 1e-6, 1e6,
+                  "start no point after SECONDS (1e-6..1e6); the certificate then says partial and the exit status is 3");
   cmd->add_flag("--brute-force", args->brute_force,
                 "run every claim's brute-force check (the oracle of the fast paths; slower)");
   cmd->callback([args] { run(*args); });

@@ -45,12 +45,21 @@ enum class Mode {
 struct CheckOptions {
   Mode mode = Mode::automatic;
   std::uint64_t inputs = 64;            ///< sampled inputs per point
+  /// Automatic mode: a point's random inputs stop once they would visit more
+  /// than this many elements (an input of an algorithm claim visits about
+  /// threads * E); its structured inputs always run, and at least one random
+  /// one. 0: no bound, `inputs` of them everywhere.
+  std::uint64_t input_work = 0;
   std::uint64_t inputs_limit = 4096;    ///< automatic: enumerate when a point has at most this many inputs
   std::uint64_t seed = 1;               ///< base seed; a point's stream depends only on (seed, w, E)
   std::string model = "dmm";            ///< bank model preset for replayed claims
   std::string artifact_dir;             ///< where trace files of counterexamples go ("" = none)
   bool brute_force = false;             ///< use Claim::check even where a Claim::fast_check exists
 };
+
+/// `bankcheck verify`'s bound on a point's random inputs when --inputs is not
+/// given: 64 inputs up to w*E = 1024, then fewer, one from w*E = 65536 on.
+inline constexpr std::uint64_t kDefaultInputWork = std::uint64_t{1} << 16;
 
 /// A case where the claim is false, with what it takes to see it again.
 struct Counterexample {

@@ -44,7 +44,7 @@ std::vector<std::vector<long>> gather_inputs(const Point& p, unsigned threads, c
     alt[t] = t % 2 ? 0 : E;
     ramp[t] = static_cast<long>(t % (p.E + 1));
   }
-  return vectors_or_sample(threads, 0, E, p, o, {a, b, alt, ramp});
+  return vectors_or_sample(threads, 0, E, p, o, {a, b, alt, ramp}, threads * p.E);
 }
 
 BigCount gather_exhaustive(const Point& p, unsigned warps) {
@@ -227,7 +227,7 @@ Claim gather_claim_for(const GatherSetup& s) {
   c.region = [](const Point& p) { return p.E <= p.w ? Region::within : Region::beyond; };
   c.exhaustive_cases = [warps = s.warps](const Point& p) { return gather_exhaustive(p, warps); };
   c.planned_cases = [warps = s.warps](const Point& p, const CheckOptions& o) {
-    return planned_inputs(gather_exhaustive(p, warps), o, 4);
+    return planned_inputs(gather_exhaustive(p, warps), o, 4, warps * p.w * p.E);
   };
   c.check = [s](const Point& p, const CheckOptions& o) { return gather_brute_force<Key>(s, p, o); };
   c.fast_check = [s](const Point& p, const CheckOptions& o) { return gather_fast<Key>(s, p, o); };

@@ -293,7 +293,7 @@ constexpr uint64_t kWorstEnumerateBits = 20;  // automatic mode enumerates 2^(wE
 BigCount worst_inputs(const Point& p, const CheckOptions& o) {
   if (o.mode == Mode::exhaustive || (o.mode == Mode::automatic && p.w * p.E <= kWorstEnumerateBits))
     return BigCount(1) << static_cast<unsigned>(std::min<uint64_t>(p.w * p.E, 4096));
-  return BigCount(o.inputs);
+  return BigCount(sampled_inputs(o, p.w * p.E));
 }
 
 PointResult worst_brute_force(const std::string& id, const Point& pt, const CheckOptions& o) {
@@ -318,7 +318,7 @@ PointResult worst_brute_force(const std::string& id, const Point& pt, const Chec
     }
   } else {
     std::mt19937_64 rng(point_seed(o.seed, pt));
-    for (uint64_t s = 0; s < o.inputs; ++s) {
+    for (uint64_t s = 0, inputs = sampled_inputs(o, n); s < inputs; ++s) {
       for (uint64_t k = 0; k < n; ++k) from_a[k] = rng() & 1;
       consider();
     }
