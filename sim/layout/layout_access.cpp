@@ -144,6 +144,28 @@ std::string along_problem(const Tile& tile, const Instructions& per_tile, unsign
   return "";
 }
 
+/// The lowest offset a layout reaches: each leaf with a negative stride at its last index.
+std::int64_t lowest_offset(const IntTuple& shape, const IntTuple& stride) {
+  if (shape.is_leaf()) return stride.value < 0 ? stride.value * (shape.value - 1) : 0;
+  std::int64_t low = 0;
+  for (std::size_t i = 0; i < shape.modes.size(); ++i) low += lowest_offset(shape.modes[i], stride.modes[i]);
+  return low;
+}
+
+/// Negative strides (CuTe allows them) need a base that keeps every address non-negative.
+void check_negative_reach(const SharedLayout& layout, unsigned element_bytes, std::uint64_t base) {
+  const std::int64_t low = layout.offset + lowest_offset(layout.layout.shape(), layout.layout.stride());
+  if (low >= 0) return;
+  const std::uint64_t below = static_cast<std::uint64_t>(-low) * element_bytes;
+  if (layout.swizzle && layout.unit == SwizzleUnit::element)
+    throw std::invalid_argument("layout " + layout.text() + " reaches element offset " + std::to_string(low) +
+                                ": a swizzle of a negative element offset is not modelled");
+  if (below > base)
+    throw std::invalid_argument("layout " + layout.text() + " reaches offset " + std::to_string(low) + ", " +
+                                std::to_string(below) + " bytes below its start: give --base of at least " +
+                                std::to_string(below) + " (the tile's address)");
+}
+
 std::string range_text(std::uint64_t lo, std::uint64_t hi) {
   return lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi);
 }
@@ -186,6 +208,7 @@ LayoutAccess plan_layout_access(const SharedLayout& layout, const ElementType& e
   LayoutAccessSpec spec;
   spec.along = along_mode;
   spec.base = base;
+  check_negative_reach(out.layout, out.element.bytes, base);
   const Tile tile(out.layout, out.element.bytes, spec.base);
   out.rows = tile.rows();
   out.cols = tile.cols();
