@@ -57,10 +57,11 @@ void print_text(const proofs::LayoutSuggestion& s, const BankModel& model, std::
   os << "suggest " << t.rows << " x " << t.cols << " " << t.element.name << " (" << t.rows * t.cols * t.element.bytes
      << " bytes), " << s.rows.size() << " access" << (s.rows.size() == 1 ? "" : "es") << ", model " << model.name() << "\n";
   const auto& q = s.searched;
-  os << "searched " << q.candidates << " layouts (" << q.plain << " plain, " << q.padded << " padded, " << q.swizzles
-     << " CuTe swizzles on elements and bytes, " << q.atoms << " TMA/wgmma atoms, " << q.xor_maps
-     << " XOR maps built from the phase spaces after " << q.xor_evaluations << " descent steps), " << q.feasible
-     << " serve every access" << (q.notes.empty() ? "" : "; " + q.notes.substr(0, q.notes.size() - 2)) << "\n\n";
+  os << "searched " << q.candidates << " layouts: plain " << q.plain << ", padded " << q.padded
+     << ", CuTe swizzles on elements and bytes " << q.swizzles << ", TMA/wgmma atoms " << q.atoms
+     << ", XOR maps from the phase spaces " << q.xor_maps << " (" << q.xor_evaluations << " descent steps); "
+     << q.feasible << " serve every access" << (q.notes.empty() ? "" : "; " + q.notes.substr(0, q.notes.size() - 2))
+     << "\n\n";
   if (s.before) os << "before  " << s.before->text() << "\n";
   os << "after   " << s.best.text() << "\n\n";
   os << std::left << std::setw(28) << "access" << std::right << std::setw(8) << "weight" << std::setw(9) << "before"
