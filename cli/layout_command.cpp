@@ -98,6 +98,15 @@ nlohmann::ordered_json symbolic_json(const proofs::LayoutSymbolic& s, const repo
   return j;
 }
 
+/// --suggest: the options it takes, then the search (cli/layout_suggest.hpp).
+void suggest(const LayoutOptions& o) {
+  if (!o.layout_file.empty() || o.along != "auto" || o.per_instruction || o.per_bank || !o.svg.empty() ||
+      o.gate.fail_on_conflicts || !o.gate.sites.empty())
+    throw std::invalid_argument("--suggest takes the layout or --tile, --type, --access (each with its own ',along='), "
+                                "--base, --model, --json/--csv, -o; not --layout-file, --along, --per-*, --svg or the gate");
+  run_layout_suggest(SuggestOptions{o.layout, o.tile, o.element, o.accesses, o.base, o.model, o.output});
+}
+
 void run_layout(const LayoutOptions& o) {
   if (!o.wgmma.descriptor.empty()) {
     WgmmaPictureOptions w = o.wgmma;
@@ -106,14 +115,7 @@ void run_layout(const LayoutOptions& o) {
     print_wgmma_picture(w, std::cout);
     return;
   }
-  if (o.suggest) {
-    if (!o.layout_file.empty() || o.along != "auto" || o.per_instruction || o.per_bank || !o.svg.empty() ||
-        o.gate.fail_on_conflicts || !o.gate.sites.empty())
-      throw std::invalid_argument("--suggest takes the layout or --tile, --type, --access (each with its own ',along='), "
-                                  "--base, --model, --json/--csv, -o; not --layout-file, --along, --per-*, --svg or the gate");
-    run_layout_suggest(SuggestOptions{o.layout, o.tile, o.element, o.accesses, o.base, o.model, o.output});
-    return;
-  }
+  if (o.suggest) return suggest(o);
   if (!o.tile.empty()) throw std::invalid_argument("--tile goes with --suggest");
   if (o.accesses.size() != 1)
     throw std::invalid_argument(o.accesses.empty() ? "layout needs --access (or --wgmma-desc for a wgmma operand)"

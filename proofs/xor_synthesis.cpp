@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <stdexcept>
 
 #include "proofs/layout_linear_map.hpp"
 #include "proofs/number_theory.hpp"
@@ -64,6 +65,81 @@ LayoutCandidate with_map(const LayoutCandidate& plain, XorAddressMap m) {
   return c;
 }
 
+/// 1. Construction from each access's phase space, heaviest first.
+std::vector<std::uint64_t> construct(const LayoutCandidate& plain, const TileAccesses& t, const Frame& f,
+                                     unsigned cell_shift) {
+  const unsigned sources = f.n - f.top;
+  std::vector<std::uint64_t> c(sources, 0);
+  std::vector<bool> given(sources, false);
+  std::vector<std::size_t> order(t.accesses.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return t.accesses[a].weight > t.accesses[b].weight; });
+  for (const std::size_t i : order) {
+    LayoutLinearMap lin;
+    try {
+      lin = derive_layout_linear_map(plan_candidate(plain, t, i), t.base);
+    } catch (const std::invalid_argument&) {
+      continue;  // the access cannot run on the plain layout: no phase space to learn from
+    }
+    if (lin.status != LayoutLinearMap::Status::linear) continue;
+    const unsigned group = std::min(phase_lane_bits(t.accesses[i].kind), lin.lane_bits);
+    std::vector<std::uint64_t> basis;
+    for (const AddressBit& b : lin.bits) {
+      if (b.role != AddressBit::Role::lane || b.position >= group) continue;
+      const std::uint64_t x = b.column;
+      // A conflict direction: give one of its unassigned source bits the first bank bits that separate it.
+      for (unsigned h = 0; h < sources && reduce(image(x, c, f, cell_shift), basis) == 0; ++h) {
+        if (given[h] || !((x >> (f.top + h)) & 1)) continue;
+        for (std::uint64_t v = 1; v <= f.target_mask() && !given[h]; ++v) {
+          c[h] = v;
+          given[h] = reduce(image(x, c, f, cell_shift), basis) != 0;
+        }
+        if (!given[h]) c[h] = 0;
+      }
+      insert(image(x, c, f, cell_shift), basis);
+    }
+  }
+  return c;
+}
+
+/// 2. Coordinate descent on the enumerated cost: the plain plans once, their addresses mapped per step.
+void descend(const std::vector<layout::LayoutAccess>& plans, const TileAccesses& t, const BankModel& model,
+             const Frame& f, std::vector<std::uint64_t>& c, std::uint64_t& evaluations) {
+  const auto cost = [&](const std::vector<std::uint64_t>& cv) {
+    ++evaluations;
+    const XorAddressMap m = map_of(cv, f);
+    std::uint64_t total = 0;
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+      layout::LayoutAccess p = plans[i];
+      for (layout::LayoutInstruction& ins : p.instructions)
+        for (std::uint64_t& a : ins.addr)
+          if (a != kInactive) a = p.base + m.apply(a - p.base);
+      std::uint64_t w = 0;
+      if (__builtin_mul_overflow(t.accesses[i].weight, layout::check_layout(std::move(p), model).wavefronts, &w) ||
+          __builtin_add_overflow(total, w, &total))
+        throw std::overflow_error("weighted wavefronts past 2^64");
+    }
+    return total;
+  };
+  std::uint64_t best = cost(c);
+  for (int pass = 0; pass < 4; ++pass) {
+    bool changed = false;
+    for (std::size_t h = 0; h < c.size(); ++h) {
+      const std::uint64_t current = c[h];
+      std::uint64_t chosen = current;
+      for (std::uint64_t v = 0; v <= f.target_mask(); ++v) {
+        if (v == current) continue;
+        c[h] = v;
+        const std::uint64_t k = cost(c);
+        if (k < best) best = k, chosen = v, changed = true;
+      }
+      c[h] = chosen;
+    }
+    if (!changed) break;
+  }
+}
+
 }  // namespace
 
 XorSynthesis synthesize_xor_maps(const LayoutCandidate& plain, const TileAccesses& t, const BankModel& model) {
@@ -85,82 +161,18 @@ XorSynthesis synthesize_xor_maps(const LayoutCandidate& plain, const TileAccesse
   }
   out.targets = f.top - f.v;
   out.sources = f.n - f.top;
-  std::vector<std::uint64_t> c(out.sources, 0);
-  std::vector<bool> given(out.sources, false);
-
-  // 1. Construction from each access's phase space, heaviest first.
-  std::vector<std::size_t> order(t.accesses.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return t.accesses[a].weight > t.accesses[b].weight; });
-  for (const std::size_t i : order) {
-    LayoutLinearMap lin;
-    try {
-      lin = derive_layout_linear_map(plan_candidate(plain, t, i), t.base);
-    } catch (const std::invalid_argument&) {
-      continue;  // the access cannot run on the plain layout: no phase space to learn from
-    }
-    if (lin.status != LayoutLinearMap::Status::linear) continue;
-    const unsigned group = std::min(phase_lane_bits(t.accesses[i].kind), lin.lane_bits);
-    std::vector<std::uint64_t> basis;
-    for (const AddressBit& b : lin.bits) {
-      if (b.role != AddressBit::Role::lane || b.position >= group) continue;
-      const std::uint64_t x = b.column;
-      if (reduce(image(x, c, f, cell_shift), basis) == 0)
-        for (unsigned h = 0; h < out.sources; ++h) {
-          if (given[h] || !((x >> (f.top + h)) & 1)) continue;
-          for (std::uint64_t v = 1; v <= f.target_mask(); ++v) {
-            c[h] = v;
-            if (reduce(image(x, c, f, cell_shift), basis) != 0) break;
-            c[h] = 0;
-          }
-          given[h] = c[h] != 0;
-          if (given[h]) break;
-        }
-      insert(image(x, c, f, cell_shift), basis);
-    }
-  }
+  std::vector<std::uint64_t> c = construct(plain, t, f, cell_shift);
   const XorAddressMap constructed = map_of(c, f);
   if (!constructed.is_identity()) out.candidates.push_back(with_map(plain, constructed));
-
-  // 2. Coordinate descent on the enumerated cost: the plain plans once, their addresses mapped per step.
   std::vector<layout::LayoutAccess> plans;
   for (std::size_t i = 0; i < t.accesses.size(); ++i) {
     try {
       plans.push_back(plan_candidate(plain, t, i));
     } catch (const std::invalid_argument&) {
-      return out;  // the map keeps vectors where they are: no access the plain layout cannot serve gets served
+      return out;  // the map keeps vectors where they are: what the plain layout cannot serve, no map serves
     }
   }
-  const auto cost = [&](const std::vector<std::uint64_t>& cv) {
-    ++out.evaluations;
-    const XorAddressMap m = map_of(cv, f);
-    std::uint64_t total = 0;
-    for (std::size_t i = 0; i < plans.size(); ++i) {
-      layout::LayoutAccess p = plans[i];
-      for (layout::LayoutInstruction& ins : p.instructions)
-        for (std::uint64_t& a : ins.addr)
-          if (a != kInactive) a = p.base + m.apply(a - p.base);
-      total += t.accesses[i].weight * layout::check_layout(std::move(p), model).wavefronts;
-    }
-    return total;
-  };
-  std::uint64_t best = cost(c);
-  for (int pass = 0; pass < 4; ++pass) {
-    bool changed = false;
-    for (unsigned h = 0; h < out.sources; ++h) {
-      const std::uint64_t current = c[h];
-      std::uint64_t chosen = current;
-      for (std::uint64_t v = 0; v <= f.target_mask(); ++v) {
-        if (v == current) continue;
-        c[h] = v;
-        const std::uint64_t k = cost(c);
-        if (k < best) best = k, chosen = v, changed = true;
-      }
-      c[h] = chosen;
-    }
-    if (!changed) break;
-  }
+  descend(plans, t, model, f, c, out.evaluations);
   const XorAddressMap refined = map_of(c, f);
   if (!refined.is_identity() && !(refined == constructed)) out.candidates.push_back(with_map(plain, refined));
   return out;
