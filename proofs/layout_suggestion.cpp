@@ -326,7 +326,8 @@ LayoutSuggestion suggest_layout(const SuggestSpec& spec, const BankModel& model)
                                     : "";
   out.verdict = meets ? "optimal: " + std::to_string(out.total) + " wavefronts, the lower bound" + none_free
                 : r.constrained ? "optimal among the " + std::to_string(out.searched.feasible) +
-                                      " layouts the TMA box / wgmma operand admit (all costed): " + std::to_string(out.total) + " wavefronts"
+                                      (out.searched.feasible == 1 ? " layout" : " layouts") +
+                                      " the TMA box / wgmma operand admit (all costed): " + std::to_string(out.total) + " wavefronts"
                 : "best found: " + std::to_string(out.total) + " wavefronts; lower bound " +
                       (out.lower_bound ? std::to_string(*out.lower_bound) : std::string("unknown")) +
                       " (not met: no proof that a layout outside the search does better)";
