@@ -53,8 +53,12 @@ std::vector<LayoutCandidate> swizzle_candidates(const TileAccesses& t, std::stri
   for (bool row_major : {true, false})
     for (layout::SwizzleUnit unit : {layout::SwizzleUnit::element, layout::SwizzleUnit::byte}) {
       const bool bytes = unit == layout::SwizzleUnit::byte;
+      if (bytes && row_major) notes += "byte swizzles equal to element swizzles at this base costed once; ";
       for (const layout::Swizzle& sw : swizzles_within(nt::log2_floor(n) + (bytes ? shift : 0))) {
         if (bytes && sw.base < static_cast<int>(shift)) continue;  // it would split an element
+        // On a base aligned past its bits, a byte swizzle is the element swizzle Sw<B,M-log2(bytes),S>: cost it once.
+        const std::uint64_t top = std::uint64_t{1} << (sw.base + std::abs(sw.shift) + sw.bits);
+        if (bytes && (t.base & (top - 1)) == 0) continue;
         LayoutCandidate c = plain(t, row_major);
         c.family = Family::cute_swizzle;
         c.layout.swizzle = sw;
@@ -134,6 +138,12 @@ Resolved resolve(const SuggestSpec& spec) {
     r.given->family = Family::given;
   }
   if (r.tile.rows == 0 || r.tile.cols == 0) throw std::invalid_argument("--suggest needs a tile: a layout or --tile RxC");
+  // A tile past the H100's 227 KiB of shared memory per block is no layout anyone can use.
+  constexpr std::uint64_t kMaxTileBytes = 227 * 1024;
+  if (r.tile.rows > kMaxTileBytes || r.tile.cols > kMaxTileBytes ||
+      r.tile.rows * r.tile.cols * r.tile.element.bytes > kMaxTileBytes)
+    throw std::invalid_argument("tile " + std::to_string(r.tile.rows) + " x " + std::to_string(r.tile.cols) + " of " +
+                                r.tile.element.name + " exceeds the 227 KiB (232448 bytes) of shared memory a block can have");
   static const char* mode_names[] = {"none", "32B", "64B", "128B"};
   for (const SuggestAccess& a : spec.accesses) {
     if (a.role == SuggestAccess::Role::costed) {

@@ -166,6 +166,7 @@ TEST_CASE("layout --suggest: the fix for a conflicting tile, in text, JSON and C
                           "layout --suggest --tile 64x64 --type fp16 --access ld.32,weight=x",
                           "layout --suggest --tile 64x64 --type fp16 --access ld.32 --svg x.svg",
                           "layout --tile 64x64 --type fp16 --access ld.32",
+                          "layout --suggest --tile 999999x999999 --type fp16 --access ld.32",
                           "layout '(8,64):(64,1)' --type fp16 --access ld.32 --access ld.128"}) {
     r = run(bad);
     CHECK_MESSAGE(r.code == 2, bad);
