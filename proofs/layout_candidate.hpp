@@ -52,7 +52,7 @@ struct LayoutCandidate {
   static const char* family_name(Family f);
 };
 
-/// The plain layouts: (R,C):(C,1) row-major, (R,C):(R,1)... column-major (R,C):(1,R).
+/// The plain layouts: (R,C):(C+pad,1) row-major, (R,C):(1,R+pad) column-major.
 layout::CuteLayout plain_layout(std::uint64_t rows, std::uint64_t cols, bool row_major, std::uint64_t pad = 0);
 
 /// What a candidate costs for the tile's accesses.
