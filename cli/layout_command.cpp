@@ -10,8 +10,10 @@
 #include <string>
 
 #include "cli/commands.hpp"
+#include "cli/layout_suggest.hpp"
 #include "cli/options.hpp"
 #include "cli/wgmma_picture.hpp"
+#include "proofs/layout_suggestion.hpp"
 #include "proofs/layout_symbolic.hpp"
 #include "sim/draw/bank_grid.hpp"
 #include "sim/layout/layout_access.hpp"
@@ -27,7 +29,9 @@ struct LayoutOptions {
   std::string layout;
   std::string layout_file;
   std::string element;
-  std::string access;
+  std::vector<std::string> accesses;  ///< one, or with --suggest every access of the tile
+  bool suggest = false;
+  std::string tile;
   std::string along = "auto";
   std::uint64_t base = 0;
   ModelOptions model;
@@ -94,6 +98,15 @@ nlohmann::ordered_json symbolic_json(const proofs::LayoutSymbolic& s, const repo
   return j;
 }
 
+/// --suggest: the options it takes, then the search (cli/layout_suggest.hpp).
+void suggest(const LayoutOptions& o) {
+  if (!o.layout_file.empty() || o.along != "auto" || o.per_instruction || o.per_bank || !o.svg.empty() ||
+      o.gate.fail_on_conflicts || !o.gate.sites.empty())
+    throw std::invalid_argument("--suggest takes the layout or --tile, --type, --access (each with its own ',along='), "
+                                "--base, --model, --json/--csv, -o; not --layout-file, --along, --per-*, --svg or the gate");
+  run_layout_suggest(SuggestOptions{o.layout, o.tile, o.element, o.accesses, o.base, o.model, o.output});
+}
+
 void run_layout(const LayoutOptions& o) {
   if (!o.wgmma.descriptor.empty()) {
     WgmmaPictureOptions w = o.wgmma;
@@ -102,20 +115,24 @@ void run_layout(const LayoutOptions& o) {
     print_wgmma_picture(w, std::cout);
     return;
   }
-  if (o.access.empty()) throw std::invalid_argument("layout needs --access (or --wgmma-desc for a wgmma operand)");
+  if (o.suggest) return suggest(o);
+  if (!o.tile.empty()) throw std::invalid_argument("--tile goes with --suggest");
+  if (o.accesses.size() != 1)
+    throw std::invalid_argument(o.accesses.empty() ? "layout needs --access (or --wgmma-desc for a wgmma operand)"
+                                                   : "layout checks one --access at a time (several go with --suggest)");
   o.model.check();
   if (o.layout.empty() == o.layout_file.empty())
     throw std::invalid_argument("give the layout either as an argument or with --layout-file, not both or neither");
   layout::LayoutAccessSpec spec;
   spec.layout = o.layout_file.empty() ? o.layout : read_layout_file(o.layout_file);
   spec.element = o.element;
-  spec.access = o.access;
+  spec.access = o.accesses.front();
   if (o.along == "0" || o.along == "1") spec.along = static_cast<unsigned>(o.along[0] - '0');
   else if (o.along != "auto") throw std::invalid_argument("--along: expected 0, 1 or auto (got " + o.along + ")");
   spec.base = o.base;
   const layout::LayoutAccess access = layout::plan_layout_access(spec);
   const BankModel model = o.model.make(layout::kLayoutWarp);
-  const proofs::LayoutSymbolic symbolic = proofs::prove_layout_degree(access, o.base, model);
+  const proofs::LayoutSymbolic symbolic = proofs::prove_layout_degree(access, access.base, model);
 
   TraceBuffer buffer;
   buffer.begin(layout::kLayoutWarp);
@@ -132,7 +149,7 @@ void run_layout(const LayoutOptions& o) {
     r.command = "layout";
     r.inputs = nlohmann::ordered_json::array();
     r.inputs.push_back({{"kind", "layout"}, {"layout", access.layout.text()}, {"element", access.element.name},
-                        {"access", access.access.name()}, {"along", access.along}, {"base", o.base}});
+                        {"access", access.access.name()}, {"along", access.along}, {"base", access.base}});
     r.header = layout::describe_access(access);
     r.header.push_back("model  " + model.describe());
     if (r.worst)
@@ -175,8 +192,15 @@ void add_layout_command(CLI::App& app) {
       ->check(CLI::ExistingFile);
   cmd->add_option("--type", o->element, std::string("element type: ") + std::string(layout::kElementTypeNames) +
                                             " (default: smem_ptr[Nb]'s size, when the layout has one)");
-  auto* access = cmd->add_option("--access", o->access,
-                                 std::string("the warp instruction: ") + std::string(layout::kAccessKindNames));
+  auto* access = cmd->add_option("--access", o->accesses,
+                                 std::string("the warp instruction: ") + std::string(layout::kAccessKindNames) +
+                                     "; with --suggest, once per access of the tile: " +
+                                     std::string(proofs::kSuggestAccessNames))
+                     ->allow_extra_args(false);
+  auto* suggest = cmd->add_flag("--suggest", o->suggest,
+                                "search the layout of the tile with the fewest wavefronts over every --access "
+                                "(docs/layout.md, \"Suggesting a layout\")");
+  cmd->add_option("--tile", o->tile, "with --suggest and no layout: the tile, ROWSxCOLS (e.g. 64x64)")->type_name("RxC");
   cmd->add_option("--along", o->along,
                   "the mode a lane's bytes run along: 0 (rows), 1 (columns), or auto (columns, else rows, whichever "
                   "holds them contiguously)");
@@ -208,6 +232,7 @@ void add_layout_command(CLI::App& app) {
                            "--csv", "--output", "--fail-on-conflicts", "--site", "--model"})
     if (auto* other = cmd->get_option_no_throw(name)) desc->excludes(other);
   desc->excludes(access);
+  desc->excludes(suggest);
   cmd->footer("Sites are the instructions, named by the rows and columns they touch (rA-B.cC-D, tT. first for mode 2's "
               "tiles).\nExit status: 0 success; 1 --fail-on-conflicts exceeded; 2 bad usage or a layout, type or access "
               "that does not fit (the error names the column or the lane), or a wgmma descriptor refused (docs/layout.md, "

@@ -84,8 +84,12 @@ std::string LayoutSymbolic::text() const {
 }
 
 LayoutSymbolic prove_layout_degree(const layout::LayoutAccess& access, std::uint64_t base, const BankModel& model) {
+  return prove_layout_degree(access, derive_layout_linear_map(access, base), model);
+}
+
+LayoutSymbolic prove_layout_degree(const layout::LayoutAccess& access, const LayoutLinearMap& map,
+                                   const BankModel& model) {
   LayoutSymbolic out;
-  const LayoutLinearMap map = derive_layout_linear_map(access, base);
   if (map.status != LayoutLinearMap::Status::linear) {
     out.status = map.status == LayoutLinearMap::Status::not_linear ? LayoutSymbolic::Status::not_linear
                                                                    : LayoutSymbolic::Status::not_proven;

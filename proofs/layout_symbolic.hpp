@@ -69,6 +69,11 @@ struct LayoutSymbolic {
 /// Never throws for a planned access: what it cannot prove it reports.
 LayoutSymbolic prove_layout_degree(const layout::LayoutAccess& access, std::uint64_t base, const BankModel& model);
 
+/// The same from a map already derived (or mapped further, as an XOR map of
+/// the byte offsets maps its columns: proofs/layout_suggestion.hpp).
+LayoutSymbolic prove_layout_degree(const layout::LayoutAccess& access, const LayoutLinearMap& map,
+                                   const BankModel& model);
+
 /// Where a proven degree and the enumeration of the same access differ:
 /// "" when every instruction costs phases x degree wavefronts of degree
 /// `degree` and ideal `phases`, else the first instruction that does not.

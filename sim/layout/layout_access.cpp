@@ -21,9 +21,13 @@ class Tile {
     if (rank != 2 && rank != 3)
       throw std::invalid_argument("layout " + layout.layout.text() + " has rank " + std::to_string(rank) +
                                   ": expected rank 2 (rows, columns) or 3 (rows, columns, tiles)");
-    rows_ = layout.layout.mode(0).size();
-    cols_ = layout.layout.mode(1).size();
-    tiles_ = rank == 3 ? layout.layout.mode(2).size() : 1;
+    // The modes once: CuteLayout::mode copies, and every address needs them.
+    modes_.push_back(layout.layout.mode(0));
+    modes_.push_back(layout.layout.mode(1));
+    if (rank == 3) modes_.push_back(layout.layout.mode(2));
+    rows_ = modes_[0].size();
+    cols_ = modes_[1].size();
+    tiles_ = rank == 3 ? modes_[2].size() : 1;
   }
   std::uint64_t rows() const { return rows_; }
   std::uint64_t cols() const { return cols_; }
@@ -31,8 +35,8 @@ class Tile {
   std::uint64_t extent(unsigned mode) const { return mode == 0 ? rows_ : cols_; }
 
   std::uint64_t address(std::uint64_t tile, std::uint64_t row, std::uint64_t col) const {
-    std::int64_t offset = layout_.layout.mode(0)(row) + layout_.layout.mode(1)(col);
-    if (layout_.layout.rank() == 3) offset += layout_.layout.mode(2)(tile);
+    std::int64_t offset = modes_[0](row) + modes_[1](col);
+    if (modes_.size() == 3) offset += modes_[2](tile);
     return layout_.byte_address(offset, bytes_, base_);
   }
 
@@ -64,6 +68,7 @@ class Tile {
   const SharedLayout& layout_;
   unsigned bytes_;
   std::uint64_t base_;
+  std::vector<CuteLayout> modes_;
   std::uint64_t rows_ = 0, cols_ = 0, tiles_ = 1;
 };
 
@@ -139,6 +144,28 @@ std::string along_problem(const Tile& tile, const Instructions& per_tile, unsign
   return "";
 }
 
+/// The lowest offset a layout reaches: each leaf with a negative stride at its last index.
+std::int64_t lowest_offset(const IntTuple& shape, const IntTuple& stride) {
+  if (shape.is_leaf()) return stride.value < 0 ? stride.value * (shape.value - 1) : 0;
+  std::int64_t low = 0;
+  for (std::size_t i = 0; i < shape.modes.size(); ++i) low += lowest_offset(shape.modes[i], stride.modes[i]);
+  return low;
+}
+
+/// Negative strides (CuTe allows them) need a base that keeps every address non-negative.
+void check_negative_reach(const SharedLayout& layout, unsigned element_bytes, std::uint64_t base) {
+  const std::int64_t low = layout.offset + lowest_offset(layout.layout.shape(), layout.layout.stride());
+  if (low >= 0) return;
+  const std::uint64_t below = static_cast<std::uint64_t>(-low) * element_bytes;
+  if (layout.swizzle && layout.unit == SwizzleUnit::element)
+    throw std::invalid_argument("layout " + layout.text() + " reaches element offset " + std::to_string(low) +
+                                ": a swizzle of a negative element offset is not modelled");
+  if (below > base)
+    throw std::invalid_argument("layout " + layout.text() + " reaches offset " + std::to_string(low) + ", " +
+                                std::to_string(below) + " bytes below its start: give --base of at least " +
+                                std::to_string(below) + " (the tile's address)");
+}
+
 std::string range_text(std::uint64_t lo, std::uint64_t hi) {
   return lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi);
 }
@@ -146,24 +173,42 @@ std::string range_text(std::uint64_t lo, std::uint64_t hi) {
 }  // namespace
 
 LayoutAccess plan_layout_access(const LayoutAccessSpec& spec) {
-  LayoutAccess out;
-  out.layout = parse_shared_layout(spec.layout);
-  out.access = parse_access_kind(spec.access);
+  const SharedLayout layout = parse_shared_layout(spec.layout);
+  const AccessKind access = parse_access_kind(spec.access);
+  ElementType element;
   if (spec.element.empty()) {
-    if (!out.layout.pointer_bits)
+    if (!layout.pointer_bits)
       throw std::invalid_argument("no element type: give one (" + std::string(kElementTypeNames) +
                                   "), or a layout with smem_ptr[Nb]");
-    out.element = element_type_of_bits(*out.layout.pointer_bits);
+    element = element_type_of_bits(*layout.pointer_bits);
   } else {
-    out.element = parse_element_type(spec.element);
-    if (out.layout.pointer_bits && *out.layout.pointer_bits != out.element.bytes * 8)
-      throw std::invalid_argument("element type " + out.element.name + " has " + std::to_string(out.element.bytes * 8) +
-                                  " bits, the layout's smem_ptr[" + std::to_string(*out.layout.pointer_bits) +
+    element = parse_element_type(spec.element);
+    if (layout.pointer_bits && *layout.pointer_bits != element.bytes * 8)
+      throw std::invalid_argument("element type " + element.name + " has " + std::to_string(element.bytes * 8) +
+                                  " bits, the layout's smem_ptr[" + std::to_string(*layout.pointer_bits) +
                                   "b] says otherwise");
   }
-  if (spec.along && *spec.along > 1)
-    throw std::invalid_argument("along: the vector mode must be 0 (rows) or 1 (columns), got " +
-                                std::to_string(*spec.along));
+  return plan_layout_access(layout, element, access, spec.along, spec.base);
+}
+
+LayoutAccess plan_layout_access(const SharedLayout& layout, const ElementType& element, const AccessKind& access,
+                                std::optional<unsigned> along_mode, std::uint64_t base) {
+  LayoutAccess out;
+  out.layout = layout;
+  out.element = element;
+  out.access = access;
+  if (layout.pointer_address) {
+    // The printed pointer is where the tile is; a different --base contradicts it.
+    if (base != 0 && base != *layout.pointer_address)
+      throw std::invalid_argument("base " + std::to_string(base) + " contradicts the layout's printed pointer " +
+                                  std::to_string(*layout.pointer_address) + " (give one or the other)");
+    base = *layout.pointer_address;
+  }
+  out.base = base;
+  LayoutAccessSpec spec;
+  spec.along = along_mode;
+  spec.base = base;
+  check_negative_reach(out.layout, out.element.bytes, base);
   const Tile tile(out.layout, out.element.bytes, spec.base);
   out.rows = tile.rows();
   out.cols = tile.cols();

@@ -42,7 +42,7 @@ struct LayoutAccessSpec {
   std::string element;             ///< element type name; "" takes smem_ptr[Nb]'s size
   std::string access;              ///< access kind (sim/layout/access_kind.hpp)
   std::optional<unsigned> along;   ///< 0 or 1: the vector mode; unset: 1, else 0 (see above)
-  std::uint64_t base = 0;          ///< byte address of the tile (what a byte swizzle sees)
+  std::uint64_t base = 0;          ///< byte address of the tile (what a byte swizzle sees); 0 takes a printed smem_ptr
 };
 
 /// The first element a lane moves.
@@ -70,6 +70,7 @@ struct LayoutAccess {
   AccessKind access;
   unsigned along = 1;           ///< the vector mode
   std::uint64_t rows = 0, cols = 0, tiles = 1;
+  std::uint64_t base = 0;       ///< the tile's byte address: the spec's, or the layout's printed smem_ptr
   std::vector<LayoutInstruction> instructions;
 };
 
@@ -80,5 +81,11 @@ inline constexpr unsigned kLayoutWarp = 32;
 /// @throws LayoutSyntaxError (a malformed layout) or std::invalid_argument
 ///         (an unknown type or access, a tile the access cannot cover), each naming what was expected.
 LayoutAccess plan_layout_access(const LayoutAccessSpec& spec);
+
+/// The same for a layout already parsed, of elements `element`; `base` 0 or
+/// equal to a printed smem_ptr value, which is then the base.
+/// @throws std::invalid_argument as above.
+LayoutAccess plan_layout_access(const SharedLayout& layout, const ElementType& element, const AccessKind& access,
+                                std::optional<unsigned> along, std::uint64_t base);
 
 }  // namespace bankcheck::layout

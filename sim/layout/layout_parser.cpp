@@ -21,25 +21,15 @@ class Parser {
     skip();
     if (starts_with("Swizzle") || starts_with("Sw")) {
       out.swizzle = swizzle();
-      expect_o("after the swizzle");
-      if (starts_with("smem_ptr")) {
-        out.unit = SwizzleUnit::byte;
-        out.pointer_bits = pointer_bits();
-        expect_o("after smem_ptr[...](...)");
-        out.layout = layout();
-      } else {
-        const std::size_t at = pos_;
-        IntTuple first = tuple("the offset or the layout's shape");
-        skip();
-        if (peek() == 'o') {
-          if (!first.is_leaf()) fail(at, "expected an integer offset before ' o ', found a tuple");
-          out.offset = first.value;
-          expect_o("after the offset");
-          out.layout = layout();
-        } else {
-          out.layout = finish_layout(std::move(first), at);
-        }
-      }
+      // cute::print of a tensor: the swizzle is the pointer's, "Sw<3,4,3>_smem_ptr[16b](0x..) o L".
+      if (starts_with("_smem_ptr")) ++pos_;
+      else expect_o("after the swizzle (or '_smem_ptr', as cute::print writes a tensor)");
+    }
+    if (starts_with("smem_ptr")) {
+      pointer(out);
+      out.layout = layout();
+    } else if (out.swizzle) {
+      composed_offset_and_layout(out);
     } else {
       out.layout = layout();
     }
@@ -49,6 +39,21 @@ class Parser {
   }
 
  private:
+  /// After "Sw<B,M,S> o ": an integer offset and ' o ', then the layout; or the layout alone.
+  void composed_offset_and_layout(SharedLayout& out) {
+    const std::size_t at = pos_;
+    IntTuple first = tuple("the offset or the layout's shape");
+    skip();
+    if (peek() != 'o') {
+      out.layout = finish_layout(std::move(first), at);
+      return;
+    }
+    if (!first.is_leaf()) fail(at, "expected an integer offset before ' o ', found a tuple");
+    out.offset = first.value;
+    expect_o("after the offset");
+    out.layout = layout();
+  }
+
   [[noreturn]] void fail(std::size_t at, const std::string& what) const {
     throw LayoutSyntaxError(text_, at + 1, what);
   }
@@ -107,7 +112,14 @@ class Parser {
     return Swizzle{static_cast<int>(b), static_cast<int>(m), static_cast<int>(s)};
   }
 
-  unsigned pointer_bits() {
+  /// smem_ptr[Nb](VALUE) o: the element size, and VALUE (0xHEX, or "unset") as the base address.
+  void pointer(SharedLayout& out) {
+    out.unit = SwizzleUnit::byte;
+    out.pointer_bits = pointer_bits(out.pointer_address);
+    expect_o("after smem_ptr[...](...)");
+  }
+
+  unsigned pointer_bits(std::optional<std::uint64_t>& address) {
     pos_ += 8;
     expect('[', "after smem_ptr");
     const std::size_t at = pos_;
@@ -117,10 +129,26 @@ class Parser {
     if (bits != 8 && bits != 16 && bits != 32 && bits != 64 && bits != 128)
       fail(at, "smem_ptr[" + std::to_string(bits) + "b]: the element size must be 8, 16, 32, 64 or 128 bits");
     expect(']', "after the element bits");
-    expect('(', "after smem_ptr[...] (cute::print writes '(unset)')");
-    while (pos_ < text_.size() && text_[pos_] != ')') ++pos_;
-    if (peek() != ')') fail(pos_, "expected ')' closing smem_ptr's pointer, found the end");
-    ++pos_;
+    expect('(', "after smem_ptr[...] (cute::print writes '(unset)' or the pointer, '(0x7f0a00000400)')");
+    skip();
+    if (starts_with("unset")) {
+      pos_ += 5;
+    } else if (starts_with("0x") || starts_with("0X")) {
+      const std::size_t value_at = pos_;
+      pos_ += 2;
+      std::uint64_t v = 0;
+      unsigned digits = 0;
+      while (std::isxdigit(static_cast<unsigned char>(peek()))) {
+        if (++digits > 16) fail(value_at, "the pointer has more than 64 bits");
+        const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(text_[pos_++])));
+        v = v * 16 + static_cast<std::uint64_t>(c <= '9' ? c - '0' : c - 'a' + 10);
+      }
+      if (digits == 0) fail(pos_, "expected hexadecimal digits after 0x, found " + found());
+      address = v;
+    } else {
+      fail(pos_, "expected the pointer (0xHEX) or 'unset' in smem_ptr[...](...), found " + found());
+    }
+    expect(')', "closing smem_ptr's pointer");
     return static_cast<unsigned>(bits);
   }
 

@@ -9,10 +9,14 @@
 //   Sw<3,4,3> o _0 o (_8,_64):(_64,_1)     cute::print of a ComposedLayout (element offsets)
 //   Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)
 //                                          cute::print of a GMMA atom: the swizzle acts on bytes
+//   Sw<3,4,3>_smem_ptr[16b](0x7f0a00000400) o (_8,_64):(_64,_1)
+//                                          cute::print of a tensor: the same, the pointer the base
+//   smem_ptr[16b](0x7f0a00000400) o (_8,_64):(_64,_1)    a tensor without swizzle
 // Grammar (spaces allowed between tokens):
-//   input   := [swizzle 'o' [middle 'o']] layout
+//   input   := [swizzle ('_' pointer | 'o' [middle 'o'])] layout | pointer layout
 //   swizzle := ('Sw' | 'Swizzle') '<' int ',' int ',' int '>'
-//   middle  := int | 'smem_ptr[' digits 'b](' text ')'
+//   middle  := int | pointer
+//   pointer := 'smem_ptr[' digits 'b](' ('unset' | '0x' hex) ')' 'o'
 //   layout  := tuple [':' tuple]
 //   tuple   := int | '(' tuple (',' tuple)* ')'
 //   int     := ['_'] ['-'] digits

@@ -1,5 +1,6 @@
 #include "sim/layout/shared_layout.hpp"
 
+#include <sstream>
 #include <stdexcept>
 
 namespace bankcheck::layout {
@@ -15,18 +16,32 @@ std::uint64_t SharedLayout::byte_address(std::int64_t element_offset, unsigned e
     return swizzle ? swizzle->apply(a) : a;
   }
   const std::int64_t e = offset + element_offset;
+  if (e < 0 && !swizzle) {
+    // A negative stride (CuTe allows them): the base must keep the address non-negative.
+    const std::uint64_t below = static_cast<std::uint64_t>(-e) * element_bytes;
+    if (below > base)
+      throw std::invalid_argument("layout offset " + std::to_string(e) + " lies " + std::to_string(below) +
+                                  " bytes below the base " + std::to_string(base) +
+                                  ": a negative address (give --base of at least " + std::to_string(below) + ")");
+    return base - below;
+  }
   if (e < 0)
-    throw std::invalid_argument("layout offset " + std::to_string(e) + " is negative: no shared-memory address");
+    throw std::invalid_argument("layout offset " + std::to_string(e) +
+                                " is negative: a swizzle of a negative element offset is not modelled");
   const std::uint64_t swizzled = swizzle ? swizzle->apply(static_cast<std::uint64_t>(e)) : static_cast<std::uint64_t>(e);
   return base + swizzled * element_bytes;
 }
 
 std::string SharedLayout::text() const {
-  if (!swizzle) return layout.text();
-  const std::string middle = unit == SwizzleUnit::byte
-                                 ? "smem_ptr[" + std::to_string(pointer_bits.value_or(8)) + "b](unset)"
-                                 : std::to_string(offset);
-  return swizzle->text() + " o " + middle + " o " + layout.text();
+  std::string pointer;
+  if (unit == SwizzleUnit::byte) {
+    std::ostringstream value;
+    if (pointer_address) value << "0x" << std::hex << *pointer_address;
+    else value << "unset";
+    pointer = "smem_ptr[" + std::to_string(pointer_bits.value_or(8)) + "b](" + value.str() + ")";
+  }
+  if (!swizzle) return pointer.empty() ? layout.text() : pointer + " o " + layout.text();
+  return swizzle->text() + " o " + (pointer.empty() ? std::to_string(offset) : pointer) + " o " + layout.text();
 }
 
 }  // namespace bankcheck::layout

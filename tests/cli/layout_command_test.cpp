@@ -1,6 +1,7 @@
 // bankcheck layout, end to end through the built binary.
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "tests/cli/cli_runner.hpp"
@@ -139,6 +140,56 @@ TEST_CASE("layout --wgmma-desc: the descriptor decoded, the bank picture of its 
     CHECK(r.code == 2);
     CHECK(has(r.std_err, b.says));
   }
+}
+
+TEST_CASE("layout --suggest: the fix for a conflicting tile, in text, JSON and CSV; usage errors exit 2") {
+  auto r = run("layout 'Sw<3,3,4> o _0 o (_64,_64):(_64,_1)' --type fp16 --suggest --access ldmatrix.x4.trans");
+  REQUIRE(r.code == 0);
+  CHECK(has(r.out, "after   Sw<3,3,3> o 0 o (64,64):(64,1)"));
+  CHECK(has(r.out, "verdict: optimal: 64 wavefronts, the lower bound"));
+  CHECK(has(r.out, "Triton: SwizzledSharedLayout(vec=8, per_phase=1, max_phase=8, order=[1, 0])"));
+  r = run("layout --suggest --tile 32x32 --type f32 --access st.128 --access ld.32,along=0 --json");
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.std_out);
+  CHECK(j["schema_version"] == 2);
+  CHECK(j["command"] == "layout --suggest");
+  CHECK(j["lower_bound"] == 160);  // 8 st.128 x 4 phases + 32 column reads x 4 (a column shares 8 banks)
+  CHECK(j["suggestion"]["wavefronts"] == 160);
+  CHECK(j["suggestion"]["optimal"] == true);
+  CHECK(j["accesses"][1]["before"]["wavefronts"] == 32 * 32);
+  r = run("layout --suggest --tile 64x64 --type fp16 --access tma.128B --access ld.128 --csv -o " + scratch("s.csv"));
+  CHECK(r.code == 0);
+  // 8 KiB read by ld.128: 16 instructions of 4 quarter-warp phases (rule 2), row-major already conflict-free.
+  CHECK(has(slurp(scratch("s.csv")), "\"ld.128\",1,true,64,64,64,64,\"Sw<3,4,3> o smem_ptr[16b](unset) o (64,64):(64,1)\",true"));
+  for (const char* bad : {"layout --suggest --tile 64 --type fp16 --access ld.32",
+                          "layout --suggest --tile 64x64 --type fp16",
+                          "layout --suggest --tile 64x64 --type fp16 --access ld.32,weight=x",
+                          "layout --suggest --tile 64x64 --type fp16 --access ld.32 --svg x.svg",
+                          "layout --tile 64x64 --type fp16 --access ld.32",
+                          "layout --suggest --tile 999999x999999 --type fp16 --access ld.32",
+                          "layout '(8,64):(64,1)' --type fp16 --access ld.32 --access ld.128"}) {
+    r = run(bad);
+    CHECK_MESSAGE(r.code == 2, bad);
+    CHECK(has(r.out, "error"));
+  }
+}
+
+TEST_CASE("layout: what cute::print writes for a tensor, its pointer the base; negative strides with --base") {
+  auto r = run("layout 'Sw<3,4,3>_smem_ptr[16b](0x55bd18220000) o (_8,_64):(_64,_1)' --access ldmatrix.x4 --json");
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.std_out);
+  CHECK(j["inputs"][0]["base"] == 94270642061312ULL);
+  CHECK(j["totals"]["conflicts"] == 0);
+  // Another pointer, another base (64 bytes on: the symbolic proof no longer applies, the enumeration does).
+  r = run("layout 'Sw<3,4,3>_smem_ptr[16b](0x55bd18220040) o (_8,_64):(_64,_1)' --access ldmatrix.x4 --json");
+  CHECK(r.code == 0);
+  CHECK(nlohmann::json::parse(r.std_out)["inputs"][0]["base"] == 94270642061376ULL);
+  r = run("layout '(_8,_64):(_-64,_1)' --type fp16 --access ld.128");
+  CHECK(r.code == 2);
+  CHECK(has(r.out, "give --base of at least 896"));
+  r = run("layout '(_8,_64):(_-64,_1)' --type fp16 --access ld.128 --base 896");
+  CHECK(r.code == 0);
+  CHECK(has(r.out, "verdict: conflict-free (8 wavefronts, the ideal)"));
 }
 
 }  // namespace layout_command_test

@@ -159,3 +159,32 @@ TEST_CASE("lane maps: the layouts behind the measured ldmatrix/stmatrix probes g
     CHECK(a.instructions.front().addr == it->second.addr);
   }
 }
+
+TEST_CASE("lane maps: a printed smem_ptr is the base; negative strides need a base that keeps addresses non-negative") {
+  LayoutAccessSpec spec;
+  spec.layout = "Sw<3,4,3>_smem_ptr[16b](0x55bd18220000) o (_8,_64):(_64,_1)";
+  spec.access = "ldmatrix.x4";
+  const std::uint64_t base = 0x55bd18220000;
+  LayoutAccess a = plan_layout_access(spec);
+  CHECK(a.base == base);
+  CHECK(a.element.bytes == 2);
+  // Lane 1 reads row 1 of matrix 0: byte 128 of the tile, whose bit 7 the swizzle XORs into bit 4.
+  CHECK(a.instructions[0].addr[0] == base);
+  CHECK(a.instructions[0].addr[1] == base + 128 + 16);
+  spec.base = 4096;  // contradicts the printed pointer
+  CHECK_THROWS_WITH_AS(plan_layout_access(spec), doctest::Contains("contradicts the layout's printed pointer"),
+                       std::invalid_argument);
+  spec.base = base;  // the same value is no contradiction
+  CHECK(plan_layout_access(spec).base == base);
+
+  LayoutAccessSpec neg;
+  neg.layout = "(_8,_64):(_-64,_1)";
+  neg.element = "fp16";
+  neg.access = "ld.128";
+  CHECK_THROWS_WITH_AS(plan_layout_access(neg), doctest::Contains("give --base of at least 896"), std::invalid_argument);
+  neg.base = 896;  // row 7 at 896 - 7 x 128 = 0
+  a = plan_layout_access(neg);
+  CHECK(a.instructions[0].addr[0] == 896);
+  CHECK(a.instructions[0].addr[8] == 768);  // lane 8 starts row 1
+  CHECK(a.instructions[1].addr[31] == 0 + 7 * 16);  // lane 63 = row 7, its last 16 bytes
+}

@@ -33,6 +33,31 @@ TEST_CASE("parser: cute::print forms") {
   CHECK(l.layout.mode(0)(1) == -1);
 }
 
+TEST_CASE("parser: cute::print of a tensor, its pointer the base") {
+  // What cute::print writes for a tensor over a swizzled shared-memory pointer.
+  auto l = parse_shared_layout("Sw<3,4,3>_smem_ptr[16b](0x55bd18220000) o (_8,_64):(_64,_1)");
+  REQUIRE(l.swizzle);
+  CHECK(*l.swizzle == Swizzle{3, 4, 3});
+  CHECK(l.unit == SwizzleUnit::byte);
+  CHECK(l.pointer_bits == 16u);
+  CHECK(l.pointer_address == std::uint64_t{94270642061312});  // 0x55bd18220000, converted by hand
+  CHECK(l.text() == "Sw<3,4,3> o smem_ptr[16b](0x55bd18220000) o (8,64):(64,1)");
+  l = parse_shared_layout("smem_ptr[32b](0x7F0A00000400) o (_32,_32):(_32,_1)");
+  CHECK(!l.swizzle);
+  CHECK(l.unit == SwizzleUnit::byte);
+  CHECK(l.pointer_address == std::uint64_t{0x7f0a00000400});
+  CHECK(l.text() == "smem_ptr[32b](0x7f0a00000400) o (32,32):(32,1)");
+  CHECK(!parse_shared_layout("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)").pointer_address);
+  // Negative strides parse (the base must keep the addresses non-negative: layout_access_test).
+  CHECK(parse_shared_layout("(_8,_64):(_-64,_1)").layout.stride().modes[0].value == -64);
+  CHECK_THROWS_WITH_AS(parse_shared_layout("Sw<3,4,3>_smem_ptr[16b](0x) o (8,64):(64,1)"),
+                       doctest::Contains("column 27: expected hexadecimal digits"), LayoutSyntaxError);
+  CHECK_THROWS_WITH_AS(parse_shared_layout("Sw<3,4,3>_smem_ptr[16b](nullptr) o (8,64):(64,1)"),
+                       doctest::Contains("expected the pointer (0xHEX) or 'unset'"), LayoutSyntaxError);
+  CHECK_THROWS_WITH_AS(parse_shared_layout("Sw<3,4,3>_smem_ptr[16b](0x11112222333344445) o (8,64):(64,1)"),
+                       doctest::Contains("more than 64 bits"), LayoutSyntaxError);
+}
+
 TEST_CASE("parser: malformed input names the column and what was expected") {
   struct Bad {
     const char* text;
