@@ -80,6 +80,7 @@ int main(int argc, char** argv) {
   req.w = parse_range(w, "--w");
   req.E = parse_range(E, "--E");
   req.threads = threads;
+  req.options.input_work = kDefaultInputWork;  // what `bankcheck verify` samples without --inputs
   const auto claims = select_claims(ClaimSelection{names, false});
   std::printf("workload: verify %s --w %s --E %s, %zu claims; %u fast run(s), %u brute-force run(s)\n",
               names.front().c_str(), w.c_str(), E.c_str(), claims.size(), reps, brute_reps);
@@ -111,6 +112,7 @@ int main(int argc, char** argv) {
   for (const Claim& c : all_claims()) every.push_back(&c);
   VerifyRequest defaults;
   defaults.threads = threads;
+  defaults.options.input_work = kDefaultInputWork;
   const Timed registry = time_runs(every, defaults, false, reps);
   std::printf("default registry (%zu claims): wall %.2f s, cpu %.2f s (medians of %u), exit %d\n", every.size(),
               median(registry.wall), median(registry.cpu), reps, registry.reports[0].exit_code());
