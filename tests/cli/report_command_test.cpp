@@ -1,0 +1,109 @@
+// End-to-end tests of `bankcheck report` (cli/report_command.cpp): the page
+// of the committed capture tests/data/captures/transpose (made from
+// tests/data/lineinfo, see its README), of a trace and of a results
+// document; compare's verdicts joined on; bad input exits 2. What the page
+// draws is checked in a browser (python/tests/test_report_browser.py).
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/cli/cli_runner.hpp"
+
+namespace report_command_test {
+
+namespace {
+
+namespace fs = std::filesystem;
+using bankcheck::test::scratch;
+using bankcheck::test::slurp;
+using bankcheck::test::write_text;
+
+const std::string kCapture = std::string(BANKCHECK_SOURCE_DIR) + "/tests/data/captures/transpose";
+
+/// The page's data block, parsed.
+nlohmann::json page_data(const std::string& path) {
+  const std::string page = slurp(path);
+  const std::string open = "<script type=\"application/json\" id=\"report-data\">";
+  const auto from = page.find(open);
+  REQUIRE(from != std::string::npos);
+  const auto to = page.find("</script>", from);
+  return nlohmann::json::parse(page.substr(from + open.size(), to - from - open.size()));
+}
+
+}  // namespace
+
+TEST_CASE("report: a capture folder, its kernels ranked, lines and grids; compare's verdicts beside ncu's counts") {
+  const std::string out = scratch("report_capture.html");
+  const auto r = bankcheck::test::run_cli("report " + kCapture + " -o " + out);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  CHECK(r.std_err.find("4 instructions (4 with a bank grid)") != std::string::npos);
+  const auto d = page_data(out);
+  REQUIRE(d["kernels"].size() == 2);
+  CHECK(d["kernels"][0]["name"] == "transpose_naive(float *, const float *)");
+  CHECK(d["kernels"][0]["conflicts"] == 992);  // 31 a warp, 32 warps (the capture's README)
+  CHECK(d["kernels"][1]["conflicts"] == 0);
+  CHECK(d["kernels"][0]["launches"] == 1);
+  bool load = false;
+  for (const auto& i : d["instructions"])
+    if (i["site"] == "_Z15transpose_naivePfPKf+0x130") {
+      load = true;
+      CHECK(i["source"] == "tests/data/lineinfo/transpose.cu:7 (inlined at tests/data/lineinfo/transpose.cu:15)");
+      CHECK(i["grid"]["culprit"] == "bank 0 serves 32 distinct words to lanes 0-31");
+    }
+  CHECK(load);
+  CHECK(fs::file_size(out) < 100'000);
+
+  // compare --json rows joined by kernel and offset.
+  const std::string compare = scratch("report_compare.json");
+  write_text(compare, R"J({"rows": [
+    {"kernel": "transpose_naive(float *, const float *)", "offset": 304, "verdict_text": "yes", "measured_wavefronts": 1024},
+    {"kernel": "transpose_naive(float *, const float *)", "offset": 272, "verdict_text": "no", "measured_wavefronts": 40},
+    {"kernel": "elsewhere()", "offset": 16, "verdict_text": "yes", "measured_wavefronts": 1}]})J");
+  REQUIRE(bankcheck::test::run_cli("report " + kCapture + " --compare " + compare + " -o " + out).code == 0);
+  const auto c = page_data(out);
+  CHECK(c["kernels"][0]["verdicts"] == "no 1, yes 1");
+  CHECK(c["notes"].dump().find("1 rows of " + compare + " name no captured instruction") != std::string::npos);
+  for (const auto& i : c["instructions"])
+    if (i["site"] == "_Z15transpose_naivePfPKf+0x130") CHECK(i["measured"] == 1024);
+}
+
+TEST_CASE("report: a trace, and a results document (no lanes: no grids)") {
+  const std::string example = std::string(BANKCHECK_SOURCE_DIR) + "/tests/data/traces/example.trace";
+  const std::string out = scratch("report_trace.html");
+  REQUIRE(bankcheck::test::run_cli("report " + example + " -o " + out).code == 0);
+  const auto d = page_data(out);
+  REQUIRE(d["kernels"].size() == 1);
+  CHECK(d["kernels"][0]["conflicts"] == 32);  // the example's comments: 31 + 1
+  const std::string json = scratch("report_results.json");
+  REQUIRE(bankcheck::test::run_cli("replay --json " + example + " -o " + json).code == 0);
+  REQUIRE(bankcheck::test::run_cli("report " + json + " -o " + out).code == 0);
+  const auto j = page_data(out);
+  CHECK(j["kernels"][0]["conflicts"] == 32);
+  CHECK(j["instructions"][0]["grid"].contains("none"));
+}
+
+TEST_CASE("report: bad input exits 2 and says why; the page never overwrites its input") {
+  const std::string dir = scratch("report_not_capture");
+  fs::create_directories(dir);
+  auto r = bankcheck::test::run_cli("report " + dir + " -o " + scratch("x.html"));
+  CHECK(r.code == 2);
+  CHECK(r.out.find("without launches.csv is not a capture") != std::string::npos);
+  const std::string trace = scratch("report_in.trace");
+  write_text(trace, "warp 32\n@s ld 4 " + std::string(31 * 2, ' ') + "\n");
+  r = bankcheck::test::run_cli("report " + trace + " -o " + scratch("x.html"));
+  CHECK(r.code == 2);
+  CHECK(r.out.find("report_in.trace:2") != std::string::npos);
+  const std::string example = std::string(BANKCHECK_SOURCE_DIR) + "/tests/data/traces/example.trace";
+  const std::string copy = scratch("report_self.trace");
+  fs::copy_file(example, copy, fs::copy_options::overwrite_existing);
+  r = bankcheck::test::run_cli("report " + copy + " -o " + copy);
+  CHECK(r.code == 2);
+  CHECK(slurp(copy) == slurp(example));
+  r = bankcheck::test::run_cli("report " + example + " --compare " + example + " -o " + scratch("x.html"));
+  CHECK(r.code == 2);
+  CHECK(r.out.find("is not a folder") != std::string::npos);
+}
+
+}  // namespace report_command_test
