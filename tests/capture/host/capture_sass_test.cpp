@@ -98,7 +98,7 @@ TEST_CASE("write_sass disassembles only the captured functions' cubins, naming t
 namespace {
 /// A directory holding the real nvdisasm: PATH, the toolkit's, or the wheel scripts/setup.sh unpacks.
 std::string nvdisasm_dir() {
-  for (const std::string dir : {std::string("/usr/local/cuda/bin"), std::string(BANKCHECK_SOURCE_DIR) + "/.deps/nvdisasm/nvidia/cu13/bin"})
+  for (const std::string& dir : {std::string("/usr/local/cuda/bin"), std::string(BANKCHECK_SOURCE_DIR) + "/.deps/nvdisasm/nvidia/cu13/bin"})
     if (fs::exists(fs::path(dir) / "nvdisasm")) return dir;
   if (std::system("command -v nvdisasm >/dev/null 2>&1") == 0) return "";  // found on PATH
   return "-";
