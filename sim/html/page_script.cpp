@@ -16,6 +16,9 @@ std::string_view page_script() {
     (kids || []).forEach(function (c) { e.appendChild(c); });
     return e;
   }
+  // A captured site is FUNCTION+0xOFFSET: under its kernel's heading the offset says it.
+  function shortSite(site) { var at = site.lastIndexOf('+0x'); return at > 0 ? site.slice(at) : site; }
+  function offsetOf(site) { var at = site.lastIndexOf('+0x'); return at > 0 ? parseInt(site.slice(at + 3), 16) : 0; }
   function fmt(v) { return v === null || v === undefined ? '' : (typeof v === 'number' ? v.toLocaleString('en-US') : String(v)); }
 
   // A sortable, filterable table whose rows are selected by keyboard (j/k, arrows) and opened by Enter or a click.
@@ -45,7 +48,7 @@ std::string_view page_script() {
   Table.prototype.sort = function (key) {
     this.sortDir = this.sortKey === key ? -this.sortDir : -1; this.sortKey = key;
     var col = this.columns.filter(function (c) { return c.key === key; })[0], dir = this.sortDir;
-    var get = function (r) { return col.get ? col.get(r) : r[key]; };
+    var get = function (r) { return col.sortBy ? col.sortBy(r) : col.get ? col.get(r) : r[key]; };
     this.shown.sort(function (a, b) {
       var x = get(a), y = get(b);
       if (typeof x === 'number' || typeof y === 'number') return dir * ((x || 0) - (y || 0));
@@ -90,7 +93,8 @@ std::string_view page_script() {
     {key: 'conflicts', label: 'conflicts', num: true}, {key: 'verdicts', label: 'verdicts (ncu)'},
     {key: 'not_modelled', label: 'not modelled', num: true}, {key: 'notes', label: 'not traced / notes'}];
   var insColumns = [
-    {key: 'source', label: 'source line'}, {key: 'site', label: 'site'}, {key: 'sass', label: 'SASS', cls: 'sass'},
+    {key: 'source', label: 'source line'}, {key: 'site', label: 'site', get: function (r) { return shortSite(r.site); },
+     sortBy: function (r) { return offsetOf(r.site); }}, {key: 'sass', label: 'SASS', cls: 'sass'},
     {key: 'executions', label: 'executions', num: true}, {key: 'wavefronts', label: 'wavefronts', num: true},
     {key: 'ideal', label: 'ideal', num: true}, {key: 'conflicts', label: 'conflicts', num: true},
     {key: 'degree', label: 'worst degree', num: true}, {key: 'verdict', label: 'verdict'},
@@ -152,6 +156,7 @@ std::string_view page_script() {
       });
       box.appendChild(div);
     });
+    noLine.sort(function (a, b) { return offsetOf(a.site) - offsetOf(b.site); });
     if (noLine.length) {
       var div = el('div', {cls: 'file'}, [el('div', {cls: 'file-name', text: 'no line info'})]);
       div.appendChild(sassList(noLine));
@@ -161,7 +166,7 @@ std::string_view page_script() {
   function sassList(rows) {
     var list = el('div', {cls: 'sass-list'});
     rows.forEach(function (r) {
-      var row = el('div', {cls: 'sass-row', tabindex: '0', text: r.site + '  ' + (r.sass || r.op + ' ' + r.width) +
+      var row = el('div', {cls: 'sass-row', tabindex: '0', text: shortSite(r.site) + '  ' + (r.sass || r.op + ' ' + r.width) +
         '  [' + fmt(r.conflicts) + ' conflicts' + (r.verdict ? '; ncu: ' + r.verdict : '') + ']'});
       row.addEventListener('click', function () { showGrid(r); });
       row.addEventListener('keydown', function (e) { if (e.key === 'Enter') showGrid(r); });
@@ -170,7 +175,7 @@ std::string_view page_script() {
     return list;
   }
   function showGrid(r) {
-    $('grid-title').textContent = r.site + (r.sass ? '  ' + r.sass : '') + (r.source ? '  at ' + r.source : '');
+    $('grid-title').textContent = shortSite(r.site) + (r.sass ? '  ' + r.sass : '') + (r.source ? '  at ' + r.source : '');
     var facts = $('grid-facts'), box = $('grid'), g = r.grid;
     facts.textContent = ''; box.textContent = '';
     show('grid');

@@ -5,7 +5,7 @@ namespace bankcheck::html {
 std::string_view page_style() {
   return R"CSS(
 body { font: 14px/1.4 system-ui, sans-serif; margin: 1em 2em; color: #111; background: #fff; }
-h1 { font-size: 1.5em; margin: 0.2em 0; } h2 { font-size: 1.2em; margin-top: 1.2em; } h3 { font-size: 1.05em; }
+h1 { font-size: 1.5em; margin: 0.2em 0; } #kernel-title, #grid-title { overflow-wrap: anywhere; } h2 { font-size: 1.2em; margin-top: 1.2em; } h3 { font-size: 1.05em; }
 code, pre, .sass, .src { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12.5px; }
 .meta { color: #444; margin: 0.1em 0; }
 .keys { color: #444; font-size: 12px; }

@@ -69,6 +69,31 @@ TEST_CASE("report: a capture folder, its kernels ranked, lines and grids; compar
     if (i["site"] == "_Z15transpose_naivePfPKf+0x130") CHECK(i["measured"] == 1024);
 }
 
+TEST_CASE("report: an H100 capture of CUB's merge sort with compare's verdicts: ncu's count beside each instruction") {
+  // validate/results/h100-2026-11-23/capture/real-programs.tar.xz, unpacked by the ctest fixture.
+  const fs::path dir = fs::path(BANKCHECK_BINARY_DIR) / "real-programs" / "cub.merge_sort_u64";
+  REQUIRE_MESSAGE(fs::is_directory(dir), dir << " is missing: run the ctest fixture capture.real_programs.unpack");
+  std::string traces;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".bktrace") traces += " " + e.path().string();
+  const std::string compare = scratch("report_real_compare.json"), out = scratch("report_real.html");
+  REQUIRE(bankcheck::test::run_cli("compare --json --ncu " + (dir / "ncu.sass.csv").string() + traces + " -o " + compare).code == 0);
+  const auto r = bankcheck::test::run_cli("report " + dir.string() + " --compare " + compare + " -o " + out);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  const auto d = page_data(out);
+  const auto c = nlohmann::json::parse(slurp(compare));
+  std::size_t with_verdict = 0;
+  for (const auto& i : d["instructions"]) {
+    if (i["verdict"] == "") continue;
+    ++with_verdict;
+    CAPTURE(i["site"]);
+    CHECK(i["verdict"] == "yes");  // every row of this capture equals the H100's count (docs/capture.md)
+    CHECK(i["measured"] == i["wavefronts"]);  // joined on the right instruction
+    CHECK(i["source"] == "");  // a capture made before sass.csv had lines, here without sass.csv
+  }
+  CHECK(with_verdict == c["rows"].size());
+}
+
 TEST_CASE("report: a trace, and a results document (no lanes: no grids)") {
   const std::string example = std::string(BANKCHECK_SOURCE_DIR) + "/tests/data/traces/example.trace";
   const std::string out = scratch("report_trace.html");
