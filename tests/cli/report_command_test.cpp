@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "capture/host/instruction_summary.hpp"
 #include "tests/cli/cli_runner.hpp"
 
 namespace report_command_test {
@@ -92,6 +93,51 @@ TEST_CASE("report: an H100 capture of CUB's merge sort with compare's verdicts: 
     CHECK(i["source"] == "");  // a capture made before sass.csv had lines, here without sass.csv
   }
   CHECK(with_verdict == c["rows"].size());
+}
+
+TEST_CASE("report: a --summary capture, its worst records drawn, over two launches of one kernel") {
+  // The transpose capture's launches.csv and sass.csv, with summary.csv in place of its traces: the
+  // naive kernel's column load in launches 0 and 2 (2 and 3 executions), its worst record lane l at
+  // word 32 l (32 distinct words in bank 0: 32 wavefronts, 31 excess).
+  const fs::path dir = scratch("report_summary");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::copy_file(kCapture + "/sass.csv", dir / "sass.csv");
+  write_text((dir / "launches.csv").string(),
+             "id,kernel,demangled,grid,block,dynamic_shared_bytes,records_written,device_records,status,untraced,trace\n"
+             "0,_Z15transpose_naivePfPKf,naive,1x1x1,32x32x1,,2,2,captured,,\n"
+             "1,_Z16transpose_paddedPfPKf,padded,1x1x1,32x32x1,,0,0,skipped,,\n"
+             "2,_Z15transpose_naivePfPKf,naive,1x1x1,32x32x1,,3,3,captured,wgmma=1,\n");
+  std::string table = bankcheck::capture::summary_table_header();
+  for (const auto& [launch, executions] : {std::pair{0u, 2u}, {2u, 3u}}) {
+    bankcheck::capture::InstructionSummary r;
+    r.launch = launch;
+    r.site = "_Z15transpose_naivePfPKf+0x130";
+    r.executions = executions;
+    r.lanes = 32 * executions;
+    r.costs = bankcheck::capture::CostColumn{0, 0, 32 * executions, executions, 32};
+    bankcheck::capture::WorstRecord w;
+    w.mask = ~0u;
+    for (unsigned l = 0; l < 32; ++l) w.addr[l] = 1024 + 128 * l;
+    w.wavefronts = 32;
+    w.excess = 31;
+    r.worst = w;
+    table += bankcheck::capture::summary_row_line(r);
+  }
+  write_text((dir / "summary.csv").string(), table);
+  const std::string out = scratch("report_summary.html");
+  const auto r = bankcheck::test::run_cli("report " + dir.string() + " -o " + out);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  const auto d = page_data(out);
+  REQUIRE(d["kernels"].size() == 1);
+  CHECK(d["kernels"][0]["launches"] == 2);
+  CHECK(d["kernels"][0]["notes"] == "launch 2 not traced: wgmma=1");
+  REQUIRE(d["instructions"].size() == 1);
+  const auto& i = d["instructions"][0];
+  CHECK(i["executions"] == 5);
+  CHECK(i["conflicts"] == 5 * 31);
+  CHECK(i["source"] == "tests/data/lineinfo/transpose.cu:7 (inlined at tests/data/lineinfo/transpose.cu:15)");
+  CHECK(i["grid"]["culprit"] == "bank 0 serves 32 distinct words to lanes 0-31");
 }
 
 TEST_CASE("report: a trace, and a results document (no lanes: no grids)") {
