@@ -77,7 +77,19 @@ def test_report_shows_kernel_line_and_grid(browser, report):
     by_id(browser, "kernel-filter").clear()
     by_id(browser, "kernel-filter").send_keys(" ")
     assert len(rows(browser, "kernels")) == 2
-    # Keyboard: Enter opens the selected (first) kernel.
+    # Sorting: a click on "conflicts" puts the most first, a second click the fewest.
+    header = [b for b in by_id(browser, "kernels").find_elements(By.CSS_SELECTOR, "th button") if b.text == "conflicts"][0]
+    header.click()
+    assert "transpose_naive" in rows(browser, "kernels")[0].text
+    header.click()
+    assert "transpose_padded" in rows(browser, "kernels")[0].text
+    header.click()
+    # Keyboard: j moves down, k up, Enter opens the selected kernel.
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys("j")
+    assert rows(browser, "kernels")[1].get_attribute("aria-selected") == "true"
+    body.send_keys("k")
+    assert rows(browser, "kernels")[0].get_attribute("aria-selected") == "true"
     by_id(browser, "kernel-filter").send_keys(Keys.ENTER)
     assert "transpose_naive" in by_id(browser, "kernel-title").text
     load = marker_line("naive column load")
@@ -96,6 +108,10 @@ def test_report_shows_kernel_line_and_grid(browser, report):
     assert bank0.find_element(By.TAG_NAME, "th").text == "0 (32)"
     assert len(bank0.find_elements(By.CSS_SELECTOR, 'td[data-state="conflict"]')) == 32
     assert [c.text for c in bank0.find_elements(By.TAG_NAME, "td")] == [str(l) for l in range(32)]
+    # Without colour: a conflict cell is crossed (its ::before) and has a dashed border.
+    mark = browser.execute_script("return getComputedStyle(arguments[0], '::before').content", conflict[0])
+    assert mark == '"\u2715"'
+    assert browser.execute_script("return getComputedStyle(arguments[0]).borderTopStyle", conflict[0]) == "dashed"
     assert "bank 0 serves 32 distinct words to lanes 0-31" in by_id(browser, "grid-facts").text
     assert f"transpose.cu:{load} (inlined at tests/data/lineinfo/transpose.cu:{marker_line('naive call')})" in \
         by_id(browser, "grid-title").text

@@ -153,6 +153,11 @@ TEST_CASE("report: a trace, and a results document (no lanes: no grids)") {
   const auto j = page_data(out);
   CHECK(j["kernels"][0]["conflicts"] == 32);
   CHECK(j["instructions"][0]["grid"].contains("none"));
+  // A layout check's results: Sw<3,4,3> read by ldmatrix.x4 has 8 of 16 wavefronts as conflicts (README).
+  REQUIRE(bankcheck::test::run_cli("layout \"Sw<3,4,3> o _0 o (_8,_64):(_64,_1)\" --type fp16 --access ldmatrix.x4 --json -o " +
+                                   json).code == 0);
+  REQUIRE(bankcheck::test::run_cli("report " + json + " -o " + out).code == 0);
+  CHECK(page_data(out)["kernels"][0]["conflicts"] == 8);
 }
 
 TEST_CASE("report: bad input exits 2 and says why; the page never overwrites its input") {
