@@ -11,6 +11,7 @@
 #include "cli/report_input.hpp"
 #include "sim/html/html_report.hpp"
 #include "sim/report/result_output.hpp"
+#include "sim/trace/trace_file.hpp"
 
 namespace bankcheck::cli {
 namespace {
@@ -32,7 +33,9 @@ void run_report(const ReportOptions& o) {
   if (!capture && !o.compare.empty())
     throw std::invalid_argument("--compare joins ncu's verdicts onto a capture folder's instructions; " + o.input +
                                 " is not a folder");
-  const BankModel model = o.model.make(32);
+  // A trace's own warp (a dmm trace of w = 12 is costed at 12); captures and results documents: 32.
+  const bool trace = !capture && fs::path(o.input).extension() != ".json";
+  const BankModel model = o.model.make(trace ? open_trace(o.input)->warp() : 32);
   html::ReportInput input = capture ? capture_report_input(o.input, model) : file_report_input(o.input, model);
   if (!o.compare.empty()) join_compare(input, o.compare);
   if (input.instructions.empty())

@@ -131,7 +131,8 @@ nlohmann::ordered_json report_data(const ReportInput& input, const BankModel& mo
 }
 
 std::string report_html(const ReportInput& input, const BankModel& model) {
-  std::string data = report_data(input, model).dump();
+  // Source files and names need not be UTF-8: bytes that are not are shown as U+FFFD, never a failure.
+  std::string data = report_data(input, model).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
   // A "</" inside the data would close its script element; "<\/" is the same JSON string.
   for (std::size_t at = 0; (at = data.find("</", at)) != std::string::npos; at += 3) data.replace(at, 2, "<\\/");
   std::string page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>bankcheck report: " +

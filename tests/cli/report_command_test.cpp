@@ -160,6 +160,15 @@ TEST_CASE("report: a trace, and a results document (no lanes: no grids)") {
   CHECK(page_data(out)["kernels"][0]["conflicts"] == 8);
 }
 
+TEST_CASE("report: a trace is costed at its own warp (the papers' dmm at w = 8)") {
+  const std::string trace = scratch("report_w8.trace"), out = scratch("report_w8.html");
+  write_text(trace, "warp 8\n@stride2 ld 4 0 8 16 24 32 40 48 56\n");  // dmm, 8 banks: words 0,2,..,14 -> 2-way
+  const auto r = bankcheck::test::run_cli("report --model dmm " + trace + " -o " + out);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  CHECK(page_data(out)["kernels"][0]["conflicts"] == 1);
+  CHECK(page_data(out)["instructions"][0]["grid"]["banks"] == 8);
+}
+
 TEST_CASE("report: bad input exits 2 and says why; the page never overwrites its input") {
   const std::string dir = scratch("report_not_capture");
   fs::create_directories(dir);

@@ -73,4 +73,12 @@ TEST_CASE("one self-contained page: no external resource, and data that cannot e
   for (const char* external : {"src=", "href=", "http:", "https:", "@import"}) CHECK(page.find(external) == std::string::npos);
 }
 
+TEST_CASE("a source file that is not UTF-8 is shown, its stray bytes replaced, not a failure") {
+  std::ofstream(test::scratch("html_report_test.cu")) << "caf\xe9 // Latin-1\n";
+  html::ReportInput input;
+  input.instructions = {instruction("k", 1, 1)};
+  const std::string page = html::report_html(input, make_preset("sm90"));
+  CHECK(page.find("caf\xef\xbf\xbd // Latin-1") != std::string::npos);  // U+FFFD
+}
+
 }  // namespace html_report_test
