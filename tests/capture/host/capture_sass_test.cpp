@@ -57,6 +57,7 @@ TEST_CASE("write_sass disassembles only the captured functions' cubins, naming t
     std::ofstream tool(dir / "tools" / "nvdisasm");
     tool << "#!/bin/sh\necho \"$*\" >> " << log.string() << "\n"
          << "case \"$*\" in *-fun*) [ -n \"$FAIL_FUN\" ] && exit 1;; esac\n"
+         << "case \"$*\" in *-gi*) [ -n \"$FAIL_GI\" ] && exit 1;; esac\n"
          << "echo '.text._Z13wanted_kernelPi:'\necho '        /*0010*/                   LDS R1, [R2] ;'\n";
   }
   fs::permissions(dir / "tools" / "nvdisasm", fs::perms::owner_all);
@@ -92,6 +93,18 @@ TEST_CASE("write_sass disassembles only the captured functions' cubins, naming t
     REQUIRE(!report.notes.empty());
     CHECK(report.notes.back().find("1 of 2 cubins hold no captured launch's function") != std::string::npos);
   }
+  // An nvdisasm that cannot give line info for the cubin: its SASS all the same, without lines.
+  fs::remove(log);
+  ::setenv("FAIL_GI", "1", 1);
+  CaptureReport report;
+  LaunchRow captured;
+  captured.kernel = "_Z13wanted_kernelPi";
+  captured.status = kStatusCaptured;
+  report.launches = {captured};
+  CHECK(write_sass(dir / "staging", {(dir / "tools").string()}, report).empty());
+  ::unsetenv("FAIL_GI");
+  CHECK(read_file(log).find("-c " + (dir / "staging" / "cubins" / "module-0.cubin").string()) != std::string::npos);
+  CHECK(read_file(dir / "staging" / "sass.csv").find("_Z13wanted_kernelPi,0x10,\"LDS R1, [R2]\",,,\n") != std::string::npos);
   fs::remove_all(dir);
 }
 
