@@ -56,7 +56,13 @@ void print_summary(const fs::path& out) {
     return text ? *text : std::string();
   };
   const auto rows = capture::read_summary_table((out / "summary.csv").string());
-  const report::Results results = capture::summary_results(rows, make_preset("sm90"), sass_of, out.string());
+  std::function<report::SourceLine(const std::string&)> source_of;  // no sass.csv: no line info to say
+  if (sass)
+    source_of = [&sass](const std::string& site) {
+      const report::SourceLine* line = sass->source(site);
+      return line ? *line : report::SourceLine{};
+    };
+  const report::Results results = capture::summary_results(rows, make_preset("sm90"), sass_of, out.string(), source_of);
   std::ostringstream json;
   report::ResultsWriter(json, report::Format::json, false).finish(results);
   AtomicFile file(out / "summary.json");

@@ -19,6 +19,7 @@ void add_adversary_command(CLI::App& app);  // issue 5: worst-case inputs
 void add_capture_command(CLI::App& app);    // issue 13: traces of unmodified CUDA programs
 void add_compare_command(CLI::App& app);    // issue 13: model against Nsight Compute, per instruction
 void add_layout_command(CLI::App& app);     // issue 27: CuTe shared layouts and swizzles
+void add_report_command(CLI::App& app);     // issue 47: one HTML page of a capture, trace or results
 
 /// Set by a command's callback; main returns it.
 int& exit_code();

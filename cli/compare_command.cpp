@@ -17,6 +17,7 @@
 #include "capture/host/ncu_table.hpp"
 #include "cli/commands.hpp"
 #include "sim/report/result_output.hpp"
+#include "sim/report/source_line.hpp"
 #include "sim/trace/atomic_file.hpp"
 #include "sim/trace/trace_error.hpp"
 
@@ -65,6 +66,7 @@ void run(const CompareOptions& o) {
                             {"modelled", r.modelled}, {"equal", r.equal()}, {"runs_differ", r.runs_differ()},
                             {"verdict", capture::verdict_name(r.verdict())}, {"verdict_text", r.verdict_text()}};
       if (!r.detail.empty()) row["detail"] = r.detail;
+      if (r.source) row["source"] = report::source_json(*r.source);
       if (r.global) {
         row["global"] = true;
         row["model_sectors"] = r.model_sectors;
@@ -86,13 +88,14 @@ void run(const CompareOptions& o) {
                .dump(2)
         << "\n";
   } else if (o.csv) {
-    out << "launch,kernel,offset,sass,executions,model_executions,model_wavefronts,measured_wavefronts,equal,detail\n";
+    out << "launch,kernel,offset,sass,executions,model_executions,model_wavefronts,measured_wavefronts,equal,detail,"
+           "source\n";
     for (const auto& r : result.rows)
       out << capture::csv_line({std::to_string(r.launch), r.kernel, std::to_string(r.offset), r.sass,
                                 std::to_string(r.measured_executed), std::to_string(r.model_executed),
                                 std::to_string(r.global ? r.model_sectors : r.model_wavefronts),
                                 std::to_string(r.global ? r.measured_sectors : r.measured_wavefronts), r.verdict_text(),
-                                r.detail});
+                                r.detail, r.source ? report::source_text(*r.source) : ""});
   } else {
     out << std::setw(6) << "launch" << "  " << std::setw(8) << "offset" << "  " << std::left << std::setw(40) << "sass"
         << std::right << "  " << std::setw(10) << "executions" << "  " << std::setw(10) << "model_wf" << "  "
@@ -104,7 +107,8 @@ void run(const CompareOptions& o) {
           << r.sass.substr(0, 40) << std::right << "  " << std::setw(10) << r.measured_executed << "  " << std::setw(10)
           << (r.global ? r.model_sectors : r.model_wavefronts) << "  " << std::setw(10)
           << (r.global ? r.measured_sectors : r.measured_wavefronts) << "  " << r.verdict_text()
-          << (r.detail.empty() ? "" : "  [" + r.detail + "]") << "\n";
+          << (r.detail.empty() ? "" : "  [" + r.detail + "]")
+          << (r.source ? "  " + report::source_text(*r.source) : "") << "\n";
     }
     out << "\n" << counts[static_cast<unsigned>(capture::Verdict::yes)] << " of " << result.rows.size()
         << " instructions equal (model " << model.name() << ")\n";

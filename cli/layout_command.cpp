@@ -143,7 +143,7 @@ void run_layout(const LayoutOptions& o) {
   report::ResultOutput out(o.output.file, o.layout_file.empty() ? std::vector<std::string>{}
                                                                 : std::vector<std::string>{o.layout_file});
   report::ReplayReportOptions ro{"layout", o.gate.sites, o.per_instruction || o.per_bank, o.per_bank,
-                                 o.gate.fail_on_conflicts, {}, 1, {}};
+                                 o.gate.fail_on_conflicts, {}, 1, {}, {}};
   std::optional<std::size_t> drawn;
   ro.amend = [&](report::Results& r) {
     r.command = "layout";

@@ -61,6 +61,7 @@ int main(int argc, char** argv) {
   add_capture_command(app);
   add_compare_command(app);
   add_layout_command(app);
+  add_report_command(app);
   // Every way out checks that what was printed reached standard output.
   try {
     app.parse(argc, argv);

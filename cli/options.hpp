@@ -218,7 +218,8 @@ struct GateOptions {
                                                                              std::numeric_limits<std::uint64_t>::max());
         });
     cmd.add_option("--site", sites, "report (and gate) only this site; repeatable. A site without instructions "
-                                    "is reported as 'no accesses', never as conflict-free")
+                                    "is reported as 'no accesses', never as conflict-free. In a capture, FILE:LINE "
+                                    "names the instructions of that source line (sass.csv's line info)")
         ->type_name("NAME")
         ->allow_extra_args(false);  // one name per --site: a trace file after it stays a positional
   }

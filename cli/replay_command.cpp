@@ -14,6 +14,7 @@
 #include "sim/report/directory_replay.hpp"
 #include "sim/report/replay_report.hpp"
 #include "sim/report/result_output.hpp"
+#include "sim/report/source_line.hpp"
 #include "sim/trace/trace_file.hpp"
 
 namespace bankcheck::cli {
@@ -31,6 +32,27 @@ struct ReplayOptions {
   GateOptions gate;
 };
 
+/// The --site list with each FILE:LINE replaced by the captured sites whose line info names it.
+/// @throws std::invalid_argument for a FILE:LINE that names no instruction of the table.
+std::vector<std::string> sites_by_line(const std::vector<std::string>& sites, const capture::SassTable& sass,
+                                       const std::string& sass_path) {
+  std::vector<std::string> out;
+  for (const std::string& site : sites) {
+    const auto wanted = report::parse_file_line(site);
+    if (!wanted) {
+      out.push_back(site);
+      continue;
+    }
+    const auto found = sass.sites_at(*wanted);
+    if (found.empty())
+      throw std::invalid_argument("--site " + site + ": no instruction of " + sass_path +
+                                  " has this source line (nor was inlined at it); sites are FUNCTION+0xOFFSET or "
+                                  "FILE:LINE of a capture with line info (nvcc -lineinfo)");
+    out.insert(out.end(), found.begin(), found.end());
+  }
+  return out;
+}
+
 /// `replay DIR`: every trace of the folder, split over the ranks of an MPI job.
 void run_replay_directory(const ReplayOptions& o) {
   if (o.per_instruction || o.per_bank)
@@ -39,7 +61,7 @@ void run_replay_directory(const ReplayOptions& o) {
   const Cluster& cluster = Cluster::instance();
   // The model's warp: the first trace's (every file must agree; replay checks each).
   const BankModel model = o.model.make(o.warp ? *o.warp : open_trace(files.front())->warp());
-  report::ReplayReportOptions ro{o.file, o.gate.sites, false, false, o.gate.fail_on_conflicts, {}, o.threads, {}};
+  report::ReplayReportOptions ro{o.file, o.gate.sites, false, false, o.gate.fail_on_conflicts, {}, o.threads, {}, {}};
   const auto results = report::replay_directory(o.file, files, model, ro, cluster);
   if (!results) return;  // not rank 0: rank 0 prints
   report::ResultOutput out(o.output.file, files);
@@ -63,21 +85,26 @@ void run_replay(const ReplayOptions& o) {
     throw std::invalid_argument("--warp " + std::to_string(*o.warp) + " disagrees with the trace " + trace_name +
                                 ", which has warp " + std::to_string(source->warp()));
   const BankModel model = o.model.make(source->warp());
-  report::ReplayReportOptions ro{trace_name, o.gate.sites, o.per_instruction, o.per_bank, o.gate.fail_on_conflicts,
-                                 {}, o.threads, {}};
-  // A captured trace's sites are FUNCTION+0xOFFSET; their SASS is in the
-  // capture's sass.csv (docs/capture.md), found beside the trace.
+  // A captured trace's sites are FUNCTION+0xOFFSET; their SASS and source
+  // lines are in the capture's sass.csv (docs/capture.md), found beside the trace.
   std::string sass_path = o.sass;
   if (sass_path.empty() && o.file != "-") {
     const auto beside = std::filesystem::path(o.file).parent_path() / "sass.csv";
     if (std::filesystem::exists(beside)) sass_path = beside.string();
   }
   std::optional<capture::SassTable> sass;
-  if (!sass_path.empty() && (o.per_instruction || o.per_bank)) {
-    sass = capture::SassTable::read(sass_path);
-    ro.sass_of = [&sass](const std::string& site) {
-      const std::string* text = sass->find(site);
-      return text ? *text : std::string();
+  if (!sass_path.empty()) sass = capture::SassTable::read(sass_path);
+  report::ReplayReportOptions ro{trace_name, sass ? sites_by_line(o.gate.sites, *sass, sass_path) : o.gate.sites,
+                                 o.per_instruction, o.per_bank, o.gate.fail_on_conflicts, {}, o.threads, {}, {}};
+  if (sass) {
+    if (o.per_instruction || o.per_bank)
+      ro.sass_of = [&sass](const std::string& site) {
+        const std::string* text = sass->find(site);
+        return text ? *text : std::string();
+      };
+    ro.source_of = [&sass](const std::string& site) {
+      const report::SourceLine* line = sass->source(site);
+      return line ? *line : report::SourceLine{};
     };
   }
   report::ResultsWriter writer(out.stream(), o.output.format(), o.per_instruction || o.per_bank);
@@ -103,8 +130,8 @@ void add_replay_command(CLI::App& app) {
   cmd->add_flag("--per-instruction", o->per_instruction,
                 "also a row per instruction, naming its trace line (FILE:LINE) or byte offset");
   cmd->add_option("--sass", o->sass,
-                  "the capture's sass.csv, for the SASS column of --per-instruction rows (default: sass.csv beside "
-                  "the trace, when there is one)")
+                  "the capture's sass.csv, for the SASS and source lines of the rows and --site FILE:LINE (default: "
+                  "sass.csv beside the trace, when there is one)")
       ->check(CLI::ExistingFile);
   cmd->add_flag("--per-bank", o->per_bank,
                 "rows per instruction with the words each bank served (bank:words); implies --per-instruction");

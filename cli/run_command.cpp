@@ -73,7 +73,7 @@ report::Results results_of(const AlgorithmReport& r, const BankModel& model, con
     }
     if (s.cost.instructions == 0) continue;  // a site of global instructions only
     out.totals += s.cost;
-    out.sites.push_back({s.site, s.cost, {}, {}, 0, {}});
+    out.sites.push_back({s.site, s.cost, {}, {}, 0, {}, {}});
     if (worst.worse(s.worst)) {
       worst = s.worst;
       worst_location = s.worst_location;

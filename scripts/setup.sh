@@ -37,5 +37,22 @@ if command -v nvcc >/dev/null 2>&1; then
     rm -rf "$tmp"
   fi
 fi
+# nvdisasm gives sass.csv each instruction's source line (docs/capture.md);
+# a toolkit without it (a minimal CUDA install) gets the nvidia-cuda-nvdisasm
+# wheel's, unpacked into .deps/, for the line-info tests. Without pip or
+# network those tests say "skipped".
+nvdisasm_wheel=13.2.86
+if command -v nvcc >/dev/null 2>&1 && ! command -v nvdisasm >/dev/null 2>&1 &&
+   [ ! -x "$cuda_root/bin/nvdisasm" ] && [ ! -x .deps/nvdisasm/nvidia/cu13/bin/nvdisasm ]; then
+  echo "setup: fetching nvdisasm (nvidia-cuda-nvdisasm==$nvdisasm_wheel) into .deps/"
+  tmp=$(mktemp -d)
+  if python3 -m pip download --no-deps -q -d "$tmp" "nvidia-cuda-nvdisasm==$nvdisasm_wheel" &&
+     mkdir -p .deps/nvdisasm && python3 -m zipfile -e "$tmp"/nvidia_cuda_nvdisasm-*.whl .deps/nvdisasm; then
+    chmod +x .deps/nvdisasm/nvidia/cu13/bin/nvdisasm
+  else
+    echo "setup: could not fetch nvdisasm: the line-info tests will say skipped"
+  fi
+  rm -rf "$tmp"
+fi
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)"

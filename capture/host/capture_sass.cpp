@@ -71,7 +71,9 @@ std::vector<std::string> write_sass(const fs::path& staging, const std::vector<s
       return;
     }
     // Only the captured functions of a library's large cubin; the whole cubin where that fails.
-    if (!todo[i].functions.empty()) listings[i] = program_output({nvdisasm, "-c", "-fun", todo[i].functions, path});
+    if (!todo[i].functions.empty()) listings[i] = program_output({nvdisasm, "-c", "-gi", "-fun", todo[i].functions, path});
+    if (!listings[i]) listings[i] = program_output({nvdisasm, "-c", "-gi", path});
+    // A cubin whose line info nvdisasm cannot read still has its SASS: without lines, as "no line info".
     if (!listings[i]) listings[i] = program_output({nvdisasm, "-c", path});
   });
   std::vector<SassLine> lines;

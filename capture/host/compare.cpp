@@ -12,6 +12,7 @@
 #include "capture/host/launch_pairing.hpp"
 #include "capture/host/launch_table.hpp"
 #include "capture/host/sass_form.hpp"
+#include "capture/host/sass_table.hpp"
 #include "capture/host/tensor_maps.hpp"
 #include "sim/replay/replay.hpp"
 #include "sim/trace/trace_file.hpp"
@@ -177,7 +178,7 @@ std::map<std::uint64_t, std::string> wgmma_details(const NcuLaunch& measured, co
                    [](const NcuInstruction& i) { return is_untraced(i.sass, "wgmma"); }))
     return out;  // the data flow is worked out only for functions with wgmma
   std::vector<SassLine> lines;
-  for (const NcuInstruction& i : measured.instructions) lines.push_back({measured.kernel, i.offset, i.sass});
+  for (const NcuInstruction& i : measured.instructions) lines.push_back({measured.kernel, i.offset, i.sass, {}});
   const SassConstants values(lines, measured.first_pc);
   for (const HgmmaDescriptors& h : recover_hgmma_descriptors(lines, values)) {
     std::string text = "descriptors: " + describe_descriptors(h);
@@ -197,7 +198,7 @@ std::map<std::uint64_t, std::string> wgmma_details(const NcuLaunch& measured, co
 }
 
 void add_rows(CompareResult& result, const LaunchRow& row, Replayed sites, const NcuLaunch& measured,
-              const LaunchMaps* maps) {
+              const LaunchMaps* maps, const SassTable* sass) {
   const std::map<std::uint64_t, std::string> wgmma = wgmma_details(measured, maps);
   for (const NcuInstruction& ins : measured.instructions) {
     auto site = sites.by_offset.find(ins.offset);
@@ -218,6 +219,10 @@ void add_rows(CompareResult& result, const LaunchRow& row, Replayed sites, const
     if (tma && maps != nullptr) r.detail = "the launch's " + maps->text;
     r.tma_rule = tma && tma_form_measured(sass_mnemonic(ins.sass));
     if (const auto w = wgmma.find(ins.offset); w != wgmma.end()) r.detail = w->second;
+    if (sass != nullptr) {
+      const report::SourceLine* line = sass->source(row.kernel, ins.offset);
+      r.source = line ? *line : report::SourceLine{};
+    }
     if (site != sites.by_offset.end()) {
       r.model_executed = site->second.executed;
       r.model_wavefronts = site->second.wavefronts;
@@ -274,6 +279,8 @@ CompareResult compare_with_ncu(const NcuSourceTable& page, const std::vector<std
   for (const auto& [dir, traces_by_id] : by_dir) {
     const std::vector<LaunchRow>& table = tables[dir];
     const std::map<std::uint64_t, LaunchMaps> tensor_maps = tensor_maps_by_launch(dir);
+    std::optional<SassTable> sass;  // the capture's SASS and line info, where it has them
+    if (fs::exists(dir / "sass.csv")) sass = SassTable::read((dir / "sass.csv").string());
     std::vector<std::uint64_t> ids;
     for (const auto& [id, trace] : traces_by_id) ids.push_back(id);
     const auto pairs = pair_launches(table, ids, ncu_names, shapes, result.notes);
@@ -304,7 +311,8 @@ CompareResult compare_with_ncu(const NcuSourceTable& page, const std::vector<std
         result.notes.push_back(trace + ": " + std::to_string(sites.elsewhere) +
                                " instructions in functions other than the kernel are not compared");
       const auto maps = tensor_maps.find(row->id);
-      add_rows(result, *row, std::move(sites), measured, maps == tensor_maps.end() ? nullptr : &maps->second);
+      add_rows(result, *row, std::move(sites), measured, maps == tensor_maps.end() ? nullptr : &maps->second,
+               sass ? &*sass : nullptr);
     }
   }
   for (std::size_t i = 0; i < ncu.launches.size(); ++i)

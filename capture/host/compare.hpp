@@ -11,6 +11,7 @@
 // stores (gld/gst, `capture --global`) are joined with ncu's
 // per-instruction global sector columns.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "capture/host/ncu_launches.hpp"
 #include "capture/host/ncu_table.hpp"
 #include "model/bank_model.hpp"
+#include "sim/report/source_line.hpp"
 
 namespace bankcheck::capture {
 
@@ -68,6 +70,9 @@ struct CompareRow {
   /// For a wgmma row, its descriptors as the SASS fixes them (hgmma_descriptors.hpp), and a swizzle
   /// mode no tensor map of the launch has, said as such.
   std::string detail;
+  /// The instruction's line info from the capture's sass.csv (nvdisasm -gi); none when the capture
+  /// has no sass.csv.
+  std::optional<report::SourceLine> source;
 };
 
 /// A captured launch that was not compared, and why.

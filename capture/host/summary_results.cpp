@@ -9,11 +9,6 @@
 
 namespace bankcheck::capture {
 
-namespace {
-
-/// A row's kept worst execution as the CPU model takes it: its lanes'
-/// addresses and, for a copy, their sources (the copy's cost depends on
-/// them: docs/bank-model.md, rule 6). @pre row.worst
 WorstInstruction worst_instruction(const InstructionSummary& row) {
   WorstInstruction w;
   w.present = true;
@@ -31,11 +26,10 @@ WorstInstruction worst_instruction(const InstructionSummary& row) {
   return w;
 }
 
-}  // namespace
-
 report::Results summary_results(const std::vector<InstructionSummary>& rows, const BankModel& model,
                                 const std::function<std::string(const std::string&)>& sass_of,
-                                const std::string& capture_dir) {
+                                const std::string& capture_dir,
+                                const std::function<report::SourceLine(const std::string&)>& source_of) {
   report::Results r;
   r.command = "capture";
   r.model = model.name();
@@ -73,6 +67,7 @@ report::Results summary_results(const std::vector<InstructionSummary>& rows, con
   }
   for (auto& [key, site] : sites) {
     site.sass = sass_of ? sass_of(site.site) : "";
+    if (source_of) site.source = source_of(site.site);
     r.totals += site.totals;
     r.sites.push_back(std::move(site));
   }
@@ -94,6 +89,7 @@ report::Results summary_results(const std::vector<InstructionSummary>& rows, con
                                     std::to_string(b[1]) + "," + std::to_string(b[2]) + " warp " +
                                     std::to_string(worst->worst->warp));
   }
+  if (r.worst && source_of) r.worst->source = source_of(r.worst->site);
   r.extra["mode"] = "summary";
   r.extra["launches_summarized"] = launches.size();
   r.extra["worst_record_disagreements"] = disagreements;

@@ -127,7 +127,7 @@ class DirectoryMerge {
       r.totals += m.totals;
       Unmodelled site_unmodelled;
       if (m.unmodelled > 0) site_unmodelled["(all kinds)"] = {m.unmodelled, 0};
-      r.sites.push_back({name, m.totals, site_unmodelled, {}, 0, {}});
+      r.sites.push_back({name, m.totals, site_unmodelled, {}, 0, {}, {}});
       if (!worst || worst->worst.worse(m.worst)) worst = &m;
     }
     if (worst && worst->worst.present)

@@ -39,6 +39,7 @@ nlohmann::ordered_json global_instruction_json(const InstructionRow& r) {
   j["pages"] = c.pages;
   j["modelled"] = true;
   if (!r.sass.empty()) j["sass"] = r.sass;
+  if (r.source) j["source"] = source_json(*r.source);
   return j;
 }
 
@@ -49,12 +50,14 @@ void write_global_instruction_text(std::ostream& out, const InstructionRow& r) {
       << std::setw(5) << "-" << "  " << std::setw(9) << "-" << "  " << std::setw(6) << "-" << "  " << r.location
       << "  sectors " << c.sectors << " ideal " << c.ideal_sectors << " lines " << c.lines << " pages " << c.pages;
   if (!r.sass.empty()) out << "  " << r.sass;
+  if (r.source) out << "  [" << source_text(*r.source) << "]";
   out << '\n';
 }
 
 void write_global_instruction_csv(std::ostream& out, const InstructionRow& r) {
   out << "global-instruction," << csv_field(r.site) << ',' << r.index << ',' << csv_field(r.location) << ',' << r.op
-      << ',' << r.width << ",,," << csv_global(1, r.active, *r.global) << ',' << csv_field(r.sass) << ",true,0\n";
+      << ',' << r.width << ",,," << csv_global(1, r.active, *r.global) << ',' << csv_field(r.sass) << ','
+      << csv_field(source_cell(r.source)) << ",true,0\n";
 }
 
 nlohmann::ordered_json global_json(const Results& r) {
@@ -92,10 +95,10 @@ void write_global_text(std::ostream& out, const Results& r) {
 void write_global_csv(std::ostream& out, const Results& r) {
   if (r.global.instructions == 0) return;
   out << "global-total,,,,,,,," << csv_global(r.global.instructions, r.global.lane_accesses, as_cost(r.global))
-      << ",,true,0\n";
+      << ",,,true,0\n";
   for (const auto& s : r.global_sites)
     out << "global-site," << csv_field(s.site) << ",,,,,,,"
-        << csv_global(s.totals.instructions, s.totals.lane_accesses, as_cost(s.totals)) << ",,true,0\n";
+        << csv_global(s.totals.instructions, s.totals.lane_accesses, as_cost(s.totals)) << ",,,true,0\n";
 }
 
 std::string global_only_line(const Results& r) {

@@ -50,6 +50,7 @@ Results replay_report(TraceSource& source, const BankModel& model, const ReplayR
       if (is_global(i.request.op)) row.global = i.global;
       else if (o.bank_words && i.cost.modelled) row.bank_words = model.bank_words(i.request);  // no rule, no banks
       if (o.sass_of) row.sass = o.sass_of(row.site);
+      if (o.source_of) row.source = o.source_of(row.site);
       writer.instruction(row);
     };
   }
@@ -82,7 +83,8 @@ Results replay_report(TraceSource& source, const BankModel& model, const ReplayR
     r.totals += s.totals;
     Unmodelled site_unmodelled;
     if (s.unmodelled > 0) site_unmodelled["(all kinds)"] = {s.unmodelled, 0};
-    r.sites.push_back({s.site, s.totals, site_unmodelled, {}, 0, {}});
+    r.sites.push_back({s.site, s.totals, site_unmodelled, {}, 0, {}, {}});
+    if (o.source_of) r.sites.back().source = o.source_of(s.site);
     if (worst.worse(s.worst)) worst = s.worst;
   }
   // Kinds the model has no rule for: counted apart, never as conflict-free
@@ -93,6 +95,7 @@ Results replay_report(TraceSource& source, const BankModel& model, const ReplayR
     c.lane_accesses += k.lane_accesses;
   }
   if (worst.present) r.worst = worst_row(model, worst, location_of(o.trace_name, worst.position));
+  if (r.worst && o.source_of) r.worst->source = o.source_of(r.worst->site);
   if (o.amend) o.amend(r);
   writer.finish(r);
   return r;

@@ -41,6 +41,8 @@ struct ReplayReportOptions {
   /// replays a trace of its own making (`bankcheck layout`) name itself and
   /// add its header lines and notes. Empty: the results are replay's.
   std::function<void(Results&)> amend;
+  /// The line info of a captured site (from the same sass.csv); empty: rows carry no source.
+  std::function<SourceLine(const std::string& site)> source_of;
 };
 
 /// Replay `source` through `model`, writing rows to `writer` as they come and

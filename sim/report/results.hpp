@@ -17,11 +17,13 @@
 #include "sim/replay/cost_totals.hpp"
 #include "sim/replay/global_totals.hpp"
 #include "sim/replay/replay.hpp"
+#include "sim/report/source_line.hpp"
 
 namespace bankcheck::report {
 
 /// 2: every row says whether it was costed (`modelled`); costs not known are null or empty, not 0.
-inline constexpr int kSchemaVersion = 2;
+/// 3: captured instructions carry their source line (`source`; CSV column `source` after `sass`).
+inline constexpr int kSchemaVersion = 3;
 
 /// Instructions of one access kind that the bank model does not cost: they
 /// are counted here and never replayed as another kind.
@@ -39,6 +41,8 @@ struct SiteRow {
   std::string op;
   unsigned width = 0;
   std::string sass;
+  /// A captured site's line info (a site of a capture is one instruction); none for other traces.
+  std::optional<SourceLine> source;
 };
 
 /// One round of an algorithm: the k-th execution of a site in a phase, over all warps.
@@ -60,6 +64,7 @@ struct InstructionRow {
   RequestCost cost;
   std::vector<std::uint32_t> bank_words;  ///< words each bank served (BankModel::bank_words); empty unless asked
   std::string sass;          ///< the instruction's SASS text where known
+  std::optional<SourceLine> source;  ///< a captured instruction's line info; none for other traces
   std::optional<GlobalCost> global;  ///< set for gld/gst: their sectors (then `cost` means nothing)
 };
 
@@ -87,6 +92,7 @@ struct WorstRow {
   std::vector<std::uint64_t> cells;  ///< those words (bank-word index)
   /// What piles up: distinct words, or lanes each its own pass (atomics).
   ConflictCulprit::Unit unit = ConflictCulprit::Unit::cells;
+  std::optional<SourceLine> source;  ///< a captured instruction's line info
 };
 
 /// Why `row` cannot be a request's worst conflict under any rule, or "":

@@ -11,6 +11,8 @@ namespace bankcheck::report {
 
 std::string display_site(const std::string& s) { return s.empty() ? "(none)" : s; }
 
+std::string source_cell(const std::optional<SourceLine>& s) { return s ? source_text(*s) : std::string(); }
+
 namespace {
 
 /// "0:32" or "0-15:1 16:2": bank (or run of banks with the same count) and words; idle banks left out.
@@ -129,11 +131,12 @@ nlohmann::ordered_json instruction_json(const InstructionRow& r) {
   j["modelled"] = r.cost.modelled;
   if (!r.bank_words.empty()) j["bank_words"] = r.bank_words;
   if (!r.sass.empty()) j["sass"] = r.sass;
+  if (r.source) j["source"] = source_json(*r.source);
   return j;
 }
 
 nlohmann::ordered_json worst_json(const WorstRow& r) {
-  return {{"index", r.index},
+  nlohmann::ordered_json j = {{"index", r.index},
           {"location", r.location},
           {"site", r.site},
           {"op", r.op},
@@ -143,6 +146,8 @@ nlohmann::ordered_json worst_json(const WorstRow& r) {
           {"lanes", r.lanes},
           {"cells", r.cells},
           {"piles_up", r.unit == ConflictCulprit::Unit::lanes ? "lanes" : "words"}};
+  if (r.source) j["source"] = source_json(*r.source);
+  return j;
 }
 
 std::string csv_field(const std::string& s) {
@@ -208,8 +213,8 @@ void ResultsWriter::instruction(const InstructionRow& r) {
         out_ << r.cost.wavefronts << ',' << r.cost.ideal << ',' << r.cost.conflicts << ',' << r.cost.degree;
       else
         out_ << ",,,";
-      out_ << ',' << bank_words_csv(r.bank_words) << ',' << csv_field(r.sass) << ','
-           << csv_modelled(r.cost.modelled ? 0 : 1) << '\n';
+      out_ << ',' << bank_words_csv(r.bank_words) << ',' << csv_field(r.sass) << ',' << csv_field(source_cell(r.source))
+           << ',' << csv_modelled(r.cost.modelled ? 0 : 1) << '\n';
       break;
     case Format::json: out_ << (rows_ ? ",\n    " : "\n    ") << instruction_json(r).dump(); break;
     case Format::text:
@@ -223,6 +228,7 @@ void ResultsWriter::instruction(const InstructionRow& r) {
       out_ << "  " << r.location;
       if (!r.bank_words.empty()) out_ << "  banks " << bank_words_text(r.bank_words);
       if (!r.sass.empty()) out_ << "  " << r.sass;
+      if (r.source) out_ << "  [" << source_text(*r.source) << "]";
       out_ << '\n';
       break;
   }
@@ -264,8 +270,9 @@ void ResultsWriter::finish_text(const Results& r) {
   for (const auto& s : r.sites) single_instructions = single_instructions && !s.op.empty();
   for (const auto& s : r.sites)
     rows.push_back({display_site(s.site), s.totals, count_of(s.unmodelled),
-                    single_instructions ? "  " + s.op + " " + std::to_string(s.width) + (s.sass.empty() ? "" : "  " + s.sass)
-                                        : std::string()});
+                    (single_instructions ? "  " + s.op + " " + std::to_string(s.width) + (s.sass.empty() ? "" : "  " + s.sass)
+                                         : std::string()) +
+                        (s.source ? "  [" + source_text(*s.source) + "]" : std::string())});
   text_totals_table(out_, single_instructions ? "by instruction" : "by site", single_instructions ? "instruction" : "site",
                     rows, single_instructions);
   rows.clear();
@@ -292,7 +299,8 @@ void ResultsWriter::finish_text(const Results& r) {
   if (r.worst) {
     const WorstRow& w = *r.worst;
     out_ << "worst conflict: instruction " << w.index << " (" << display_site(w.site) << ", " << w.op << " "
-         << w.width << ")" << (w.location.empty() ? "" : " at " + w.location) << ": ";
+         << w.width << ")" << (w.location.empty() ? "" : " at " + w.location)
+         << (w.source ? " [" + source_text(*w.source) + "]" : "") << ": ";
     if (w.lanes.empty())
       out_ << w.degree << "-way in no single bank: the copy's read and write stages (docs/bank-model.md, rule 6)\n";
     else if (w.unit == ConflictCulprit::Unit::lanes)
@@ -311,21 +319,22 @@ void ResultsWriter::finish_text(const Results& r) {
 
 void ResultsWriter::finish_csv(const Results& r) {
   const std::uint64_t not_costed = unmodelled_instructions(r);
-  out_ << "total,,,,,,,," << csv_costs(r.totals, not_costed) << ",,," << csv_modelled(not_costed) << "\n";
+  out_ << "total,,,,,,,," << csv_costs(r.totals, not_costed) << ",,,," << csv_modelled(not_costed) << "\n";
   for (const auto& s : r.sites)
     out_ << "site," << csv_field(s.site) << ",,," << s.op << ',' << (s.op.empty() ? "" : std::to_string(s.width)) << ",,,"
          << csv_costs(s.totals, count_of(s.unmodelled)) << ",," << csv_field(s.sass) << ','
-         << csv_modelled(count_of(s.unmodelled)) << "\n";
+         << csv_field(source_cell(s.source)) << ',' << csv_modelled(count_of(s.unmodelled)) << "\n";
   for (const auto& x : r.rounds)
-    out_ << "round," << csv_field(x.site) << ",,,,," << x.phase << ',' << x.k << ',' << csv_costs(x.totals, 0) << ",,,"
+    out_ << "round," << csv_field(x.site) << ",,,,," << x.phase << ',' << x.k << ',' << csv_costs(x.totals, 0) << ",,,,"
          << csv_modelled(0) << "\n";
   for (const auto& [kind, c] : r.unmodelled)
-    out_ << "unmodelled," << csv_field(kind) << ",,,,,,," << c.instructions << ',' << c.lane_accesses << ",,,,,,,"
+    out_ << "unmodelled," << csv_field(kind) << ",,,,,,," << c.instructions << ',' << c.lane_accesses << ",,,,,,,,"
          << csv_modelled(c.instructions) << "\n";
   write_global_csv(out_, r);
   if (r.worst)
     out_ << "worst," << csv_field(r.worst->site) << ',' << r.worst->index << ',' << csv_field(r.worst->location) << ','
-         << r.worst->op << ',' << r.worst->width << ",,,1,,,,," << r.worst->degree << ",,," << csv_modelled(0) << "\n";
+         << r.worst->op << ',' << r.worst->width << ",,,1,,,,," << r.worst->degree << ",,,"
+         << csv_field(source_cell(r.worst->source)) << ',' << csv_modelled(0) << "\n";
 }
 
 void ResultsWriter::finish_json(const Results& r) {
@@ -364,6 +373,7 @@ void ResultsWriter::finish_json(const Results& r) {
     nlohmann::ordered_json site = {{"site", s.site}, {"totals", totals_json(s.totals, s.unmodelled)}};
     if (!s.op.empty()) site["op"] = s.op, site["width"] = s.width;
     if (!s.sass.empty()) site["sass"] = s.sass;
+    if (s.source) site["source"] = source_json(*s.source);
     doc["sites"].push_back(site);
   }
   if (!r.rounds.empty()) {

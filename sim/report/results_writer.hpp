@@ -15,12 +15,15 @@ namespace bankcheck::report {
 
 enum class Format : std::uint8_t { text, json, csv };
 
-/// The CSV header of schema 2: every row is the cost of one scope (an
+/// The CSV header of schema 3: every row is the cost of one scope (an
 /// instruction, a site, a round, the total) under the same column names as
 /// JSON, and ends with whether each of the scope's instructions was costed.
 inline constexpr const char* kCsvHeader =
     "scope,site,index,location,op,width,phase,k,instructions,lane_accesses,wavefronts,ideal,conflicts,"
-    "worst_degree,bank_words,sass,modelled,unmodelled_instructions";
+    "worst_degree,bank_words,sass,source,modelled,unmodelled_instructions";
+
+/// A row's `source` cell: its line info as text, "no line info", or empty (not a captured instruction).
+std::string source_cell(const std::optional<SourceLine>& s);
 
 /// JSON of totals: the CostTotals fields (null where nothing was costed but
 /// something was left unmodelled), `modelled` and `unmodelled` by kind.

@@ -162,7 +162,7 @@ TEST_CASE("capture --summary: a program without CUDA gives an empty summary in t
   CHECK(r.out.find("verdict: no accesses") != std::string::npos);
   CHECK(slurp(out / "summary.csv").rfind("launch,site,op,width,executions", 0) == 0);
   const std::string json = slurp(out / "summary.json");
-  CHECK(json.find("\"schema_version\": 2") != std::string::npos);
+  CHECK(json.find("\"schema_version\": 3") != std::string::npos);
   CHECK(json.find("\"command\": \"capture\"") != std::string::npos);
   CHECK(json.find("\"mode\": \"summary\"") != std::string::npos);
   CHECK(slurp(out / "capture.json").find("\"mode\": \"summary\"") != std::string::npos);

@@ -3,10 +3,13 @@
 // report, a trace, a hard link to a trace (same device and inode), or a
 // trace's launches.csv. Inputs: a CUB capture measured on the H100
 // (validate/results/h100-2026-11-23/capture/, unpacked by the ctest fixture
-// capture.real_programs.unpack), copied to a scratch folder.
+// capture.real_programs.unpack), copied to a scratch folder. Also: the rows
+// carry the source lines of a sass.csv beside the trace.
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "tests/cli/cli_runner.hpp"
@@ -54,5 +57,44 @@ TEST_CASE("compare -o refuses every spelling of an input, hard links included, a
   CHECK(written.code == 0);
   CHECK(written.std_out.empty());
   CHECK(slurp((dir / "table.txt").string()) == printed.std_out);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("compare carries each instruction's source line from the capture's sass.csv, or says it has none") {
+  REQUIRE_MESSAGE(fs::is_directory(kCapture), kCapture << " is missing: run the ctest fixture capture.real_programs.unpack");
+  const fs::path dir = bankcheck::test::scratch("compare_lines");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const char* name : {"ncu.sass.csv", "launch-0.bktrace", "launches.csv"}) fs::copy_file(kCapture / name, dir / name);
+  // The capture's sites, the first given line 100, the second 101, ..., the last none.
+  const auto sites = nlohmann::json::parse(run_cli("replay --json " + (dir / "launch-0.bktrace").string()).std_out)["sites"];
+  REQUIRE(sites.size() >= 2);
+  std::string sass = "function,offset,sass,file,line,inlined_at\n";
+  for (std::size_t i = 0; i < sites.size(); ++i) {
+    const std::string site = sites[i]["site"];
+    const auto plus = site.rfind("+0x");
+    sass += site.substr(0, plus) + "," + site.substr(plus + 1) + ",LDS,";
+    sass += i + 1 < sites.size() ? "scan.cu," + std::to_string(100 + i) + ",main.cu:7\n" : ",,\n";
+  }
+  std::ofstream(dir / "sass.csv") << sass;
+  const std::string args = "compare --ncu " + (dir / "ncu.sass.csv").string() + " " + (dir / "launch-0.bktrace").string();
+  const auto json = nlohmann::json::parse(run_cli(args + " --json").std_out);
+  std::size_t named = 0, none = 0;
+  for (const auto& row : json["rows"]) {
+    REQUIRE(row.contains("source"));
+    if (row["source"]["file"].is_null()) {
+      ++none;
+      CHECK(row["source"]["text"] == "no line info");
+    } else {
+      ++named;
+      CHECK(row["source"]["inlined_at"][0]["file"] == "main.cu");
+    }
+  }
+  CHECK(named == sites.size() - 1);
+  CHECK(none == 1);
+  const auto csv = run_cli(args + " --csv").std_out;
+  CHECK(csv.rfind("launch,kernel,offset,sass,executions,model_executions,model_wavefronts,measured_wavefronts,equal,detail,source\n", 0) == 0);
+  CHECK(csv.find(",scan.cu:100 (inlined at main.cu:7)\n") != std::string::npos);
+  CHECK(run_cli(args).std_out.find("  scan.cu:100 (inlined at main.cu:7)\n") != std::string::npos);
   fs::remove_all(dir);
 }

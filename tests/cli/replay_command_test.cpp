@@ -109,14 +109,14 @@ TEST_CASE("replay: per-instruction rows name the trace line, in text, CSV and JS
   REQUIRE(rows.size() >= 8);
   CHECK(rows[0] ==
         "scope,site,index,location,op,width,phase,k,instructions,lane_accesses,wavefronts,ideal,conflicts,"
-        "worst_degree,bank_words,sass,modelled,unmodelled_instructions");
+        "worst_degree,bank_words,sass,source,modelled,unmodelled_instructions");
   // instruction 2 reads column 0 of a 32x32 float tile: 32 distinct cells in bank 0.
-  CHECK(rows[3] == "instruction,tile.column,2," + kExample + ":9,ld,4,,,1,32,32,1,31,32,,,true,0");
+  CHECK(rows[3] == "instruction,tile.column,2," + kExample + ":9,ld,4,,,1,32,32,1,31,32,,,,true,0");
   // instruction 4: stride 2 words, lanes l and l+16 share a bank -> 2-way.
-  CHECK(rows[5] == "instruction,stride2,4," + kExample + ":13,ld,4,,,1,32,2,1,1,2,,,true,0");
+  CHECK(rows[5] == "instruction,stride2,4," + kExample + ":13,ld,4,,,1,32,2,1,1,2,,,,true,0");
   // instruction 6: 16 active lanes, stride 1.
-  CHECK(rows[7] == "instruction,partial,6," + kExample + ":17,st,4,,,1,16,1,1,0,1,,,true,0");
-  CHECK(rows[8] == "total,,,,,,,,7,208,39,7,32,32,,,true,0");
+  CHECK(rows[7] == "instruction,partial,6," + kExample + ":17,st,4,,,1,16,1,1,0,1,,,,true,0");
+  CHECK(rows[8] == "total,,,,,,,,7,208,39,7,32,32,,,,true,0");
   const CliResult j = cli("replay --model dmm --per-instruction --json '" + kExample + "'");
   REQUIRE(j.code == 0);
   const auto doc = nlohmann::json::parse(j.std_out);
@@ -159,7 +159,7 @@ TEST_CASE("replay: JSON totals of the example, read from stdin, in the versioned
   const CliResult r = cli("replay --model dmm --json -", kExample);
   REQUIRE(r.code == 0);
   const auto doc = nlohmann::json::parse(r.std_out);
-  CHECK(doc["schema_version"] == 2);
+  CHECK(doc["schema_version"] == 3);
   CHECK(doc["command"] == "replay");
   CHECK(doc["model"] == "dmm");
   CHECK(doc["warp"] == 32);
@@ -302,10 +302,10 @@ TEST_CASE("replay: a copy that is not modelled is no free access in any per-inst
   const auto rows = lines_of(csv.std_out);
   REQUIRE(rows.size() >= 6);
   CHECK(rows[0].substr(rows[0].size() - 33) == ",modelled,unmodelled_instructions");
-  CHECK(rows[1] == "instruction,costed,0," + trace + ":2,cpasync.cg,16,,,1,2,1,1,0,1,,,true,0");
-  CHECK(rows[2] == "instruction,unknown,1," + trace + ":3,cpasync.cg,16,,,1,2,,,,,,,false,1");
-  CHECK(rows[3] == "total,,,,,,,,1,2,1,1,0,1,,,false,1");
-  CHECK(rows[5] == "site,unknown,,,,,,,0,0,,,,,,,false,1");
+  CHECK(rows[1] == "instruction,costed,0," + trace + ":2,cpasync.cg,16,,,1,2,1,1,0,1,,,,true,0");
+  CHECK(rows[2] == "instruction,unknown,1," + trace + ":3,cpasync.cg,16,,,1,2,,,,,,,,false,1");
+  CHECK(rows[3] == "total,,,,,,,,1,2,1,1,0,1,,,,false,1");
+  CHECK(rows[5] == "site,unknown,,,,,,,0,0,,,,,,,,false,1");
   const CliResult json = cli("replay --per-instruction --json '" + trace + "'");
   const auto doc = nlohmann::json::parse(json.std_out);
   CHECK(doc["instructions"][1]["modelled"] == false);

@@ -160,7 +160,7 @@ TEST_CASE("json and csv outputs in the shared schema; trace writes a text trace"
   auto j = sh("run cf-merge w=8 E=6 u=16 --json --model dmm");
   CHECK(j.code == 0);
   const auto doc = nlohmann::json::parse(j.std_out);
-  CHECK(doc["schema_version"] == 2);
+  CHECK(doc["schema_version"] == 3);
   CHECK(doc["command"] == "run");
   CHECK(doc["inputs"][0]["algorithm"] == "cf-merge");
   CHECK(doc["inputs"][0]["params"]["E"] == 6);

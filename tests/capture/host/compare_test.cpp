@@ -241,6 +241,7 @@ TEST_CASE("two instantiations of one base name meet their own launches; a launch
     CAPTURE(row.launch);
     CHECK(row.verdict() == Verdict::yes);
     CHECK(row.sass.rfind("LDS", 0) == 0);
+    CHECK_FALSE(row.source);  // no sass.csv in the capture: nothing to say
   }
   CHECK(r.rows[0].launch == 0);
   CHECK(r.rows[0].offset == 0x10);
@@ -248,6 +249,27 @@ TEST_CASE("two instantiations of one base name meet their own launches; a launch
   CHECK(r.uncompared[0].launch == 2);
   CHECK(r.uncompared[0].reason.find("no launch of this function") != std::string::npos);
   CHECK_FALSE(r.all_equal());  // a launch was not compared
+}
+
+TEST_CASE("each row has its line from the capture's sass.csv, or says it has none") {
+  const HandCapture cap("compare-lines");
+  std::ofstream(cap.dir / "sass.csv") << "function,offset,sass,file,line,inlined_at\n"
+                                         "_Z6reduceILi512EEvv,0x10,LDS,/src/reduce.cuh,12,/src/main.cu:40\n"
+                                         "_Z6reduceILi128EEvv,0x0,LDS,,,\n";
+  const std::string csv = std::string("\"Kernel Name\",\"void reduce<(int)128>()\"\n") + kHeader +
+                          "\"0x1000\",\"LDS R1, [R2]\",\"1\",\"1\",\"1\"\n"
+                          "\"Kernel Name\",\"void reduce<(int)512>()\"\n" + kHeader +
+                          "\"0x2000\",\"IMAD R1, R2, R3, R4\",\"1\",\"0\",\"0\"\n"
+                          "\"0x2010\",\"LDS R1, [R2]\",\"1\",\"1\",\"1\"\n";
+  const CompareResult r = compare_with_ncu(parse_ncu_source(csv, "ncu.csv"), {cap.traces()[0], cap.traces()[1]},
+                                           make_preset("sm90"));
+  REQUIRE(r.rows.size() == 2);
+  for (const CompareRow& row : r.rows) {
+    CAPTURE(row.launch);
+    REQUIRE(row.source);
+    CHECK(bankcheck::report::source_text(*row.source) ==
+          (row.launch == 0 ? "/src/reduce.cuh:12 (inlined at /src/main.cu:40)" : "no line info"));
+  }
 }
 
 TEST_CASE("a pairing that puts a captured record on a non-memory instruction is refused") {

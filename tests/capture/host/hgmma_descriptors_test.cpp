@@ -36,7 +36,7 @@ NcuSourceTable read_listing(const std::string& file) {
 
 std::vector<HgmmaDescriptors> recovered(const NcuLaunch& launch) {
   std::vector<SassLine> lines;
-  for (const NcuInstruction& i : launch.instructions) lines.push_back({launch.kernel, i.offset, i.sass});
+  for (const NcuInstruction& i : launch.instructions) lines.push_back({launch.kernel, i.offset, i.sass, {}});
   const SassConstants values(lines, launch.first_pc);
   INFO(launch.kernel << ": " << values.unusable());
   REQUIRE(values.unusable().empty());

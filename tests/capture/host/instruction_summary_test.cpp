@@ -86,7 +86,7 @@ TEST_CASE("a malformed summary.csv names the file and line") {
 
 TEST_CASE("the SASS refines a row's kind: CAS doubles, POPC.INC and BYPASS take their column") {
   SassTable sass;
-  sass.add({"_Z6kernelPi", 0x1a0, "ATOMS.CAS R0, [R2], R4, R5"});
+  sass.add({"_Z6kernelPi", 0x1a0, "ATOMS.CAS R0, [R2], R4, R5", {}});
   InstructionSummary cas = atom_row();
   refine_summary(cas, sass);
   CHECK(cas.op == Op::atom_cas);
@@ -97,7 +97,7 @@ TEST_CASE("the SASS refines a row's kind: CAS doubles, POPC.INC and BYPASS take 
 
   // ATOMS.CAST.SPIN: a store's cost (the popc column: 12 over 10 executions), twice.
   SassTable cast;
-  cast.add({"_Z6kernelPi", 0x1a0, "ATOMS.CAST.SPIN P1, [R2], R4, R5"});
+  cast.add({"_Z6kernelPi", 0x1a0, "ATOMS.CAST.SPIN P1, [R2], R4, R5", {}});
   InstructionSummary spin = atom_row();
   refine_summary(spin, cast);
   CHECK(spin.op == Op::atom_cast);
@@ -110,7 +110,7 @@ TEST_CASE("the SASS refines a row's kind: CAS doubles, POPC.INC and BYPASS take 
   CHECK(spin.worst->excess == 6);
 
   SassTable popc;
-  popc.add({"_Z6kernelPi", 0x1a0, "ATOMS.POPC.INC.32 RZ, [R2+URZ]"});
+  popc.add({"_Z6kernelPi", 0x1a0, "ATOMS.POPC.INC.32 RZ, [R2+URZ]", {}});
   InstructionSummary inc = atom_row();
   refine_summary(inc, popc);
   CHECK(inc.op == Op::atom_popc);
@@ -145,7 +145,7 @@ TEST_CASE("the zero-fill form of LDGSTS.BYPASS costs one per active quarter warp
   w.excess = 7;
   r.worst = w;
   SassTable sass;
-  sass.add({"_Z6kernelPi", 0x2c0, "LDGSTS.E.BYPASS.128 [R5], desc[UR4][R2.64], P0"});
+  sass.add({"_Z6kernelPi", 0x2c0, "LDGSTS.E.BYPASS.128 [R5], desc[UR4][R2.64], P0", {}});
   refine_summary(r, sass);
   CHECK(r.op == Op::cpasync_cg_zfill);
   // Rule 6c needs each quarter warp's source lines, which the summary does not keep: not modelled.

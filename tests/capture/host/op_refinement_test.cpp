@@ -75,8 +75,8 @@ TEST_CASE("a trace is rewritten with refined ops; locations and the expected cou
     sink->end();
   }
   SassTable sass;
-  sass.add({"k", 0x10, "ATOMS.CAS R0, [R2], R4, R5"});
-  sass.add({"k", 0x20, "ATOMS.ADD R0, [R2], R4"});
+  sass.add({"k", 0x10, "ATOMS.CAS R0, [R2], R4, R5", {}});
+  sass.add({"k", 0x20, "ATOMS.ADD R0, [R2], R4", {}});
   const TraceRefinement first = refine_trace_ops(path, sass);
   CHECK(first.changed == 1);
   CHECK(first.unrefined == 0);  // both atomics have their SASS
@@ -119,7 +119,7 @@ TEST_CASE("refinable kinds are the ones refine_op can change; without their SASS
     sink->end();
   }
   SassTable sass;
-  sass.add({"k", 0x10, "ATOMS.CAS R0, [R2], R4, R5"});
+  sass.add({"k", 0x10, "ATOMS.CAS R0, [R2], R4, R5", {}});
   const TraceRefinement r = refine_trace_ops(path, sass);
   CHECK(r.changed == 1);
   CHECK(r.unrefined == 3);

@@ -18,7 +18,7 @@ constexpr std::uint64_t kEntry = 0x1000;
 /// Lines 16 bytes apart from offset 0.
 SassConstants listing(const std::vector<std::string>& texts) {
   std::vector<SassLine> lines;
-  for (std::size_t i = 0; i < texts.size(); ++i) lines.push_back({"", 16 * i, texts[i]});
+  for (std::size_t i = 0; i < texts.size(); ++i) lines.push_back({"", 16 * i, texts[i], {}});
   return SassConstants(std::move(lines), kEntry);
 }
 

@@ -70,6 +70,15 @@ TEST_CASE("summary rows as results: instructions added up over launches, ordered
   CHECK(r.worst->lanes.size() == 32);
   CHECK(r.extra["worst_record_disagreements"] == 0);
   CHECK(r.notes.empty());
+  CHECK_FALSE(r.sites[0].source);  // no sass.csv: nothing said
+  // With sass.csv's line info: each site's, and the worst conflict's.
+  const auto source_of = [](const std::string& site) {
+    return site == "k+0x20" ? report::SourceLine{report::FileLine{"k.cu", 9}, {}} : report::SourceLine{};
+  };
+  const report::Results lines = summary_results(rows, make_preset("sm90"), sass_of, "OUT", source_of);
+  CHECK(report::source_text(*lines.sites[0].source) == "k.cu:9");
+  CHECK(report::source_text(*lines.sites[1].source) == "no line info");
+  CHECK(report::source_text(*lines.worst->source) == "k.cu:9");
 }
 
 TEST_CASE("a worst record the CPU costs differently is reported") {

@@ -62,9 +62,9 @@ TEST_CASE("text: rows and the global section; the bank totals keep the shared in
 TEST_CASE("csv: global scopes put sectors, ideal, excess, pages and lines in the documented columns") {
   std::string text;
   report_of(trace(true), Format::csv, true, text);
-  CHECK(text.find("global-instruction,g,1,,gld,4,,,1,4,2,1,1,2,1,,true,0\n") != std::string::npos);
-  CHECK(text.find("global-total,,,,,,,,2,7,5,2,3,5,4,,true,0\n") != std::string::npos);
-  CHECK(text.find("global-site,w,,,,,,,1,3,3,1,2,3,3,,true,0\n") != std::string::npos);
+  CHECK(text.find("global-instruction,g,1,,gld,4,,,1,4,2,1,1,2,1,,,true,0\n") != std::string::npos);
+  CHECK(text.find("global-total,,,,,,,,2,7,5,2,3,5,4,,,true,0\n") != std::string::npos);
+  CHECK(text.find("global-site,w,,,,,,,1,3,3,1,2,3,3,,,true,0\n") != std::string::npos);
 }
 
 TEST_CASE("json: a global object and global instruction rows") {

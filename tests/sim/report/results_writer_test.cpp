@@ -51,7 +51,7 @@ Results sample() {
   r.warp = 32;
   r.inputs.push_back({{"kind", "trace"}, {"path", "t.trace"}});
   r.totals = totals(3, 34, 3, 32);
-  r.sites = {{"a,b", totals(2, 2, 2, 1), {}, {}, 0, {}}, {"col", totals(1, 32, 1, 32), {}, {}, 0, {}}};
+  r.sites = {{"a,b", totals(2, 2, 2, 1), {}, {}, 0, {}, {}}, {"col", totals(1, 32, 1, 32), {}, {}, 0, {}, {}}};
   r.rounds = {{1, 0, "col", totals(1, 32, 1, 32)}};
   r.unmodelled["atom"] = UnmodelledCount{4, 128};
   WorstRow w;
@@ -94,7 +94,7 @@ TEST_CASE("CSV: one header, every row with its columns, scopes as documented") {
   std::getline(in, line);
   CHECK(line == kCsvHeader);
   const std::size_t columns = fields(line).size();
-  CHECK(columns == 18);
+  CHECK(columns == 19);
   std::vector<std::string> scopes;
   while (std::getline(in, line)) {
     CAPTURE(line);
@@ -105,11 +105,11 @@ TEST_CASE("CSV: one header, every row with its columns, scopes as documented") {
   CHECK(scopes == std::vector<std::string>{"instruction", "instruction", "total", "site", "site", "round",
                                            "unmodelled", "worst"});
   const std::string csv = out.str();
-  CHECK(csv.find("\nsite,\"a,b\",,,,,,,2,64,2,2,0,1,,,true,0\n") != std::string::npos);  // quoted site name
-  CHECK(csv.find("\nround,col,,,,,1,0,1,32,32,1,31,32,,,true,0\n") != std::string::npos);
-  CHECK(csv.find("\nunmodelled,atom,,,,,,,4,128,,,,,,,false,4\n") != std::string::npos);
-  CHECK(csv.find("\nworst,col,2,t.trace:7,ld,4,,,1,,,,,32,,,true,0\n") != std::string::npos);
-  CHECK(csv.find("\ntotal,,,,,,,,3,96,34,3,31,32,,,false,4\n") != std::string::npos);  // 4 atoms not costed
+  CHECK(csv.find("\nsite,\"a,b\",,,,,,,2,64,2,2,0,1,,,,true,0\n") != std::string::npos);  // quoted site name
+  CHECK(csv.find("\nround,col,,,,,1,0,1,32,32,1,31,32,,,,true,0\n") != std::string::npos);
+  CHECK(csv.find("\nunmodelled,atom,,,,,,,4,128,,,,,,,,false,4\n") != std::string::npos);
+  CHECK(csv.find("\nworst,col,2,t.trace:7,ld,4,,,1,,,,,32,,,,true,0\n") != std::string::npos);
+  CHECK(csv.find("\ntotal,,,,,,,,3,96,34,3,31,32,,,,false,4\n") != std::string::npos);  // 4 atoms not costed
 }
 
 TEST_CASE("JSON: schema_version, documented keys; streamed rows make one valid document") {
@@ -185,7 +185,7 @@ TEST_CASE("sites that are single instructions (capture --summary) carry their ki
   CHECK(text.str().find("  st 8\n") != std::string::npos);
   ResultsWriter(csv, Format::csv, false).finish(r);
   CHECK(csv.str().find("site,k+0x10,,,ld,4,,,2,64,64,2,62,32,,LDS R0, [R1]") == std::string::npos);  // quoted: it has a comma
-  CHECK(csv.str().find("site,k+0x10,,,ld,4,,,2,64,64,2,62,32,,\"LDS R0, [R1]\",true,0\n") != std::string::npos);
+  CHECK(csv.str().find("site,k+0x10,,,ld,4,,,2,64,64,2,62,32,,\"LDS R0, [R1]\",,true,0\n") != std::string::npos);
   ResultsWriter(json, Format::json, false).finish(r);
   const auto doc = nlohmann::json::parse(json.str());
   CHECK(doc["sites"][0]["op"] == "ld");
@@ -204,7 +204,7 @@ TEST_CASE("a cost that is not known is never a zero: instruction and site rows s
   cg.bank_words.clear();
   Results r = sample();
   r.timing = shared_timing("sm90");
-  r.sites.push_back({"copy", CostTotals{}, {{"cpasync.cg 16", UnmodelledCount{1, 2}}}, {}, 0, {}});  // nothing costed
+  r.sites.push_back({"copy", CostTotals{}, {{"cpasync.cg 16", UnmodelledCount{1, 2}}}, {}, 0, {}, {}});  // nothing costed
   r.sites[1].unmodelled["atom 4"] = UnmodelledCount{4, 128};                                          // partly costed
   std::ostringstream csv, json, text;
   {
@@ -213,11 +213,11 @@ TEST_CASE("a cost that is not known is never a zero: instruction and site rows s
     w.instruction(cg);
     w.finish(r);
   }
-  CHECK(csv.str().find("\ninstruction,col,0,t.trace:5,ld,4,,,1,32,32,1,31,32,32 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0,,true,0\n") !=
+  CHECK(csv.str().find("\ninstruction,col,0,t.trace:5,ld,4,,,1,32,32,1,31,32,32 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0,,,true,0\n") !=
         std::string::npos);
-  CHECK(csv.str().find("\ninstruction,col,3,t.trace:8,cpasync.cg,16,,,1,2,,,,,,,false,1\n") != std::string::npos);
-  CHECK(csv.str().find("\nsite,copy,,,,,,,0,0,,,,,,,false,1\n") != std::string::npos);
-  CHECK(csv.str().find("\nsite,col,,,,,,,1,32,32,1,31,32,,,false,4\n") != std::string::npos);
+  CHECK(csv.str().find("\ninstruction,col,3,t.trace:8,cpasync.cg,16,,,1,2,,,,,,,,false,1\n") != std::string::npos);
+  CHECK(csv.str().find("\nsite,copy,,,,,,,0,0,,,,,,,,false,1\n") != std::string::npos);
+  CHECK(csv.str().find("\nsite,col,,,,,,,1,32,32,1,31,32,,,,false,4\n") != std::string::npos);
   {
     ResultsWriter w(json, Format::json, true);
     w.instruction(row(0));
@@ -225,7 +225,7 @@ TEST_CASE("a cost that is not known is never a zero: instruction and site rows s
     w.finish(r);
   }
   const auto doc = nlohmann::json::parse(json.str());
-  CHECK(doc["schema_version"] == 2);
+  CHECK(doc["schema_version"] == 3);
   CHECK(doc["instructions"][0]["modelled"] == true);
   CHECK(doc["instructions"][0]["wavefronts"] == 32);
   CHECK(doc["instructions"][1]["modelled"] == false);
@@ -308,3 +308,40 @@ TEST_CASE("text: the worst conflict says what piles up") {
   ResultsWriter(json, Format::json, false).finish(r);
   CHECK(nlohmann::json::parse(json.str())["worst"]["bank"].is_null());
 }
+
+namespace results_writer_test {
+
+TEST_CASE("a captured instruction's source line in every format; none said as such; other traces have none") {
+  using namespace bankcheck::report;
+  const SourceLine inlined{FileLine{"k.cu", 7}, {{"k.cu", 15}}};
+  Results r = sample();
+  r.sites[1].source = inlined;
+  r.sites[0].source = SourceLine{};  // a captured site the cubin has no line info for
+  r.worst->source = inlined;
+  InstructionRow with = row(0), plain = row(1);
+  with.source = inlined;
+  std::ostringstream text, csv, json;
+  for (auto [out, format] : {std::pair{&text, Format::text}, {&csv, Format::csv}, {&json, Format::json}}) {
+    ResultsWriter w(*out, format, true);
+    w.instruction(with);
+    w.instruction(plain);
+    w.finish(r);
+  }
+  CHECK(text.str().find("t.trace:5  banks 0:32  [k.cu:7 (inlined at k.cu:15)]\n") != std::string::npos);
+  CHECK(text.str().find("t.trace:6  banks 0:32\n") != std::string::npos);
+  CHECK(text.str().find("  [no line info]\n") != std::string::npos);
+  CHECK(text.str().find("worst conflict: instruction 2 (col, ld 4) at t.trace:7 [k.cu:7 (inlined at k.cu:15)]: bank 0")
+        != std::string::npos);
+  CHECK(csv.str().find(",k.cu:7 (inlined at k.cu:15),true,0\n") != std::string::npos);
+  CHECK(csv.str().find("\nsite,\"a,b\",,,,,,,2,64,2,2,0,1,,,no line info,true,0\n") != std::string::npos);
+  CHECK(csv.str().find("\nworst,col,2,t.trace:7,ld,4,,,1,,,,,32,,,k.cu:7 (inlined at k.cu:15),true,0\n") != std::string::npos);
+  const auto doc = nlohmann::json::parse(json.str());
+  CHECK(doc["instructions"][0]["source"]["line"] == 7);
+  CHECK(doc["instructions"][0]["source"]["inlined_at"][0]["line"] == 15);
+  CHECK_FALSE(doc["instructions"][1].contains("source"));
+  CHECK(doc["sites"][0]["source"]["text"] == "no line info");
+  CHECK(doc["sites"][0]["source"]["file"].is_null());
+  CHECK(doc["worst"]["source"]["file"] == "k.cu");
+}
+
+}  // namespace results_writer_test
