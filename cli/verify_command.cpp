@@ -96,7 +96,7 @@ void run(const VerifyArgs& a) {
   }
   req.options.mode = a.exhaustive ? proofs::Mode::exhaustive : a.sample > 0 ? proofs::Mode::sample : proofs::Mode::automatic;
   req.options.inputs = a.inputs.value_or(64);
-  if (!a.inputs && req.options.mode == proofs::Mode::automatic) req.options.input_work = proofs::kDefaultInputWork;
+  if (!a.inputs && req.options.mode != proofs::Mode::exhaustive) req.options.input_work = proofs::kDefaultInputWork;
   req.options.seed = a.seed;
   req.options.brute_force = a.brute_force;
   req.sample_points = a.sample;

@@ -45,7 +45,7 @@ enum class Mode {
 struct CheckOptions {
   Mode mode = Mode::automatic;
   std::uint64_t inputs = 64;            ///< sampled inputs per point
-  /// Automatic mode: a point's random inputs stop once they would visit more
+  /// Automatic and sample modes: a point's random inputs stop once they would visit more
   /// than this many elements (an input of an algorithm claim visits about
   /// threads * E); its structured inputs always run, and at least one random
   /// one. 0: no bound, `inputs` of them everywhere.

@@ -17,11 +17,11 @@ inline bool enumerates(const BigCount& all, const CheckOptions& o) {
   return o.mode == Mode::exhaustive || (o.mode == Mode::automatic && all <= o.inputs_limit);
 }
 
-/// Random inputs a point samples when it does not enumerate: o.inputs, or in
-/// automatic mode with a work bound, as many as fit in it at `work` element
-/// visits each (at least one, at most o.inputs).
+/// Random inputs a point samples when it does not enumerate: o.inputs, or
+/// with a work bound, as many as fit in it at `work` element visits each (at
+/// least one, at most o.inputs).
 inline std::uint64_t sampled_inputs(const CheckOptions& o, std::uint64_t work) {
-  if (o.mode != Mode::automatic || o.input_work == 0 || work == 0) return o.inputs;
+  if (o.mode == Mode::exhaustive || o.input_work == 0 || work == 0) return o.inputs;
   return std::max<std::uint64_t>(1, std::min(o.inputs, o.input_work / work));
 }
 
