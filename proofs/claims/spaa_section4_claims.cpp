@@ -240,7 +240,7 @@ Claim theorem8() {
                  "element; A then B contiguous) serialize at least E^2 accesses if E <= w/2, else "
                  "(E^2 + 2Er + Ed - r^2 - rd)/2, counted in banks w-E..w-1 over the E steps");
   c.category = "worst case";
-  c.domain = Domain{2, 256, 2, 256};
+  c.domain = Domain{2, 128, 2, 128};
   c.exhaustive_cases = [](const Point&) { return BigCount(1); };
   // The theorem says some input T assigns reaches the count. The merge order
   // of Section 4 (spaa::construction_order) is built directly and costed by

@@ -129,7 +129,7 @@ TEST_CASE("points outside the domain are the ones the claim declares; they are c
   c.region = [](const Point& p) { return p.w % 2 ? Region::outside : p.w >= 8 ? Region::within : Region::beyond; };
   c.check = [&outside_checked](const Point& p, const CheckOptions&) {
     if (p.w % 2) ++outside_checked;
-    return PointResult{1, std::nullopt};
+    return PointResult{1, std::nullopt, std::nullopt};
   };
   VerifyRequest req;
   req.E = Range{1, 10};
@@ -150,12 +150,12 @@ TEST_CASE("a check that throws at a point of its domain fails there with the mes
   // exception: unsupported points are declared by the claim's region.
   Claim holds = toy(), throws = toy();
   holds.id = "holds";
-  holds.check = [](const Point&, const CheckOptions&) { return PointResult{1, std::nullopt}; };
+  holds.check = [](const Point&, const CheckOptions&) { return PointResult{1, std::nullopt, std::nullopt}; };
   throws.id = "throws";
   throws.check = [](const Point& p, const CheckOptions&) -> PointResult {
     if (p.E == 2) throw std::invalid_argument("E = 2 is not accepted");
     if (p.E == 4) throw std::runtime_error("E = 4 broke");
-    return PointResult{1, std::nullopt};
+    return PointResult{1, std::nullopt, std::nullopt};
   };
   for (unsigned threads : {1u, 3u}) {
     VerifyRequest req;
