@@ -120,10 +120,11 @@ struct CaptureDescriptor;
 /// One entry of a graph launch's routes: the kernel node whose grid is
 /// `grid` (%gridid, the sanitizer's gridId of the node) records through
 /// `descriptor`; null: the node is not traced. The kernel nodes of one
-/// graph launch share one callback data (the sanitizer gives the nodes of
-/// one kernel on one stream the data set last: measured on the H200,
-/// 2026-11-29, validate/results/h200-2026-11-29/graphs), so each grid finds
-/// its own descriptor here. An empty entry has grid kNoGrid.
+/// graph launch share one callback data (the sanitizer gave the nodes of
+/// one stream whose begin callbacks came before their ends the data set
+/// last: measured on the H200, 2026-11-29,
+/// validate/results/h200-2026-11-29/graphs), so each grid finds its own
+/// descriptor here. An empty entry has grid kNoGrid.
 struct GridRoute {
   std::uint64_t grid;
   CaptureDescriptor* descriptor;

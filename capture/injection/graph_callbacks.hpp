@@ -9,10 +9,11 @@
 // every launch of its graph. cudaGraphUpload raises the same callbacks,
 // marked as an upload, and runs nothing.
 //
-// The callback data a node begin sets is not the node's alone: in the same
-// measurement every node of one kernel on one stream wrote into the ring
-// set last for that kernel (three strided_mix nodes of graph_nodes.cu: one
-// trace held all their records, the others none). So every kernel node of a
+// The callback data a node begin sets is not the node's alone: on the same
+// H200 the nodes of one stream whose begins came before their ends wrote
+// into the ring set last (three strided_mix nodes of graph_nodes.cu: one
+// trace held all their records, the others none; graph_child.cu's slow_add
+// records were in the next node's trace). So every kernel node of a
 // graph launch gets one callback data, the graph launch's router, whose
 // table sends each grid (%gridid, the node's gridId) to its node's own
 // descriptor (ring_layout.hpp, GridRoute; capture/device/patches.cu).
