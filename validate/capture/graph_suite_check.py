@@ -8,7 +8,10 @@ complete (or what the program declares, `expected_status partial`, with a
 reason naming device graph launches, which a capture cannot see); launches.csv has one row per kernel execution the program reports
 (`expected_launches N` in its plain output; a program without it: at least
 one row) and every row is `captured`. The line also counts the rows that
-came from graph launches (graph_exec set) and the distinct graph nodes."""
+came from graph launches (graph_exec set) and the distinct graph nodes.
+The suite's programs are deterministic, so every launch of one kernel with
+one grid and block must hold as many records as the others (a trace that
+received another node's records, or none, breaks this)."""
 import csv
 import json
 import os
@@ -55,6 +58,12 @@ def main():
     if captured != len(rows):
         bad = [r.get("status", "") for r in rows if r.get("status") != "captured"]
         problems.append("%d not captured (%s)" % (len(bad), "; ".join(sorted(set(bad)))[:300]))
+    groups = {}
+    for r in rows:
+        groups.setdefault((r.get("kernel"), r.get("grid"), r.get("block")), set()).add(r.get("records_written"))
+    uneven = [k[0][:40] + " " + ",".join(sorted(v)) for k, v in groups.items() if len(v) > 1]
+    if uneven:
+        problems.append("launches of one kernel and shape hold different record counts: " + "; ".join(uneven)[:300])
     verdict = "PASS" if not problems else "FAIL"
     print("%-20s %-8s %s  launches %3d (expected %s), captured %3d, from graphs %3d (%d nodes)%s" % (
         name, mode, verdict, len(rows), "?" if expected is None else expected, captured, len(graph_rows),
