@@ -38,6 +38,7 @@ struct CaptureCommandOptions {
   bool global = false;
   bool summary = false;
   std::optional<std::uint64_t> summary_slots;
+  std::optional<std::string> max_bytes;
   std::vector<std::string> argv;
 };
 
@@ -86,6 +87,10 @@ void run(const CaptureCommandOptions& o) {
   r.generic = !o.no_generic;
   r.global = o.global;
   if (o.summary) r.summary_slots = o.summary_slots.value_or(capture::kDefaultSummarySlots);
+  if (o.max_bytes) {
+    r.max_bytes = capture::parse_count(*o.max_bytes, "--max-bytes");
+    if (*r.max_bytes == 0) throw std::invalid_argument("--max-bytes must be in 1..2^64-1 (got 0)");
+  }
   if (o.summary_slots && *o.summary_slots == 0)
     throw std::invalid_argument("--summary-slots must be a power of two in 1.." +
                                 std::to_string(capture::kMaxSummarySlots) + " (got 0)");
@@ -147,6 +152,9 @@ void add_capture_command(CLI::App& app) {
                   "(default 1024; a launch that needs more is reported incomplete)")
       ->needs("--summary");
   global->excludes(summary);
+  cmd->add_option("--max-bytes", o->max_bytes,
+                  "Write at most this many bytes of traces (1..2^64-1; default half the free space where -o is): "
+                  "records past it are counted, not written, and the capture is partial");
   cmd->add_option("program", o->argv, "-- PROGRAM [ARGS...]: the program to run, unmodified")->required();
   cmd->callback([o] {
     try {

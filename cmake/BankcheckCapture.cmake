@@ -72,6 +72,10 @@ else()
   # The driver loads the library with every symbol resolved and silently
   # skips one that does not load: refuse undefined symbols at link time.
   target_link_options(bankcheck_capture_injection PRIVATE -Wl,--no-undefined)
+  # The library is loaded into every captured program: it needs only what it
+  # uses. The layers it links bring OpenMPI (sim/parallel, for the CLI's
+  # sharding), which none of its objects call: --as-needed leaves it out.
+  target_link_options(bankcheck_capture_injection PRIVATE -Wl,--as-needed)
   if(BANKCHECK_GPU_PROGRAMS)
     add_dependencies(bankcheck_capture_injection bankcheck_capture_patches)
   endif()

@@ -34,6 +34,26 @@ namespace {
 /// How long a leader sleeps between looks at a full ring (ns).
 constexpr unsigned kFullRingSleepNs = 2000;
 
+/// The descriptor of this launch: the callback data itself, or, where it is
+/// a graph launch's router (ring_layout.hpp, GridRoute), the descriptor of
+/// this grid's node; null when the launch or node is not traced, and for a
+/// grid the router does not know (counted).
+__device__ __forceinline__ CaptureDescriptor* descriptor_of(void* userdata) {
+  auto* d = static_cast<CaptureDescriptor*>(userdata);
+  if (d == nullptr || d->route_capacity == 0) return d;
+  std::uint64_t grid;
+  asm("mov.u64 %0, %%gridid;" : "=l"(grid));
+  const std::uint32_t mask = d->route_capacity - 1;
+  std::uint32_t h = static_cast<std::uint32_t>(grid) & mask;
+  for (std::uint32_t i = 0; i <= mask; ++i, h = (h + 1) & mask) {
+    const bankcheck::capture::GridRoute& r = d->routes[h];
+    if (r.grid == grid) return r.descriptor;
+    if (r.grid == bankcheck::capture::kNoGrid) break;
+  }
+  if (atomicAdd(reinterpret_cast<unsigned long long*>(&d->unrouted), 1ull) == 0) d->unrouted_grid = grid;
+  return nullptr;
+}
+
 /// The word a lane writes into the continuation slot of kind `kind`
 /// (ring_layout.hpp): half of its copy source or of its global address.
 __device__ __forceinline__ std::uint32_t continuation_word(SlotOp kind, std::uint64_t address, const void* source) {
@@ -144,7 +164,7 @@ __device__ __forceinline__ void emit_words(CaptureDescriptor* d, std::uint64_t p
 
 /// Count an operation the ring cannot describe, once per warp instruction.
 __device__ __forceinline__ void count_untraced(void* userdata, std::uint64_t pc, UntracedKind kind) {
-  auto* d = static_cast<CaptureDescriptor*>(userdata);
+  auto* d = descriptor_of(userdata);
   if (d == nullptr || !block_selected(d)) return;
   const unsigned group = __match_any_sync(__activemask(), pc);
   if (lane_id() == static_cast<unsigned>(__ffs(group) - 1))
@@ -170,7 +190,7 @@ extern "C" {
 __device__ __noinline__ SanitizerPatchResult bankcheck_shared_access(void* userdata, uint64_t pc, void* ptr,
                                                                      uint32_t accessSize, uint32_t flags,
                                                                      const void* pData) {
-  auto* d = static_cast<CaptureDescriptor*>(userdata);
+  auto* d = descriptor_of(userdata);
   if (d == nullptr || !block_selected(d)) return SANITIZER_PATCH_SUCCESS;
   emit(d, pc, static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(ptr)), accessSize, access_op(flags, pData),
        flags, kCaptureWarp);
@@ -185,7 +205,7 @@ __device__ __noinline__ SanitizerPatchResult bankcheck_shared_access(void* userd
 __device__ __noinline__ SanitizerPatchResult bankcheck_generic_access(void* userdata, uint64_t pc, void* ptr,
                                                                       uint32_t accessSize, uint32_t flags,
                                                                       const void* pData) {
-  auto* d = static_cast<CaptureDescriptor*>(userdata);
+  auto* d = descriptor_of(userdata);
   if (d == nullptr) return SANITIZER_PATCH_SUCCESS;
   if (__isShared(ptr)) {
     if (d->record_generic_shared == 0 || !block_selected(d)) return SANITIZER_PATCH_SUCCESS;
@@ -205,7 +225,7 @@ __device__ __noinline__ SanitizerPatchResult bankcheck_matrix_access(void* userd
                                                                      uint32_t accessSize, uint32_t flags,
                                                                      uint32_t count, const void* pNewValue) {
   (void)pNewValue;
-  auto* d = static_cast<CaptureDescriptor*>(userdata);
+  auto* d = descriptor_of(userdata);
   if (d == nullptr || !block_selected(d)) return SANITIZER_PATCH_SUCCESS;
   const SlotOp op = (flags & SANITIZER_MEMORY_DEVICE_FLAG_WRITE) ? SlotOp::stsm : SlotOp::ldsm;
   constexpr unsigned kRowsPerMatrix = 8;
@@ -218,7 +238,7 @@ __device__ __noinline__ SanitizerPatchResult bankcheck_matrix_access(void* userd
 /// `src`, which the copy's cost depends on (docs/bank-model.md, rule 6).
 __device__ __noinline__ SanitizerPatchResult bankcheck_memcpy_async(void* userdata, uint64_t pc, void* src, uint32_t dst,
                                                                     uint32_t accessSize) {
-  auto* d = static_cast<CaptureDescriptor*>(userdata);
+  auto* d = descriptor_of(userdata);
   if (d == nullptr || !block_selected(d)) return SANITIZER_PATCH_SUCCESS;
   emit(d, pc, dst, accessSize, SlotOp::cpasync, 0, kCaptureWarp, src);
   return SANITIZER_PATCH_SUCCESS;
@@ -289,7 +309,7 @@ __device__ __noinline__ SanitizerPatchResult bankcheck_wgmma(void* userdata, uin
                                                              uint32_t sizeMatrixA, uint32_t addressMatrixB,
                                                              uint32_t sizeMatrixB, uint32_t flags, uint32_t warpMask) {
   (void)flags;
-  auto* d = static_cast<CaptureDescriptor*>(userdata);
+  auto* d = descriptor_of(userdata);
   if (d == nullptr || !block_selected(d) || warpMask == 0) return SANITIZER_PATCH_SUCCESS;
   if (d->summary_slots != nullptr || d->summary_stage != 0) {
     summarize_wgmma(d, pc, addressMatrixA, sizeMatrixA, addressMatrixB, sizeMatrixB);

@@ -23,6 +23,7 @@ std::vector<std::pair<std::string, std::string>> CaptureOptions::to_environment(
   if (global) env.emplace_back(kEnvGlobal, "1");
   if (summary_slots != 0) env.emplace_back(kEnvSummarySlots, std::to_string(summary_slots));
   if (summary_stage != 0) env.emplace_back(kEnvSummaryStage, std::to_string(summary_stage));
+  if (max_bytes != 0) env.emplace_back(kEnvMaxBytes, std::to_string(max_bytes));
   if (!filter.kernel_regex.empty()) env.emplace_back(kEnvKernel, filter.kernel_regex);
   if (filter.name_base != KernelNameBase::function) env.emplace_back(kEnvKernelBase, kernel_name_base_text(filter.name_base));
   if (filter.skip != 0) env.emplace_back(kEnvSkip, std::to_string(filter.skip));
@@ -70,6 +71,7 @@ CaptureOptions CaptureOptions::from_environment(const std::function<std::optiona
       throw std::invalid_argument(std::string(kEnvSummarySlots) + " must be a power of two in 1.." +
                                   std::to_string(kMaxSummarySlots) + " (got " + *v + ")");
   }
+  if (auto v = get(kEnvMaxBytes)) o.max_bytes = count(kEnvMaxBytes, *v);
   if (auto v = get(kEnvSummaryStage)) {
     if (v->size() != 1 || (*v)[0] < '0' || (*v)[0] > '3')
       throw std::invalid_argument(std::string(kEnvSummaryStage) + " must be 0, 1, 2 or 3 (got " + *v + ")");

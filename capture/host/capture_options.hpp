@@ -25,6 +25,7 @@ inline constexpr const char* kEnvRingSlots = "BANKCHECK_CAPTURE_RING_SLOTS";  //
 inline constexpr const char* kEnvGeneric = "BANKCHECK_CAPTURE_GENERIC";    ///< 1: also patch generic accesses
 inline constexpr const char* kEnvGlobal = "BANKCHECK_CAPTURE_GLOBAL";      ///< 1: also record global loads and stores
 inline constexpr const char* kEnvSummarySlots = "BANKCHECK_CAPTURE_SUMMARY_SLOTS";  ///< --summary: slots per shard
+inline constexpr const char* kEnvMaxBytes = "BANKCHECK_CAPTURE_MAX_BYTES";  ///< --max-bytes: bytes of traces at most
 /// Diagnostic for overhead measurements (docs/capture.md): how far the
 /// summary patch goes, 0 all (the default), 1 group the lanes and stop,
 /// 2 cost the request but add nothing to the table, 3 return at once (what
@@ -52,6 +53,7 @@ struct CaptureOptions {
   bool global = false;              ///< `--global`: record global loads and stores (gld/gst, 64-bit addresses)
   std::uint64_t summary_slots = 0;  ///< nonzero: summary mode, this many slots per shard
   std::uint32_t summary_stage = 0;  ///< kEnvSummaryStage
+  std::uint64_t max_bytes = 0;      ///< bytes of trace files at most, over all launches; 0: no bound
 
   /// The variables that carry these options (for the program's environment).
   std::vector<std::pair<std::string, std::string>> to_environment() const;

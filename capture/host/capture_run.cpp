@@ -3,10 +3,12 @@
 #include "capture/host/op_refinement.hpp"
 
 #include <dlfcn.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <optional>
 #include <set>
@@ -141,6 +143,10 @@ void refine_ops(const fs::path& staging, const std::vector<std::string>& sass_pr
 
 }  // namespace
 
+std::uint64_t default_max_bytes(std::uintmax_t available) {
+  return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(available / 2));
+}
+
 bool cuda_driver_present() {
   void* handle = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) return false;
@@ -226,6 +232,9 @@ CaptureReport run_capture(const CaptureRequest& request) {
   options.generic = request.generic;
   options.global = request.global;
   options.summary_slots = request.summary_slots;
+  std::error_code space_ec;
+  options.max_bytes = request.max_bytes ? *request.max_bytes
+                                        : default_max_bytes(fs::space(out.parent_path(), space_ec).available);
   auto env = options.to_environment();
   env.emplace_back("CUDA_INJECTION64_PATH", fs::absolute(request.library).string());
   // Load every function with its module, so the library can name the
@@ -240,6 +249,10 @@ CaptureReport run_capture(const CaptureRequest& request) {
   };
   report.program = run_program(request.argv, env);
   stage_done("program");
+  if (report.program.interrupted != 0)
+    report.reasons.push_back(std::string("the capture was stopped (") +
+                             (report.program.interrupted == SIGINT ? "SIGINT" : "SIGTERM") +
+                             "), which was passed on to the program: what it captured before is kept");
   if (!report.program.started) {
     fs::remove_all(staging);
     report.reasons.push_back("the program '" + request.argv[0] + "' could not be run: " + report.program.error);
@@ -304,6 +317,19 @@ CaptureReport run_capture(const CaptureRequest& request) {
     fs::rename(staging, out);
   }
   return report;
+}
+
+std::string capture_ended_early(const fs::path& path) {
+  const std::string text = read_text(path);  // written by capture_json below: "key": value, one per line
+  auto number = [&](const char* key) -> long {
+    const std::string quoted = std::string("\"") + key + "\": ";
+    const std::size_t at = text.find(quoted);
+    return at == std::string::npos ? 0 : std::strtol(text.c_str() + at + quoted.size(), nullptr, 10);
+  };
+  if (const long signal = number("signal"); signal != 0)
+    return "the program ended early: killed by signal " + std::to_string(signal);
+  if (const long code = number("exit_code"); code != 0) return "the program ended early: exit " + std::to_string(code);
+  return "";
 }
 
 std::string capture_json(const CaptureRequest& request, const CaptureReport& report) {

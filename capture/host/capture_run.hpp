@@ -7,6 +7,7 @@
 // docs/capture.md describes the folder.
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -35,6 +36,8 @@ struct CaptureRequest {
   bool generic = true;                    ///< also patch generic accesses that land in shared memory
   bool global = false;                    ///< `--global`: also record global loads and stores
   std::uint64_t summary_slots = 0;        ///< nonzero: `--summary`, per-instruction totals costed on the GPU
+  /// `--max-bytes`: trace bytes at most; unset: half the space free where OUT is written when the capture starts.
+  std::optional<std::uint64_t> max_bytes;
   std::vector<std::string> tool_dirs;     ///< where to look for nvdisasm/cuobjdump besides PATH
 };
 
@@ -60,12 +63,23 @@ struct CaptureReport {
 /// @throws std::invalid_argument naming the problem.
 void check_capture_request(const CaptureRequest& request);
 
-/// Run the capture. @throws std::invalid_argument for a bad request (before anything runs).
+/// `--max-bytes`' default: half of `available` bytes (the free space where OUT is written), at least 1.
+std::uint64_t default_max_bytes(std::uintmax_t available);
+
+/// Run the capture. A SIGINT or SIGTERM while the program runs is passed on
+/// to it; the capture then ends as any other: OUT holds what was captured,
+/// capture.json says partial and why, and no staging folder stays behind.
+/// @throws std::invalid_argument for a bad request (before anything runs).
 CaptureReport run_capture(const CaptureRequest& request);
 
 /// capture.json's text for a report (hand-written JSON: no JSON library is
 /// needed to build the capture pieces on a GPU machine).
 std::string capture_json(const CaptureRequest& request, const CaptureReport& report);
+
+/// How the program of the capture whose capture.json is at `path` ended, when
+/// it ended early: "the program ended early: exit 1" (or "... killed by
+/// signal 2"); empty when it exited 0 or capture.json is absent or unreadable.
+std::string capture_ended_early(const std::filesystem::path& path);
 
 /// A JSON string literal.
 std::string json_string(std::string_view text);

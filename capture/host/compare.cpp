@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "capture/host/capture_run.hpp"
 #include "capture/host/function_map.hpp"
 #include "capture/host/hgmma_descriptors.hpp"
 #include "capture/host/launch_pairing.hpp"
@@ -235,6 +236,26 @@ void add_rows(CompareResult& result, const LaunchRow& row, Replayed sites, const
   }
 }
 
+/// A note for each of ncu's launches that no captured launch was compared
+/// with; where the capture's program ended early and the launch comes after
+/// as many launches of its function as the program made under capture, it is
+/// one the capture never saw, and the note says so.
+void note_unused_ncu_launches(CompareResult& result, const std::vector<std::string>& ncu_names,
+                              const std::vector<bool>& used, const std::map<fs::path, std::vector<LaunchRow>>& tables,
+                              const std::string& ended_early) {
+  std::map<std::string, std::size_t> rank;  // ncu's launches of each name so far
+  for (std::size_t i = 0; i < ncu_names.size(); ++i) {
+    const std::size_t k = rank[ncu_names[i]]++;
+    if (used[i]) continue;
+    std::size_t made = 0;
+    for (const auto& [dir, table] : tables)
+      for (const LaunchRow& r : table) made += same_function(r, ncu_names[i]);
+    const std::string what = "ncu's launch " + std::to_string(i) + " (" + ncu_names[i].substr(0, 120) + ")";
+    if (!ended_early.empty() && k >= made) result.notes.push_back(what + " was not captured (" + ended_early + ")");
+    else result.notes.push_back(what + " has no compared captured launch");
+  }
+}
+
 }  // namespace
 
 CompareResult compare_with_ncu(const NcuSourceTable& page, const std::vector<std::string>& traces, const BankModel& model,
@@ -276,6 +297,7 @@ CompareResult compare_with_ncu(const NcuSourceTable& page, const std::vector<std
     by_dir[dir][row->id] = trace;
   }
   std::vector<bool> ncu_used(ncu.launches.size(), false);
+  std::string ended_early;  // how a capture's program ended, when it ended early
   for (const auto& [dir, traces_by_id] : by_dir) {
     const std::vector<LaunchRow>& table = tables[dir];
     const std::map<std::uint64_t, LaunchMaps> tensor_maps = tensor_maps_by_launch(dir);
@@ -283,7 +305,9 @@ CompareResult compare_with_ncu(const NcuSourceTable& page, const std::vector<std
     if (fs::exists(dir / "sass.csv")) sass = SassTable::read((dir / "sass.csv").string());
     std::vector<std::uint64_t> ids;
     for (const auto& [id, trace] : traces_by_id) ids.push_back(id);
-    const auto pairs = pair_launches(table, ids, ncu_names, shapes, result.notes);
+    const std::string ended = capture_ended_early(dir / "capture.json");
+    if (!ended.empty()) ended_early = ended;
+    const auto pairs = pair_launches(table, ids, ncu_names, shapes, result.notes, ended);
     for (const LaunchPair& p : pairs) {
       const LaunchRow* row = nullptr;
       for (const LaunchRow& r : table)
@@ -315,10 +339,7 @@ CompareResult compare_with_ncu(const NcuSourceTable& page, const std::vector<std
                sass ? &*sass : nullptr);
     }
   }
-  for (std::size_t i = 0; i < ncu.launches.size(); ++i)
-    if (!ncu_used[i])
-      result.notes.push_back("ncu's launch " + std::to_string(i) + " (" + ncu.launches[i].kernel.substr(0, 120) +
-                             ") has no compared captured launch");
+  note_unused_ncu_launches(result, ncu_names, ncu_used, tables, ended_early);
   return result;
 }
 

@@ -15,9 +15,49 @@ bool same_function(const LaunchRow& row, const std::string& ncu_name) {
   return demangled_identity(ncu_name) == demangled_identity(row.demangled);
 }
 
+namespace {
+
+/// A launch of a function of which ncu's report holds more launches than the
+/// program made under capture (`mine` > `all`): ncu's launch it is, or none
+/// with `reason`.
+std::optional<std::size_t> pair_past_end(const LaunchRow& row, std::uint64_t id, const std::vector<std::size_t>& mine,
+                                         const std::vector<std::uint64_t>& all, bool launch_list,
+                                         const std::string& ended_early, std::set<std::string>& noted,
+                                         std::vector<std::string>& notes, std::string& reason) {
+  const std::size_t place = static_cast<std::size_t>(std::find(all.begin(), all.end(), id) - all.begin());
+  if (launch_list && !ended_early.empty()) {
+    // The launch list has one entry per launch, and the captured program stopped before ncu's did: up to
+    // its end the two ran the same launches in the same order.
+    if (noted.insert(row.kernel).second)
+      notes.push_back("launches of " + kernel_base_name(row.demangled) + ": ncu profiled " + std::to_string(mine.size()) +
+                      ", the capture saw " + std::to_string(all.size()) + " before " + ended_early +
+                      "; paired in order, ncu's last " + std::to_string(mine.size() - all.size()) +
+                      " were not captured");
+    return mine[place];
+  }
+  if (launch_list) {
+    reason = "ncu profiled " + std::to_string(mine.size()) + " launches of this function, the program made " +
+             std::to_string(all.size()) + " under capture and ended normally: the two runs differ, so which "
+             "launch is which is unknown";
+    return std::nullopt;
+  }
+  // More blocks than the program made launches: ncu printed some twice (its
+  // replays), the report holds another run, or the capture ended early.
+  // Which block is which launch is unknown, and pairing in order has paired
+  // different launches (H100, 2026-11-27: "no" rows at ATOMS of CUB's radix
+  // sort), so none is paired.
+  reason = "the ncu report holds " + std::to_string(mine.size()) + " blocks of this function, the program made " +
+           std::to_string(all.size()) + " launches" + (ended_early.empty() ? "" : " before " + ended_early) +
+           ": which block is which launch is unknown (give --ncu-launches)";
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::vector<LaunchPair> pair_launches(const std::vector<LaunchRow>& table, const std::vector<std::uint64_t>& wanted,
                                       const std::vector<std::string>& ncu_names,
-                                      const std::vector<NcuLaunchShape>& shapes, std::vector<std::string>& notes) {
+                                      const std::vector<NcuLaunchShape>& shapes, std::vector<std::string>& notes,
+                                      const std::string& ended_early) {
   if (!shapes.empty()) {
     if (shapes.size() != ncu_names.size())
       throw std::invalid_argument("the ncu launch list has " + std::to_string(shapes.size()) +
@@ -37,6 +77,7 @@ std::vector<LaunchPair> pair_launches(const std::vector<LaunchRow>& table, const
   for (const LaunchRow& r : table) program[r.kernel].push_back(r.id);
   std::map<std::string, std::size_t> taken_in_order;           // captured launches paired in order so far
   std::set<std::size_t> used;
+  std::set<std::string> ended_early_noted;  // functions whose uncaptured ncu launches a note names
   std::vector<LaunchPair> pairs;
   for (std::uint64_t id : ids) {
     LaunchPair p;
@@ -67,12 +108,7 @@ std::vector<LaunchPair> pair_launches(const std::vector<LaunchRow>& table, const
       // ncu profiled every launch of the function: the k-th is the k-th.
       pick = mine[static_cast<std::size_t>(std::find(all.begin(), all.end(), id) - all.begin())];
     } else if (mine.size() > all.size()) {
-      // More blocks than the program made launches: ncu printed some twice
-      // (its replays) or the report holds another run. Which block is which
-      // launch is unknown, and pairing in order has paired different launches
-      // (H100, 2026-11-27: "no" rows at ATOMS of CUB's radix sort), so none is paired.
-      p.reason = "the ncu report holds " + std::to_string(mine.size()) + " blocks of this function, the program made " +
-                 std::to_string(all.size()) + " launches: which block is which launch is unknown (give --ncu-launches)";
+      pick = pair_past_end(row, id, mine, all, !shapes.empty(), ended_early, ended_early_noted, notes, p.reason);
     } else {
       std::size_t& k = taken_in_order[row.kernel];
       if (k < mine.size()) pick = mine[k];

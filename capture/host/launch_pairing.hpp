@@ -14,7 +14,11 @@
 //   tools selected the same launches (docs/capture.md gives the recipe), and
 //   a note says so;
 // - the shape, where ncu's launch list is given (capture/host/ncu_launches.hpp):
-//   grid and block must be equal.
+//   grid and block must be equal;
+// - the end: where the captured program ended early (it failed or was
+//   stopped), ncu's run may hold more launches of a function than the
+//   capture saw; with ncu's launch list (one entry per launch) the capture's
+//   k-th launch is still ncu's k-th, and ncu's later ones were never captured.
 // A launch that finds no partner is listed with the reason, never dropped.
 #include <cstddef>
 #include <cstdint>
@@ -39,10 +43,13 @@ bool same_function(const LaunchRow& row, const std::string& ncu_name);
 /// Pair each launch of `wanted` (ids of rows of `table`, the capture's whole
 /// launches.csv) with one of ncu's launches, named `ncu_names` in profiling
 /// order; `shapes` (empty, or one per ncu launch, same names) checks grid
-/// and block. Notes on pairings made in order go to `notes`.
+/// and block. Notes on pairings made in order go to `notes`. `ended_early`:
+/// how the captured program ended when it ended early ("the program ended
+/// early: exit 1"), empty when it ended normally.
 /// @throws std::invalid_argument when `shapes` does not list ncu's launches.
 std::vector<LaunchPair> pair_launches(const std::vector<LaunchRow>& table, const std::vector<std::uint64_t>& wanted,
                                       const std::vector<std::string>& ncu_names,
-                                      const std::vector<NcuLaunchShape>& shapes, std::vector<std::string>& notes);
+                                      const std::vector<NcuLaunchShape>& shapes, std::vector<std::string>& notes,
+                                      const std::string& ended_early = "");
 
 }  // namespace bankcheck::capture

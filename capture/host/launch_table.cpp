@@ -11,8 +11,21 @@ namespace bankcheck::capture {
 namespace {
 constexpr const char* kColumns[] = {"id",      "kernel",          "demangled",      "grid",   "block",
                                     "dynamic_shared_bytes", "records_written", "device_records", "status",
-                                    "untraced", "trace"};
+                                    "untraced", "trace", "graph_exec", "graph_launch", "graph_node"};
 constexpr std::size_t kColumnCount = sizeof kColumns / sizeof kColumns[0];
+/// Tables written before graph launches were traced end at "trace".
+constexpr std::size_t kColumnsWithoutGraphs = kColumnCount - 3;
+
+std::string header_line(std::size_t columns) {
+  return csv_line(std::vector<std::string>(std::begin(kColumns), std::begin(kColumns) + columns));
+}
+
+std::string optional_text(const std::optional<std::uint64_t>& v) { return v ? std::to_string(*v) : ""; }
+
+std::optional<std::uint64_t> optional_count(const std::string& field, const char* what) {
+  if (field.empty()) return std::nullopt;
+  return parse_count(field, what);
+}
 
 std::array<std::uint32_t, 3> parse_dims(const std::string& text) {
   std::array<std::uint32_t, 3> d{};
@@ -33,14 +46,13 @@ std::string dims_text(const std::array<std::uint32_t, 3>& d) {
   return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
 }
 
-std::string launch_table_header() {
-  return csv_line(std::vector<std::string>(std::begin(kColumns), std::end(kColumns)));
-}
+std::string launch_table_header() { return header_line(kColumnCount); }
 
 std::string launch_row_line(const LaunchRow& r) {
   return csv_line({std::to_string(r.id), r.kernel, r.demangled, dims_text(r.grid), dims_text(r.block),
                    r.dynamic_shared ? std::to_string(*r.dynamic_shared) : "", std::to_string(r.records_written),
-                   r.device_records ? std::to_string(*r.device_records) : "", r.status, r.untraced, r.trace});
+                   optional_text(r.device_records), r.status, r.untraced, r.trace, optional_text(r.graph_exec),
+                   optional_text(r.graph_launch), optional_text(r.graph_node)});
 }
 
 std::vector<LaunchRow> read_launch_table(const std::string& path) {
@@ -48,20 +60,21 @@ std::vector<LaunchRow> read_launch_table(const std::string& path) {
   if (!in) throw std::invalid_argument(path + ": cannot open");
   std::string line;
   std::vector<LaunchRow> rows;
-  std::size_t number = 0;
+  std::size_t number = 0, columns = kColumnCount;
   while (std::getline(in, line)) {
     ++number;
     if (number == 1) {
       if (!line.empty() && line.back() == '\r') line.pop_back();
-      if (line + "\n" != launch_table_header())
+      if (line + "\n" == header_line(kColumnsWithoutGraphs)) columns = kColumnsWithoutGraphs;
+      else if (line + "\n" != launch_table_header())
         throw std::invalid_argument(path + ":1: not a launch table (header '" + line + "')");
       continue;
     }
     if (line.empty()) continue;
     try {
       const auto f = parse_csv_line(line);
-      if (f.size() != kColumnCount)
-        throw std::invalid_argument("expected " + std::to_string(kColumnCount) + " fields, got " + std::to_string(f.size()));
+      if (f.size() != columns)
+        throw std::invalid_argument("expected " + std::to_string(columns) + " fields, got " + std::to_string(f.size()));
       LaunchRow r;
       r.id = parse_count(f[0], "id");
       r.kernel = f[1];
@@ -70,10 +83,15 @@ std::vector<LaunchRow> read_launch_table(const std::string& path) {
       r.block = parse_dims(f[4]);
       if (!f[5].empty()) r.dynamic_shared = parse_count(f[5], "dynamic_shared_bytes");
       r.records_written = parse_count(f[6], "records_written");
-      if (!f[7].empty()) r.device_records = parse_count(f[7], "device_records");
+      r.device_records = optional_count(f[7], "device_records");
       r.status = f[8];
       r.untraced = f[9];
       r.trace = f[10];
+      if (columns == kColumnCount) {
+        r.graph_exec = optional_count(f[11], "graph_exec");
+        r.graph_launch = optional_count(f[12], "graph_launch");
+        r.graph_node = optional_count(f[13], "graph_node");
+      }
       rows.push_back(std::move(r));
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(path + ":" + std::to_string(number) + ": " + e.what());

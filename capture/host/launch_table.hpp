@@ -28,6 +28,10 @@ struct LaunchRow {
   std::string status;                           ///< kStatus* and, after ": ", the reason
   std::string untraced;                         ///< "kind=count;..." of operations not traced
   std::string trace;                            ///< trace file name within OUT, empty if none
+  /// A kernel node of a CUDA graph launch: the executable graph (numbered in
+  /// instantiation order), which launch of it (0-based, per executable graph)
+  /// and which node (numbered in the order its nodes first ran). Unset for a stream launch.
+  std::optional<std::uint64_t> graph_exec, graph_launch, graph_node;
 
   bool complete() const { return status == kStatusCaptured || status == kStatusSkipped; }
 };
@@ -39,7 +43,8 @@ std::string launch_row_line(const LaunchRow& row);
 /// "8x1x1".
 std::string dims_text(const std::array<std::uint32_t, 3>& d);
 
-/// Read launches.csv. @throws std::invalid_argument naming the file and line for a malformed row.
+/// Read launches.csv (this version, or the version before the graph
+/// columns, whose rows then have none). @throws std::invalid_argument naming the file and line for a malformed row.
 std::vector<LaunchRow> read_launch_table(const std::string& path);
 
 }  // namespace bankcheck::capture

@@ -1,6 +1,7 @@
 #include "capture/host/process.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -44,6 +45,46 @@ ProgramStatus wait_for(pid_t pid) {
   return status;
 }
 
+// The program being waited for, and the stop request passed on to it (only
+// async-signal-safe work in the handler: kill and stores to sig_atomic_t).
+volatile sig_atomic_t running_child = 0;
+volatile sig_atomic_t received_stop = 0;
+
+extern "C" void pass_on_stop(int signal) {
+  received_stop = signal;
+  if (running_child > 0) ::kill(static_cast<pid_t>(running_child), signal);
+}
+
+/// While alive, SIGINT and SIGTERM are recorded and, once a child is
+/// attached, passed on to it; the previous handlers come back after.
+class StopForwarding {
+ public:
+  StopForwarding() {
+    received_stop = 0;
+    running_child = 0;
+    struct sigaction pass{};
+    pass.sa_handler = pass_on_stop;
+    sigemptyset(&pass.sa_mask);
+    ::sigaction(SIGINT, &pass, &old_int_);
+    ::sigaction(SIGTERM, &pass, &old_term_);
+  }
+  /// Pass stops on to `child` from now on, and one that came before it started.
+  void attach(pid_t child) {
+    running_child = child;
+    if (received_stop != 0) ::kill(child, received_stop);
+  }
+  ~StopForwarding() {
+    ::sigaction(SIGINT, &old_int_, nullptr);
+    ::sigaction(SIGTERM, &old_term_, nullptr);
+    running_child = 0;
+  }
+  StopForwarding(const StopForwarding&) = delete;
+  StopForwarding& operator=(const StopForwarding&) = delete;
+
+ private:
+  struct sigaction old_int_{}, old_term_{};
+};
+
 }  // namespace
 
 ProgramStatus run_program(const std::vector<std::string>& argv,
@@ -59,6 +100,7 @@ ProgramStatus run_program(const std::vector<std::string>& argv,
   auto envp = c_strings(env_strings);
   auto argp = c_strings(args);
   pid_t pid = 0;
+  StopForwarding forwarding;  // from before the program starts: a stop never ends this process instead
   const int rc = ::posix_spawnp(&pid, args[0].c_str(), nullptr, nullptr, argp.data(), envp.data());
   if (rc != 0) {
     ProgramStatus status;
@@ -66,7 +108,10 @@ ProgramStatus run_program(const std::vector<std::string>& argv,
     status.error = rc == ENOENT ? "not found" : std::strerror(rc);
     return status;
   }
-  return wait_for(pid);
+  forwarding.attach(pid);
+  ProgramStatus status = wait_for(pid);
+  status.interrupted = received_stop;
+  return status;
 }
 
 std::optional<std::string> program_output(const std::vector<std::string>& argv) {

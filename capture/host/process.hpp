@@ -15,6 +15,7 @@ struct ProgramStatus {
   int exit_code = 0;     ///< the program's code, 128 + signal when killed, 127/126 when it could not be run
   int signal = 0;        ///< the signal that ended it, 0 if it exited
   std::string error;     ///< why it could not be run ("not found", ...)
+  int interrupted = 0;   ///< SIGINT or SIGTERM that this process received while it ran and passed on to it, else 0
 };
 
 /// Exit code of a program that was not found / could not be executed (as a shell reports them).
@@ -23,6 +24,9 @@ inline constexpr int kExitNotExecutable = 126;
 
 /// Run argv (argv[0] searched on PATH when it has no '/') with `environment`
 /// added to (or replacing in) this process's environment, and wait for it.
+/// A SIGINT or SIGTERM this process receives meanwhile is passed on to the
+/// program (and recorded in `interrupted`) instead of ending this process,
+/// so that the caller can still put away what the program left.
 /// @pre argv is not empty.
 ProgramStatus run_program(const std::vector<std::string>& argv,
                           const std::vector<std::pair<std::string, std::string>>& environment);

@@ -115,6 +115,23 @@ struct BlockRange {
 };
 
 struct SummarySlot;  // capture/host/summary_table.hpp
+struct CaptureDescriptor;
+
+/// One entry of a graph launch's routes: the kernel node whose grid is
+/// `grid` (%gridid, the sanitizer's gridId of the node) records through
+/// `descriptor`; null: the node is not traced. The kernel nodes of one
+/// graph launch share one callback data (the sanitizer gave the nodes of
+/// one stream whose begin callbacks came before their ends the data set
+/// last: measured on the H200, 2026-11-29,
+/// validate/results/h200-2026-11-29/graphs), so each grid finds its own
+/// descriptor here. An empty entry has grid kNoGrid.
+struct GridRoute {
+  std::uint64_t grid;
+  CaptureDescriptor* descriptor;
+};
+inline constexpr std::uint64_t kNoGrid = ~std::uint64_t{0};
+/// Entries of a graph launch's route table (open addressing by grid id): at most half of them are used.
+inline constexpr std::uint32_t kRouteCapacity = 8192;
 
 /// The patches' callback data (device memory). With `summary_slots` set
 /// (`capture --summary`) the patches cost each warp request on the device
@@ -138,6 +155,12 @@ struct alignas(8) CaptureDescriptor {
   std::uint64_t summary_kind_mismatch;          ///< device: requests whose pc was seen with another kind
   std::uint32_t record_generic_shared;          ///< nonzero: generic accesses that land in shared memory are recorded
   std::uint32_t record_global;                  ///< nonzero (`capture --global`): global loads, stores and atomics are recorded
+  /// Nonzero: this descriptor only routes (a graph launch's): each grid
+  /// records through the descriptor its entry of `routes` names.
+  std::uint32_t route_capacity;                 ///< entries of `routes`, a power of two; 0: not a router
+  GridRoute* routes;                            ///< device memory
+  std::uint64_t unrouted;                       ///< device: accesses of grids with no entry (no node the host knew)
+  std::uint64_t unrouted_grid;                  ///< device: the grid id of one of them
 };
 
 /// The host-side words next to the slots (pinned host memory). The host

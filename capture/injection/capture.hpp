@@ -13,6 +13,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "capture/host/capture_options.hpp"
@@ -44,13 +45,29 @@ class Capture {
   bool check(SanitizerResult r, const char* call, const std::string& what = "");
   void on_context(CUcontext context);
   void on_module(const Sanitizer_ResourceModuleData& module);
+  LaunchRow new_row(const Sanitizer_LaunchData& launch);
   void on_launch_begin(const Sanitizer_LaunchData& launch);
   void on_launch_end(const Sanitizer_LaunchData& launch);
+  std::unique_ptr<ActiveLaunch> begin_launch(const Sanitizer_LaunchData& launch, LaunchRow row,
+                                             Sanitizer_StreamHandle stream, CaptureDescriptor** route = nullptr);
+  bool start_trace(std::unique_ptr<ActiveLaunch>& a);
+  void end_launch(ActiveLaunch& a, Sanitizer_StreamHandle stream, const std::string& problem = "");
+  void end_trace(ActiveLaunch& a, const CaptureDescriptor* device, std::vector<std::string>& problems);
+  void on_graph(Sanitizer_CallbackId cbid, const void* data);
+  void on_graph_node_begin(const Sanitizer_GraphNodeLaunchData& node);
+  void on_graph_launch_call(const Sanitizer_CallbackData& call);
+  void finish_graph_launches(bool every_thread = false);
+  GraphRouter* router_for(const Sanitizer_GraphNodeLaunchData& node, Sanitizer_StreamHandle stream);
+  GraphRouter* acquire_router(CUcontext context, Sanitizer_StreamHandle stream);
+  bool add_route(GraphRouter& router, std::uint64_t grid, CaptureDescriptor* route, Sanitizer_StreamHandle stream);
+  std::string release_router(std::thread::id thread);
   void on_driver_launch(Sanitizer_CallbackId cbid, const Sanitizer_CallbackData& data);
   void on_runtime_launch(Sanitizer_CallbackId cbid, const Sanitizer_CallbackData& data);
   void on_tensor_map_encode(Sanitizer_CallbackId cbid, const Sanitizer_CallbackData& data);
   void join_tensor_maps(std::uint64_t launch, CUfunction function);
-  Ring* ring_for(CUcontext context);
+  Ring* acquire_ring(CUcontext context);
+  Ring* allocate_ring(CUcontext context);
+  std::uint64_t rings_held(CUcontext context) const;
   void write_row(const LaunchRow& row);
   void finish_launch(ActiveLaunch& a, const std::vector<std::string>& problems);
   bool begin_summary(ActiveLaunch& a, CaptureDescriptor& d, Sanitizer_StreamHandle stream);
@@ -80,7 +97,29 @@ class Capture {
   FunctionMap functions_;
   std::set<CUcontext> patched_contexts_;
   std::vector<std::unique_ptr<Ring>> rings_;
-  std::unique_ptr<ActiveLaunch> active_;
+  TraceBudget budget_;  // --max-bytes
+  std::map<Sanitizer_LaunchHandle, std::unique_ptr<ActiveLaunch>> active_;  // stream launches, by handle
+  /// An executable graph: its number, its launches so far, its kernel nodes' numbers.
+  struct GraphExec {
+    std::uint64_t index = 0, launches = 0;
+    std::uint32_t last_launch_id = 0;
+    bool launched = false, device_launch = false, launches_device_graphs = false;
+    std::map<CUgraphNode, std::uint64_t> nodes;
+  };
+  GraphExec& graph_exec(CUgraphExec exec);
+  std::map<CUgraphExec, GraphExec> graph_execs_;
+  std::uint64_t next_graph_exec_ = 0;
+  /// Kernel nodes begun whose graph launch call has not returned (or not been waited for) yet, in node order.
+  std::vector<std::unique_ptr<ActiveLaunch>> graph_launches_;
+  /// The graph launch in progress on a thread: which, its router, its stream.
+  struct RoutedLaunch {
+    CUgraphExec exec = nullptr;
+    std::uint32_t launch_id = 0;
+    GraphRouter* router = nullptr;
+    Sanitizer_StreamHandle stream = nullptr;
+  };
+  std::map<std::thread::id, RoutedLaunch> routed_;
+  std::vector<std::unique_ptr<GraphRouter>> routers_;
   std::uint64_t next_launch_ = 0;
   std::uint64_t modules_ = 0;
   std::uint64_t modules_skipped_ = 0;  // loaded modules with no function the filter can select

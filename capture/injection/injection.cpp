@@ -31,6 +31,7 @@
 #include "capture/host/launch_filter.hpp"
 #include "capture/host/launch_table.hpp"
 #include "capture/injection/capture.hpp"
+#include "capture/injection/graph_callbacks.hpp"
 #include "capture/injection/launch_callbacks.hpp"
 #include "capture/injection/patch_points.hpp"
 #include "capture/injection/summary_callbacks.hpp"
@@ -70,6 +71,7 @@ bool Capture::start() {
     return false;
   }
   dir_ = options_.dir;
+  budget_.limit = options_.max_bytes;
   // The first process to initialise CUDA owns the capture (it creates
   // status.log); processes it starts that use CUDA too only report their
   // launches (status-PID.log), so that two processes never write one trace.
@@ -184,9 +186,13 @@ void Capture::on_callback(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId 
       const auto& launch = *static_cast<const Sanitizer_LaunchData*>(data);
       if (cbid == SANITIZER_CBID_LAUNCH_BEGIN) on_launch_begin(launch);
       else if (cbid == SANITIZER_CBID_LAUNCH_END) on_launch_end(launch);
+    } else if (domain == SANITIZER_CB_DOMAIN_GRAPHS) {
+      on_graph(cbid, data);
     } else if (domain == SANITIZER_CB_DOMAIN_DRIVER_API) {
       const auto& call = *static_cast<const Sanitizer_CallbackData*>(data);
-      if (cbid == SANITIZER_CBID_DRIVER_API_cuTensorMapEncodeTiled ||
+      if (cbid == SANITIZER_CBID_DRIVER_API_cuGraphLaunch || cbid == SANITIZER_CBID_DRIVER_API_cuGraphLaunch_ptsz) {
+        on_graph_launch_call(call);
+      } else if (cbid == SANITIZER_CBID_DRIVER_API_cuTensorMapEncodeTiled ||
           cbid == SANITIZER_CBID_DRIVER_API_cuTensorMapEncodeIm2col ||
           cbid == SANITIZER_CBID_DRIVER_API_cuTensorMapEncodeIm2colWide) {
         if (!child_) on_tensor_map_encode(cbid, call);
@@ -194,7 +200,11 @@ void Capture::on_callback(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId 
         on_driver_launch(cbid, call);
       }
     } else if (domain == SANITIZER_CB_DOMAIN_RUNTIME_API) {
-      on_runtime_launch(cbid, *static_cast<const Sanitizer_CallbackData*>(data));
+      const auto& call = *static_cast<const Sanitizer_CallbackData*>(data);
+      if (cbid == SANITIZER_CBID_RUNTIME_API_cudaGraphLaunch || cbid == SANITIZER_CBID_RUNTIME_API_cudaGraphLaunch_ptsz)
+        on_graph_launch_call(call);
+      else
+        on_runtime_launch(cbid, call);
     }
   } catch (const std::exception& e) {
     error(std::string("internal error in a sanitizer callback: ") + e.what());
@@ -203,12 +213,13 @@ void Capture::on_callback(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId 
 
 void Capture::finish() {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  if (active_) {
-    error("launch " + std::to_string(active_->row.id) + " never ended (the program exited during it)");
-    active_->stop.store(true);
-    if (active_->drainer.joinable()) active_->drainer.join();
-    active_.reset();
+  for (auto& [handle, a] : active_) {
+    error("launch " + std::to_string(a->row.id) + " never ended (the program exited during it)");
+    a->stop.store(true);
+    if (a->drainer.joinable()) a->drainer.join();
   }
+  active_.clear();
+  finish_graph_launches(true);  // graph launches whose call never returned to a callback (normally none)
   if (child_ && child_launches_ > 0)
     error("child process " + std::to_string(::getpid()) + " made " + std::to_string(child_launches_) +
           " kernel launches that were not captured (only the program bankcheck started is captured)");
@@ -252,6 +263,12 @@ extern "C" int InitializeInjection() {
   }
   sanitizerEnableDomain(1, handle, SANITIZER_CB_DOMAIN_RESOURCE);
   sanitizerEnableDomain(1, handle, SANITIZER_CB_DOMAIN_LAUNCH);
+  sanitizerEnableDomain(1, handle, SANITIZER_CB_DOMAIN_GRAPHS);
+  // A graph's kernel nodes end when its launch call returns (capture/injection/graph_callbacks.hpp).
+  sanitizerEnableCallback(1, handle, SANITIZER_CB_DOMAIN_DRIVER_API, SANITIZER_CBID_DRIVER_API_cuGraphLaunch);
+  sanitizerEnableCallback(1, handle, SANITIZER_CB_DOMAIN_DRIVER_API, SANITIZER_CBID_DRIVER_API_cuGraphLaunch_ptsz);
+  sanitizerEnableCallback(1, handle, SANITIZER_CB_DOMAIN_RUNTIME_API, SANITIZER_CBID_RUNTIME_API_cudaGraphLaunch);
+  sanitizerEnableCallback(1, handle, SANITIZER_CB_DOMAIN_RUNTIME_API, SANITIZER_CBID_RUNTIME_API_cudaGraphLaunch_ptsz);
   for (Sanitizer_CallbackId id : {SANITIZER_CBID_DRIVER_API_cuLaunchKernel, SANITIZER_CBID_DRIVER_API_cuLaunchKernel_ptsz,
                                   SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel,
                                   SANITIZER_CBID_DRIVER_API_cuLaunchCooperativeKernel_ptsz,

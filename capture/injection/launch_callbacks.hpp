@@ -8,6 +8,7 @@
 // After sanitizer.h, which declares the obsolete types its parameter structs name.
 #include <generated_cuda_meta.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -49,9 +50,30 @@ std::string untraced_text(const CaptureDescriptor& d) {
   return untraced;
 }
 
-Ring* Capture::ring_for(CUcontext context) {
+std::uint64_t Capture::rings_held(CUcontext context) const {
+  std::uint64_t held = 0;
+  for (const auto& r : rings_) held += r->context == context;
+  return held;
+}
+
+Ring* Capture::acquire_ring(CUcontext context) {
   for (auto& r : rings_)
-    if (r->context == context) return r.get();
+    if (r->context == context && !r->in_use) {
+      r->in_use = true;
+      return r.get();
+    }
+  // Several launches may be in flight at once (a graph's kernel nodes; launches from several threads), each
+  // with a ring of its own; the rings of one context are bounded in bytes.
+  const std::uint64_t capacity = options_.summary_slots != 0 ? 1 : options_.ring_slots;
+  const std::uint64_t bytes = sizeof(CaptureSlot) * capacity + sizeof(SummarySlot) * options_.summary_slots * kSummaryShards;
+  const std::uint64_t most = std::clamp<std::uint64_t>(kRingBytesPerContext / bytes, kMinRingsPerContext, kMaxRingsPerContext);
+  if (rings_held(context) >= most) return nullptr;
+  Ring* ring = allocate_ring(context);
+  if (ring != nullptr) ring->in_use = true;
+  return ring;
+}
+
+Ring* Capture::allocate_ring(CUcontext context) {
   auto ring = std::make_unique<Ring>();
   ring->context = context;
   ring->capacity = options_.summary_slots != 0 ? 1 : options_.ring_slots;  // summary mode writes no slot
@@ -111,38 +133,64 @@ void Capture::on_driver_launch(Sanitizer_CallbackId cbid, const Sanitizer_Callba
   }
 }
 
-void Capture::on_launch_begin(const Sanitizer_LaunchData& launch) {
+LaunchRow Capture::new_row(const Sanitizer_LaunchData& launch) {
   LaunchRow row;
   row.id = next_launch_++;
   row.kernel = launch.functionName != nullptr ? launch.functionName : "";
   row.demangled = demangle(launch.functionName);
   row.grid = {launch.gridDim_x, launch.gridDim_y, launch.gridDim_z};
   row.block = {launch.blockDim_x, launch.blockDim_y, launch.blockDim_z};
+  return row;
+}
+
+void Capture::on_launch_begin(const Sanitizer_LaunchData& launch) {
+  finish_graph_launches();  // graph launches this thread made before were submitted when their call returned
+  LaunchRow row = new_row(launch);
   if (pending_.function == launch.function) row.dynamic_shared = pending_.dynamic_shared;
   pending_ = {};
+  auto a = begin_launch(launch, std::move(row), launch.hStream);
+  if (a->ring == nullptr) write_row(a->row);
+  else active_[launch.hLaunch] = std::move(a);
+}
+
+std::unique_ptr<ActiveLaunch> Capture::begin_launch(const Sanitizer_LaunchData& launch, LaunchRow row,
+                                                    Sanitizer_StreamHandle stream, CaptureDescriptor** route) {
+  auto a = std::make_unique<ActiveLaunch>();
+  a->row = std::move(row);
+  a->stream = stream;
+  // Every launch gets callback data, null when it is not traced. A graph's kernel node (`route` given)
+  // gets its graph launch's router from the caller; its own descriptor, or null, goes into the route.
+  auto set_data = [&](CaptureDescriptor* data) {
+    if (route != nullptr) {
+      *route = data;
+      return true;
+    }
+    return check(sanitizerSetLaunchCallbackData(launch.hLaunch, launch.function, launch.hStream, data),
+                 "sanitizerSetLaunchCallbackData");
+  };
+  auto untraced = [&](const std::string& status) {
+    if (route != nullptr) *route = nullptr;
+    else sanitizerSetLaunchCallbackData(launch.hLaunch, launch.function, launch.hStream, nullptr);
+    if (a->ring != nullptr) a->ring->in_use = false;
+    a->ring = nullptr;
+    a->row.status = status;
+    return std::move(a);
+  };
   if (child_) {
     ++child_launches_;
-    sanitizerSetLaunchCallbackData(launch.hLaunch, launch.function, launch.hStream, nullptr);
-    return;
+    return untraced(kStatusSkipped);
   }
-  join_tensor_maps(row.id, launch.function);
-  if (!filter_->should_capture(row.kernel, row.demangled)) {
-    sanitizerSetLaunchCallbackData(launch.hLaunch, launch.function, launch.hStream, nullptr);
-    row.status = kStatusSkipped;
-    write_row(row);
-    return;
-  }
+  join_tensor_maps(a->row.id, launch.function);
+  if (!filter_->should_capture(a->row.kernel, a->row.demangled)) return untraced(kStatusSkipped);
+  if (options_.summary_slots == 0 && budget_.exceeded())
+    return untraced(std::string(kStatusIncomplete) + ": not traced: the traces reached --max-bytes (" +
+                    std::to_string(budget_.limit) + " bytes)");
   register_function(launch.module, launch.functionName);  // lazily loaded kernels get their range here
-  auto a = std::make_unique<ActiveLaunch>();
-  a->row = row;
-  a->stream = launch.hStream;
-  a->ring = ring_for(launch.context);
-  auto fail = [&](const std::string& why) {
-    sanitizerSetLaunchCallbackData(launch.hLaunch, launch.function, launch.hStream, nullptr);
-    a->row.status = std::string(kStatusIncomplete) + ": " + why;
-    write_row(a->row);
-  };
-  if (a->ring == nullptr) return fail("no ring buffer (allocation failed)");
+  a->ring = acquire_ring(launch.context);
+  auto fail = [&](const std::string& why) { return untraced(std::string(kStatusIncomplete) + ": " + why); };
+  if (a->ring == nullptr)
+    return fail("no free ring buffer (" + std::to_string(rings_held(launch.context)) +
+                " held by launches in flight, the most a context may hold, or an allocation failed)");
   Ring& ring = *a->ring;
   std::memset(ring.slots, 0, sizeof(CaptureSlot) * ring.capacity);  // tickets 0: nothing committed
   ring.control->consumed = 0;
@@ -156,35 +204,39 @@ void Capture::on_launch_begin(const Sanitizer_LaunchData& launch) {
   d.record_global = options_.global ? 1 : 0;
   d.block_ranges = static_cast<std::uint32_t>(options_.filter.blocks.size());
   for (std::size_t i = 0; i < options_.filter.blocks.size(); ++i) d.blocks[i] = options_.filter.blocks[i];
-  if (options_.summary_slots != 0 && !begin_summary(*a, d, launch.hStream))
+  if (options_.summary_slots != 0 && !begin_summary(*a, d, stream))
     return fail("the summary table could not be cleared");
-  if (!check(sanitizerMemcpyHostToDeviceAsync(ring.device, &d, sizeof d, launch.hStream),
-             "sanitizerMemcpyHostToDeviceAsync", "descriptor") ||
-      !check(sanitizerStreamSynchronize(launch.hStream), "sanitizerStreamSynchronize", "descriptor"))
+  // The copy is complete before the kernel can start: a stream launch's kernel is queued after this
+  // callback, and a graph's nodes are submitted after every node's begin callback.
+  if (!check(sanitizerMemcpyHostToDeviceAsync(ring.device, &d, sizeof d, stream), "sanitizerMemcpyHostToDeviceAsync",
+             "descriptor") ||
+      !check(sanitizerStreamSynchronize(stream), "sanitizerStreamSynchronize", "descriptor"))
     return fail("the descriptor could not be copied to the device");
-  if (!check(sanitizerSetLaunchCallbackData(launch.hLaunch, launch.function, launch.hStream, ring.device),
-             "sanitizerSetLaunchCallbackData"))
-    return fail("the patches did not get the ring");
-  if (options_.summary_slots != 0) {  // no trace and no drain: the table is read when the launch ends
-    active_ = std::move(a);
-    return;
-  }
-  const std::string name = "launch-" + std::to_string(row.id) + ".bktrace";
+  if (!set_data(ring.device)) return fail("the patches did not get the ring");
+  if (options_.summary_slots != 0) return a;  // no trace and no drain: the table is read when the launch ends
+  if (start_trace(a)) return a;
+  return untraced(a->row.status);
+}
+
+bool Capture::start_trace(std::unique_ptr<ActiveLaunch>& a) {
+  const std::string name = "launch-" + std::to_string(a->row.id) + ".bktrace";
   a->final_path = (dir_ / name).string();
   a->temp_path = a->final_path + ".tmp";
   a->row.trace = name;
   try {
     a->writer = std::make_unique<BinaryTraceWriter>(OutputFile(a->temp_path), options_.global ? 8 : 4);  // shared offsets fit 4 bytes
-    a->converter = std::make_unique<RecordConverter>(*a->writer, functions_, row.id);
-    a->drain = std::make_unique<RingDrain>(RingView{ring.slots, ring.capacity, ring.control});
+    a->converter = std::make_unique<RecordConverter>(*a->writer, functions_, a->row.id);
+    a->drain = std::make_unique<RingDrain>(RingView{a->ring->slots, a->ring->capacity, a->ring->control});
+    a->slots = std::make_unique<BudgetedSlots>(*a->converter, *a->writer, &budget_);
   } catch (const std::exception& e) {
     error(e.what());
     a->row.trace.clear();
-    return fail(std::string("cannot write the trace: ") + e.what());
+    a->row.status = std::string(kStatusIncomplete) + ": cannot write the trace: " + e.what();
+    return false;
   }
   ActiveLaunch* raw = a.get();
   a->drainer = std::thread([raw] {
-    const SlotHandler handle = [raw](const CaptureSlot& s) { raw->converter->add(s); };
+    const SlotHandler handle = [raw](const CaptureSlot& s) { raw->slots->take(s); };
     while (!raw->stop.load(std::memory_order_acquire)) {
       std::uint64_t n;
       {
@@ -194,28 +246,46 @@ void Capture::on_launch_begin(const Sanitizer_LaunchData& launch) {
       if (n == 0) std::this_thread::sleep_for(kIdleDrainPause);
     }
   });
-  active_ = std::move(a);
+  return true;
 }
 
 void Capture::on_launch_end(const Sanitizer_LaunchData& launch) {
-  if (!active_ || child_) return;
-  std::unique_ptr<ActiveLaunch> a = std::move(active_);
+  const auto it = active_.find(launch.hLaunch);
+  if (it == active_.end()) return;
+  std::unique_ptr<ActiveLaunch> a = std::move(it->second);
+  active_.erase(it);
+  end_launch(*a, launch.hStream);
+}
+
+void Capture::end_launch(ActiveLaunch& launch, Sanitizer_StreamHandle stream, const std::string& problem) {
+  ActiveLaunch* a = &launch;
+  const std::string preset_untraced = a->row.untraced;  // what the begin callback knew (graphs launched from the device)
   std::vector<std::string> problems;
-  const bool ran = check(sanitizerStreamSynchronize(launch.hStream), "sanitizerStreamSynchronize", a->row.kernel);
+  if (!problem.empty()) problems.push_back(problem);
+  const bool ran = check(sanitizerStreamSynchronize(stream), "sanitizerStreamSynchronize", a->row.kernel);
   if (!ran) problems.push_back("the kernel failed (the stream reported an error)");
   CaptureDescriptor d{};
-  const bool counted = ran && check(sanitizerMemcpyDeviceToHost(&d, a->ring->device, sizeof d, launch.hStream),
+  const bool counted = ran && check(sanitizerMemcpyDeviceToHost(&d, a->ring->device, sizeof d, stream),
                                     "sanitizerMemcpyDeviceToHost", "descriptor");
   if (options_.summary_slots != 0) {
-    if (counted) end_summary(*a, d, launch.hStream, problems);
+    if (counted) end_summary(*a, d, stream, problems);
     else problems.push_back("the device's counts could not be read, so the summary is missing");
-    return finish_launch(*a, problems);
+  } else {
+    end_trace(*a, counted ? &d : nullptr, problems);
   }
+  if (!preset_untraced.empty()) a->row.untraced += (a->row.untraced.empty() ? "" : ";") + preset_untraced;
+  a->ring->in_use = false;
+  finish_launch(*a, problems);
+}
+
+void Capture::end_trace(ActiveLaunch& launch, const CaptureDescriptor* device, std::vector<std::string>& problems) {
+  ActiveLaunch* a = &launch;
   a->stop.store(true, std::memory_order_release);
   a->drainer.join();
-  const SlotHandler handle = [&](const CaptureSlot& s) { a->converter->add(s); };
+  const SlotHandler handle = [&](const CaptureSlot& s) { a->slots->take(s); };
   std::optional<std::uint64_t> device_records;
-  if (counted) {
+  if (device != nullptr) {
+    const CaptureDescriptor& d = *device;
     device_records = d.reserved - d.continuation_slots;  // instructions: continuation slots are part of their record
     if (!a->drain->drain_until(d.reserved, kFinalDrainPatience, handle))
       problems.push_back(std::to_string(d.reserved - a->drain->consumed()) + " of " + std::to_string(d.reserved) +
@@ -226,18 +296,24 @@ void Capture::on_launch_end(const Sanitizer_LaunchData& launch) {
     a->drain->drain_ready(handle);  // whatever was committed before the failure
     problems.push_back("the device's record count could not be read, so completeness cannot be checked");
   }
+  if (a->slots->dropped() > 0)
+    problems.push_back(std::to_string(a->slots->dropped()) + " records not written: the traces reached --max-bytes (" +
+                       std::to_string(budget_.limit) + " bytes); the rest kept as " +
+                       std::filesystem::path(a->final_path).filename().string() + ".partial");
   for (const auto& [reason, count] : a->converter->rejected())
     problems.push_back(std::to_string(count) + " records the trace format cannot hold (" + reason + ")");
   a->row.records_written = a->converter->written();
   a->row.device_records = device_records;
   try {
     a->converter->finish(device_records);
-    std::filesystem::rename(a->temp_path, a->final_path);
+    // A trace that lacks records the device wrote is kept apart: its expect record refuses it to replay anyway.
+    const bool cut = a->slots->dropped() > 0;
+    std::filesystem::rename(a->temp_path, cut ? a->final_path + ".partial" : a->final_path);
+    if (cut) a->row.trace.clear();
   } catch (const std::exception& e) {
     problems.push_back(std::string("the trace could not be written: ") + e.what());
     a->row.trace.clear();
   }
-  finish_launch(*a, problems);
 }
 
 void Capture::finish_launch(ActiveLaunch& launch, const std::vector<std::string>& problems) {

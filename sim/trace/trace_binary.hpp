@@ -226,6 +226,8 @@ class BinaryTraceWriter final : public TraceSink {
   /// Writes the index (a trace of at least kTraceIndexEvery instructions)
   /// and the end record.
   void end() override;
+  /// Bytes written so far.
+  std::uint64_t bytes() const { return bytes_; }
 
  private:
   void put(const void* data, std::size_t bytes, std::uint64_t records);

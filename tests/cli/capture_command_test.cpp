@@ -255,4 +255,80 @@ TEST_CASE("capture: atomics whose SASS could not be read keep unrefined kinds, a
   fs::remove_all(work);
 }
 
+// Stopped from outside and bounded in bytes, with no GPU: a stand-in program
+// writes into the staging folder what the capture library writes there
+// (status.log, a launch row, a trace in progress), then waits; SIGINT or
+// SIGTERM sent to bankcheck alone must reach the program, and the capture
+// must end as any other: OUT in place, marked partial with the reason, the
+// unfinished trace kept as .partial, and no staging folder left behind.
+namespace {
+
+/// The placeholders that stand in for the capture library and patches (never loaded: no CUDA is used).
+std::string placeholder_options(const fs::path& dir) {
+  std::ofstream(dir / "placeholder_capture.so") << "placeholder";
+  std::ofstream(dir / "placeholder.fatbin") << "placeholder";
+  return "--library " + (dir / "placeholder_capture.so").string() + " --patches " + (dir / "placeholder.fatbin").string();
+}
+
+/// Runs a capture of the stand-in program, sends `signal` to bankcheck once the program has started,
+/// and returns bankcheck's exit status.
+int stopped_capture(const fs::path& dir, const fs::path& out, const char* signal) {
+  const fs::path started = dir / "started";
+  fs::remove(started);
+  // What the library writes as a program runs: its status log, a finished launch's row, a trace being written.
+  std::ofstream(dir / "program.sh")
+      << "cd \"$BANKCHECK_CAPTURE_DIR\" || exit 9\n"
+      << "echo \"init: pid $$\" > status.log\n"
+      << "printf 'id,kernel,demangled,grid,block,dynamic_shared_bytes,records_written,device_records,status,untraced,"
+         "trace,graph_exec,graph_launch,graph_node\\n0,_Z1kv,k(),1x1x1,32x1x1,,0,0,captured,,,,,\\n' > launches.csv\n"
+      << "echo partial > launch-1.bktrace.tmp\n"
+      << "touch " << started.string() << "\nexec sleep 60\n";
+  const std::string script = "\"" BANKCHECK_CLI "\" capture " + placeholder_options(dir) + " -o " + out.string() +
+                             " -- sh " + (dir / "program.sh").string() + " >" + (dir / "log").string() + " 2>&1 & pid=$!; " +
+                             "n=0; while [ ! -f " + started.string() + " ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n+1)); done; " +
+                             "kill -" + signal + " $pid; wait $pid";
+  const int raw = std::system(script.c_str());
+  return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+}
+
+bool staging_left(const fs::path& out) {
+  for (const auto& e : fs::directory_iterator(out.parent_path()))
+    if (e.path().filename().string().rfind("." + out.filename().string() + ".capture-", 0) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("capture: SIGINT or SIGTERM to bankcheck stops the program and keeps what it captured, marked partial") {
+  const fs::path dir = fs::path(bankcheck::test::scratch("capture_stop"));
+  fs::create_directories(dir);
+  for (const auto& [signal, code] : {std::pair{"TERM", 143}, std::pair{"INT", 130}}) {
+    CAPTURE(signal);
+    const fs::path out = dir / (std::string("out-") + signal);
+    fs::remove_all(out);
+    // The program's end by the signal passed on: 128 + the signal, as a shell reports it.
+    CHECK(stopped_capture(dir, out, signal) == code);
+    REQUIRE(fs::exists(out / "capture.json"));
+    const std::string json = slurp(out / "capture.json");
+    CHECK(json.find("\"status\": \"partial\"") != std::string::npos);
+    CHECK(json.find(std::string("the capture was stopped (SIG") + signal + ")") != std::string::npos);
+    CHECK(json.find("\"launches\": 1") != std::string::npos);
+    CHECK(fs::exists(out / "launch-1.bktrace.partial"));
+    CHECK_FALSE(staging_left(out));
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("capture --max-bytes: a bound of 0 is refused; the default is half the free space") {
+  const fs::path dir = fs::path(bankcheck::test::scratch("capture_max_bytes"));
+  fs::create_directories(dir);
+  const auto r = bankcheck::test::run_cli("capture " + placeholder_options(dir) + " --max-bytes 0 -o " +
+                                          (dir / "out").string() + " -- true");
+  CHECK(r.code == 2);
+  CHECK(r.out.find("--max-bytes must be in 1..2^64-1 (got 0)") != std::string::npos);
+  CHECK(bankcheck::capture::default_max_bytes(1000) == 500);
+  CHECK(bankcheck::capture::default_max_bytes(1) == 1);  // never 0, which would mean no bound
+  fs::remove_all(dir);
+}
+
 }  // namespace capture_command_test

@@ -2,11 +2,17 @@
 # Builds on the development machine what the GPU scripts take prebuilt, into
 # the git-ignored build-gpu/ (carry it to the GPU machine with the run):
 #
-#   bash validate/capture/build_carry.sh [cli] [smoke] [mpi]      (default: cli smoke)
+#   bash validate/capture/build_carry.sh [cli] [capture] [smoke] [mpi]      (default: cli smoke)
 #
 #   build-gpu/cli    build/bankcheck, build/bench/bench.replay and bench.capture_host, with every
 #                    shared library they load except the C library's own, and
 #                    RPATH $ORIGIN/lib (on the GPU machine: cp -r build-gpu/cli/. build/)
+#   build-gpu/capture  build/bankcheck and, beside it where `bankcheck capture`
+#                    looks for them, the capture library and patch fatbin as CMake
+#                    built them (against the sanitizer in .deps/sanitizer: the GPU
+#                    machine's CUDA version), with the shared libraries they load in
+#                    lib/; the library's RPATH is the GPU machine's compute-sanitizer,
+#                    then lib/. Use: BANKCHECK=build-gpu/capture/bankcheck
 #   build-gpu/smoke  the capture pieces of validate/capture/gpu_smoke.sh, built
 #                    against the sanitizer in .deps/sanitizer (the wheel of the
 #                    GPU machine's CUDA version: scripts/setup.sh installs it);
@@ -33,6 +39,20 @@ for w in "${what[@]}"; do
       patchelf --force-rpath --set-rpath '$ORIGIN/lib' "$exe"
     done
     echo "build-gpu/cli: $(ls build-gpu/cli | tr '\n' ' ')($(ls build-gpu/cli/lib | wc -l) libraries)"
+    ;;
+  capture)
+    ninja -C build bankcheck bankcheck_capture_injection bankcheck_capture_patches >/dev/null
+    c=build-gpu/capture
+    rm -rf "$c" && mkdir -p "$c/lib"
+    cp build/bankcheck build/libbankcheck_capture.so build/bankcheck_capture_patches.fatbin "$c/"
+    for f in "$c/bankcheck" "$c/libbankcheck_capture.so"; do
+      ldd "$f" | awk '/=> \// {print $3}' | grep -vE '/(libc|libm|libdl|libpthread|librt|ld-linux[^/]*|libsanitizer-public)\.so' |
+        xargs -r -I{} cp -L -n {} "$c/lib/"
+      patchelf --remove-rpath "$f"
+    done
+    patchelf --force-rpath --set-rpath '$ORIGIN/lib' "$c/bankcheck"
+    patchelf --force-rpath --set-rpath '/usr/local/cuda/compute-sanitizer:$ORIGIN/lib' "$c/libbankcheck_capture.so"
+    echo "build-gpu/capture: $(ls "$c" | tr '\n' ' ')($(ls "$c/lib" | wc -l) libraries, $(du -sh "$c" | cut -f1))"
     ;;
   smoke)
     san=$(dirname "$(dirname "$(find .deps/sanitizer -name sanitizer_patching.h | head -n 1)")")
@@ -62,6 +82,6 @@ for w in "${what[@]}"; do
       grep -v "^$PWD" | xargs -r -I{} cp -L -n {} "$m/lib/x86_64-linux-gnu/"
     echo "build-gpu/mpi: $(du -sh "$m" | cut -f1)"
     ;;
-  *) echo "build_carry: unknown part '$w' (cli, smoke, mpi)" >&2; exit 2 ;;
+  *) echo "build_carry: unknown part '$w' (cli, capture, smoke, mpi)" >&2; exit 2 ;;
   esac
 done

@@ -38,8 +38,11 @@ log "sanitizer: ${SAN:-NOT FOUND}"
 log "driver: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo none)"
 SANLIB=$(dirname "$(find "$SAN" -name 'libsanitizer-public.so' | head -n 1)")
 
-# capture/host without summary_results.cpp, the one file that needs the results schema (nlohmann/json).
-HOST_SOURCES=($(ls capture/host/*.cpp | grep -v summary_results.cpp) sim/trace/*.cpp)
+# capture/host without summary_results.cpp, the one file that needs the results schema (nlohmann/json),
+# and the one file of sim/layout it uses (hgmma_descriptors.cpp: the wgmma descriptor's fields). This list
+# must follow CMake's; validate/capture/build_carry.sh capture carries the CMake-built library and patches
+# instead (PREBUILT_B below takes them, with the smoke driver built here).
+HOST_SOURCES=($(ls capture/host/*.cpp | grep -v summary_results.cpp) sim/trace/*.cpp sim/layout/wgmma_descriptor.cpp)
 # The library is linked with --no-undefined: the driver loads it with every
 # symbol resolved, and silently skips a library that does not load.
 MODEL_SOURCES=(sim/replay/replay.cpp model/bank_model.cpp model/phase_rules.cpp model/simd_degree.cpp model/simd_path_choice.cpp model/global_access.cpp)

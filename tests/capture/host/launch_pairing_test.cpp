@@ -83,3 +83,76 @@ TEST_CASE("more ncu blocks of a function than the program made launches: none is
     CHECK(q.reason.find("--ncu-launches") != std::string::npos);
   }
 }
+
+namespace {
+/// A graph program's launch table: one stream launch of `init`, then a graph
+/// of two kernel nodes (`a` grid 4, `b` grid 8) launched `graph_launches` times.
+std::vector<LaunchRow> graph_table(unsigned graph_launches) {
+  std::vector<LaunchRow> t = {row(0, "_Z4initv", "init()", 2)};
+  for (unsigned g = 0; g < graph_launches; ++g)
+    for (unsigned n = 0; n < 2; ++n) {
+      LaunchRow r = n == 0 ? row(t.size(), "_Z1av", "a()", 4) : row(t.size(), "_Z1bv", "b()", 8);
+      r.graph_exec = 0;
+      r.graph_launch = g;
+      r.graph_node = n;
+      t.push_back(r);
+    }
+  return t;
+}
+/// ncu's launches of the same program: every kernel node of every graph launch is one (ncu --graph-profiling node).
+std::vector<NcuLaunchShape> graph_shapes(unsigned graph_launches) {
+  std::vector<NcuLaunchShape> s = {{"_Z4initv", {2, 1, 1}, {128, 1, 1}}};
+  for (unsigned g = 0; g < graph_launches; ++g) {
+    s.push_back({"_Z1av", {4, 1, 1}, {128, 1, 1}});
+    s.push_back({"_Z1bv", {8, 1, 1}, {128, 1, 1}});
+  }
+  return s;
+}
+std::vector<std::string> names(const std::vector<NcuLaunchShape>& shapes) {
+  std::vector<std::string> n;
+  for (const auto& s : shapes) n.push_back(s.kernel);
+  return n;
+}
+}  // namespace
+
+TEST_CASE("a graph's node launched again and again: the k-th launch of a node meets ncu's k-th launch of its function") {
+  const auto table = graph_table(3);
+  const auto shapes = graph_shapes(3);
+  std::vector<std::string> notes;
+  const auto p = pair_launches(table, {0, 1, 2, 3, 4, 5, 6}, names(shapes), shapes, notes);
+  REQUIRE(p.size() == 7);
+  // Both lists are in the program's launch order, so the k-th row is ncu's k-th launch.
+  for (std::size_t i = 0; i < p.size(); ++i) CHECK(p[i].ncu == std::optional<std::size_t>(i));
+  CHECK(notes.empty());
+  // Only node b of graph launch 1 captured (--launch-skip): still ncu's launch of b in that graph launch.
+  const auto q = pair_launches(table, {4}, names(shapes), shapes, notes);
+  CHECK(q[0].ncu == std::optional<std::size_t>(4));
+}
+
+TEST_CASE("a capture whose program ended early: its launches pair with ncu's first, ncu's later ones are named") {
+  // The program failed after its second graph launch under capture; ncu's run went on to a third.
+  const auto table = graph_table(2);
+  const auto shapes = graph_shapes(3);
+  std::vector<std::string> notes;
+  const std::string ended = "the program ended early: exit 1";
+  const auto p = pair_launches(table, {1, 2, 3, 4}, names(shapes), shapes, notes, ended);
+  REQUIRE(p.size() == 4);
+  for (std::size_t i = 0; i < p.size(); ++i) CHECK(p[i].ncu == std::optional<std::size_t>(i + 1));
+  REQUIRE(notes.size() == 2);  // one per function with launches the capture never saw
+  CHECK(notes[0] == "launches of a: ncu profiled 3, the capture saw 2 before the program ended early: exit 1; paired "
+                    "in order, ncu's last 1 were not captured");
+  // With the launch list given, compare never asks for it.
+  for (const auto& n : notes) CHECK(n.find("give --ncu-launches") == std::string::npos);
+  // Without the launch list, which block is which stays unknown, and the reason says how the program ended.
+  notes.clear();
+  const auto q = pair_launches(table, {1}, names(shapes), {}, notes, ended);
+  CHECK_FALSE(q[0].ncu.has_value());
+  CHECK(q[0].reason == "the ncu report holds 3 blocks of this function, the program made 2 launches before the "
+                       "program ended early: exit 1: which block is which launch is unknown (give --ncu-launches)");
+  // A program that ended normally with fewer launches than ncu's: different runs, no pairing, no advice to give
+  // what was given.
+  const auto r = pair_launches(table, {1}, names(shapes), shapes, notes);
+  CHECK_FALSE(r[0].ncu.has_value());
+  CHECK(r[0].reason.find("the two runs differ") != std::string::npos);
+  CHECK(r[0].reason.find("--ncu-launches") == std::string::npos);
+}
