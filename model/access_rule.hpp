@@ -24,7 +24,8 @@ enum class AccessRule : std::uint8_t {
                   ///< (cpasync.cg.zfill, rule 6c)
   as_quad,        ///< a 12-byte access: the 16-byte instruction that carries it (BankModel::cost_as_quad)
   operand_bytes,  ///< one wavefront per 128 bytes of operand read, whatever the layout (wgmma, rule 8)
-  store_twice,    ///< a store's phases and degree, twice: a read and a write pass (atom.cast, rule 4)
+  spin_phases,    ///< two wavefronts per store phase with an active lane, whatever the addresses; a
+                  ///< 4-byte phase with a bank conflict unmodelled (atom.cast, rule 4)
 };
 
 /// Which of the H100's counters a cost reproduces. They differ for one kind

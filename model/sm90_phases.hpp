@@ -48,7 +48,7 @@ BANKCHECK_HD_INLINE AccessRule power_width_rule(Op op, unsigned width) {
     case Op::cpasync_cg_zfill: return AccessRule::phase_count;
     case Op::cpasync_unmeasured: return AccessRule::unmodelled;  // a copy form no probe measured
     case Op::wgmma: return AccessRule::operand_bytes;
-    case Op::atom_cast: return AccessRule::store_twice;
+    case Op::atom_cast: return width == 4 || width == 8 ? AccessRule::spin_phases : AccessRule::unmodelled;
     case Op::gld:
     case Op::gst:
     case Op::gatom: return AccessRule::unmodelled;  // global memory: sectors (model/global_access.hpp), not banks
@@ -193,5 +193,25 @@ BANKCHECK_HD WarpCost atomic_cost(unsigned width, const Address* addr, std::uint
   return cost;
 }
 
+/// ATOMS.CAST.SPIN, the compare-and-store of the loops nvcc makes for
+/// float, double and 64-bit atomicAdd (rule 4): two wavefronts (a read and
+/// a write pass) per store phase with an active lane, whatever the
+/// addresses. Lanes that conflict are not served one after another: all but
+/// one per address and bank fail and go round the loop again, and each
+/// execution is its own request (validate/sm90/cases/fid64.trace, 166 of
+/// 166 on an H200). Only 8-byte conflicts were measured: a 4-byte phase with
+/// a bank conflict is not modelled.
+template <class Address>
+BANKCHECK_HD WarpCost spin_cost(unsigned width, const Address* addr, std::uint32_t active) {
+  WarpCost cost;
+  const unsigned n = unpaired_phase_lanes(width);
+  for (unsigned first = 0; first < kLanes; first += n) {
+    const std::uint32_t lanes = active & lane_range(first, n);
+    if (lanes == 0) continue;
+    if (width != 2 * kWordBytes && phase_degree(addr, lanes, width) > 1) return WarpCost{0, 0, 0, false};
+    add_phase(cost, 1, 2);
+  }
+  return cost;
+}
 
 }  // namespace bankcheck::sm90

@@ -65,16 +65,7 @@ BANKCHECK_HD WarpCost cost_by_rule(AccessRule rule, Op op, unsigned width, const
     }
     case AccessRule::phase_count: return phase_count_cost(addr, active, source);
     case AccessRule::operand_bytes: return operand_bytes_cost(addr, active, source);
-    case AccessRule::store_twice: {
-      // ATOMS.CAST.SPIN (rule 4): lanes of one word are served together, as
-      // a store's; a read and a write pass. 33 of 33 CAS loops of
-      // validate/library/atomics64.cu equal (H100, 2026-11-26), where each
-      // lane as its own pass (ATOMS.CAS's rule) was 5 of 33.
-      WarpCost c = phase_cost(Op::store, width, addr, active, counter);
-      c.wavefronts *= 2;
-      c.ideal *= 2;
-      return c;
-    }
+    case AccessRule::spin_phases: return spin_cost(width, addr, active);
     case AccessRule::as_quad:
     case AccessRule::unmodelled: break;
   }

@@ -148,11 +148,20 @@ void refine_summary(InstructionSummary& row, const SassTable& sass) {
     row.costs.wavefronts *= 2;
     row.costs.ideal *= 2;
   } else if (refined == Op::atom_cast && row.alt && refined != row.op) {
-    // a store's cost (the atom.popc column the device kept) of a read and a write pass
-    row.costs = *row.alt;
-    row.costs.wavefronts *= 2;
-    row.costs.ideal *= 2;
-    row.worst = row.alt_worst;
+    // Rule 4: two wavefronts per store phase with an active lane (the phases
+    // are the ideal of the atom.popc column the device kept), whatever the
+    // addresses. A 4-byte execution with a bank conflict (that column above
+    // its ideal) is not modelled, and the totals cannot tell which one: then
+    // none is; nor are widths other than 4 and 8.
+    const CostColumn store = *row.alt;
+    if ((row.width != 4 && row.width != 8) || (row.width == 4 && store.wavefronts != store.ideal)) {
+      row.costs = CostColumn{row.executions, row.lanes, 0, 0, 0};
+      row.worst.reset();
+    } else {
+      row.costs = CostColumn{store.unmodelled, store.unmodelled_lanes, 2 * store.ideal, 2 * store.ideal,
+                             store.ideal > 0 ? 1u : 0u};
+      row.worst = row.alt_worst;
+    }
   } else if (refined == Op::cpasync_cg_zfill || refined == Op::cpasync_unmeasured) {
     // Rule 6c holds only where every quarter warp reads one source line,
     // which the summary's totals do not tell; an unmeasured form has no rule:

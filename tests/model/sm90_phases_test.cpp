@@ -16,6 +16,7 @@
 #include "model/bank_model.hpp"
 #include "sim/trace/trace_file.hpp"
 #include "sim/trace/trace_text.hpp"
+#include "tests/model/sm90_measured.hpp"
 
 using namespace bankcheck;
 
@@ -102,4 +103,82 @@ TEST_CASE("sm90 equals the H100 per instruction on 8-byte loads whose half warps
     ++compared;
   }
   CHECK(compared == 36);
+}
+
+TEST_CASE("sm90 equals the H200 per instruction on the randomized 8-byte load and store campaign (fid8)") {
+  // validate/sm90/cases/fid8.trace (validate/fidelity/make_cases.py, seed 4646): 160 LDS.64 and 160 STS.64,
+  // lanes sharing addresses in pairs, quads, eights, sixteens, broadcasts, l and l+16, pairs of l^2 and
+  // random pools of few addresses, under full, half, random, pair-wise and sparse masks; measured one
+  // instruction per kernel on an H200 (validate/results/h200-2026-11-29/fidelity/).
+  const auto model = make_preset("sm90");
+  const std::string root = BANKCHECK_SOURCE_DIR "/validate/sm90/";
+  const auto measured = test::measured_wavefronts(root + "measured/fid8.csv");
+  REQUIRE(measured.size() == 320);
+  TextTraceReader trace(InputFile(root + "cases/fid8.trace"));
+  TraceRecord rec;
+  std::size_t compared = 0, equal = 0, paired_with_conflict = 0;
+  while (trace.next(rec)) {
+    const std::string& site = trace.sites().name(rec.site);
+    CAPTURE(site);
+    REQUIRE(measured.count(site) == 1);
+    const auto c = model.cost(rec.request);
+    CHECK(c.wavefronts == measured.at(site));
+    equal += c.wavefronts == measured.at(site);
+    paired_with_conflict += c.wavefronts != model.kernel_counter_cost(rec.request).wavefronts;
+    ++compared;
+  }
+  CHECK(compared == 320);
+  CHECK(equal == 320);
+  CHECK(paired_with_conflict == 20);  // the loads where rule 3's d0 + d1 differs from the merged degree
+}
+
+TEST_CASE("sm90 equals the H200 on the CAS loops of 64-bit shared atomicAdd (fid64), every execution costed") {
+  // validate/sm90/cases/fid64.trace: 166 cases of validate/fidelity/atom64.cu (1 to 32 lanes per address,
+  // adjacent, spread, random, in distinct banks and in one bank), each loop as its executions; the
+  // ATOMS.CAST.SPIN.64 (atom.cast) and the loop's LDS.64 (ld) summed per case against Nsight Compute's
+  // per-instruction totals and execution counts (H200, validate/results/h200-2026-11-29/fidelity/).
+  struct Totals {
+    std::uint64_t atom = 0, atom_executions = 0, ld = 0;
+  };
+  const std::string root = BANKCHECK_SOURCE_DIR "/validate/sm90/";
+  std::map<std::string, Totals> measured, model;
+  std::ifstream in(root + "measured/fid64.csv");
+  REQUIRE(in.good());
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#' || line.rfind("case,", 0) == 0) continue;
+    std::stringstream ss(line);
+    std::string name, v[4];
+    std::getline(ss, name, ',');
+    for (auto& x : v) std::getline(ss, x, ',');
+    measured[name] = Totals{std::stoull(v[0]), std::stoull(v[1]), std::stoull(v[2])};
+  }
+  REQUIRE(measured.size() == 166);
+  const auto sm90 = make_preset("sm90");
+  TextTraceReader trace(InputFile(root + "cases/fid64.trace"));
+  TraceRecord rec;
+  while (trace.next(rec)) {
+    const std::string site = trace.sites().name(rec.site);
+    const std::string name = site.substr(0, site.find('/'));
+    const auto c = sm90.cost(rec.request);
+    REQUIRE(c.modelled);
+    Totals& t = model[name];
+    if (rec.request.op == Op::atom_cast) {
+      t.atom += c.wavefronts;
+      ++t.atom_executions;
+    } else {
+      t.ld += c.wavefronts;
+    }
+  }
+  std::size_t atom_equal = 0, ld_equal = 0;
+  for (const auto& [name, m] : measured) {
+    CAPTURE(name);
+    const Totals& t = model[name];
+    CHECK(t.atom_executions == m.atom_executions);
+    CHECK(t.atom == m.atom);
+    CHECK(t.ld == m.ld);
+    atom_equal += t.atom == m.atom;
+    ld_equal += t.ld == m.ld;
+  }
+  CHECK(atom_equal == 166);
+  CHECK(ld_equal == 166);
 }
