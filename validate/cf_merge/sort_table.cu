@@ -1,4 +1,4 @@
-// The table of issue 26: the drop-in CF-Merge sort (kernels/cf_merge_sort.cuh,
+// The CF-Merge sort table: the drop-in CF-Merge sort (kernels/cf_merge_sort.cuh,
 // default policies) against cub::DeviceMergeSort and cub::DeviceRadixSort, u32
 // and u64 keys, keys only and key-value pairs (values of the key's width),
 // powers of two and the sizes real callers have, structured inputs.

@@ -271,7 +271,7 @@ TEST_CASE("the writers refuse a worst conflict that cannot happen") {
   const WorstRow good = *sample().worst;
   CHECK_FALSE(refused(good));
   WorstRow w = good;
-  w.cells.clear();  // issue 29's fixture: 32-way, but bank 0 serves no word to lanes 0-2
+  w.cells.clear();  // 32-way, but bank 0 serves no word to lanes 0-2
   w.lanes = {0, 1, 2};
   CHECK(refused(w));
   w = good, w.degree = 1;  // no conflict
