@@ -167,12 +167,6 @@ TEST_CASE("text: verdict, unmodelled kinds, worst conflict and gate lines") {
   CHECK(e.str().find("verdict: no accesses: the input had no shared-memory access") != std::string::npos);
 }
 
-TEST_CASE("csv_field quotes only what needs it") {
-  CHECK(csv_field("plain") == "plain");
-  CHECK(csv_field("a,b") == "\"a,b\"");
-  CHECK(csv_field("say \"x\"") == "\"say \"\"x\"\"\"");
-}
-
 TEST_CASE("sites that are single instructions (capture --summary) carry their kind and SASS in every format") {
   Results r = sample();
   r.sites = {{"k+0x10", totals(2, 64, 2, 32), {}, "ld", 4, "LDS R0, [R1]"},
