@@ -158,7 +158,7 @@ void time_size(Csv& csv, const TableOptions& o, std::uint64_t n, const WorstInpu
       if (in.worst)
         CHECK_CUDA(cudaMemcpy(src.get(), worst_src.get(), n * sizeof(Key), cudaMemcpyDeviceToDevice));
       else
-        fill_pattern<<<4096, 256>>>(src.get(), n, in.pattern, Feistel(n, 0x5eed0000ull + n));
+        fill_pattern<<<4096, 256>>>(src.get(), n, in.pattern, RandomPermutation(n, 0x5eed0000ull + n));
       CHECK_CUDA(cudaGetLastError());
       CHECK_CUDA(cudaDeviceSynchronize());
       for (int a = 0; a < 3; ++a) {

@@ -80,7 +80,7 @@ void sweep_keys(const TableOptions& o, const std::vector<std::uint64_t>& sizes) 
   std::printf("---:|\n");
   Timer timer;
   for (const std::uint64_t n : sizes) {
-    fill_permutation<<<4096, 256>>>(src.get(), n, Feistel(n, 0x5eed0000ull + n));
+    fill_permutation<<<4096, 256>>>(src.get(), n, RandomPermutation(n, 0x5eed0000ull + n));
     if (kPairs) fill_iota<<<1024, 256>>>(src_vals.get(), n);
     CHECK_CUDA(cudaDeviceSynchronize());
     const auto count = static_cast<std::int64_t>(n);
