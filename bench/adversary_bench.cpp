@@ -1,6 +1,6 @@
 // Speed and memory of the CUB worst-case permutation generator
 // (sim/inputs/merge_sort_adversary.hpp): u = 256, E = 17, w = 32, n = 2^26 * 17
-// 4-byte keys by default, on one core. Requirement (issue 5): generating the
+// 4-byte keys by default, on one core. Requirement: generating the
 // permutation runs at >= 2e8 keys/s and uses at most 1.2 x the output's size.
 //   bench.adversary [log2(n/17), default 26] [output file, default $TMPDIR/bankcheck-adversary-bench.bin]
 // Prints, in this order (peak RSS is read after each, so the file path's peak

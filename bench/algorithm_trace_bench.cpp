@@ -1,5 +1,5 @@
-// Tracing + replay speed of the algorithm recorder (issue 3: "tracing must
-// not be the bottleneck"): PBS over Q queries (K = 4096, u = 1024, random
+// Tracing + replay speed of the algorithm recorder (tracing must
+// not be the bottleneck): PBS over Q queries (K = 4096, u = 1024, random
 // queries) and the CUB-style merge over n keys (E = 15, u = 256), in active
 // lane-accesses per second:
 //   trace only      the registry's driver with a listener that only counts

@@ -124,7 +124,7 @@ int main(int argc, char** argv) {
                 records / convert, bytes / convert / 1e9);
     std::printf("  (2) ring drain + convert + write %5.3f s  %10.3e records/s  %6.2f GB/s of trace  (%.2f of (1))\n",
                 drained, records / drained, bytes / drained / 1e9, convert / drained);
-    std::printf("target: full traces written at >= 1 GB/s (issue 15)\n");
+    std::printf("target: full traces written at >= 1 GB/s\n");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench.capture_host: %s\n", e.what());
     return 2;

@@ -9,17 +9,17 @@ namespace bankcheck::cli {
 /// Exit codes shared by every command.
 enum Exit : int { kOk = 0, kClaimFails = 1, kBadInput = 2 };
 
-void add_replay_command(CLI::App& app);     // issue 2: replay a trace
-void add_convert_command(CLI::App& app);    // issue 2: text <-> binary traces
-void add_run_command(CLI::App& app);        // issue 3: run an algorithm, analytic vs replayed
-void add_trace_command(CLI::App& app);      // issue 3: write an algorithm's trace
-void add_draw_command(CLI::App& app);       // issue 3: bank-grid pictures
-void add_verify_command(CLI::App& app);     // issue 4: the claims checker
-void add_adversary_command(CLI::App& app);  // issue 5: worst-case inputs
-void add_capture_command(CLI::App& app);    // issue 13: traces of unmodified CUDA programs
-void add_compare_command(CLI::App& app);    // issue 13: model against Nsight Compute, per instruction
-void add_layout_command(CLI::App& app);     // issue 27: CuTe shared layouts and swizzles
-void add_report_command(CLI::App& app);     // issue 47: one HTML page of a capture, trace or results
+void add_replay_command(CLI::App& app);     // replay a trace
+void add_convert_command(CLI::App& app);    // text <-> binary traces
+void add_run_command(CLI::App& app);        // run an algorithm, analytic vs replayed
+void add_trace_command(CLI::App& app);      // write an algorithm's trace
+void add_draw_command(CLI::App& app);       // bank-grid pictures
+void add_verify_command(CLI::App& app);     // the claims checker
+void add_adversary_command(CLI::App& app);  // worst-case inputs
+void add_capture_command(CLI::App& app);    // traces of unmodified CUDA programs
+void add_compare_command(CLI::App& app);    // model against Nsight Compute, per instruction
+void add_layout_command(CLI::App& app);     // CuTe shared layouts and swizzles
+void add_report_command(CLI::App& app);     // one HTML page of a capture, trace or results
 
 /// Set by a command's callback; main returns it.
 int& exit_code();

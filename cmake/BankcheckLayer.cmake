@@ -19,7 +19,7 @@ function(bankcheck_layer name)
   target_link_libraries(${target} PUBLIC ${L_DEPS})
   target_compile_features(${target} PUBLIC cxx_std_20)
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${name} POSITION_INDEPENDENT_CODE ON)
-  # Build time (issue 28, docs/scaling.md): a layer compiles its sources eight
+  # Build time (docs/scaling.md): a layer compiles its sources eight
   # to a translation unit (CMake's unity build), so the headers they share are
   # parsed and instantiated once per batch; on the 2-core machine this cut the
   # libraries' compile from 240 to 137 job seconds (docs/scaling.md). It also makes a name

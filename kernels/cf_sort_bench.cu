@@ -19,8 +19,9 @@
 //   for 8-byte keys: Policy600 of cub/device/dispatch/tuning/tuning_merge_sort.cuh,
 //   Nominal4BItemsToItems<KeyT>(17)) with inputs "random" and "worst-cub", and E of
 //   ours with "random" and "worst-cf" (one series when the tilings coincide). Keys
-//   are permutations of 0..n-1: "random" a keyed Feistel permutation, "worst-*" the
-//   whole-sort adversary (sim/inputs/merge_sort_adversary.hpp) built for that tiling
+//   are permutations of 0..n-1: "random" a keyed Feistel permutation
+//   (sim/inputs/random_permutation.hpp), "worst-*" the whole-sort adversary
+//   (sim/inputs/merge_sort_adversary.hpp) built for that tiling
 //   (w = 32 4-byte banks; 16 for 8-byte keys, whose requests the H100 serves by
 //   half-warps). Values (pairs) are the input positions. Each (algorithm, input, n):
 //   one warm-up, then `reps` (>= 10) CUDA-event timings of the whole sort, input

@@ -7,44 +7,14 @@
 
 #include "kernels/cf_sort_bench_common.cuh"
 #include "sim/inputs/merge_sort_adversary.hpp"
+#include "sim/inputs/random_permutation.hpp"
 
 namespace {
 
-__host__ __device__ inline std::uint64_t mix64(std::uint64_t z) {  // splitmix64's finalizer
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-/// A keyed 4-round Feistel permutation of [0, 2^(2h)), cycle-walked into [0, n):
-/// a random permutation computed in parallel on the GPU.
-struct Feistel {
-  std::uint64_t n, seed, mask;
-  unsigned half;
-  Feistel(std::uint64_t n_, std::uint64_t seed_) : n(n_), seed(seed_) {
-    unsigned bits = 2;
-    while ((std::uint64_t{1} << bits) < n) ++bits;
-    half = (bits + 1) / 2;
-    mask = (std::uint64_t{1} << half) - 1;
-  }
-  __host__ __device__ std::uint64_t operator()(std::uint64_t i) const {
-    std::uint64_t x = i;
-    do {
-      std::uint64_t l = x >> half, r = x & mask;
-      for (std::uint64_t round = 0; round < 4; ++round) {
-        const std::uint64_t f = mix64(r ^ (seed + 0x9e3779b97f4a7c15ull * (round + 1))) & mask;
-        const std::uint64_t t = l ^ f;
-        l = r;
-        r = t;
-      }
-      x = (l << half) | r;
-    } while (x >= n);
-    return x;
-  }
-};
+using bankcheck::inputs::RandomPermutation;
 
 template <class Key>
-__global__ void fill_permutation(Key* out, std::uint64_t n, Feistel f) {
+__global__ void fill_permutation(Key* out, std::uint64_t n, RandomPermutation f) {
   for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n;
        i += std::uint64_t{gridDim.x} * blockDim.x)
     out[i] = static_cast<Key>(f(i));
@@ -56,7 +26,7 @@ __global__ void fill_iota(T* out, std::uint64_t n) {
     out[i] = static_cast<T>(i);
 }
 
-/// Structured inputs (validate/cf_merge/sort_table.cu): random (the Feistel
+/// Structured inputs (validate/cf_merge/sort_table.cu): random (the keyed
 /// permutation), sorted, reversed, 16 distinct keys in random order, and organ
 /// pipe (0, 1, ..., n/2, ..., 1, 0).
 enum class Pattern { random, sorted, reversed, distinct16, organ_pipe };
@@ -65,7 +35,7 @@ inline const char* pattern_name(Pattern p) {
   return names[static_cast<int>(p)];
 }
 template <class Key>
-__global__ void fill_pattern(Key* out, std::uint64_t n, Pattern p, Feistel f) {
+__global__ void fill_pattern(Key* out, std::uint64_t n, Pattern p, RandomPermutation f) {
   for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
     const std::uint64_t mirror = n - 1 - i;

@@ -17,7 +17,7 @@ int profile(const Options& o) {
   const unsigned E = o.input == "worst-cf" ? Cf::kItems : o.input == "worst-cub" ? Cub::kItems : Cf::kItems;
   const std::uint64_t n = std::uint64_t{E} << o.log;
   Buffer<Key> src(n);
-  if (o.input == "random") fill_permutation<<<4096, 256>>>(src.get(), n, Feistel(n, 0x5eed0000ull + n));
+  if (o.input == "random") fill_permutation<<<4096, 256>>>(src.get(), n, RandomPermutation(n, 0x5eed0000ull + n));
   else src.upload(adversary_input<Key>(n, u, E, banks<Key>(), 0.2));
   CHECK_CUDA(cudaDeviceSynchronize());
   Sorter<Key, false> s(o.algo == "cf" ? Algo::cf_merge : Algo::cub_merge, static_cast<std::int64_t>(n), src.get(),

@@ -162,7 +162,7 @@ void time_series(Csv& csv, const Options& o, unsigned u, unsigned E, const std::
       const auto t0 = std::chrono::steady_clock::now();
       Buffer<Key> src(n);
       if (input == "random") {
-        fill_permutation<<<4096, 256>>>(src.get(), n, Feistel(n, 0x5eed0000ull + n));
+        fill_permutation<<<4096, 256>>>(src.get(), n, RandomPermutation(n, 0x5eed0000ull + n));
         CHECK_CUDA(cudaGetLastError());
       } else {
         std::vector<Key> v = next.get();

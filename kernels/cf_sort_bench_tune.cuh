@@ -24,7 +24,7 @@ std::string policy_name() {
 template <class Key, bool kPairs, class... Ps>
 void tune_candidates(Csv& csv, const Options& o, std::uint64_t n) {
   Buffer<Key> src(n);
-  fill_permutation<<<4096, 256>>>(src.get(), n, Feistel(n, 0x7a11ull + n));
+  fill_permutation<<<4096, 256>>>(src.get(), n, RandomPermutation(n, 0x7a11ull + n));
   CHECK_CUDA(cudaDeviceSynchronize());
   time_input<Key, kPairs>(csv, o, "random", src, {Algo::cub_merge});
   (time_input<Key, kPairs, Ps>(csv, o, "random", src, {Algo::cf_merge}, policy_name<Ps>()), ...);

@@ -1,7 +1,7 @@
 #pragma once
 // What every cost of a warp request satisfies, checked in one place
-// (issue 29: a rule once gave 1 wavefront with an ideal of 2, and reports
-// printed 2^64 - 1 conflicts). Whatever the rule, a modelled cost has
+// (a rule that gives fewer wavefronts than the ideal would make reports
+// print 2^64 - 1 conflicts). Whatever the rule, a modelled cost has
 //   * ideal >= 1, wavefronts >= 1 and degree >= 1 exactly when a lane is
 //     active (a request with no active lane costs nothing);
 //   * wavefronts >= ideal: the ideal is the fewest wavefronts the request

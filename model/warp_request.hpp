@@ -3,7 +3,7 @@
 // banks. The model consumes these; it knows nothing of the algorithm that
 // issued them.
 //
-// Real programs issue more than plain loads and stores (issue 13): shared
+// Real programs issue more than plain loads and stores: shared
 // atomics and reductions, ldmatrix/stmatrix, and the shared-memory side of
 // cp.async (LDGSTS). Each has its own Op so that a trace never presents one
 // kind as another; whether the model knows a kind's bank rules is the
@@ -24,10 +24,10 @@ enum class Op : std::uint8_t {
   cpasync = 5,  ///< shared-memory destination of cp.async / LDGSTS ("cpasync")
   // Kinds the sanitizer reports as the ones above and the SASS tells apart
   // (capture refines them from the instruction text, docs/capture.md):
-  atom_cas = 6,    ///< ATOMS.CAS / ATOMS.CAST.SPIN: a read and a write pass ("atom.cas")
+  atom_cas = 6,    ///< ATOMS.CAS: a read and a write pass ("atom.cas"); ATOMS.CAST.SPIN is atom_cast
   atom_popc = 7,   ///< ATOMS.POPC.INC: lanes of one address combined ("atom.popc")
   cpasync_cg = 8,  ///< LDGSTS.E.BYPASS.128, cp.async.cg ("cpasync.cg")
-  // Global memory (issue 18): costed in sectors, lines and Karsin pages by
+  // Global memory: costed in sectors, lines and Karsin pages by
   // model/global_access.hpp, never by the bank model.
   gld = 9,   ///< a global load, LDG ("gld")
   gst = 10,  ///< a global store, STG ("gst")
@@ -40,8 +40,8 @@ enum class Op : std::uint8_t {
   /// measured on, e.g. LDGSTS.E.ZFILL or an L2 hint other than .LTC128B
   /// ("cpasync.unmeasured"): recorded, never costed (docs/bank-model.md).
   cpasync_unmeasured = 13,
-  /// wgmma.mma_async reading its operands from shared memory (HGMMA; issue
-  /// 30): one record per warp of the warpgroup. The group's first warp:
+  /// wgmma.mma_async reading its operands from shared memory (HGMMA): one
+  /// record per warp of the warpgroup. The group's first warp:
   /// lane 0 holds matrix A's shared address (inactive when A comes from
   /// registers) and lane 1 matrix B's, and their `source` entries the
   /// operands' sizes in bytes, as the sanitizer reports them; the other

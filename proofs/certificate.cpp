@@ -6,8 +6,12 @@
 #include <optional>
 #include <sstream>
 
+#include "sim/report/csv.hpp"
+
 namespace bankcheck::proofs {
 namespace {
+
+using report::csv_field;
 
 std::string mode_name(Mode m) {
   switch (m) {
@@ -48,13 +52,6 @@ std::string models_text(const Claim& c) {
 std::string model_text(const ClaimReport& r) {
   if (r.status == Status::not_applicable) return "n/a (" + models_text(*r.claim) + ")";
   return r.model.empty() ? "any" : r.model;
-}
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
 }
 
 }  // namespace

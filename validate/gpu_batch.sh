@@ -23,7 +23,7 @@
 #   fulltrace  full-trace capture rate of CUB sorts and the host's bound (validate/capture/full_trace_rate.sh)
 #   mpi      validate/mpi_scaling.sh with the relocated OpenMPI of build-gpu/mpi (build_carry.sh mpi)
 #   library  library and framework kernels (cuBLAS, CUTLASS attention, FlashAttention-2, cuDNN,
-#            Triton matmul/attention at several num_stages): run_compare.sh library (issues 25, 30)
+#            Triton matmul/attention at several num_stages): run_compare.sh library
 #   script   a PyTorch script of many launches, compared launch by launch (run_compare.sh script)
 #   atomics64  64-bit and float shared atomics (CAS loops), captured and compared
 #   ldgsts   cp.async tiles as GEMM main loops copy them (validate/library/ldgsts_tiles.cu), captured and compared

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# MPI scaling on one machine of many cores (issue 15, docs/scaling.md), from
+# MPI scaling on one machine of many cores (docs/scaling.md), from
 # the repository root, with build/ holding bankcheck and bench.replay built
 # with MPI (validate/capture/build_carry.sh cli) and, where the machine has
 # no OpenMPI, MPI=build-gpu/mpi (build_carry.sh mpi: OPAL_PREFIX relocation):

@@ -4,7 +4,7 @@
 // conflict". The claim holds the bank model to those definitions: k lanes on
 // k distinct cells of one bank cost k accesses, on one cell (multicast) one.
 //
-// Section 4.2.1 (issue 18), global memory as aligned pages of w elements: "each
+// Section 4.2.1, global memory as aligned pages of w elements: "each
 // memory access from a warp can load all w elements. If, however, threads
 // attempt to access elements located in different pages, ... [it] requires
 // additional memory accesses", and "if accessed items are not aligned to a

@@ -107,7 +107,7 @@ class CostListener final : public InstructionListener {
       site.site = std::string(info.name);
       order.push_back(info.site);
     }
-    if (is_global(request.op)) {  // sectors, not banks (issue 18)
+    if (is_global(request.op)) {  // sectors, not banks (model/global_access.hpp)
       const GlobalCost g = global_cost(replay_global_geometry(static_cast<unsigned>(request.addr.size())), request);
       global.add(request.op == Op::gld, info.active, g);
       site.global.add(request.op == Op::gld, info.active, g);

@@ -1,5 +1,5 @@
 #pragma once
-// Global-memory accessors (issue 18): how an algorithm header reads and
+// Global-memory accessors: how an algorithm header reads and
 // writes an array in global memory, the counterpart of shared_accessor.hpp.
 //
 //   keys.load(site, index)         one element of T (sizeof(T) is the width)

@@ -1,8 +1,7 @@
 #pragma once
 // SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number
 // generators", OOPSLA 2014): a 64-bit counter stepped by the golden-ratio
-// gamma and passed through a mixing function. The project's one copy, for
-// three uses:
+// gamma and passed through a mixing function, used three ways:
 //   * a fast stream where a random input is on the hot path (`run pbs`'s
 //     queries: std::mt19937_64 with std::uniform_int_distribution costs a tenth
 //     of its time), with below(n) mapping an output to [0, n) by Lemire's
@@ -10,7 +9,8 @@
 //   * hash(x): a well-mixed 64-bit function of x (the verifier's per-point
 //     seeds, so a counterexample reproduces from its point alone);
 //   * mix(z): the mixing function alone (the round function of the keyed
-//     permutation in sim/inputs/random_permutation.hpp).
+//     permutation in sim/inputs/random_permutation.hpp, which the GPU
+//     benchmarks evaluate on the device too: hence BANKCHECK_HD).
 // Outputs are fixed by this code on every platform and compiler.
 #include <cstdint>
 #include <limits>

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iomanip>
 
+#include "sim/report/csv.hpp"
 #include "sim/report/results_writer.hpp"
 
 namespace bankcheck::report {

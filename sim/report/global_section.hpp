@@ -1,5 +1,5 @@
 #pragma once
-// The global-memory part of a report (issue 18): gld/gst instructions are
+// The global-memory part of a report: gld/gst instructions are
 // costed in sectors, lines and Karsin pages (model/global_access.hpp), never
 // in wavefronts, so they get their own rows, section and JSON object
 // (docs/results-schema.md, "Global memory"). A report without them prints

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sim/report/csv.hpp"
 #include "sim/report/global_section.hpp"
 
 namespace bankcheck::report {
@@ -148,16 +149,6 @@ nlohmann::ordered_json worst_json(const WorstRow& r) {
           {"piles_up", r.unit == ConflictCulprit::Unit::lanes ? "lanes" : "words"}};
   if (r.source) j["source"] = source_json(*r.source);
   return j;
-}
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
 }
 
 std::string verdict_line(const Results& r) {

@@ -31,8 +31,6 @@ nlohmann::ordered_json totals_json(const CostTotals& t, const Unmodelled& unmode
 nlohmann::ordered_json instruction_json(const InstructionRow& row);
 nlohmann::ordered_json worst_json(const WorstRow& row);
 
-/// "field" or "\"fi,eld\"" (RFC 4180 quoting).
-std::string csv_field(const std::string& s);
 /// A site as the text tables show it: "(none)" for instructions without one.
 std::string display_site(const std::string& s);
 

@@ -1,6 +1,6 @@
 #pragma once
 // Where a captured warp instruction ran: the launch, the block and the warp
-// within the block (issue 13). Traces written by algorithms have none;
+// within the block. Traces written by algorithms have none;
 // traces captured from real programs carry one per instruction, as a
 // location record (binary) or an `at` line (text) that holds until the
 // next one (docs/trace-format.md).

@@ -282,7 +282,7 @@ std::string cg_pair(const std::string& site, unsigned second) {
 }
 }  // namespace
 
-TEST_CASE("replay: issue 29's copy, lanes 0 and 8 filling one row, costs 1 wavefront with the ideal 1: no wrap") {
+TEST_CASE("replay: a cp.async.cg copy, lanes 0 and 8 filling one row, costs 1 wavefront with the ideal 1: no wrap") {
   const std::string trace = scratch("cg_pair.trace");
   write_text(trace, "warp 32\n" + cg_pair("x", 16));
   const CliResult r = cli("replay '" + trace + "'");

@@ -15,6 +15,8 @@
 #include <string>
 #include <sys/wait.h>
 
+#include "tests/support/theorem8.hpp"
+
 namespace {
 using Result = bankcheck::test::CliResult;
 Result sh(const std::string& args) { return bankcheck::test::run_cli(args); }
@@ -44,16 +46,8 @@ TEST_CASE("wrong answers exit 1; bad parameters exit 2 naming the constraint") {
 }
 
 namespace {
-// SPAA 2025 Theorem 8 summed over the d = gcd(w, E) subproblems, from the
-// paper's statement: E²/d per subproblem if E <= w/2, else
-// (E²/d + 2Er/d + E - r²/d - r)/2, with w = qE + r.
-std::uint64_t theorem8(std::uint64_t w, std::uint64_t E) {
-  const std::uint64_t d = std::gcd(w, E);
-  const std::uint64_t r = w % E;
-  const std::uint64_t per_subproblem_x2 =
-      2 * E <= w ? 2 * E * E / d : E * E / d + 2 * E * r / d + E - r * r / d - r;
-  return d * per_subproblem_x2 / 2;
-}
+// SPAA 2025 Theorem 8 summed over the d = gcd(w, E) subproblems, from the paper.
+using bankcheck::test::theorem8_per_warp;
 std::uint64_t number_after(const std::string& text, const std::string& marker) {
   const auto at = text.find(marker);
   REQUIRE(at != std::string::npos);
@@ -68,7 +62,7 @@ std::string total_line(const std::string& csv) {
 }  // namespace
 
 TEST_CASE("run merge / cf-merge --input worst: SPAA Section 4 tiles, Theorem 8 beside the replayed count") {
-  CHECK(theorem8(32, 17) == 288);  // the paper's w = 32, E = 17 example (docs/adversaries.md)
+  CHECK(theorem8_per_warp(32, 17) == 288);  // the paper's w = 32, E = 17 example (docs/adversaries.md)
   struct Shape { std::uint64_t w, E, u; };
   for (const Shape s : {Shape{32, 17, 64}, Shape{32, 15, 256}, Shape{32, 8, 64}, Shape{12, 5, 24}, Shape{9, 6, 18},
                         Shape{8, 7, 32}, Shape{16, 16, 32}, Shape{4, 2, 8}})
@@ -79,7 +73,7 @@ TEST_CASE("run merge / cf-merge --input worst: SPAA Section 4 tiles, Theorem 8 b
       auto r = sh("run merge " + params + " --input worst --model dmm");
       CHECK(r.code == 0);
       CHECK(r.out.find("output check: ok") != std::string::npos);
-      const std::uint64_t expect = theorem8(s.w, s.E) * (s.u / s.w) * 2;  // 2 blocks
+      const std::uint64_t expect = theorem8_per_warp(s.w, s.E) * (s.u / s.w) * 2;  // 2 blocks
       CHECK(number_after(r.out, "wavefronts >= ") == expect);
       // Theorem 8 is reached: CUB's reads of the merged items cost at least the paper's steps.
       CHECK(number_after(r.out, "replayed ") >= expect);

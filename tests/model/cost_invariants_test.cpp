@@ -38,7 +38,7 @@ TEST_CASE("cost_fault: each invariant, by hand") {
   CHECK(cost_fault(1, 0, 1, 2, 1) == CostFault::no_cost_with_lanes);
   CHECK(cost_fault(0, 0, 0, 2, 1) == CostFault::no_cost_with_lanes);
   CHECK(cost_fault(1, 1, 0, 2, 1) == CostFault::no_cost_with_lanes);
-  CHECK(cost_fault(1, 2, 1, 2, 4) == CostFault::wavefronts_below_ideal);  // issue 29's cp.async.cg
+  CHECK(cost_fault(1, 2, 1, 2, 4) == CostFault::wavefronts_below_ideal);  // a cp.async.cg rule once gave this
   CHECK(cost_fault(2, 1, 3, 2, 4) == CostFault::degree_above_wavefronts);
   CHECK(cost_fault(9, 1, 9, 2, 4) == CostFault::degree_above_words);   // 2 lanes touch 8 words at most
   CHECK(cost_fault(8, 1, 8, 2, 4) == CostFault::none);
@@ -61,7 +61,7 @@ TEST_CASE("conflicts_of: wavefronts - ideal, never wrapped") {
   CHECK_THROWS_AS(conflicts_of(1, 2), CostInvariantError);
 }
 
-TEST_CASE("issue 29: lanes 0 and 8 of a cp.async.cg fill one row from one sector: 1 wavefront, ideal 1") {
+TEST_CASE("lanes 0 and 8 of a cp.async.cg fill one row from one sector: 1 wavefront, ideal 1") {
   std::vector<std::uint64_t> dst(32, kInactive), src(32, kInactive);
   dst[0] = 0, dst[8] = 16, src[0] = 4096, src[8] = 4112;
   const RequestCost c = make_preset("sm90").cost(WarpRequest{Op::cpasync_cg, 16, dst, src});

@@ -1,5 +1,5 @@
 // Tests of model/sm90_copy_cost.hpp on the cp.async forms library kernels
-// use (issue 25; docs/bank-model.md, rule 6): the L2::128B hint (.LTC128B),
+// use (docs/bank-model.md, rule 6): the L2::128B hint (.LTC128B),
 // lanes that fill zeros instead of reading (source `z`), and tiles copied by
 // many warps in flight. The truth is the H100: validate/sm90/measured/
 // {caltc,cgltc,zfill}.csv and validate/results/h100-2026-11-27/ldgsts/.

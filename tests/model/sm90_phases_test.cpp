@@ -22,7 +22,7 @@ using namespace bankcheck;
 
 TEST_CASE("sm90 equals the H100's per-instruction and kernel-level counts on the 8-byte load sets") {
   // ld8mix, ld8cap and ld8pair (lanes sharing addresses in pairs and quads,
-  // issue 25; predictions committed first) were read both per instruction (SourceCounters: what
+  // as library kernels issue them; predictions committed first) were read both per instruction (SourceCounters: what
   // cost() reproduces) and from the kernel-level counters
   // (kernel_counter_cost()); the two differ for paired 8-byte loads with a
   // conflict (docs/bank-model.md, rule 3).
@@ -79,7 +79,7 @@ TEST_CASE("sm90 equals the H100's per-instruction and kernel-level counts on the
 
 TEST_CASE("sm90 equals the H100 per instruction on 8-byte loads whose half warps differ in degree (ld8split)") {
   // validate/sm90/cases/ld8split.trace: lanes sharing addresses in pairs and
-  // quads, the two half warps of different degrees (issue 25's class);
+  // quads, the two half warps of different degrees;
   // predictions committed before the measurement, 36 of 36 held.
   const auto model = make_preset("sm90");
   const std::string root = BANKCHECK_SOURCE_DIR "/validate/sm90/";

@@ -2,9 +2,10 @@
 
 #include <doctest/doctest.h>
 
-#include <numeric>
 #include <string>
 #include <vector>
+
+#include "tests/support/theorem8.hpp"
 
 using namespace bankcheck::spaa;
 
@@ -42,13 +43,10 @@ TEST_CASE("the construction is undefined beyond E <= w") {
 }
 
 namespace {
-/// Theorem 8's count for the warp as the paper prints it (all d subproblems):
-/// E^2 for 1 < E <= w/2, else (E^2 + 2Er + Ed - r^2 - rd)/2 with w = qE + r,
-/// d = GCD(w, E); written here from the paper, apart from model/analytic.
-std::int64_t paper_count(std::int64_t w, std::int64_t E) {
-  if (2 * E <= w) return E * E;
-  const std::int64_t r = w % E, d = std::gcd(w, E);
-  return (E * E + 2 * E * r + E * d - r * r - r * d) / 2;
+/// Theorem 8's count for the warp as the paper prints it (all d subproblems),
+/// apart from model/analytic, in the signed counts of MergeCost.
+std::int64_t paper_count(std::uint64_t w, std::uint64_t E) {
+  return static_cast<std::int64_t>(bankcheck::test::theorem8_per_warp(w, E));
 }
 }  // namespace
 
@@ -58,7 +56,7 @@ TEST_CASE("Section 4's merge order reaches Theorem 8's count at every 2 <= E <= 
       const TupleSequence warp = build_warp(w, E);
       REQUIRE(warp.error.empty());
       const MergeCost c = merge_cost(w, E, construction_order(warp, w, E));
-      CHECK_MESSAGE(c.bottom_total >= paper_count(static_cast<std::int64_t>(w), static_cast<std::int64_t>(E)),
+      CHECK_MESSAGE(c.bottom_total >= paper_count(w, E),
                     "w=" << w << " E=" << E << ": " << c.bottom_total);
     }
 }
@@ -75,7 +73,7 @@ TEST_CASE("Section 4's merge order reaches it where a search of 64 threads did n
                         Case{512, 400, 120832}, Case{1024, 1000, 527616}}) {
     CAPTURE(k.w);
     CAPTURE(k.E);
-    CHECK(paper_count(static_cast<std::int64_t>(k.w), static_cast<std::int64_t>(k.E)) == k.count);
+    CHECK(paper_count(k.w, k.E) == k.count);
     CHECK(theorem8_total(k.w, k.E) == k.count);
     const TupleSequence warp = build_warp(k.w, k.E);
     std::uint64_t mixed = 0;
@@ -89,8 +87,7 @@ TEST_CASE("Section 4's merge order reaches it where a search of 64 threads did n
       CAPTURE(E);
       const TupleSequence warp = build_warp(w, E);
       REQUIRE(warp.error.empty());
-      CHECK(merge_cost(w, E, construction_order(warp, w, E)).bottom_total >=
-            paper_count(static_cast<std::int64_t>(w), static_cast<std::int64_t>(E)));
+      CHECK(merge_cost(w, E, construction_order(warp, w, E)).bottom_total >= paper_count(w, E));
     }
 }
 

@@ -1,4 +1,4 @@
-"""README and docs/cf-merge.md quote issue 26's table (CUB merge sort time / CF
+"""README and docs/cf-merge.md quote the CF-Merge sort table (CUB merge sort time / CF
 time at every size and input) whole and unedited from the committed run,
 validate/results/h100-2026-11-28/cf-sort-table/sort_table.md; and that run
 checked every output (no FAIL line)."""

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The block-sort kernels of CF and CUB under Nsight Compute, per key and per
-# merge level (issue 26's third goal; docs/cf-merge.md item 25): every
+# merge level (docs/cf-merge.md item 25): every
 # block-sort launch of `cf_sort_table --sweep --sizes $SIZES` (CUB's merge sort,
 # the drop-in CF sort and the sweep's forms: the default, small-sort and tiny-sort
 # policies), its time, warp instructions, shared-memory wavefronts and bank

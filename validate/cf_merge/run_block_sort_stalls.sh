@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Where one block sort's time goes when a block's latency is the sort's
-# (issue 26: 1000 to 6000 keys sort in one to six blocks): Nsight Compute's
+# (1000 to 6000 keys sort in one to six blocks): Nsight Compute's
 # full sections and per-instruction source counters with the densest warp
 # sampling, at one block an SM (132 tiles on the H100), so that the samples
 # count while every block runs as it does alone:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Why a partial tile's block sort is slower than a full one (issue 26, small
+# Why a partial tile's block sort is slower than a full one (small
 # sorts): Nsight Compute's full sections and per-instruction source counters
 # (SASS, stall samples) of one block-sort launch at a partial and at a full
 # tile of the same policy:

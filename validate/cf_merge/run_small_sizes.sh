@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where a small sort's time goes (issue 26: 1000 to 30,000 keys), for one or
+# Where a small sort's time goes (1000 to 30,000 keys), for one or
 # more builds of cf_sort_table side by side:
 #   BINS="dir/cf_sort_table_a dir/cf_sort_table_b" SIZES=1000,4000 OUT=dir \
 #     bash validate/cf_merge/run_small_sizes.sh

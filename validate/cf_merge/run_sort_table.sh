@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# CF-Merge against CUB's merge and radix sorts on the GPU machine: the table of
-# issue 26 and the per-kernel breakdown (validate/cf_merge/sort_table.cu,
+# CF-Merge against CUB's merge and radix sorts on the GPU machine: the table
+# (every size and input) and the per-kernel breakdown (validate/cf_merge/sort_table.cu,
 # docs/cf-merge.md "Timing against CUB"). From the repository root:
 #   OUT=some/dir bash validate/cf_merge/run_sort_table.sh [--quick]
 # The program: $BIN if set, else build/kernels/cf_sort_table if there (built on

@@ -1,4 +1,4 @@
-// The table of issue 26: the drop-in CF-Merge sort (kernels/cf_merge_sort.cuh,
+// The CF-Merge sort table: the drop-in CF-Merge sort (kernels/cf_merge_sort.cuh,
 // default policies) against cub::DeviceMergeSort and cub::DeviceRadixSort, u32
 // and u64 keys, keys only and key-value pairs (values of the key's width),
 // powers of two and the sizes real callers have, structured inputs.
@@ -158,7 +158,7 @@ void time_size(Csv& csv, const TableOptions& o, std::uint64_t n, const WorstInpu
       if (in.worst)
         CHECK_CUDA(cudaMemcpy(src.get(), worst_src.get(), n * sizeof(Key), cudaMemcpyDeviceToDevice));
       else
-        fill_pattern<<<4096, 256>>>(src.get(), n, in.pattern, Feistel(n, 0x5eed0000ull + n));
+        fill_pattern<<<4096, 256>>>(src.get(), n, in.pattern, RandomPermutation(n, 0x5eed0000ull + n));
       CHECK_CUDA(cudaGetLastError());
       CHECK_CUDA(cudaDeviceSynchronize());
       for (int a = 0; a < 3; ++a) {

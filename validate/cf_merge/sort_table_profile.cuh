@@ -250,7 +250,7 @@ void profile_size(const TableOptions& o, std::uint64_t n) {
   Buffer<Key> src(n), keys(n);
   Buffer<Value> vals(kPairs ? n : 0), src_vals(kPairs ? n : 0);
   Buffer<unsigned long long> wrong(1);
-  fill_permutation<<<4096, 256>>>(src.get(), n, Feistel(n, 0x5eed0000ull + n));
+  fill_permutation<<<4096, 256>>>(src.get(), n, RandomPermutation(n, 0x5eed0000ull + n));
   if (kPairs) fill_iota<<<1024, 256>>>(src_vals.get(), n);
   CHECK_CUDA(cudaDeviceSynchronize());
   V* v = nullptr;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What conflicts cost in time, predicted against measured (issue: Karsin 2015
+"""What conflicts cost in time, predicted against measured (Karsin 2015
 on the H100). For every kernel with a conflicting and a conflict-free
 variant timed on the H100, the model's shared-memory time is
 

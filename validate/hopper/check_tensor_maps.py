@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks a capture of validate/hopper/tma_probes.cu for its tensor maps (issue 30).
+"""Checks a capture of validate/hopper/tma_probes.cu for its tensor maps.
 
     python3 validate/hopper/check_tensor_maps.py CAPTURE_DIR [COMPARE_CSV]
 

@@ -1,5 +1,5 @@
 """Prints the matrix descriptors the wgmma probes and the TMA + wgmma GEMM
-build (issue 30), as the programs' own parameters give them: the truth that
+build, as the programs' own parameters give them: the truth that
 tests/capture/host/hgmma_descriptors_test.cpp checks the descriptors
 recovered from the SASS against (never the recovery's own output).
 

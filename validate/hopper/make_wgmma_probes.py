@@ -1,4 +1,4 @@
-"""Writes wgmma_probes.cu: one kernel per wgmma probe (issue 30), each a
+"""Writes wgmma_probes.cu: one kernel per wgmma probe, each a
 block of one or more warpgroups issuing `wgmma.mma_async` on operands in
 shared memory laid out by a matrix descriptor (PTX ISA, "Matrix
 Descriptor Format": start address, leading and stride byte offsets, swizzle
@@ -61,7 +61,7 @@ def probes():
 
 
 def blind_probes():
-    """The blind set (issue 30): classes the first set did not measure, whose
+    """The blind set: classes the first set did not measure, whose
     counts validate/hopper/wgmma_blind_predictions.txt states (rule 8)
     before they are measured."""
     out = []
@@ -88,7 +88,7 @@ def blind_probes():
 
 
 def int8_probes():
-    """The integer set (issue 30: wgmma with s8 and u8 operands, SASS IGMMA), whose counts
+    """The integer set (wgmma with s8 and u8 operands, SASS IGMMA), whose counts
     validate/hopper/wgmma_int8_predictions.txt states (rule 8) before they are measured."""
     return [
         ("ss-s8-n64-none", "s8", 64, False, "none", 128, 256, 0, 1, 0),
@@ -102,7 +102,7 @@ def int8_probes():
 
 
 def timing_probes():
-    """Where a bad layout could show when wgmma's counters do not (issue 30):
+    """Where a bad layout could show when wgmma's counters do not:
     one shape, m64n128k16 f16 with A and B in shared memory, in every
     swizzle mode with its atom's strides, and in layouts that break them
     (strides that put every core matrix in the same banks, overlapping

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# wgmma probes on the H100 (issue 30), in one go, on the GPU machine from
+# wgmma probes on the H100, in one go, on the GPU machine from
 # the repository root, with build-gpu/ carried:
 #   OUT=DIR B=DIR BANKCHECK=build/bankcheck [WGMMA_SET=blind] bash validate/hopper/run_hopper.sh
 # 1. generates and builds validate/hopper/wgmma_probes.cu (sm_90a), checks its SASS holds HGMMA;

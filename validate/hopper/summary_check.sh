@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `capture --summary` of wgmma kernels against full traces (issue 30: rule 8
+# `capture --summary` of wgmma kernels against full traces (rule 8
 # evaluated on the GPU, model/sm90_warp_cost.hpp's operand_bytes_cost), on
 # the GPU machine from the repository root, with build-gpu/ carried:
 #   OUT=DIR B=DIR BANKCHECK=build/bankcheck bash validate/hopper/summary_check.sh

@@ -1,4 +1,4 @@
-// TMA probes on the H100 (issue 30): a 2-D tile of 16-bit elements copied
+// TMA probes on the H100: a 2-D tile of 16-bit elements copied
 // global -> shared by cp.async.bulk.tensor (UTMALDG) with each swizzle mode
 // of its tensor map (none, 32B, 64B, 128B), completed on an mbarrier; then
 // every warp reads the tile back with 16-byte loads, column by column (eight

@@ -1,4 +1,4 @@
-// A hand-written Hopper GEMM (issue 30): TMA (cp.async.bulk.tensor) copies
+// A hand-written Hopper GEMM: TMA (cp.async.bulk.tensor) copies
 // 64x64 fp16 tiles of A and B into shared memory with the 128-byte swizzle,
 // one warpgroup multiplies them with wgmma.mma_async m64n64k16 (SASS HGMMA)
 // through matrix descriptors, and the 64x64 fp16 result goes back through

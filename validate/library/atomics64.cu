@@ -1,5 +1,5 @@
 // Shared-memory atomics that nvcc compiles to compare-and-swap loops on the
-// H100 (issue 25, part 3): atomicAdd on unsigned long long and on double
+// H100: atomicAdd on unsigned long long and on double
 // (ATOMS.CAST.SPIN.64 in a loop), on float (ATOMS.CAST.SPIN), with k lanes
 // per address for k = 1..32, lanes of one address adjacent or spread, the
 // addresses in distinct banks or all in one bank (stride 32 words), for

@@ -1,4 +1,4 @@
-// cp.async tile copies as GEMM main loops issue them (issue 25): 8 warps a
+// cp.async tile copies as GEMM main loops issue them: 8 warps a
 // block, a block per 64-row tile, a 3-stage ring of shared buffers, every
 // copy of the stage issued back to back, then consumed, for capture and
 // per-instruction comparison with Nsight Compute (validate/programs/

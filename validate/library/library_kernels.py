@@ -1,6 +1,6 @@
 """Library and framework kernels that move tiles through shared memory
-(issue 25: cp.async in every form cuBLAS, CUTLASS, FlashAttention-2 and
-Triton emit; issue 30: wgmma and TMA), for capture and per-instruction
+(cp.async in every form cuBLAS, CUTLASS, FlashAttention-2 and
+Triton emit; wgmma and TMA), for capture and per-instruction
 comparison with Nsight Compute (validate/library/run_library.sh). Every
 result is checked against a float64 reference on the CPU, on fresh random
 inputs (never zeros).
@@ -132,7 +132,7 @@ def triton_attention(stages):
 
 
 def script():
-    """A PyTorch script of many launches (issue 25's compare test): cuBLAS,
+    """A PyTorch script of many launches (the compare test's): cuBLAS,
     cuDNN, SDPA, reductions, sorts, unique, median."""
     x = torch.randn(64, 256, 256, device="cuda")
     ok = True

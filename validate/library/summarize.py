@@ -5,7 +5,7 @@ verdict, and the LDGSTS and HGMMA rows by verdict.
     python3 validate/library/summarize.py validate/results/h100-2026-11-27/library
     python3 validate/library/summarize.py --hopper FOLDER...
 
---hopper: the wgmma and TMA rows alone (issue 30), per program: HGMMA rows by
+--hopper: the wgmma and TMA rows alone, per program: HGMMA rows by
 verdict, how many had both descriptors recovered from the SASS and how many
 read a swizzle no tensor map of the launch writes, and TMA rows by verdict.
 """

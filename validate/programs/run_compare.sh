@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Capture real programs and compare the sm90 model with Nsight Compute per
-# SASS instruction (issue 13, "validation on programs nobody here wrote").
+# SASS instruction: validation on programs nobody here wrote.
 # Run on the GPU machine from the repository root, after
 # validate/capture/gpu_smoke.sh has built the capture pieces into $B:
 #   OUT=DIR B=DIR/build bash validate/programs/run_compare.sh GROUP...
@@ -127,7 +127,7 @@ for group in "$@"; do
         program "block.$a" "." "$BIN/cub_block" "$a"
       done ;;
     global-search)
-      # Karsin's GMS and B-tree (issue 18): global-memory probes, K beyond shared memory.
+      # Karsin's GMS and B-tree: global-memory probes, K beyond shared memory.
       build search_bench validate/global_search/search_bench.cu -std=c++20 --expt-relaxed-constexpr -I.
       program search.gms gms_kernel "$BIN/search_bench" --K 65536 --queries 2048 --per-thread 1 --cached 1 --runs 1
       program search.btree btree_kernel "$BIN/search_bench" --K 65536 --queries 2048 --per-thread 1 --cached 1 --runs 1 ;;
@@ -149,16 +149,16 @@ for group in "$@"; do
       build ldgsts_tiles validate/library/ldgsts_tiles.cu -std=c++17
       LAUNCHES=${TILE_LAUNCHES:-12} program ldgsts "_tile" "$BIN/ldgsts_tiles" ;;
     hopper-gemm)
-      # A hand-written TMA + wgmma GEMM, right and with wrong swizzles (validate/hopper/tma_wgmma_gemm.cu; issue 30)
+      # A hand-written TMA + wgmma GEMM, right and with wrong swizzles (validate/hopper/tma_wgmma_gemm.cu)
       ARCH="-gencode=arch=compute_90a,code=sm_90a" build tma_wgmma_gemm validate/hopper/tma_wgmma_gemm.cu -std=c++17 -lcuda
       LAUNCHES=4 program hopper.gemm "gemm_kernel" "$BIN/tma_wgmma_gemm" ;;
     atomics64)
-      # Compare-and-swap loops of 64-bit and float shared atomics (issue 25, part 3).
+      # Compare-and-swap loops of 64-bit and float shared atomics.
       build atomics64 validate/library/atomics64.cu -std=c++17
       LAUNCHES=${ATOM_LAUNCHES:-40} program atomics64 "add_kernel" "$BIN/atomics64" 2 ;;
     library)
       # Library and framework kernels that move tiles with cp.async, wgmma and TMA
-      # (validate/library/library_kernels.py; issues 25 and 30).
+      # (validate/library/library_kernels.py).
       L=validate/library/library_kernels.py
       program lib.mm_f32_512 "gemm|xmma|sgemm|cutlass" python3 $L mm_f32_512
       program lib.mm_f32_1024 "gemm|xmma|sgemm|cutlass" python3 $L mm_f32_1024

@@ -1,5 +1,5 @@
 """Predictions for validate/sm90/cases/ld8pair.trace, written before the
-measurement (issue 25): per case, the degrees of the two half warps (d0, d1:
+measurement: per case, the degrees of the two half warps (d0, d1:
 the most distinct 4-byte words one bank serves to the half), the merged
 degree u (the same over the whole warp), and what rule 3 as documented
 (docs/bank-model.md) predicts per instruction and for the kernel-level

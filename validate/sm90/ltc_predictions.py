@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Predictions for the caltc, cgltc and zfill probe sets, written before they
-are measured (issue 25):
+are measured:
 
   python3 validate/sm90/ltc_predictions.py BANKCHECK > validate/sm90/ltc_predictions.txt
 

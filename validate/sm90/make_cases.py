@@ -22,7 +22,7 @@ Two sets, written as bankcheck text traces (docs/trace-format.md):
             128/256 bytes, and loads taken from a simulation of CUB's
             BlockMergeSort (MergePath search and the two predicated loads of
             each SerialMerge step) on several inputs.
-  ld8pair - 8-byte loads whose lanes share addresses in pairs or quads (issue 25)
+  ld8pair - 8-byte loads whose lanes share addresses in pairs or quads
   ld8split - the same with half warps of different degrees
   ld8cap  - 8-byte loads that bound the merge of paired half-warps found
             with ld8mix: real pairs at merged degrees 2..8 with and without

@@ -12,15 +12,13 @@
 #include <stdexcept>
 #include <vector>
 
+#include "tests/support/theorem8.hpp"
+
 using namespace bankcheck::inputs;
 
 namespace {
 
-/// The paper's closing formula, written out here again (Theorem 8 over d subproblems).
-std::uint64_t paper_count(unsigned w, unsigned E) {
-  const std::uint64_t d = std::gcd(w, E), r = w % E, e = E;
-  return 2 * E <= w ? e * e : (e * e + 2 * e * r + e * d - r * r - r * d) / 2;
-}
+using bankcheck::test::theorem8_per_warp;  // the paper's closing formula (Theorem 8 over d subproblems)
 
 /// DMM brute force: step j, thread t reads the j-th item it outputs; A at [0,|A|), B right after.
 std::uint64_t brute_paper_steps(const std::vector<std::uint8_t>& from_b, unsigned w, unsigned E) {
@@ -70,8 +68,8 @@ TEST_CASE("T has w/d tuples of E items and fills whole columns; the warp reaches
         const auto labels = labels_from_splits(splits, w);
         CHECK(splits_from_labels(labels, E) == splits);
         const std::uint64_t got = brute_paper_steps(labels, w, E);
-        CHECK(got >= paper_count(w, E));
-        if (2 * E <= w) CHECK(got == paper_count(w, E));  // Case 1: exactly E^2, the most E steps can cost
+        CHECK(got >= theorem8_per_warp(w, E));
+        if (2 * E <= w) CHECK(got == theorem8_per_warp(w, E));  // Case 1: exactly E^2, the most E steps can cost
         // The bank model (dmm preset) agrees with the brute force.
         const auto model = bankcheck::make_preset("dmm", w);
         const std::size_t na = std::count(labels.begin(), labels.end(), 0);
@@ -97,10 +95,10 @@ TEST_CASE("exhaustive maximum over every labeling of a tiny warp is no more than
     const auto p = section4_parameters(c.w, c.E);
     const std::uint64_t built = brute_paper_steps(labels_from_splits(worst_warp_splits(p, true), c.w), c.w, c.E);
     MESSAGE("w=" << c.w << " E=" << c.E << " exhaustive max " << best << ", construction " << built
-                 << ", Theorem 8 " << paper_count(c.w, c.E));
+                 << ", Theorem 8 " << theorem8_per_warp(c.w, c.E));
     CHECK(best <= std::uint64_t{c.E} * c.E);
     CHECK(built <= best);
-    CHECK(built >= paper_count(c.w, c.E));
+    CHECK(built >= theorem8_per_warp(c.w, c.E));
   }
 }
 

@@ -13,6 +13,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "tests/support/theorem8.hpp"
+
 using namespace bankcheck::inputs;
 
 namespace {
@@ -127,8 +129,7 @@ TEST_CASE("every pass of the replayed sort follows the plan in every tile and re
       CHECK(every_tile);
       CHECK(r.paper_cost[k] == costs[k].paper_wavefronts);
       if (plan.source == "section-4") {  // Theorem 8 in every warp (the paper's formula)
-        const unsigned d = std::gcd(c.w, c.E), rr = c.w % c.E;
-        const std::uint64_t e = c.E, per_warp = 2 * c.E <= c.w ? e * e : (e * e + 2 * e * rr + e * d - rr * rr - rr * d) / 2;
+        const std::uint64_t per_warp = bankcheck::test::theorem8_per_warp(c.w, c.E);
         CHECK(r.paper_cost[k] >= per_warp * (shape.keys / (std::uint64_t{c.w} * c.E)));
       }
       CHECK(r.paper_cost[k] <= costs[k].warps * c.E * c.E);
@@ -166,8 +167,7 @@ TEST_CASE("wide passes by warp search: the replay follows the plan and exceeds T
     const Replay r = replay(keys, c.u, c.E, c.w);
     CHECK(r.sorted);
     const auto costs = adv.pass_costs();
-    const unsigned d = std::gcd(c.w, c.E), rr = c.w % c.E;
-    const std::uint64_t e = c.E, theorem8 = 2 * c.E <= c.w ? e * e : (e * e + 2 * e * rr + e * d - rr * rr - rr * d) / 2;
+    const std::uint64_t theorem8 = bankcheck::test::theorem8_per_warp(c.w, c.E);
     const std::uint64_t warps = shape.keys / (std::uint64_t{c.w} * c.E);
     for (std::size_t k = 0; k < adv.passes().size(); ++k) {
       const auto& plan = adv.passes()[k];

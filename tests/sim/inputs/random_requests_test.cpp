@@ -88,6 +88,6 @@ TEST_CASE("random requests reach every op and every rule of sm90") {
   for (AccessRule rule : {AccessRule::phases, AccessRule::as_store, AccessRule::atomic_lanes, AccessRule::atomic_lanes2,
                           AccessRule::bypass_copy, AccessRule::phase_count, AccessRule::as_quad})
     CHECK_MESSAGE(by_rule[rule] > 20, static_cast<int>(rule));
-  // issue 29's kind: a .cg copy writing fewer rows than it has quarter warps with lanes
+  // the kind a rule once undercounted: a .cg copy writing fewer rows than it has quarter warps with lanes
   CHECK(shapes == std::set<std::string>{"6-stages", "6b-lane-order", "6b-rows-across-quarters"});
 }

@@ -132,7 +132,7 @@ TEST_CASE("check: totals and the worst instruction") {
 }
 
 TEST_CASE("check: every instruction of the 71 layout cases measured on the H100") {
-  // validate/layout/cases/cases.tsv (the layout x access cases of issue 27)
+  // validate/layout/cases/cases.tsv (the layout x access cases)
   // against validate/layout/measured.csv (ncu per instruction, H100,
   // 2026-11-27): each instruction's wavefronts as the hardware counted them.
   const std::string dir = std::string(BANKCHECK_SOURCE_DIR) + "/validate/layout/";

@@ -167,12 +167,6 @@ TEST_CASE("text: verdict, unmodelled kinds, worst conflict and gate lines") {
   CHECK(e.str().find("verdict: no accesses: the input had no shared-memory access") != std::string::npos);
 }
 
-TEST_CASE("csv_field quotes only what needs it") {
-  CHECK(csv_field("plain") == "plain");
-  CHECK(csv_field("a,b") == "\"a,b\"");
-  CHECK(csv_field("say \"x\"") == "\"say \"\"x\"\"\"");
-}
-
 TEST_CASE("sites that are single instructions (capture --summary) carry their kind and SASS in every format") {
   Results r = sample();
   r.sites = {{"k+0x10", totals(2, 64, 2, 32), {}, "ld", 4, "LDS R0, [R1]"},
@@ -271,7 +265,7 @@ TEST_CASE("the writers refuse a worst conflict that cannot happen") {
   const WorstRow good = *sample().worst;
   CHECK_FALSE(refused(good));
   WorstRow w = good;
-  w.cells.clear();  // issue 29's fixture: 32-way, but bank 0 serves no word to lanes 0-2
+  w.cells.clear();  // 32-way, but bank 0 serves no word to lanes 0-2
   w.lanes = {0, 1, 2};
   CHECK(refused(w));
   w = good, w.degree = 1;  // no conflict

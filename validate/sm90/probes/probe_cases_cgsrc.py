@@ -6,7 +6,7 @@ from probe_case_kinds import W
 def cgsrc_cases(c, rnd):
     """LDGSTS.E.BYPASS.128 (cp.async.cg, 16 bytes) with the source and the
     destination varied in 16-byte chunks, to find which lanes one wavefront
-    serves (issue 13). Destination d = (row, chunk): shared offset 128*row +
+    serves. Destination d = (row, chunk): shared offset 128*row +
     16*chunk; source (line, chunk): global offset 256*line + 16*chunk (lines
     256 bytes apart, so a line index names one 128-byte line). Small masks
     first (2, 4, 8 lanes: the count says which lanes merge), then whole

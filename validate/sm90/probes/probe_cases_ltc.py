@@ -1,4 +1,4 @@
-"""cp.async in the forms library kernels compile to (issue 25): the L2::128B
+"""cp.async in the forms library kernels compile to: the L2::128B
 prefetch hint (SASS .LTC128B; kinds caltc and cgltc) and lanes that ignore
 their source and fill their destination with zeros (kind zfill). In a trace a
 zero-filling lane's source is `z` (docs/trace-format.md); the manifest gives

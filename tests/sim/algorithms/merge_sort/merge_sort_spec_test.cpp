@@ -5,28 +5,24 @@
 // adversary's own count for that pass (proofs/merge_sort_adversary, computed
 // from its labelings without the sort's code), and every pass built by
 // SPAA 2025 Section 4 must reach Theorem 8 in every warp (the paper's
-// formula, written out below).
+// formula, tests/support/theorem8.hpp).
 #include "sim/algorithms/algorithm_registry.hpp"
 
 #include <doctest/doctest.h>
 
 #include <bit>
 #include <utility>
-#include <numeric>
 #include <string>
 
 #include "model/bank_model.hpp"
 #include "sim/inputs/merge_sort_adversary.hpp"
+#include "tests/support/theorem8.hpp"
 
 using namespace bankcheck;
 
 namespace {
 
-/// Theorem 8, summed over the d subproblems of a warp (SPAA 2025 Section 4's closing formula).
-std::uint64_t theorem8_per_warp(std::uint64_t w, std::uint64_t E) {
-  const std::uint64_t d = std::gcd(w, E), r = w % E;
-  return 2 * E <= w ? E * E : (E * E + 2 * E * r + E * d - r * r - r * d) / 2;
-}
+using test::theorem8_per_warp;
 
 /// SerialMerge wavefronts of one phase of the report.
 std::uint64_t serial_merge_reads(const AlgorithmReport& r, unsigned phase, const std::string& kernel) {
