@@ -72,6 +72,25 @@ TEST_CASE("suggest --csv and -o FILE") {
   CHECK(csv.find(",ld,4,32,true,1024,32,32,992,") != std::string::npos);
 }
 
+TEST_CASE("suggest: CUB's histogram captured on the H100 (bins by data): no affine fit, no suggestion") {
+  const fs::path capture = fs::path(BANKCHECK_BINARY_DIR) / "real-programs" / "cub.histogram";
+  REQUIRE_MESSAGE(fs::is_directory(capture), capture << " is missing: run the ctest fixture capture.real_programs.unpack");
+  const auto r = run_cli("suggest --json " + capture.string());
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  const auto j = nlohmann::json::parse(r.std_out);
+  const auto& sweep = j["launches"][1];
+  REQUIRE(sweep["buffers"].size() == 1);
+  const auto& bins = sweep["buffers"][0];
+  CHECK(bins["suggested"] == false);
+  CHECK(bins["why_not"].get<std::string>().rfind("no affine fit: no suggestion (", 0) == 0);
+  std::size_t atoms_unfit = 0;
+  for (const auto& i : bins["instructions"]) {
+    CHECK(i["after"] == i["before"]);  // nothing suggested, nothing claimed
+    if (i["op"].get<std::string>().rfind("atom", 0) == 0 && i["fits"] == false) ++atoms_unfit;
+  }
+  CHECK(atoms_unfit > 0);
+}
+
 TEST_CASE("suggest: bad input exits 2 with why") {
   const fs::path dir = bankcheck::test::scratch("suggest_bad");
   fs::create_directories(dir);
