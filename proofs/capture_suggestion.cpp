@@ -123,24 +123,40 @@ std::string fit_text(const Instruction& in) {
   return in.fit.text();
 }
 
-/// Wavefronts (and ideal) of an instruction's records with addresses mapped by `m` on offsets from `base`.
-RequestCost cost_mapped(const Instruction& in, const XorAddressMap& m, std::uint64_t base, const BankModel& model) {
-  RequestCost total;
+/// What an instruction's records cost with addresses mapped by `m` on offsets from `base`.
+struct MappedCost {
+  std::uint64_t wavefronts = 0, ideal = 0;
+  std::uint64_t not_modelled = 0;  ///< records the model has no rule for (a 12-byte load not 16-byte aligned)
+};
+
+MappedCost cost_mapped(const Instruction& in, const XorAddressMap& m, std::uint64_t base, const BankModel& model) {
+  MappedCost total;
   std::vector<std::uint64_t> addr(32);
   for (const auto& [key, count] : in.requests) {
     for (std::size_t l = 0; l < 32; ++l) addr[l] = key[l] == kInactive ? kInactive : base + m.apply(key[l] - base);
     WarpRequest q{in.out.op, in.out.width, addr, std::span<const std::uint64_t>(key).subspan(32)};
     const RequestCost c = model.cost(q);
+    if (!c.modelled) total.not_modelled = checked_add(total.not_modelled, count);
     total.wavefronts = checked_add(total.wavefronts, checked_mul(c.wavefronts, count));
     total.ideal = checked_add(total.ideal, checked_mul(c.ideal, count));
   }
   return total;
 }
 
+/// Whether the model costs every record of the instruction (wgmma's share is its descriptors' swizzle mode).
+bool modelled(const Instruction& in, const BankModel& model) {
+  return in.out.op != Op::wgmma && model.models(in.out.op, in.out.width) &&
+         cost_mapped(in, XorAddressMap{}, in.out.lo, model).not_modelled == 0;
+}
+
 std::uint64_t buffer_cost(const std::vector<const Instruction*>& ins, const XorAddressMap& m, std::uint64_t base,
                           const BankModel& model) {
   std::uint64_t total = 0;
-  for (const Instruction* in : ins) total = checked_add(total, cost_mapped(*in, m, base, model).wavefronts);
+  for (const Instruction* in : ins) {
+    const MappedCost c = cost_mapped(*in, m, base, model);
+    if (c.not_modelled != 0) return ~std::uint64_t{0};  // a map under which the model cannot cost a record: never chosen
+    total = checked_add(total, c.wavefronts);
+  }
   return total;
 }
 
@@ -214,7 +230,7 @@ void search(BufferSuggestion& b, const std::vector<const Instruction*>& ins, con
 void finish(BufferSuggestion& b, const std::vector<const Instruction*>& ins, const BankModel& model) {
   for (const Instruction* in : ins) {
     if (!in->unfit.empty() || !in->fit.fits()) b.why_not = "no affine fit: no suggestion (" + in->out.site + ")";
-    else if (in->out.op == Op::wgmma || !model.models(in->out.op, in->out.width))
+    else if (!modelled(*in, model))
       b.why_not = "not modelled: " + std::string(op_name(in->out.op)) + " " + std::to_string(in->out.width) + " (" +
                   in->out.site + ")";
     if (!b.why_not.empty()) break;
@@ -225,9 +241,9 @@ void finish(BufferSuggestion& b, const std::vector<const Instruction*>& ins, con
     SuggestedInstruction s = in->out;
     s.fits = in->unfit.empty() && in->fit.fits();
     s.fit = fit_text(*in);
-    s.modelled = in->out.op != Op::wgmma && model.models(in->out.op, in->out.width);
+    s.modelled = modelled(*in, model);
     if (s.modelled) {
-      const RequestCost before = cost_mapped(*in, XorAddressMap{}, b.base, model);
+      const MappedCost before = cost_mapped(*in, XorAddressMap{}, b.base, model);
       s.before = before.wavefronts;
       s.ideal = before.ideal;
       s.after = b.suggested ? cost_mapped(*in, b.map, b.base, model).wavefronts : before.wavefronts;

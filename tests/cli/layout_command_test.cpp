@@ -151,7 +151,7 @@ TEST_CASE("layout --suggest: the fix for a conflicting tile, in text, JSON and C
   r = run("layout --suggest --tile 32x32 --type f32 --access st.128 --access ld.32,along=0 --json");
   REQUIRE(r.code == 0);
   const auto j = nlohmann::json::parse(r.std_out);
-  CHECK(j["schema_version"] == 2);
+  CHECK(j["schema_version"] == 3);
   CHECK(j["command"] == "layout --suggest");
   CHECK(j["lower_bound"] == 160);  // 8 st.128 x 4 phases + 32 column reads x 4 (a column shares 8 banks)
   CHECK(j["suggestion"]["wavefronts"] == 160);

@@ -149,4 +149,19 @@ TEST_CASE("suggest from a trace: a loop's iterations are fitted, and repeated re
   CHECK(b.after == 128);
 }
 
+TEST_CASE("suggest from a trace: a buffer with an instruction the model has no rule for gets no suggestion") {
+  // 12-byte loads not all 16-byte aligned are not modelled (docs/bank-model.md): never costed, never suggested.
+  const Lanes triple = [](std::uint32_t l, std::uint32_t w, std::uint32_t) { return 4u + l * 16u + w * 512u; };
+  const std::string path = write_trace("triple.trace", 2, {{"k+0x50", "ld", 12, triple}});
+  const BankModel model = make_preset("sm90", 32);
+  auto trace = open_trace(path);
+  const LaunchSuggestion s = suggest_from_trace(*trace, model);
+  REQUIRE(s.buffers.size() == 1);
+  CHECK_FALSE(s.buffers[0].suggested);
+  CHECK(s.buffers[0].why_not == "not modelled: ld 12 (k+0x50)");
+  REQUIRE(s.buffers[0].instructions.size() == 1);
+  CHECK(s.buffers[0].instructions[0].fits);
+  CHECK_FALSE(s.buffers[0].instructions[0].modelled);
+}
+
 }  // namespace capture_suggestion_test
