@@ -20,6 +20,7 @@ void add_capture_command(CLI::App& app);    // traces of unmodified CUDA program
 void add_compare_command(CLI::App& app);    // model against Nsight Compute, per instruction
 void add_layout_command(CLI::App& app);     // CuTe shared layouts and swizzles
 void add_report_command(CLI::App& app);     // one HTML page of a capture, trace or results
+void add_suggest_command(CLI::App& app);    // a layout per buffer of a capture (docs/capture.md)
 
 /// Set by a command's callback; main returns it.
 int& exit_code();

@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
   add_compare_command(app);
   add_layout_command(app);
   add_report_command(app);
+  add_suggest_command(app);
   // Every way out checks that what was printed reached standard output.
   try {
     app.parse(argc, argv);

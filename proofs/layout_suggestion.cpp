@@ -6,6 +6,7 @@
 
 #include "proofs/layout_symbolic.hpp"
 #include "proofs/number_theory.hpp"
+#include "proofs/xor_map_search.hpp"
 #include "proofs/xor_synthesis.hpp"
 #include "sim/layout/layout_parser.hpp"
 
@@ -26,20 +27,6 @@ LayoutCandidate plain(const TileAccesses& t, bool row_major, std::uint64_t pad =
   c.pad = pad;
   c.layout.layout = plain_layout(t.rows, t.cols, row_major, pad);
   return c;
-}
-
-/// Every valid Swizzle<B,M,S> whose fields lie in the low `bits` bits.
-std::vector<layout::Swizzle> swizzles_within(unsigned bits) {
-  std::vector<layout::Swizzle> out;
-  const int n = static_cast<int>(bits);
-  for (int b = 1; b <= n; ++b)
-    for (int m = 0; m < n; ++m)
-      for (int s = -n; s <= n; ++s) {
-        if (!layout::swizzle_problem(b, m, s).empty()) continue;
-        const int zzz_top = m - std::min(0, s) + b, yyy_top = m + std::max(0, s) + b;
-        if (zzz_top <= n && yyy_top <= n) out.push_back({b, m, s});
-      }
-  return out;
 }
 
 std::vector<LayoutCandidate> swizzle_candidates(const TileAccesses& t, std::string& notes) {

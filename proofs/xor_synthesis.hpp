@@ -18,7 +18,8 @@
 // Triton's generic swizzling: give the lanes of one wavefront distinct
 // banks). Then coordinate descent: each c_h in turn takes the value with the
 // fewest wavefronts, costed by the checker (proofs/layout_candidate.hpp),
-// until a pass changes nothing. Both maps are candidates; what they cost is
+// until a pass changes nothing (proofs/xor_map_search.hpp, shared with
+// `bankcheck suggest` on captures). Both maps are candidates; what they cost is
 // the enumeration's.
 #include <cstdint>
 #include <vector>

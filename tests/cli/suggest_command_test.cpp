@@ -1,0 +1,108 @@
+// `bankcheck suggest OUT/` on the capture folder tests/data/captures/transpose
+// (made without a GPU by tests/data/lineinfo/make_capture.py; its README
+// derives the counts independently: the naive column load is 32 wavefronts
+// a warp, 1024 over 32 warps, every other access one a warp), and on bad
+// input. The padded kernel's stride of 33 words carries into the word bits,
+// so its addresses are not GF(2)-affine: no suggestion, said so.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/cli/cli_runner.hpp"
+#include "tests/scratch.hpp"
+
+namespace suggest_command_test {
+
+using bankcheck::test::run_cli;
+using bankcheck::test::slurp;
+namespace fs = std::filesystem;
+
+namespace {
+const std::string kCapture = std::string(BANKCHECK_SOURCE_DIR) + "/tests/data/captures/transpose";
+}
+
+TEST_CASE("suggest: the naive transpose's buffer becomes conflict-free, the padded one has no affine fit") {
+  const auto r = run_cli("suggest " + kCapture);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  CHECK(r.out.find("launch 0 transpose_naive(float *, const float *): 64 shared-memory records, 1 buffer") !=
+        std::string::npos);
+  CHECK(r.out.find("wavefronts 1056 -> 64 (ideal 64), 992 cycles") != std::string::npos);
+  CHECK(r.out.find("conflict-free") != std::string::npos);
+  CHECK(r.out.find("no affine fit: no suggestion (_Z16transpose_paddedPfPKf+0x") != std::string::npos);
+  CHECK(r.out.find("tests/data/lineinfo/transpose.cu:7") != std::string::npos);
+}
+
+TEST_CASE("suggest --json: per instruction before, after, source line and cycles saved") {
+  const auto r = run_cli("suggest --json " + kCapture);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  const auto j = nlohmann::json::parse(r.std_out);
+  CHECK(j["command"] == "suggest");
+  CHECK(j["schema_version"] == 3);
+  REQUIRE(j["launches"].size() == 2);
+  const auto& naive = j["launches"][0]["buffers"][0];
+  CHECK(naive["suggested"] == true);
+  CHECK(naive["before"] == 1056);
+  CHECK(naive["after"] == 64);
+  CHECK(naive["saved_cycles"] == 992.0);
+  bool column = false;
+  for (const auto& i : naive["instructions"]) {
+    CHECK(i["fits"] == true);
+    if (i["before"] != 1024) continue;
+    column = true;
+    CHECK(i["after"] == 32);
+    CHECK(i["source"]["line"] == 7);
+    CHECK(i["op"] == "ld");
+  }
+  CHECK(column);
+  const auto& padded = j["launches"][1]["buffers"][0];
+  CHECK(padded["suggested"] == false);
+  CHECK(padded["map"].is_null());
+  CHECK(padded["why_not"].get<std::string>().rfind("no affine fit: no suggestion", 0) == 0);
+}
+
+TEST_CASE("suggest --csv and -o FILE") {
+  const std::string out = bankcheck::test::scratch("suggest.csv");
+  const auto r = run_cli("suggest --csv -o " + out + " " + kCapture);
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  const std::string csv = slurp(out);
+  CHECK(csv.rfind("launch,kernel,buffer_base,buffer_bytes,site,op,width,executions,fits,before,after,ideal,"
+                  "saved_cycles,map,verdict,source\n", 0) == 0);
+  CHECK(csv.find(",ld,4,32,true,1024,32,32,992,") != std::string::npos);
+}
+
+TEST_CASE("suggest: CUB's histogram captured on the H100 (bins by data): no affine fit, no suggestion") {
+  const fs::path capture = fs::path(BANKCHECK_BINARY_DIR) / "real-programs" / "cub.histogram";
+  REQUIRE_MESSAGE(fs::is_directory(capture), capture << " is missing: run the ctest fixture capture.real_programs.unpack");
+  const auto r = run_cli("suggest --json " + capture.string());
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  const auto j = nlohmann::json::parse(r.std_out);
+  const auto& sweep = j["launches"][1];
+  REQUIRE(sweep["buffers"].size() == 1);
+  const auto& bins = sweep["buffers"][0];
+  CHECK(bins["suggested"] == false);
+  CHECK(bins["why_not"].get<std::string>().rfind("no affine fit: no suggestion (", 0) == 0);
+  std::size_t atoms_unfit = 0;
+  for (const auto& i : bins["instructions"]) {
+    CHECK(i["after"] == i["before"]);  // nothing suggested, nothing claimed
+    if (i["op"].get<std::string>().rfind("atom", 0) == 0 && i["fits"] == false) ++atoms_unfit;
+  }
+  CHECK(atoms_unfit > 0);
+}
+
+TEST_CASE("suggest: bad input exits 2 with why") {
+  const fs::path dir = bankcheck::test::scratch("suggest_bad");
+  fs::create_directories(dir);
+  auto r = run_cli("suggest " + dir.string());
+  CHECK(r.code == 2);
+  CHECK(r.out.find("not a capture folder (no launches.csv") != std::string::npos);
+  bankcheck::test::write_text((dir / "launches.csv").string(),
+                              "id,kernel,demangled,grid,block,dynamic_shared_bytes,records_written,device_records,"
+                              "status,untraced,trace\n0,k,k(),1x1x1,32x1x1,,1,1,captured,,\n");
+  r = run_cli("suggest " + dir.string());
+  CHECK(r.code == 2);
+  CHECK(r.out.find("no launch has a trace") != std::string::npos);
+}
+
+}  // namespace suggest_command_test
