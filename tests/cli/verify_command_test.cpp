@@ -133,9 +133,9 @@ TEST_CASE("--time-limit and SIGINT stop a run early: a partial certificate, exit
   CHECK(timed.out.find("| PARTIAL |") != std::string::npos);
   CHECK(timed.out.find("PARTIAL: the run stopped (the time limit of 1e-06 s)") != std::string::npos);
   CHECK(verify("spaa.lemma1 --time-limit -1").code == 2);
-  // SIGINT after a second into a run of minutes: the table of what was checked, on stdout.
+  // SIGINT three seconds into a run of minutes: the table of what was checked, on stdout.
   const std::string out = scratch("interrupted.md").string();
-  const std::string cmd = "timeout --preserve-status -s INT 1 '" + std::string(BANKCHECK_CLI) +
+  const std::string cmd = "timeout --preserve-status -s INT 3 '" + std::string(BANKCHECK_CLI) +
                           "' verify spaa.gather.warp --w 1..512 --E 1..512 --threads 1 --quiet >'" + out + "' 2>/dev/null";
   const int status = std::system(cmd.c_str());
   REQUIRE(WIFEXITED(status));

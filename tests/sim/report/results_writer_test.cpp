@@ -169,8 +169,8 @@ TEST_CASE("text: verdict, unmodelled kinds, worst conflict and gate lines") {
 
 TEST_CASE("sites that are single instructions (capture --summary) carry their kind and SASS in every format") {
   Results r = sample();
-  r.sites = {{"k+0x10", totals(2, 64, 2, 32), {}, "ld", 4, "LDS R0, [R1]"},
-             {"k+0x20", totals(1, 32, 1, 1), {}, "st", 8, ""}};
+  r.sites = {{"k+0x10", totals(2, 64, 2, 32), {}, "ld", 4, "LDS R0, [R1]", std::nullopt},
+             {"k+0x20", totals(1, 32, 1, 1), {}, "st", 8, "", std::nullopt}};
   std::ostringstream text, csv, json;
   ResultsWriter(text, Format::text, false).finish(r);
   CHECK(text.str().find("by instruction\n  instruction  instructions") != std::string::npos);
