@@ -9,6 +9,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "sim/draw/html_escape.hpp"
 #include "sim/trace/trace_file.hpp"
 
 namespace bankcheck {
@@ -43,20 +44,6 @@ std::string threads_label(const std::set<std::uint64_t>& threads) {
     ++shown;
   }
   return text;
-}
-
-std::string html_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
 }
 
 // Pale tints for the sites (A list yellow and B list blue first, as in SPAA Figures 2-3).

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "model/shared_timing.hpp"
+#include "sim/draw/html_escape.hpp"
 #include "sim/html/instruction_grid.hpp"
 #include "sim/html/page_assets.hpp"
 
@@ -16,20 +17,6 @@ namespace {
 
 /// Lines shown around each line with instructions.
 constexpr std::uint32_t kContext = 2;
-
-std::string html_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 /// The wanted lines of a source file, where it can be read here.
 nlohmann::ordered_json file_lines(const std::string& path, const std::set<std::uint32_t>& wanted) {
