@@ -7,7 +7,7 @@
 namespace bankcheck::cli {
 
 /// Exit codes shared by every command.
-enum Exit : int { kOk = 0, kClaimFails = 1, kBadInput = 2 };
+enum Exit : int { kOk = 0, kClaimFails = 1, kBadInput = 2, kUndecided = 3 };
 
 void add_replay_command(CLI::App& app);     // replay a trace
 void add_convert_command(CLI::App& app);    // text <-> binary traces
