@@ -1,6 +1,7 @@
 // bankcheck verify: check the papers' claims (proofs/claim_selection.hpp,
 // proofs/verifier.hpp) and print the certificate (proofs/certificate.hpp).
 #include <csignal>
+#include <ctime>
 
 #include <atomic>
 #include <iostream>
@@ -40,15 +41,34 @@ struct VerifyArgs {
 };
 
 /// Set by SIGINT or SIGTERM: the run starts no further point and reports
-/// what it checked, marked partial. The handler resets itself, so a second
-/// signal ends the process as usual.
+/// what it checked, marked partial. A second signal more than a second after
+/// the first ends the process as usual; one that comes with the first (a
+/// signal sent to the process and again to its group, as `timeout` does) is
+/// the same request.
 std::atomic<bool> stop_requested{false};
-extern "C" void request_stop(int) { stop_requested.store(true); }
+std::atomic<long long> first_stop_ns{0};
+
+long long monotonic_ns() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);  // async-signal-safe
+  return static_cast<long long>(t.tv_sec) * 1000000000LL + t.tv_nsec;
+}
+
+extern "C" void request_stop(int signal_number) {
+  const long long now = monotonic_ns();
+  if (!stop_requested.exchange(true)) {
+    first_stop_ns.store(now);
+    return;
+  }
+  if (now - first_stop_ns.load() > 1000000000LL) {
+    std::signal(signal_number, SIG_DFL);
+    std::raise(signal_number);
+  }
+}
 
 void stop_on_signals() {
   struct sigaction action {};
   action.sa_handler = request_stop;
-  action.sa_flags = SA_RESETHAND;
   sigemptyset(&action.sa_mask);
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
