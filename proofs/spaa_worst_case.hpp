@@ -89,6 +89,13 @@ inline TupleSequence build_warp(std::uint64_t w, std::uint64_t E) {
   return warp;
 }
 
+/// Appends one thread's E merge steps to `from_a`: its A elements then its B
+/// elements, or B first when `b_first`.
+inline void append_thread_order(std::vector<char>& from_a, const Tuple& t, std::uint64_t E, bool b_first) {
+  const auto ta = static_cast<std::uint64_t>(t.a), tb = static_cast<std::uint64_t>(t.b);
+  for (std::uint64_t s = 0; s < E; ++s) from_a.push_back(b_first ? s >= tb : s < ta);
+}
+
 /// The construction's merge order, as `merge_cost` reads it: element t of
 /// thread i comes from A iff order[i*E + t]. A thread of T that takes from
 /// one list only reads it in order. A thread that mixes A and B reads first
@@ -107,7 +114,7 @@ inline std::vector<char> construction_order(const TupleSequence& warp, std::uint
     const auto ta = static_cast<std::uint64_t>(t.a), tb = static_cast<std::uint64_t>(t.b);
     const bool mixed = ta > 0 && tb > 0;
     const bool b_first = mixed && (total_a + b) % w == 0 && a % w != 0;
-    for (std::uint64_t s = 0; s < E; ++s) from_a.push_back(b_first ? s >= tb : s < ta);
+    append_thread_order(from_a, t, E, b_first);
     a += ta;
     b += tb;
   }

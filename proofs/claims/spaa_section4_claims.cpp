@@ -203,7 +203,7 @@ OrderSearch block_orders(const Point& pt, const CheckOptions& o, const spaa::Tup
     for (uint64_t i = 0, k = 0; i < warp.tuples.size(); ++i) {
       const spaa::Tuple& t = warp.tuples[i];
       const bool b = k < mixed.size() && mixed[k] == i && b_first[k++];
-      for (uint64_t s = 0; s < pt.E; ++s) order.push_back(b ? s >= static_cast<uint64_t>(t.b) : s < static_cast<uint64_t>(t.a));
+      spaa::append_thread_order(order, t, pt.E, b);
     }
     return spaa::merge_cost(pt.w, pt.E, order).bottom_total;
   };
