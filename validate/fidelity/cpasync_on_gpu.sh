@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The cp.async and TMA-forms campaign on the GPU machine, from the repository root:
+#   OUT=DIR bash validate/fidelity/cpasync_on_gpu.sh
+# Generates the cases (validate/fidelity/make_cpasync_cases.py, seed SEED,
+# default 4646), compiles validate/fidelity/cpasync.cu and tma_forms.cu,
+# runs both once natively (tma_forms checks every tile it loads), then
+# profiles them with Nsight Compute (SourceCounters: per-instruction "L1
+# Wavefronts Shared" and "Instructions Executed"): tma_forms first, then the
+# cp.async cases in chunks, in priority order (the held-out pattern, the
+# single-warp random cases, the many-warp cases and their timing twins, the
+# partial source sizes), each chunk under a timeout and within a budget of
+# BUDGET_S seconds (default 270) in all; a chunk that no longer fits is
+# skipped and named in environment.txt (the run is then partial). Packs
+# everything into $OUT/cpasync.tar.gz. Then, on any machine:
+#   python3 validate/fidelity/collect_cpasync.py DIR/cpasync
+set -uo pipefail
+export LC_ALL=C PATH="$PATH:/usr/local/cuda/bin"
+: "${OUT:?set OUT}"
+HERE=$(cd "$(dirname "$0")" && pwd)
+SEED=${SEED:-4646}
+BUDGET=${BUDGET_S:-270}
+START=$SECONDS
+W=$(mktemp -d /tmp/cpasync.XXXXXX)
+R=$W/cpasync
+mkdir -p "$R" "$OUT"
+{
+  date -u +"date %Y-%m-%dT%H:%M:%SZ"
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 2>&1
+  echo "ncu: $(ncu --version 2>&1 | tail -n 1)"
+  echo "nvcc: $(nvcc --version 2>&1 | tail -n 1)"
+  echo "seed: $SEED"
+  echo "command: SEED=$SEED OUT=DIR bash validate/fidelity/cpasync_on_gpu.sh"
+} > "$R/environment.txt"
+cat "$R/environment.txt"
+python3 "$HERE/make_cpasync_cases.py" "$R" "$SEED" || exit 1
+NV=(-arch=sm_90a -O2 -std=c++20 -lineinfo -I validate)
+nvcc "${NV[@]}" -o "$W/cpasync" "$HERE/cpasync.cu" > "$R/compile-cpasync.log" 2>&1 &
+nvcc "${NV[@]}" -o "$W/tma_forms" "$HERE/tma_forms.cu" -lcuda > "$R/compile-tma_forms.log" 2>&1 &
+wait
+cuobjdump -sass "$W/cpasync" > "$R/cpasync.sass" 2>&1
+cuobjdump -sass "$W/tma_forms" > "$R/tma_forms.sass" 2>&1
+grep -hE "LDGSTS|UTMA" "$R/cpasync.sass" "$R/tma_forms.sass" | sed 's/^ *//' | sort | uniq -c
+timeout 60 "$W/tma_forms" > "$R/tma_forms.native.txt" 2>&1; echo "tma_forms native: exit $?"; cat "$R/tma_forms.native.txt"
+t0=$SECONDS
+timeout 90 "$W/cpasync" "$R/cpasync.cases" "$R/native.launches.txt" > "$R/cpasync.native.txt" 2>&1
+echo "cpasync native: exit $? after $((SECONDS - t0)) s: $(tail -n 1 "$R/cpasync.native.txt")"
+
+prof() {  # prof NAME LIMIT CMD...: one ncu run, its source page exported as CSV
+  local name=$1 limit=$2 t0=$SECONDS
+  shift 2
+  timeout "$limit" ncu --clock-control none --section SourceCounters -f -o "$W/$name" "$@" > "$R/$name.ncu.log" 2>&1
+  echo "$name: ncu exit $? after $((SECONDS - t0)) s"
+  ncu -i "$W/$name.ncu-rep" --page source --print-source sass --csv > "$R/$name.sass.csv" 2>&1
+  echo "$name: $(grep -c '^"Kernel Name"' "$R/$name.sass.csv") source blocks"
+}
+prof tma_forms 60 "$W/tma_forms"
+# the chunks, in priority order: the family prefixes of the case names
+for chunk in rows rand:0 rand:1 occ part; do
+  family=${chunk%%:*}
+  part=${chunk#*:}
+  [[ $part == "$chunk" ]] && part=all
+  file=$R/chunk-$family-$part.cases
+  grep "^cpa-$family-" "$R/cpasync.cases" | { if [[ $part == all ]]; then cat; else awk -v p="$part" 'NR % 2 == p'; fi; } > "$file"
+  n=$(wc -l < "$file")
+  left=$((BUDGET - (SECONDS - START)))
+  need=$((n * 45 / 100 + 15))
+  if ((left < need)); then
+    echo "skipped: chunk $family-$part ($n cases, about $need s; $left s left)" | tee -a "$R/environment.txt"
+    continue
+  fi
+  prof "cpasync-$family-$part" "$left" -k regex:cpasync_probe "$W/cpasync" "$file" "$R/chunk-$family-$part.launches.txt"
+done
+echo "wall: $((SECONDS - START)) s" | tee -a "$R/environment.txt"
+tar -C "$W" -czf "$OUT/cpasync.tar.gz" cpasync
+ls -la "$OUT"
