@@ -7,7 +7,7 @@
 # profiles them with Nsight Compute (SourceCounters: per-instruction "L1
 # Wavefronts Shared" and "Instructions Executed"): tma_forms first, then the
 # cp.async cases in chunks, in priority order (the held-out pattern, the
-# single-warp random cases, the many-warp cases and their timing twins, the
+# many-warp cases and their timing twins, the single-warp random cases, the
 # partial source sizes), each chunk under a timeout and within a budget of
 # BUDGET_S seconds (default 270) in all; a chunk that no longer fits is
 # skipped and named in environment.txt (the run is then partial). Packs
@@ -55,7 +55,7 @@ prof() {  # prof NAME LIMIT CMD...: one ncu run, its source page exported as CSV
 }
 prof tma_forms 60 "$W/tma_forms"
 # the chunks, in priority order: the family prefixes of the case names
-for chunk in rows rand:0 rand:1 occ part; do
+for chunk in rows occ rand:0 rand:1 part; do
   family=${chunk%%:*}
   part=${chunk#*:}
   [[ $part == "$chunk" ]] && part=all
@@ -63,7 +63,7 @@ for chunk in rows rand:0 rand:1 occ part; do
   grep "^cpa-$family-" "$R/cpasync.cases" | { if [[ $part == all ]]; then cat; else awk -v p="$part" 'NR % 2 == p'; fi; } > "$file"
   n=$(wc -l < "$file")
   left=$((BUDGET - (SECONDS - START)))
-  need=$((n * 45 / 100 + 15))
+  need=$((n * 35 / 100 + 10))
   if ((left < need)); then
     echo "skipped: chunk $family-$part ($n cases, about $need s; $left s left)" | tee -a "$R/environment.txt"
     continue

@@ -215,8 +215,8 @@ def random_case(out, rng, family, occ, stages, zmodes=("plain", "srcsize", "igno
 def main():
     outdir = sys.argv[1]
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 4646
-    n_single = int(os.environ.get("CPASYNC_SINGLE", "320"))
-    n_multi = int(os.environ.get("CPASYNC_MULTI", "96"))
+    n_single = int(os.environ.get("CPASYNC_SINGLE", "240"))
+    n_multi = int(os.environ.get("CPASYNC_MULTI", "72"))
     rng = random.Random(seed)
     out = Writer()
     issue_family(out, rng)
