@@ -1,0 +1,98 @@
+"""Turns the cp.async campaign's Nsight Compute exports (validate/fidelity/
+cpasync_on_gpu.sh) into the committed probe sets that tests/model re-runs:
+
+    python3 validate/fidelity/collect_cpasync.py RESULTS_DIR [NAME]
+
+RESULTS_DIR: the unpacked cpasync/ folder (cpasync.cases, cpasync.trace,
+chunk-*.cases, cpasync-*.sass.csv, tma_forms.sass.csv, environment.txt).
+NAME (default cpasync): writes validate/sm90/cases/NAME.trace (the cases
+that were measured, as trace records) and validate/sm90/measured/NAME.csv:
+per case the LDGSTS's total "L1 Wavefronts Shared", its executions (every
+warp issues the copy once per stage: blocks x warps x stages, checked), the
+wavefronts per execution where the total divides evenly (else `-`: the
+executions did not all cost the same), ncu's ideal per execution and the
+SASS form; and validate/sm90/measured/NAME_tma.csv, the TMA instructions of
+tma_forms.cu with their executions and wavefronts. Standard library only."""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, os.pardir, "probes"))
+from ncu_pages import column, instructions, mnemonic, number, read_source  # noqa: E402
+
+SM90 = os.path.join(HERE, os.pardir, "sm90")
+
+
+def header(env, what):
+    return [f"# Nsight Compute per-instruction counts (SourceCounters) of {what}"] + ["# " + l for l in env]
+
+
+def chunk_rows(res, chunk):
+    """[(case line fields, {sass, wavefronts, ideal, executed})] of one chunk, in launch order."""
+    cases = [l.split() for l in open(os.path.join(res, f"chunk-{chunk}.cases")) if l.strip()]
+    launches = read_source(os.path.join(res, f"cpasync-{chunk}.sass.csv"))
+    if len(launches) != len(cases):
+        sys.exit(f"{chunk}: {len(launches)} launches in the source page, {len(cases)} cases")
+    out = []
+    for fields, (kernel, rows) in zip(cases, launches):
+        copies = [d for d in instructions(rows) if d["mnemonic"].startswith("LDGSTS")]
+        if len(copies) != 1 or "cpasync_probe" not in kernel:
+            sys.exit(f"{fields[0]}: {len(copies)} LDGSTS in launch of {kernel}")
+        d = copies[0]
+        out.append((fields, {"sass": d["mnemonic"], "wavefronts": d["wavefronts"], "ideal": d["wavefronts_ideal"],
+                             "executed": d["inst_executed"]}))
+    return out
+
+
+def collect_copies(res, env, name):
+    trace_lines = {l.split()[0][1:]: l for l in open(os.path.join(res, "cpasync.trace")) if l.startswith("@")}
+    chunks = sorted(f[len("chunk-"):-len(".cases")] for f in os.listdir(res)
+                    if f.startswith("chunk-") and f.endswith(".cases"))
+    trace = [f"# validate/fidelity/make_cpasync_cases.py's cases measured by cpasync_on_gpu.sh (collect_cpasync.py)",
+             "warp 32"]
+    csv = header(env, f"validate/sm90/cases/{name}.trace: the one LDGSTS of each case's kernel")
+    csv.append("site,wavefronts,ideal,executions,total,sass")
+    n = 0
+    for chunk in chunks:
+        if not os.path.exists(os.path.join(res, f"cpasync-{chunk}.sass.csv")):
+            continue
+        for fields, m in chunk_rows(res, chunk):
+            site, blocks, warps, stages = fields[0], int(fields[3]), int(fields[4]), int(fields[5])
+            executions = blocks * warps * stages
+            if m["executed"] != executions:
+                sys.exit(f"{site}: {m['executed']} executions, expected {executions}")
+            total, ideal = m["wavefronts"], m["ideal"]
+            per = str(total // executions) if total % executions == 0 else "-"
+            ideal_per = str(ideal // executions) if ideal % executions == 0 else "-"
+            csv.append(f"{site},{per},{ideal_per},{executions},{total},{m['sass']}")
+            trace.append(trace_lines[site].rstrip("\n"))
+            n += 1
+    open(os.path.join(SM90, "cases", f"{name}.trace"), "w").write("\n".join(trace) + "\n")
+    open(os.path.join(SM90, "measured", f"{name}.csv"), "w").write("\n".join(csv) + "\n")
+    return n
+
+
+def collect_tma(res, env, name):
+    csv = header(env, "validate/fidelity/tma_forms.cu: every TMA instruction of its two kernels")
+    csv.append("kernel,sass,executions,wavefronts")
+    n = 0
+    for kernel, rows in read_source(os.path.join(res, "tma_forms.sass.csv")):
+        short = "tma_multicast" if "tma_multicast" in kernel else "tma_control"
+        for r in rows:  # TMA instructions are not among ncu_pages' memory mnemonics: read the rows
+            mn, _ = mnemonic(" ".join(r.get("Source", "").split()))
+            if mn.startswith(("UTMA", "UBLK")):
+                csv.append(f"{short},{mn},{number(column(r, 'inst_executed'))},{number(column(r, 'wavefronts'))}")
+                n += 1
+    open(os.path.join(SM90, "measured", f"{name}_tma.csv"), "w").write("\n".join(csv) + "\n")
+    return n
+
+
+def main():
+    res = sys.argv[1]
+    name = sys.argv[2] if len(sys.argv) > 2 else "cpasync"
+    env = [l.rstrip("\n") for l in open(os.path.join(res, "environment.txt"))]
+    print(f"{name}: {collect_copies(res, env, name)} copies; {collect_tma(res, env, name)} TMA instructions")
+
+
+if __name__ == "__main__":
+    main()
