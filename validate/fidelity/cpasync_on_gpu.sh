@@ -34,15 +34,15 @@ mkdir -p "$R" "$OUT"
 cat "$R/environment.txt"
 python3 "$HERE/make_cpasync_cases.py" "$R" "$SEED" || exit 1
 NV=(-arch=sm_90a -O2 -std=c++20 -lineinfo -I validate)
-nvcc "${NV[@]}" -o "$W/cpasync" "$HERE/cpasync.cu" > "$R/compile-cpasync.log" 2>&1 &
+nvcc "${NV[@]}" -o "$W/cpasync.bin" "$HERE/cpasync.cu" > "$R/compile-cpasync.log" 2>&1 &
 nvcc "${NV[@]}" -o "$W/tma_forms" "$HERE/tma_forms.cu" -lcuda > "$R/compile-tma_forms.log" 2>&1 &
 wait
-cuobjdump -sass "$W/cpasync" > "$R/cpasync.sass" 2>&1
+cuobjdump -sass "$W/cpasync.bin" > "$R/cpasync.sass" 2>&1
 cuobjdump -sass "$W/tma_forms" > "$R/tma_forms.sass" 2>&1
 grep -hE "LDGSTS|UTMA" "$R/cpasync.sass" "$R/tma_forms.sass" | sed 's/^ *//' | sort | uniq -c
 timeout 60 "$W/tma_forms" > "$R/tma_forms.native.txt" 2>&1; echo "tma_forms native: exit $?"; cat "$R/tma_forms.native.txt"
 t0=$SECONDS
-timeout 90 "$W/cpasync" "$R/cpasync.cases" "$R/native.launches.txt" > "$R/cpasync.native.txt" 2>&1
+timeout 90 "$W/cpasync.bin" "$R/cpasync.cases" "$R/native.launches.txt" > "$R/cpasync.native.txt" 2>&1
 echo "cpasync native: exit $? after $((SECONDS - t0)) s: $(tail -n 1 "$R/cpasync.native.txt")"
 
 prof() {  # prof NAME LIMIT CMD...: one ncu run, its source page exported as CSV
@@ -68,7 +68,7 @@ for chunk in rows occ rand:0 rand:1 part; do
     echo "skipped: chunk $family-$part ($n cases, about $need s; $left s left)" | tee -a "$R/environment.txt"
     continue
   fi
-  prof "cpasync-$family-$part" "$left" -k regex:cpasync_probe "$W/cpasync" "$file" "$R/chunk-$family-$part.launches.txt"
+  prof "cpasync-$family-$part" "$left" -k regex:cpasync_probe "$W/cpasync.bin" "$file" "$R/chunk-$family-$part.launches.txt"
 done
 echo "wall: $((SECONDS - START)) s" | tee -a "$R/environment.txt"
 tar -C "$W" -czf "$OUT/cpasync.tar.gz" cpasync
