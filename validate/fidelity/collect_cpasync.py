@@ -14,6 +14,7 @@ executions did not all cost the same), ncu's ideal per execution and the
 SASS form; and validate/sm90/measured/NAME_tma.csv, the TMA instructions of
 tma_forms.cu with their executions and wavefronts. Standard library only."""
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -21,6 +22,26 @@ sys.path.insert(0, os.path.join(HERE, os.pardir, "probes"))
 from ncu_pages import column, instructions, mnemonic, number, read_source  # noqa: E402
 
 SM90 = os.path.join(HERE, os.pardir, "sm90")
+
+
+def predicate_operand(sass):
+    """The predicate operand of an LDGSTS (`P0`, `!P3`; '' without one), either operand order."""
+    m = re.search(r",\s*(!?P[0-6T])\s*(,|;|$)", sass)
+    return m.group(1) if m else ""
+
+
+def op_of(sass):
+    """The trace op the measured SASS gives (capture/host/op_refinement.cpp's rule)."""
+    words = sass.split()
+    mnemonic = words[1] if words[0].startswith("@") else words[0]
+    if ".ZFILL" in mnemonic:
+        return "cpasync.unmeasured"
+    if ".BYPASS" not in mnemonic:
+        return "cpasync"
+    pred = predicate_operand(sass)
+    if pred.startswith("!"):
+        return "cpasync.unmeasured"
+    return "cpasync.cg.zfill" if pred == "P0" else "cpasync.cg"
 
 
 def header(env, what):
@@ -39,7 +60,7 @@ def chunk_rows(res, chunk):
         if len(copies) != 1 or "cpasync_probe" not in kernel:
             sys.exit(f"{fields[0]}: {len(copies)} LDGSTS in launch of {kernel}")
         d = copies[0]
-        out.append((fields, {"sass": d["mnemonic"], "wavefronts": d["wavefronts"], "ideal": d["wavefronts_ideal"],
+        out.append((fields, {"sass": d["mnemonic"], "text": d["sass"], "wavefronts": d["wavefronts"], "ideal": d["wavefronts_ideal"],
                              "executed": d["inst_executed"]}))
     return out
 
@@ -51,7 +72,7 @@ def collect_copies(res, env, name):
     trace = [f"# validate/fidelity/make_cpasync_cases.py's cases measured by cpasync_on_gpu.sh (collect_cpasync.py)",
              "warp 32"]
     csv = header(env, f"validate/sm90/cases/{name}.trace: the one LDGSTS of each case's kernel")
-    csv.append("site,wavefronts,ideal,executions,total,sass")
+    csv.append("site,wavefronts,ideal,executions,total,sass,predicate")
     n = 0
     for chunk in chunks:
         if not os.path.exists(os.path.join(res, f"cpasync-{chunk}.sass.csv")):
@@ -64,8 +85,10 @@ def collect_copies(res, env, name):
             total, ideal = m["wavefronts"], m["ideal"]
             per = str(total // executions) if total % executions == 0 else "-"
             ideal_per = str(ideal // executions) if ideal % executions == 0 else "-"
-            csv.append(f"{site},{per},{ideal_per},{executions},{total},{m['sass']}")
-            trace.append(trace_lines[site].rstrip("\n"))
+            pred = predicate_operand(m["text"])
+            csv.append(f"{site},{per},{ideal_per},{executions},{total},{m['sass']},{pred}")
+            t = trace_lines[site].rstrip("\n").split(" ", 2)  # @site op rest: the op from the SASS
+            trace.append(" ".join([t[0], op_of(m["text"]), t[2]]))
             n += 1
     open(os.path.join(SM90, "cases", f"{name}.trace"), "w").write("\n".join(trace) + "\n")
     open(os.path.join(SM90, "measured", f"{name}.csv"), "w").write("\n".join(csv) + "\n")

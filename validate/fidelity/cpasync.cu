@@ -100,6 +100,47 @@ __global__ void __launch_bounds__(256) cpasync_probe(const __grid_constant__ Par
   asm volatile("cp.async.wait_all;" ::: "memory");
 }
 
+// Which predicate register the zero-fill form's operand gets is ptxas's
+// choice; these three code shapes (one warp, one stage, no guard: every
+// lane active) give the source-size form P1, the ignore-src form P0 and the
+// ignore-src form P2 (checked on the SASS by the GPU script), so the
+// campaign can tell the register from the PTX form. `keep` predicates stay
+// live across the copy and are used after it through a store that never
+// happens (p.stagger, p.wait_each and p.zero_null are 0 in these cases).
+__global__ void __launch_bounds__(32) cg_srcsize_p1(const __grid_constant__ Params p, const uint8_t* g) {
+  extern __shared__ __align__(1024) uint8_t smem[];
+  const unsigned lane = threadIdx.x;
+  const bool x = p.stagger > lane, y = p.wait_each > lane;
+  const uint32_t k = p.size[lane] == 0 ? 0u : 16u;
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(static_cast<uint32_t>(__cvta_generic_to_shared(smem)) + p.dst[lane]),
+               "l"(g + p.src[lane]), "r"(k) : "memory");
+  asm volatile("cp.async.wait_all;" ::: "memory");
+  uint32_t* out = reinterpret_cast<uint32_t*>(const_cast<uint8_t*>(g));
+  if (x) out[0] = 1;
+  if (y) out[1] = 2;
+}
+__global__ void __launch_bounds__(32) cg_ignore_p0(const __grid_constant__ Params p, const uint8_t* g) {
+  extern __shared__ __align__(1024) uint8_t smem[];
+  const unsigned lane = threadIdx.x;
+  asm volatile("{ .reg .pred q, r; setp.ne.b32 r, %2, 0; not.pred q, r; cp.async.cg.shared.global [%0], [%1], 16, q; }"
+               ::"r"(static_cast<uint32_t>(__cvta_generic_to_shared(smem)) + p.dst[lane]), "l"(g + p.src[lane]),
+               "r"(p.size[lane]) : "memory");
+  asm volatile("cp.async.wait_all;" ::: "memory");
+}
+__global__ void __launch_bounds__(32) cg_ignore_p2(const __grid_constant__ Params p, const uint8_t* g) {
+  extern __shared__ __align__(1024) uint8_t smem[];
+  const unsigned lane = threadIdx.x;
+  const bool x = p.stagger > lane, y = p.wait_each > lane, z = p.zero_null > lane;
+  asm volatile("{ .reg .pred q; setp.eq.b32 q, %2, 0; cp.async.cg.shared.global [%0], [%1], 16, q; }"
+               ::"r"(static_cast<uint32_t>(__cvta_generic_to_shared(smem)) + p.dst[lane]), "l"(g + p.src[lane]),
+               "r"(p.size[lane]) : "memory");
+  asm volatile("cp.async.wait_all;" ::: "memory");
+  uint32_t* out = reinterpret_cast<uint32_t*>(const_cast<uint8_t*>(g));
+  if (x) out[0] = 1;
+  if (y) out[1] = 2;
+  if (z) out[2] = 3;
+}
+
 using Fn = void (*)(Params, const uint8_t*);
 struct Kernel {
   const char* form;
@@ -117,6 +158,9 @@ static const Kernel kKernels[] = {
     K("ca16", "ignore", 16, false, kIgnore),  K("cg16", "ignore", 16, true, kIgnore),
     K("ca4", "partial", 4, false, kPartial),  K("ca8", "partial", 8, false, kPartial),
     K("ca16", "partial", 16, false, kPartial), K("cg16", "partial", 16, true, kPartial),
+    {"cg16", "srcsizeP1", cg_srcsize_p1, "cg_srcsize_p1"},
+    {"cg16", "ignoreP0", cg_ignore_p0, "cg_ignore_p0"},
+    {"cg16", "ignoreP2", cg_ignore_p2, "cg_ignore_p2"},
 };
 #undef K
 

@@ -7,7 +7,8 @@
 # profiles them with Nsight Compute (SourceCounters: per-instruction "L1
 # Wavefronts Shared" and "Instructions Executed"): tma_forms first, then the
 # cp.async cases in chunks, in priority order (the held-out pattern, the
-# many-warp cases and their timing twins, the single-warp random cases, the
+# zero-fill form with its predicate in fixed registers, the many-warp cases and
+# their timing twins, the single-warp random cases, the
 # partial source sizes), each chunk under a timeout and within a budget of
 # BUDGET_S seconds (default 270) in all; a chunk that no longer fits is
 # skipped and named in environment.txt (the run is then partial). Packs
@@ -55,7 +56,7 @@ prof() {  # prof NAME LIMIT CMD...: one ncu run, its source page exported as CSV
 }
 prof tma_forms 60 "$W/tma_forms"
 # the chunks, in priority order: the family prefixes of the case names
-for chunk in rows occ rand:0 rand:1 part; do
+for chunk in rows pred occ rand:0 rand:1 part; do
   family=${chunk%%:*}
   part=${chunk#*:}
   [[ $part == "$chunk" ]] && part=all

@@ -26,7 +26,15 @@ WIDTH = {"ca4": 4, "ca8": 8, "ca16": 16, "cg16": 16}
 SPAN_ONE, SPAN_MANY = 16384, 8192  # source bytes a single warp / a warp of a many-warp launch may reach
 
 
+PRED_MODES = ["srcsizeP1", "ignoreP0", "ignoreP2"]  # cpasync.cu's fixed-register kernels: one warp, every lane
+
+
 def op_of(form, zmode):
+    """The op as the SASS will give it (collect_cpasync.py takes it from the measured SASS)."""
+    if zmode == "ignoreP0":
+        return "cpasync.cg.zfill"
+    if zmode in PRED_MODES:
+        return "cpasync.cg"
     if zmode == "partial":
         return "cpasync.unmeasured"
     if form == "cg16":
@@ -193,6 +201,24 @@ def issue_family(out, rng):
                     [f"tworows d={d} o=0", "dst lin", "mask full", "timing twin"], rng, stagger=2000, zero_null=1)
 
 
+def pred_family(out, rng):
+    """The zero-fill form with its predicate in P0, P1 or P2 whatever the PTX
+    form: the issue's pattern and random layouts, every lane active."""
+    full = (1 << 32) - 1
+    half = sum(0xF0 << (8 * q) for q in range(4))
+    for zmode in PRED_MODES:
+        for d in [256, 1024]:
+            for zname, zero in [("none", 0), ("rowhalf", half)]:
+                out.add("pred", "cg16", zmode, (1, 1), 1, [16 * l for l in range(32)], two_rows(16, 64, d, 0), full,
+                        zero, [f"tworows d={d} o=0", "dst lin", "mask full", f"zero {zname}"], rng, zero_null=0)
+        for _ in range(int(os.environ.get("CPASYNC_PRED", "20"))):
+            sk, src = source_layout(rng, 16, SPAN_ONE)
+            dk, dst = dest_layout(rng, 16)
+            zk, zero = zero_lanes(rng, "ignore", sk)
+            out.add("pred", "cg16", zmode, (1, 1), 1, dst, src, full, zero,
+                    [f"src {sk}", f"dst {dk}", "mask full", f"zero {zk}"], rng, zero_null=0)
+
+
 def random_case(out, rng, family, occ, stages, zmodes=("plain", "srcsize", "ignore"), **kw):
     form = rng.choice(FORMS)
     zmode = rng.choice(zmodes)
@@ -232,6 +258,7 @@ def main():
         if i % 3 == 0:  # the same case, only the timing changed: warps staggered
             rng.setstate(state)
             random_case(out, rng, "occ", occ, stages, wait_each=wait_each, shared_src=shared, stagger=1500)
+    pred_family(out, rng)
     for _ in range(int(os.environ.get("CPASYNC_PARTIAL", "24"))):
         random_case(out, rng, "part", (1, 1), 1, zmodes=("partial",))
     os.makedirs(outdir, exist_ok=True)
