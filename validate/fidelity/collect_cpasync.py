@@ -1,7 +1,7 @@
 """Turns the cp.async campaign's Nsight Compute exports (validate/fidelity/
 cpasync_on_gpu.sh) into the committed probe sets that tests/model re-runs:
 
-    python3 validate/fidelity/collect_cpasync.py RESULTS_DIR [NAME]
+    python3 validate/fidelity/collect_cpasync.py RESULTS_DIR [NAME [MORE_RESULTS_DIRS...]]
 
 RESULTS_DIR: the unpacked cpasync/ folder (cpasync.cases, cpasync.trace,
 chunk-*.cases, cpasync-*.sass.csv, tma_forms.sass.csv, environment.txt).
@@ -11,7 +11,8 @@ per case the LDGSTS's total "L1 Wavefronts Shared", its executions (every
 warp issues the copy once per stage: blocks x warps x stages, checked), the
 wavefronts per execution where the total divides evenly (else `-`: the
 executions did not all cost the same), ncu's ideal per execution and the
-SASS form; and validate/sm90/measured/NAME_tma.csv, the TMA instructions of
+SASS form; MORE_RESULTS_DIRS: runs of the same seed that profiled chunks
+RESULTS_DIR's run missed (CHUNKS=...); and validate/sm90/measured/NAME_tma.csv, the TMA instructions of
 tma_forms.cu with their executions and wavefronts. Standard library only."""
 import os
 import re
@@ -52,12 +53,15 @@ def chunk_rows(res, chunk):
     """[(case line fields, {sass, wavefronts, ideal, executed})] of one chunk, in launch order."""
     cases = [l.split() for l in open(os.path.join(res, f"chunk-{chunk}.cases")) if l.strip()]
     launches = read_source(os.path.join(res, f"cpasync-{chunk}.sass.csv"))
+    if not launches:
+        print(f"{res}: chunk {chunk} profiled nothing; left out")
+        return []
     if len(launches) != len(cases):
         sys.exit(f"{chunk}: {len(launches)} launches in the source page, {len(cases)} cases")
     out = []
     for fields, (kernel, rows) in zip(cases, launches):
         copies = [d for d in instructions(rows) if d["mnemonic"].startswith("LDGSTS")]
-        if len(copies) != 1 or "cpasync_probe" not in kernel:
+        if len(copies) != 1 or not any(k in kernel for k in ("cpasync_probe", "cg_srcsize_p1", "cg_ignore_p")):
             sys.exit(f"{fields[0]}: {len(copies)} LDGSTS in launch of {kernel}")
         d = copies[0]
         out.append((fields, {"sass": d["mnemonic"], "text": d["sass"], "wavefronts": d["wavefronts"], "ideal": d["wavefronts_ideal"],
@@ -65,31 +69,38 @@ def chunk_rows(res, chunk):
     return out
 
 
-def collect_copies(res, env, name):
-    trace_lines = {l.split()[0][1:]: l for l in open(os.path.join(res, "cpasync.trace")) if l.startswith("@")}
-    chunks = sorted(f[len("chunk-"):-len(".cases")] for f in os.listdir(res)
-                    if f.startswith("chunk-") and f.endswith(".cases"))
+def collect_copies(dirs, env, name):
+    """The chunks of every results folder in `dirs` (a later folder fills a
+    chunk an earlier run profiled nothing of: the cases of a seed are the same)."""
+    trace_lines = {l.split()[0][1:]: l for l in open(os.path.join(dirs[0], "cpasync.trace")) if l.startswith("@")}
     trace = [f"# validate/fidelity/make_cpasync_cases.py's cases measured by cpasync_on_gpu.sh (collect_cpasync.py)",
              "warp 32"]
     csv = header(env, f"validate/sm90/cases/{name}.trace: the one LDGSTS of each case's kernel")
     csv.append("site,wavefronts,ideal,executions,total,sass,predicate")
-    n = 0
-    for chunk in chunks:
-        if not os.path.exists(os.path.join(res, f"cpasync-{chunk}.sass.csv")):
-            continue
-        for fields, m in chunk_rows(res, chunk):
-            site, blocks, warps, stages = fields[0], int(fields[3]), int(fields[4]), int(fields[5])
-            executions = blocks * warps * stages
-            if m["executed"] != executions:
-                sys.exit(f"{site}: {m['executed']} executions, expected {executions}")
-            total, ideal = m["wavefronts"], m["ideal"]
-            per = str(total // executions) if total % executions == 0 else "-"
-            ideal_per = str(ideal // executions) if ideal % executions == 0 else "-"
-            pred = predicate_operand(m["text"])
-            csv.append(f"{site},{per},{ideal_per},{executions},{total},{m['sass']},{pred}")
-            t = trace_lines[site].rstrip("\n").split(" ", 2)  # @site op rest: the op from the SASS
-            trace.append(" ".join([t[0], op_of(m["text"]), t[2]]))
-            n += 1
+    done, n = set(), 0
+    for res in dirs:
+        chunks = sorted(f[len("chunk-"):-len(".cases")] for f in os.listdir(res)
+                        if f.startswith("chunk-") and f.endswith(".cases"))
+        for chunk in chunks:
+            if chunk in done or not os.path.exists(os.path.join(res, f"cpasync-{chunk}.sass.csv")):
+                continue
+            rows = chunk_rows(res, chunk)
+            done.update([chunk] if rows else [])
+            for fields, m in rows:
+                site, blocks, warps, stages = fields[0], int(fields[3]), int(fields[4]), int(fields[5])
+                executions = blocks * warps * stages
+                if m["executed"] != executions:
+                    sys.exit(f"{site}: {m['executed']} executions, expected {executions}")
+                if trace_lines[site].split()[0] != "@" + site:
+                    sys.exit(f"{site}: not the case of {dirs[0]}")
+                total, ideal = m["wavefronts"], m["ideal"]
+                per = str(total // executions) if total % executions == 0 else "-"
+                ideal_per = str(ideal // executions) if ideal % executions == 0 else "-"
+                pred = predicate_operand(m["text"])
+                csv.append(f"{site},{per},{ideal_per},{executions},{total},{m['sass']},{pred}")
+                t = trace_lines[site].rstrip("\n").split(" ", 2)  # @site op rest: the op from the SASS
+                trace.append(" ".join([t[0], op_of(m["text"]), t[2]]))
+                n += 1
     open(os.path.join(SM90, "cases", f"{name}.trace"), "w").write("\n".join(trace) + "\n")
     open(os.path.join(SM90, "measured", f"{name}.csv"), "w").write("\n".join(csv) + "\n")
     return n
@@ -113,8 +124,9 @@ def collect_tma(res, env, name):
 def main():
     res = sys.argv[1]
     name = sys.argv[2] if len(sys.argv) > 2 else "cpasync"
-    env = [l.rstrip("\n") for l in open(os.path.join(res, "environment.txt"))]
-    print(f"{name}: {collect_copies(res, env, name)} copies; {collect_tma(res, env, name)} TMA instructions")
+    dirs = [res] + sys.argv[3:]
+    env = [l.rstrip("\n") for d in dirs for l in open(os.path.join(d, "environment.txt"))]
+    print(f"{name}: {collect_copies(dirs, env, name)} copies; {collect_tma(res, env, name)} TMA instructions")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,9 @@
 # their timing twins, the single-warp random cases, the
 # partial source sizes), each chunk under a timeout and within a budget of
 # BUDGET_S seconds (default 270) in all; a chunk that no longer fits is
-# skipped and named in environment.txt (the run is then partial). Packs
+# skipped and named in environment.txt (the run is then partial). CHUNKS
+# (default "rows pred occ rand:0 rand:1 part") and TMA=0 limit a run to what
+# an earlier one missed (the cases of a seed are the same every time). Packs
 # everything into $OUT/cpasync.tar.gz. Then, on any machine:
 #   python3 validate/fidelity/collect_cpasync.py DIR/cpasync
 set -uo pipefail
@@ -30,7 +32,7 @@ mkdir -p "$R" "$OUT"
   echo "ncu: $(ncu --version 2>&1 | tail -n 1)"
   echo "nvcc: $(nvcc --version 2>&1 | tail -n 1)"
   echo "seed: $SEED"
-  echo "command: SEED=$SEED OUT=DIR bash validate/fidelity/cpasync_on_gpu.sh"
+  echo "command: SEED=$SEED CHUNKS=\"${CHUNKS:-rows pred occ rand:0 rand:1 part}\" TMA=${TMA:-1} OUT=DIR bash validate/fidelity/cpasync_on_gpu.sh"
 } > "$R/environment.txt"
 cat "$R/environment.txt"
 python3 "$HERE/make_cpasync_cases.py" "$R" "$SEED" || exit 1
@@ -54,9 +56,9 @@ prof() {  # prof NAME LIMIT CMD...: one ncu run, its source page exported as CSV
   ncu -i "$W/$name.ncu-rep" --page source --print-source sass --csv > "$R/$name.sass.csv" 2>&1
   echo "$name: $(grep -c '^"Kernel Name"' "$R/$name.sass.csv") source blocks"
 }
-prof tma_forms 60 "$W/tma_forms"
-# the chunks, in priority order: the family prefixes of the case names
-for chunk in rows pred occ rand:0 rand:1 part; do
+[[ ${TMA:-1} == 1 ]] && prof tma_forms 60 "$W/tma_forms"
+# the chunks, in priority order: the family prefixes of the case names (CHUNKS: a subset, e.g. "pred")
+for chunk in ${CHUNKS:-rows pred occ rand:0 rand:1 part}; do
   family=${chunk%%:*}
   part=${chunk#*:}
   [[ $part == "$chunk" ]] && part=all
@@ -69,7 +71,7 @@ for chunk in rows pred occ rand:0 rand:1 part; do
     echo "skipped: chunk $family-$part ($n cases, about $need s; $left s left)" | tee -a "$R/environment.txt"
     continue
   fi
-  prof "cpasync-$family-$part" "$left" -k regex:cpasync_probe "$W/cpasync.bin" "$file" "$R/chunk-$family-$part.launches.txt"
+  prof "cpasync-$family-$part" "$left" -k "regex:cpasync_probe|cg_srcsize_p1|cg_ignore_p[02]" "$W/cpasync.bin" "$file" "$R/chunk-$family-$part.launches.txt"
 done
 echo "wall: $((SECONDS - START)) s" | tee -a "$R/environment.txt"
 tar -C "$W" -czf "$OUT/cpasync.tar.gz" cpasync

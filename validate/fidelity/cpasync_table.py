@@ -5,8 +5,8 @@ against the sm90 model (bankcheck replay), per form and zero-fill mode.
 
 NAME: a set collected by collect_cpasync.py (validate/sm90/cases/NAME.trace,
 validate/sm90/measured/NAME.csv); BANKCHECK: the binary (default
-build/bankcheck). Prints, per form (the case's SASS form and its zero-fill
-mode), the cases, how many the model gives equal, unequal and not modelled,
+build/bankcheck). Prints, per form (the case's SASS form and its predicate
+operand), the cases, how many the model gives equal, unequal and not modelled,
 and how many measured a count that differs between executions (`-`);
 --misses lists every unequal case with its tags. Standard library only."""
 import csv
@@ -24,8 +24,9 @@ def measured(name):
     for line in open(os.path.join(ROOT, "validate", "sm90", "measured", f"{name}.csv")):
         if line.startswith("#") or line.startswith("site,"):
             continue
-        site, per, ideal, execs, total, sass = line.rstrip("\n").split(",")
-        rows[site] = {"per": per, "ideal": ideal, "executions": int(execs), "total": int(total), "sass": sass}
+        site, per, ideal, execs, total, sass, pred = line.rstrip("\n").split(",")
+        rows[site] = {"per": per, "ideal": ideal, "executions": int(execs), "total": int(total),
+                      "sass": sass + (", " + pred if pred else "")}
     return rows
 
 
@@ -45,8 +46,7 @@ def modelled(name, bankcheck):
 
 
 def form_of(site, sass):
-    zmode = site.split("-")[4]
-    return f"{sass} ({zmode})"
+    return sass
 
 
 def main():
