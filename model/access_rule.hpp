@@ -20,8 +20,8 @@ enum class AccessRule : std::uint8_t {
   atomic_lanes2,  ///< as atomic_lanes, twice: a read and a write pass (atom.cas)
   bypass_copy,    ///< whole 32-byte sectors, one wavefront per shared row (cpasync.cg, rule 6b);
                   ///< other copies unmodelled; without sources, lane l reads element l
-  phase_count,    ///< one wavefront per store phase with an active lane, whatever the addresses
-                  ///< (cpasync.cg.zfill, rule 6c)
+  phase_count,    ///< the destinations costed as a 16-byte store, whatever the sources
+                  ///< (cpasync.cg.zfill: the predicate operand P0, rule 6c)
   as_quad,        ///< a 12-byte access: the 16-byte instruction that carries it (BankModel::cost_as_quad)
   operand_bytes,  ///< one wavefront per 128 bytes of operand read, whatever the layout (wgmma, rule 8)
   spin_phases,    ///< two wavefronts per store phase with an active lane, whatever the addresses; a

@@ -65,13 +65,68 @@ BANKCHECK_HD std::uint32_t staged_copy_cycles(unsigned width, const Address* dst
   return cycles;
 }
 
+/// The largest number of lanes that read one source bank group (no
+/// multicast: lanes, not addresses), over the reading lanes of `lanes`.
+BANKCHECK_HD_INLINE std::uint32_t read_degree(unsigned width, const std::uint64_t* src, std::uint32_t lanes) {
+  std::uint32_t most = 0, count[kBanks] = {};
+  for (unsigned l = 0; l < kLanes; ++l)
+    if (lanes & lane_bit(l)) {
+      const std::uint32_t c = ++count[bank_group(src[l], width)];
+      if (c > most) most = c;
+    }
+  return most;
+}
+
+/// Whether a phase whose reads and writes both conflict is of the one shape
+/// in which the two stages were measured to overlap as staged_copy_cycles
+/// says: no lane zero-fills, all sources and all destinations distinct,
+/// every source bank group used by as many lanes as every other, and every
+/// destination bank group by as many distinct addresses as every other
+/// (the source rows and interleavings crossed with k-way destinations of
+/// validate/sm90/cases/cpasrc.trace, and 5 randomized ones of cpasync.trace).
+template <class Address>
+BANKCHECK_HD bool balanced_phase(unsigned width, const Address* dst, const std::uint64_t* src, std::uint32_t lanes) {
+  std::uint32_t reads[kBanks] = {}, writes[kBanks] = {};
+  for (unsigned l = 0; l < kLanes; ++l) {
+    if (!(lanes & lane_bit(l))) continue;
+    for (unsigned k = 0; k < l; ++k)
+      if ((lanes & lane_bit(k)) && (src[k] == src[l] || dst[k] == dst[l])) return false;
+    ++reads[bank_group(src[l], width)];
+    ++writes[bank_group(dst[l], width)];
+  }
+  std::uint32_t r = 0, w = 0;
+  for (unsigned g = 0; g < kBanks; ++g) {
+    if ((reads[g] && r && reads[g] != r) || (writes[g] && w && writes[g] != w)) return false;
+    r = reads[g] ? reads[g] : r;
+    w = writes[g] ? writes[g] : w;
+  }
+  return true;
+}
+
+/// Whether two of `lanes` write one destination.
+template <class Address>
+BANKCHECK_HD bool shares_destination(const Address* dst, std::uint32_t lanes) {
+  for (unsigned l = 0; l < kLanes; ++l)
+    for (unsigned k = 0; (lanes & lane_bit(l)) && k < l; ++k)
+      if ((lanes & lane_bit(k)) && dst[k] == dst[l]) return true;
+  return false;
+}
+
 /// cp.async (.ca) with known sources: store phases, each costing its staged
-/// cycles. A phase that mixes zero-filling and reading lanes is modelled
-/// only where its destinations do not conflict: 50 of the 52 .ca probes of
-/// validate/sm90/cases/zfill.trace equal the stages with zero-filling lanes
-/// buffered from the start, and the two that do not (random lanes: 13
-/// against 11, 10 against 9) are the only ones mixing the two kinds of lane
-/// over conflicting destinations.
+/// cycles. Modelled only where the randomized campaign found the stages
+/// right in every probe (validate/sm90/cases/cpasync.trace, H200,
+/// 2026-11-29): a phase whose reads are conflict-free (no two reading lanes
+/// in one source bank group) or whose writes are (store degree 1), or a
+/// balanced phase (above). 44 random phases with both conflicting cost 1 to
+/// 9 more than the stages give (lanes are not taken lowest first in both
+/// stages), so any other phase is not modelled; nor is a phase whose writes
+/// conflict while two of its lanes write one destination (the second run,
+/// seed 4747: 10 where the stages, which write such lanes together, give 9). A phase that mixes
+/// zero-filling and reading lanes over conflicting destinations is not
+/// modelled either: 50 of the 52 .ca probes of validate/sm90/cases/
+/// zfill.trace equal the stages with zero-filling lanes buffered from the
+/// start, and the two that do not (13 against 11, 10 against 9) are the only
+/// ones mixing the two kinds of lane over conflicting destinations.
 template <class Address>
 BANKCHECK_HD WarpCost staged_copy_cost(unsigned width, const Address* dst, const std::uint64_t* src,
                                        std::uint32_t active) {
@@ -80,37 +135,20 @@ BANKCHECK_HD WarpCost staged_copy_cost(unsigned width, const Address* dst, const
   for (unsigned first = 0; first < kLanes; first += n) {
     const std::uint32_t lanes = active & lane_range(first, n);
     const std::uint32_t zero_fill = zero_filling(src, lanes);
-    // Destinations conflict: two addresses in one bank group, a store degree above 1.
-    if (zero_fill != 0 && zero_fill != lanes && phase_degree(dst, lanes, width) > 1) return WarpCost{0, 0, 0, false};
+    const bool writes_conflict = phase_degree(dst, lanes, width) > 1;
+    if (zero_fill != 0 && zero_fill != lanes && writes_conflict) return WarpCost{0, 0, 0, false};
+    if (writes_conflict && read_degree(width, src, lanes & ~zero_fill) > 1 &&
+        !(zero_fill == 0 && balanced_phase(width, dst, src, lanes)))
+      return WarpCost{0, 0, 0, false};
+    if (writes_conflict && shares_destination(dst, lanes)) return WarpCost{0, 0, 0, false};
     add_phase(cost, staged_copy_cycles(width, dst, src, lanes, zero_fill));
   }
   return cost;
 }
 
-/// Whether the reading lanes of every quarter warp read at most one 128-byte
-/// source line, at distinct addresses (true without sources: lane l then
-/// reads element l of an aligned block); a zero-filling lane reads none.
-BANKCHECK_HD_INLINE bool quarters_read_one_line(const std::uint64_t* source, std::uint32_t active) {
-  if (source == nullptr) return true;
-  constexpr unsigned n = kLanes / 4;
-  for (unsigned first = 0; first < kLanes; first += n) {
-    bool seen = false;
-    std::uint64_t line = 0;
-    for (unsigned l = first; l < first + n; ++l) {
-      if (!(active & lane_bit(l)) || source[l] == kZeroFill) continue;
-      if (seen && source[l] / kPhaseBytes != line) return false;
-      seen = true;
-      line = source[l] / kPhaseBytes;
-      for (unsigned k = first; k < l; ++k)
-        if ((active & lane_bit(k)) && source[k] == source[l]) return false;
-    }
-  }
-  return true;
-}
-
 /// The 128-byte shared rows `lanes` write, each counted once per 128-byte
 /// source line it is filled from when `src` is given (rule 6b's pairs),
-/// else once (the rows of rule 6c's zero-filling lanes).
+/// else once.
 template <class Address>
 BANKCHECK_HD std::uint32_t rows_written(const Address* dst, const std::uint64_t* src, std::uint32_t lanes) {
   std::uint32_t rows = 0;
@@ -125,36 +163,33 @@ BANKCHECK_HD std::uint32_t rows_written(const Address* dst, const std::uint64_t*
   return rows;
 }
 
-/// cp.async.cg in its zero-fill form (rule 6c): one wavefront per quarter
-/// warp with an active lane, whatever the destinations; never a conflict;
-/// when every quarter warp reads at most one 128-byte source line at
-/// distinct addresses. Measured with 64 single-warp copies
-/// (validate/sm90/cases/cgforms.trace), and in running kernels (Triton's
-/// matmul and attention, 2026-11-26). A quarter warp that reads two lines
-/// is not modelled: it cost 1 in the single-warp probes and in one Triton
-/// matmul, 2 (one per line) in another (validate/results/h100-2026-11-26b/).
-/// Lanes that fill zeros (source kZeroFill) are written apart from the
-/// reading lanes: the copy costs one per quarter warp with an active lane
-/// when a lane reads (none when none does), plus, per quarter warp, the
-/// rows its zero-filling lanes write; ideal one per quarter warp with
-/// zero-filling lanes in place of those rows (validate/sm90/cases/zfill.trace,
-/// 26 copies in both hint forms, H100, 2026-11-27).
+/// A 16-byte store's phases over `lanes`: per quarter warp, the most
+/// distinct destinations one bank quad takes (rule 2).
 template <class Address>
-BANKCHECK_HD WarpCost phase_count_cost(const Address* dst, std::uint32_t active, const std::uint64_t* source) {
-  if (!quarters_read_one_line(source, active)) return WarpCost{0, 0, 0, false};
+BANKCHECK_HD void add_store16_phases(WarpCost& cost, const Address* dst, std::uint32_t lanes) {
   constexpr unsigned n = kLanes / 4;
-  const std::uint32_t zero_fill = zero_filling(source, active);
+  for (unsigned first = 0; first < kLanes; first += n) add_phase(cost, phase_degree(dst, lanes & lane_range(first, n), 16));
+}
+
+/// cp.async.cg whose predicate operand is P0 (rule 6c, op cpasync.cg.zfill):
+/// it costs what a 16-byte store to its destinations costs, whatever the
+/// sources and whichever lanes fill zeros. The 72 such copies of the
+/// randomized campaign (validate/sm90/cases/cpasync.trace, H200, 2026-11-29:
+/// one to many source lines per quarter warp, k-way, random and swizzled
+/// destinations, zero-filling lanes, 1 warp to 264 blocks of 8 warps, one to
+/// three stages in flight) all equal it; so do the 64 of cgforms.trace
+/// (H100, conflict-free destinations: one per quarter warp, also for quarter
+/// warps that read two or eight lines), and Triton's `..., P0` copies (4 per
+/// warp). The same instruction with its predicate in another register costs
+/// as rule 6b (sourced_bypass_copy_cost): the register, not the PTX form,
+/// decides (docs/bank-model.md, rule 6c).
+template <class Address>
+BANKCHECK_HD WarpCost phase_count_cost(unsigned width, const Address* dst, std::uint32_t active) {
+  if (width != 16) return WarpCost{0, 0, 0, false};
+  for (unsigned l = 0; l < kLanes; ++l)
+    if ((active & lane_bit(l)) && static_cast<std::uint64_t>(dst[l]) % 16 != 0) return WarpCost{0, 0, 0, false};
   WarpCost cost;
-  const bool reads = (active & ~zero_fill) != 0;
-  for (unsigned first = 0; first < kLanes; first += n) {
-    const std::uint32_t quarter = active & lane_range(first, n);
-    if (reads) add_phase(cost, quarter != 0 ? 1u : 0u);
-    if ((quarter & zero_fill) == 0) continue;
-    // Counted only where the rows equal the lanes' store degree: the probes did not tell the two apart.
-    const std::uint32_t rows = rows_written(dst, nullptr, quarter & zero_fill);
-    if (rows != phase_degree(dst, quarter & zero_fill, 16)) return WarpCost{0, 0, 0, false};
-    add_phase(cost, rows);
-  }
+  add_store16_phases(cost, dst, active);
   return cost;
 }
 
@@ -172,7 +207,6 @@ template <class Address>
 BANKCHECK_HD bool moves_whole_sectors(const Address* dst, const std::uint64_t* src, std::uint32_t active) {
   for (unsigned i = 0; i < kLanes; ++i) {
     if (!(active & lane_bit(i))) continue;
-    if (src[i] == kZeroFill) return false;  // zero-filling lanes in a .cg copy without a predicate: never measured
     const std::uint64_t di = static_cast<std::uint64_t>(dst[i]);
     if (di % 16 != 0) return false;  // no 16-byte copy: the rows below could hold more than 8 destinations
     bool shares_sector = false;
@@ -224,11 +258,31 @@ BANKCHECK_HD WarpCost sector_copy_cost(const Address* dst, const std::uint64_t* 
 /// (validate/sm90/cases/cgsrc.trace), and no rule found fits the other
 /// patterns (uniform odd shifts of 16 bytes cost 2 per line and row, some
 /// permutations one per lane).
+/// Zero-filling lanes (source kZeroFill: the predicate operand in a register
+/// other than P0 says so) are written apart from the reading lanes, as a
+/// 16-byte store of their destinations, and when some lane reads, each
+/// quarter warp with zero-filling lanes and none reading costs one more; the
+/// reading lanes cost as above. Every such copy whose reading lanes move
+/// whole sectors is equal: the campaign's (P3, validate/sm90/cases/
+/// cpasync.trace, H200) and the .cg copies of zfill.trace (P1, H100; the low
+/// 16 lanes zero-filling: 2 + 2 + 2 = 6). The ideal adds the store's phases.
 template <class Address>
 BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* dst, const std::uint64_t* src,
                                                std::uint32_t active) {
-  if (width == 16 && moves_whole_sectors(dst, src, active)) return sector_copy_cost(dst, src, active);
-  return WarpCost{0, 0, 0, false};
+  if (width != 16) return WarpCost{0, 0, 0, false};
+  const std::uint32_t zero_fill = zero_filling(src, active), reading = active & ~zero_fill;
+  if (!moves_whole_sectors(dst, src, reading)) return WarpCost{0, 0, 0, false};
+  WarpCost cost = sector_copy_cost(dst, src, reading);
+  WarpCost zeros;
+  add_store16_phases(zeros, dst, zero_fill);
+  for (unsigned first = 0; reading != 0 && first < kLanes; first += kLanes / 4) {
+    const std::uint32_t quarter = lane_range(first, kLanes / 4);
+    zeros.wavefronts += (zero_fill & quarter) != 0 && (reading & quarter) == 0;
+  }
+  cost.wavefronts += zeros.wavefronts;
+  cost.ideal += zeros.ideal;
+  if (zeros.degree > cost.degree) cost.degree = zeros.degree;
+  return cost;
 }
 
 }  // namespace bankcheck::sm90

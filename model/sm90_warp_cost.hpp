@@ -63,7 +63,7 @@ BANKCHECK_HD WarpCost cost_by_rule(AccessRule rule, Op op, unsigned width, const
       for (unsigned l = 0; l < kLanes; ++l) lane_order[l] = std::uint64_t{width} * l;
       return sourced_bypass_copy_cost(width, addr, lane_order, active);
     }
-    case AccessRule::phase_count: return phase_count_cost(addr, active, source);
+    case AccessRule::phase_count: return phase_count_cost(width, addr, active);
     case AccessRule::operand_bytes: return operand_bytes_cost(addr, active, source);
     case AccessRule::spin_phases: return spin_cost(width, addr, active);
     case AccessRule::as_quad:

@@ -50,7 +50,7 @@ std::string CompareRow::verdict_text() const {
   if (tma_rule) return text + " (TMA: no shared wavefronts)";
   if (v == Verdict::not_modelled) {
     text += " (" + std::string(sass_mnemonic(sass));
-    if (has_predicate_operand(sass)) text += ", predicate operand";
+    if (const std::string_view p = predicate_operand(sass); !p.empty()) text += ", predicate operand " + std::string(p);
     if (is_untraced(sass, "TMA")) text += ": TMA form not measured";
     return text + ")";
   }

@@ -163,9 +163,9 @@ void refine_summary(InstructionSummary& row, const SassTable& sass) {
       row.worst = row.alt_worst;
     }
   } else if (refined == Op::cpasync_cg_zfill || refined == Op::cpasync_unmeasured) {
-    // Rule 6c holds only where every quarter warp reads one source line,
-    // which the summary's totals do not tell; an unmeasured form has no rule:
-    // every execution not modelled.
+    // Rule 6c costs the destinations as a 16-byte store, a column the device
+    // does not keep for a copy; an unmeasured form has no rule: every
+    // execution not modelled.
     row.costs = CostColumn{row.executions, row.lanes, 0, 0, 0};
     row.worst.reset();
   } else if (refined != row.op && row.alt && refined == alternative_op(row.op, row.width)) {

@@ -35,8 +35,14 @@ Op refine_op(Op reported, std::string_view sass) {
   }
   if (reported == Op::cpasync && starts_with(m, "LDGSTS")) {
     if (!is_measured_copy_form(m)) return Op::cpasync_unmeasured;
-    if (m.find(".BYPASS") != std::string_view::npos)
-      return has_predicate_operand(sass) ? Op::cpasync_cg_zfill : Op::cpasync_cg;
+    if (m.find(".BYPASS") != std::string_view::npos) {
+      // The predicate operand's register decides (docs/bank-model.md, rule 6c):
+      // P0 costs as a 16-byte store, P1 and P3 (and no operand, or PT) as
+      // rule 6b; a negated operand was never probed.
+      const std::string_view p = predicate_operand(sass);
+      if (p == "P0") return Op::cpasync_cg_zfill;
+      return !p.empty() && p.front() == '!' ? Op::cpasync_unmeasured : Op::cpasync_cg;
+    }
   }
   return reported;
 }

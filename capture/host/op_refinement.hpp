@@ -17,10 +17,11 @@ namespace bankcheck::capture {
 /// The op of an access the sanitizer reported as `reported`, given its SASS
 /// text (predicate allowed): ATOMS.CAS* -> atom.cas, ATOMS.CAST* -> atom.cast,
 /// ATOMS.POPC.INC* -> atom.popc, LDGSTS.E.BYPASS.128 -> cpasync.cg, or
-/// cpasync.cg.zfill when a predicate operand follows (the source-size or
-/// ignore-src form), the same with the L2::128B hint (.LTC128B, measured to
-/// change nothing); an LDGSTS of a form no rule was measured on
-/// (LDGSTS.E.ZFILL, another L2 hint, ...) -> cpasync.unmeasured, which no
+/// cpasync.cg.zfill when its predicate operand (the source-size or
+/// ignore-src form) is P0, cpasync.cg when it is another register, the same
+/// with the L2::128B hint (.LTC128B, measured to change nothing); an LDGSTS
+/// of a form no rule was measured on (a negated predicate operand,
+/// LDGSTS.E.ZFILL, another L2 hint, ...) -> cpasync.unmeasured, which no
 /// rule costs; else unchanged.
 Op refine_op(Op reported, std::string_view sass);
 

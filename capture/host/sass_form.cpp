@@ -24,22 +24,24 @@ std::string_view sass_mnemonic(std::string_view sass) {
   return sass.substr(0, sass.find_first_of(" \t"));
 }
 
-bool has_predicate_operand(std::string_view sass) {
+std::string_view predicate_operand(std::string_view sass) {
   const std::string_view m = sass_mnemonic(sass);
-  if (m.empty()) return false;
+  if (m.empty()) return {};
   std::string_view rest = sass.substr(static_cast<std::size_t>(m.data() - sass.data()) + m.size());
   while (!rest.empty()) {
     const std::size_t start = rest.find_first_not_of(" \t,");
     if (start == std::string_view::npos) break;
     rest.remove_prefix(start);
-    std::string_view operand = rest.substr(0, rest.find_first_of(" \t,"));
+    const std::string_view operand = rest.substr(0, rest.find_first_of(" \t,;"));
     rest.remove_prefix(operand.size());
-    if (!operand.empty() && operand.front() == '!') operand.remove_prefix(1);
-    if (operand.size() == 2 && operand[0] == 'P' && ((operand[1] >= '0' && operand[1] <= '6') || operand[1] == 'T'))
-      return true;
+    const std::string_view reg = !operand.empty() && operand.front() == '!' ? operand.substr(1) : operand;
+    if (reg.size() == 2 && reg[0] == 'P' && ((reg[1] >= '0' && reg[1] <= '6') || reg[1] == 'T')) return operand;
+    if (!rest.empty() && rest.front() == ';') break;
   }
-  return false;
+  return {};
 }
+
+bool has_predicate_operand(std::string_view sass) { return !predicate_operand(sass).empty(); }
 
 std::optional<std::string_view> untraced_kind(std::string_view mnemonic) {
   const std::string_view op = opcode(mnemonic);
@@ -53,10 +55,12 @@ std::optional<std::string_view> untraced_kind(std::string_view mnemonic) {
 bool is_untraced(std::string_view sass, std::string_view kind) { return untraced_kind(sass_mnemonic(sass)) == kind; }
 
 bool tma_form_measured(std::string_view mnemonic) {
-  constexpr std::array<std::string_view, 11> measured = {
+  constexpr std::array<std::string_view, 15> measured = {
       "UTMALDG.2D",         "UTMALDG.3D",          "UTMALDG.4D",         "UTMALDG.3D.MULTICAST",
       "UTMALDG.5D.MULTICAST", "UTMALDG.5D.IM2COL", "UTMASTG.2D",         "UTMASTG.3D",
-      "UTMASTG.4D",         "UTMASTG.5D.IM2COL",   "UTMACMDFLUSH"};
+      "UTMASTG.4D",         "UTMASTG.5D.IM2COL",   "UTMACMDFLUSH",
+      // validate/fidelity/tma_forms.cu on an H200 (2026-11-29): 0 shared wavefronts each
+      "UTMACCTL.PF",        "UTMACCTL.IV",         "UTMAPF.L2.2D",       "UTMALDG.4D.MULTICAST"};
   return std::find(measured.begin(), measured.end(), mnemonic) != measured.end();
 }
 

@@ -15,8 +15,13 @@ namespace bankcheck::capture {
 /// The first word after an optional guard predicate ("@P0", "@!PT").
 std::string_view sass_mnemonic(std::string_view sass);
 
+/// The predicate operand among the instruction's operands, as written ("P0",
+/// "!P3", "PT"), or empty: an LDGSTS's source-size / ignore-src operand, whose
+/// register decides its cost (docs/bank-model.md, rule 6c). The guard in
+/// front ("@P0 LDGSTS...") is not an operand.
+std::string_view predicate_operand(std::string_view sass);
 /// Whether an operand after the mnemonic is a predicate (P0-P6, PT, with or
-/// without '!'); the guard in front ("@P0 LDGSTS...") is not an operand.
+/// without '!').
 bool has_predicate_operand(std::string_view sass);
 
 /// Whether an instruction of this mnemonic can access shared or global
@@ -40,7 +45,8 @@ bool is_untraced(std::string_view sass, std::string_view kind);
 /// counters: UTMALDG .2D/.3D/.4D, .3D.MULTICAST, .5D.MULTICAST, .5D.IM2COL;
 /// UTMASTG .2D/.3D/.4D, .5D.IM2COL; UTMACMDFLUSH (docs/bank-model.md, rule 8:
 /// validate/hopper/tma_probes.cu and the cuBLAS, cuDNN and hand-written sm90
-/// kernels, every row 0). `compare` gives those rows `yes` where ncu counts 0
+/// kernels, every row 0); UTMACCTL.PF, UTMACCTL.IV, UTMAPF.L2.2D and
+/// UTMALDG.4D.MULTICAST (validate/fidelity/tma_forms.cu, H200, every row 0). `compare` gives those rows `yes` where ncu counts 0
 /// (and `no` where it counts any); other TMA forms are not modelled.
 bool tma_form_measured(std::string_view mnemonic);
 

@@ -96,37 +96,17 @@ TEST_CASE("cp.async.cg: source lines 128 to 4096 bytes apart, and sources alread
   CHECK(compared == 24);
 }
 
-TEST_CASE("cp.async.cg.zfill: one wavefront per active quarter warp that reads one source line (rule 6c)") {
+TEST_CASE("cp.async.cg with the predicate operand P0 costs as a 16-byte store of its destinations (rule 6c)") {
   // validate/sm90/cases/cgforms.trace: the cgline patterns in the two forms
   // Triton emits (a run-time source size, an ignore-src predicate), in pairs
-  // of copies, and with the sources in L2: 64 copies of the zero-fill form
-  // and 16 plain copies (the pairs' plain twin). Every costed one equals the
-  // H100; the ones with a quarter warp reading two lines are not modelled
-  // (1 per quarter here, 2 in a running Triton matmul): counted by brute
-  // force from the cases, not by the model.
-  const std::string root = BANKCHECK_SOURCE_DIR "/validate/sm90/";
-  TextTraceReader cases(InputFile(root + "cases/cgforms.trace"));
-  TraceRecord rec;
-  std::size_t zfill = 0, two_lines = 0;
-  while (cases.next(rec)) {
-    if (rec.request.op != Op::cpasync_cg_zfill) continue;
-    ++zfill;
-    bool split = false;
-    for (unsigned q = 0; q < 32; q += 8) {
-      std::set<std::uint64_t> lines;
-      for (unsigned l = q; l < q + 8; ++l)
-        if (rec.request.addr[l] != kInactive) lines.insert(rec.request.source[l] / 128);
-      split = split || lines.size() > 1;
-    }
-    two_lines += split;
-  }
-  REQUIRE(zfill == 64);
-  CHECK(two_lines > 0);
-  CHECK(two_lines < zfill);
+  // of copies, and with the sources in L2: 64 copies whose SASS carries the
+  // predicate operand P0, and 16 plain copies (the pairs' plain twin). The
+  // 48 whose quarter warps read two or eight lines cost one per quarter warp
+  // too: the destinations decide, not the sources.
   const CopySetCounts n = check_copy_set("cgforms");
   CHECK(n.checked == 80);
-  CHECK(n.equal.at(Op::cpasync_cg_zfill) == zfill - two_lines);
-  CHECK(n.unmodelled.at(Op::cpasync_cg_zfill) == two_lines);
+  CHECK(n.equal.at(Op::cpasync_cg_zfill) == 64);
+  CHECK(n.unmodelled.count(Op::cpasync_cg_zfill) == 0);
   CHECK(n.equal.at(Op::cpasync_cg) + n.unmodelled.at(Op::cpasync_cg) == 16);
 }
 
@@ -140,14 +120,14 @@ TEST_CASE("cp.async.ca in the source-size form costs as the plain form: rule 6's
   CHECK(n.unmodelled.empty());
 }
 
-TEST_CASE("Triton's first-stage copies read two lines per quarter warp: not modelled") {
+TEST_CASE("Triton's first-stage copies (predicate operand P0) cost 4 per warp, as measured in the kernel") {
   // Records captured from Triton's matmul on the H100 (validate/results/
   // h100-2026-11-26/triton-matmul/ldgsts.sample.trace): 8 source lines, 4
-  // swizzled rows, each quarter warp reading two 64-byte half lines. ncu:
-  // 0x2c0 and 0x2f0 cost 4 per warp there, while the same shape of copy cost
-  // 8 per warp in Triton's matmul with num_stages 2, 3 and 4
-  // (validate/results/h100-2026-11-26b/library/): the count depends on the
-  // running kernel, so the model says "not modelled" rather than either.
+  // swizzled rows, each quarter warp reading two 64-byte half lines, SASS
+  // `LDGSTS.E.BYPASS.128 desc[UR12][R4.64], P0, [R33]`. ncu: 4096 wavefronts
+  // in 1024 executions, 4 per warp (triton.matmul.compare.csv), the store
+  // cost of the swizzled destinations. (The same kernel's `..., P4` copies of
+  // the other halves measure 8, one per (row, line): rule 6b.)
   const BankModel sm90 = make_preset("sm90");
   TextTraceReader trace(InputFile(BANKCHECK_SOURCE_DIR "/validate/results/h100-2026-11-26/triton-matmul/ldgsts.sample.trace"));
   TraceRecord rec;
@@ -157,15 +137,9 @@ TEST_CASE("Triton's first-stage copies read two lines per quarter warp: not mode
     if (site != "matmul_kernel+0x2c0" && site != "matmul_kernel+0x2f0") continue;
     CAPTURE(site);
     REQUIRE(rec.request.op == Op::cpasync_cg_zfill);
-    CHECK_FALSE(sm90.cost(rec.request).modelled);
-    WarpRequest plain = rec.request;  // the same lanes as a plain .cg: whole sectors, a wavefront per (row, line)
-    plain.op = Op::cpasync_cg;
-    std::set<std::pair<std::uint64_t, std::uint64_t>> pairs;
-    for (unsigned l = 0; l < 32; ++l)
-      if (plain.addr[l] != kInactive) pairs.emplace(plain.addr[l] / 128, plain.source[l] / 128);
-    const RequestCost c = sm90.cost(plain);
+    const RequestCost c = sm90.cost(rec.request);
     REQUIRE(c.modelled);
-    CHECK(c.wavefronts == pairs.size());
+    CHECK(c.wavefronts == 4);
     ++checked;
   }
   CHECK(checked == 8);
@@ -271,7 +245,7 @@ TEST_CASE("copies: the ideal is Nsight Compute's measured ideal on every modelle
     }
   }
   CHECK(compared[Op::cpasync_cg] == 156);
-  CHECK(compared[Op::cpasync_cg_zfill] == 16);  // of 64: the 48 whose quarter warps read two lines are not modelled (rule 6c)
+  CHECK(compared[Op::cpasync_cg_zfill] == 64);  // all of cgforms: a 16-byte store's cost and ideal (rule 6c)
   CHECK(spread == 1);  // cpasync-cg.16-mask-even: the quarter-warp count said 4
   // The .ca copies keep the ideal of their store phases (one per phase with
   // a lane), which ncu's differs from only where lanes are spread over more

@@ -71,27 +71,32 @@ TEST_CASE("hinted copies: every modelled case equals the H100, as its plain twin
 TEST_CASE("zero-filling lanes read nothing: .ca stages, and the .cg zero-fill form writes them apart") {
   // validate/sm90/cases/zfill.trace: 13 patterns of some, all or no lanes
   // zero-filling, in 6 forms (.ca 4 and 16 bytes, .cg; with and without the
-  // hint). Not modelled, by brute force over the cases: the two random .ca
-  // copies that mix both kinds of lane over conflicting destinations, and
-  // the .cg copies whose quarter warps read two or more lines (srclines,
-  // srclines-read2, rows64, rand) or one address twice (bcast-odd).
-  const CopySetCounts n = check_copy_set("zfill", {Op::cpasync, Op::cpasync_cg_zfill});
+  // hint); the .cg copies' predicate operand is P1, so they are op
+  // cpasync.cg (rule 6c). Not modelled, by brute force over the cases: the
+  // two random .ca copies that mix both kinds of lane over conflicting
+  // destinations, and the .cg copies whose reading lanes do not move whole
+  // sectors (srclines, srclines-read2, rows64, rand, bcast-odd, even).
+  const CopySetCounts n = check_copy_set("zfill", {Op::cpasync, Op::cpasync_cg});
   CHECK(n.checked == 78);
   CHECK(n.equal.at(Op::cpasync) == 50);
   CHECK(n.unmodelled.at(Op::cpasync) == 2);
-  CHECK(n.equal.at(Op::cpasync_cg_zfill) == 16);
-  CHECK(n.unmodelled.at(Op::cpasync_cg_zfill) == 10);
+  CHECK(n.equal.at(Op::cpasync_cg) == 16);
+  CHECK(n.unmodelled.at(Op::cpasync_cg) == 10);
   // The rule on hand-counted warps: 16 lanes zero-filling into rows 0 and 1,
-  // 16 reading one line per quarter into rows 2 and 3: one per quarter warp
-  // with a lane (4) plus the zero-filling lanes' rows (2), measured 6.
+  // 16 reading one line per quarter into rows 2 and 3: the reading lanes'
+  // (row, line) pairs (2), one for each quarter warp with zero-filling lanes
+  // and none reading (2), and the zero-filling lanes as a 16-byte store (2),
+  // measured 6 with the predicate in P1.
   std::vector<std::uint64_t> dst = lanes(0, 16), src(32);
   for (unsigned l = 0; l < 32; ++l) src[l] = l < 16 ? kZeroFill : 16 * l;
   const BankModel sm90 = make_preset("sm90");
-  const RequestCost c = sm90.cost(WarpRequest{Op::cpasync_cg_zfill, 16, dst, src});
+  const RequestCost c = sm90.cost(WarpRequest{Op::cpasync_cg, 16, dst, src});
   REQUIRE(c.modelled);
   CHECK(c.wavefronts == 6);
-  CHECK(c.conflicts == 0);
-  for (unsigned l = 0; l < 32; ++l) src[l] = kZeroFill;  // nothing read: the rows alone
+  for (unsigned l = 0; l < 32; ++l) src[l] = kZeroFill;  // nothing read: the store alone
+  CHECK(sm90.cost(WarpRequest{Op::cpasync_cg, 16, dst, src}).wavefronts == 4);
+  // With the predicate in P0 the same copy costs as a 16-byte store of its
+  // destinations, whichever lanes read: 4 (the campaign's rows-0044, 4).
   CHECK(sm90.cost(WarpRequest{Op::cpasync_cg_zfill, 16, dst, src}).wavefronts == 4);
 }
 

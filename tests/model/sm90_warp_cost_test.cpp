@@ -103,11 +103,10 @@ Expected brute_force(Op op, unsigned width, const Lanes& a, Counter counter) {
   if (op == Op::wgmma)  // rule 8 needs the operands' sizes; a record without lanes costs nothing
     return std::all_of(a.begin(), a.end(), [](std::uint64_t x) { return x == kInactive; }) ? Expected{}
                                                                                              : Expected{0, 0, false};
-  if (op == Op::cpasync_cg_zfill) {  // rule 6c: one per quarter warp with an active lane
-    for (unsigned q = 0; q < 32; q += 8)
-      if (std::any_of(a.begin() + q, a.begin() + q + 8, [](std::uint64_t x) { return x != kInactive; })) ++e.wavefronts;
-    e.ideal = e.wavefronts;
-    return e;
+  if (op == Op::cpasync_cg_zfill) {  // rule 6c (predicate operand P0): a 16-byte store of its destinations
+    if (width != 16) return {0, 0, false};
+    for (std::uint64_t x : a)
+      if (x != kInactive && x % 16 != 0) return {0, 0, false};
   }
   if (width == 12) {
     for (std::uint64_t x : a)

@@ -307,7 +307,7 @@ TEST_CASE("verdicts say what they are") {
   r.sass = "@P1 LDGSTS.E.LTC128B [R3], desc[UR6][R4.64], P0";
   r.model_executed = 4;
   r.modelled = false;
-  CHECK(r.verdict_text() == "not modelled (LDGSTS.E.LTC128B, predicate operand)");
+  CHECK(r.verdict_text() == "not modelled (LDGSTS.E.LTC128B, predicate operand P0)");
   r.modelled = true;
   r.model_wavefronts = 48;
   CHECK(r.verdict() == Verdict::yes);

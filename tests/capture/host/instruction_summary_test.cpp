@@ -159,7 +159,7 @@ TEST_CASE("the zero-fill form of LDGSTS.BYPASS costs one per active quarter warp
   sass.add({"_Z6kernelPi", 0x2c0, "LDGSTS.E.BYPASS.128 [R5], desc[UR4][R2.64], P0", {}});
   refine_summary(r, sass);
   CHECK(r.op == Op::cpasync_cg_zfill);
-  // Rule 6c needs each quarter warp's source lines, which the summary does not keep: not modelled.
+  // Rule 6c costs the destinations as a 16-byte store, a column the summary does not keep: not modelled.
   CHECK(r.costs == CostColumn{3, 72, 0, 0, 0});
   CHECK_FALSE(r.alt);
   CHECK_FALSE(r.worst);

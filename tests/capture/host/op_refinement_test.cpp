@@ -32,11 +32,18 @@ TEST_CASE("mnemonics map to the kinds whose rules they follow") {
       {Op::atom, "ATOMS.CAST.SPIN.64 R6, [R3], R4, R6", Op::atom_cast},
       {Op::atom, "ATOMS.POPC.INC.32 RZ, [R0+UR4]", Op::atom_popc},
       {Op::cpasync, "LDGSTS.E.BYPASS.128 [R3], desc[UR6][R4.64]", Op::cpasync_cg},
-      // The source-size / ignore-src form: a predicate operand (cuobjdump's and ncu's operand orders).
+      // The source-size / ignore-src form: a predicate operand (cuobjdump's and ncu's operand orders),
+      // whose register decides (the campaign of validate/sm90/cases/cpasync.trace): P0 costs as a
+      // 16-byte store, P1 and P3 as the plain form; a negated operand was never probed.
       {Op::cpasync, "LDGSTS.E.BYPASS.128 [R5], desc[UR4][R2.64], P0", Op::cpasync_cg_zfill},
-      {Op::cpasync, "LDGSTS.E.BYPASS.128 desc[UR12][R6.64], !P3, [R9]", Op::cpasync_cg_zfill},
+      {Op::cpasync, "LDGSTS.E.BYPASS.128 desc[UR12][R4.64], P0, [R33]", Op::cpasync_cg_zfill},
+      {Op::cpasync, "@P1 LDGSTS.E.BYPASS.128 [R7], desc[UR6][R2.64], P3 ;", Op::cpasync_cg},
+      {Op::cpasync, "LDGSTS.E.BYPASS.128 desc[UR12][R8.64], P4, [R33+0x1800]", Op::cpasync_cg},
+      {Op::cpasync, "LDGSTS.E.BYPASS.128 desc[UR12][R6.64], !P3, [R9]", Op::cpasync_unmeasured},
+      {Op::cpasync, "LDGSTS.E.BYPASS.128 desc[UR14][R22.64], !P0, [R111+0x2000]", Op::cpasync_unmeasured},
       {Op::cpasync, "@!P2 LDGSTS.E.BYPASS.128 [R3], desc[UR6][R4.64]", Op::cpasync_cg},  // a guard, not an operand
-      {Op::cpasync, "@P1 LDGSTS.E.BYPASS.128 [R3+0x10], desc[UR6][R4.64+0x40], PT", Op::cpasync_cg_zfill},
+      {Op::cpasync, "@P0 LDGSTS.E.BYPASS.128 [R3], desc[UR6][R4.64]", Op::cpasync_cg},   // nor is a guard P0
+      {Op::cpasync, "@P1 LDGSTS.E.BYPASS.128 [R3+0x10], desc[UR6][R4.64+0x40], PT", Op::cpasync_cg},
       {Op::cpasync, "LDGSTS.E.128 [R3], desc[UR6][R4.64]", Op::cpasync},
       {Op::cpasync, "LDGSTS.E [R3], desc[UR6][R4.64]", Op::cpasync},
       {Op::cpasync, "LDGSTS.E.64 [R3], desc[UR6][R4.64], P0", Op::cpasync},  // casrcsize: measured equal

@@ -4,9 +4,17 @@
 
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
 using namespace bankcheck::capture;
 
 TEST_CASE("mnemonics, guard predicates and predicate operands") {
+  CHECK(predicate_operand("@P1 LDGSTS.E.BYPASS.128 [R7], desc[UR6][R2.64], P3 ;") == "P3");
+  CHECK(predicate_operand("LDGSTS.E.BYPASS.128 desc[UR12][R6.64], !P3, [R9]") == "!P3");
+  CHECK(predicate_operand("@P0 LDGSTS.E.BYPASS.128 [R5], desc[UR4][R2.64]").empty());
   CHECK(sass_mnemonic("LDGSTS.E.BYPASS.128 [R5], desc[UR4][R2.64], P0") == "LDGSTS.E.BYPASS.128");
   CHECK(sass_mnemonic("@!P1 LDS.64 R2, [R3+0x10]") == "LDS.64");
   CHECK(sass_mnemonic("  @P0\tSTS [R1], R2") == "STS");
@@ -48,7 +56,7 @@ TEST_CASE("shared-memory readers and writers the capture has no lanes of") {
 TEST_CASE("the TMA forms measured at no shared wavefronts, and no other") {
   for (const char* m : {"UTMALDG.2D", "UTMALDG.3D", "UTMALDG.4D", "UTMALDG.3D.MULTICAST", "UTMALDG.5D.MULTICAST",
                         "UTMALDG.5D.IM2COL", "UTMASTG.2D", "UTMASTG.3D", "UTMASTG.4D", "UTMASTG.5D.IM2COL",
-                        "UTMACMDFLUSH"}) {
+                        "UTMACMDFLUSH", "UTMACCTL.PF", "UTMACCTL.IV", "UTMAPF.L2.2D", "UTMALDG.4D.MULTICAST"}) {
     CAPTURE(m);
     CHECK(tma_form_measured(m));
   }
@@ -56,4 +64,28 @@ TEST_CASE("the TMA forms measured at no shared wavefronts, and no other") {
     CAPTURE(m);
     CHECK_FALSE(tma_form_measured(m));
   }
+}
+
+TEST_CASE("every TMA instruction of validate/fidelity/tma_forms.cu measured 0 shared wavefronts, and has the rule") {
+  // validate/sm90/measured/cpasync_tma.csv (H200, 2026-11-29): UTMACCTL.PF (prefetch.tensormap), UTMACCTL.IV
+  // (fence.proxy.tensormap::generic.acquire), UTMAPF.L2.2D, a UTMALDG.2D and the UTMALDG.4D.MULTICAST of a
+  // cluster of two blocks, whose tiles the program checked.
+  std::ifstream in(BANKCHECK_SOURCE_DIR "/validate/sm90/measured/cpasync_tma.csv");
+  REQUIRE(in.good());
+  std::set<std::string> forms;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#' || line.rfind("kernel,", 0) == 0) continue;
+    std::stringstream ss(line);
+    std::string kernel, sass, executions, wavefronts;
+    std::getline(ss, kernel, ',');
+    std::getline(ss, sass, ',');
+    std::getline(ss, executions, ',');
+    std::getline(ss, wavefronts, ',');
+    CAPTURE(sass);
+    CHECK(std::stoull(executions) >= 1);
+    CHECK(wavefronts == "0");
+    CHECK(tma_form_measured(sass));
+    forms.insert(sass);
+  }
+  CHECK(forms == std::set<std::string>{"UTMACCTL.IV", "UTMACCTL.PF", "UTMALDG.2D", "UTMALDG.4D.MULTICAST", "UTMAPF.L2.2D"});
 }

@@ -6,7 +6,7 @@
 RESULTS is the `results` folder of validate/probes/run_on_gpu.sh (inside its
 probes.tar.gz). Writes validate/sm90/cases/NAME.trace (the model's view of
 each case, from cases/KIND.trace, with the op refined from the SASS the probe
-compiled to: LDGSTS...BYPASS -> cpasync.cg, with a predicate operand
+compiled to: LDGSTS...BYPASS -> cpasync.cg, with the predicate operand P0
 cpasync.cg.zfill) and validate/sm90/measured/NAME.csv
 (site, Nsight Compute's per-instruction "L1 Wavefronts Shared" of the probed
 instruction, its SASS). tests/model/phase_rules_test.cpp checks the model on
@@ -30,10 +30,13 @@ for line in open(os.path.join(res, "cases", f"{kind}.trace")):
     r = rows[site]
     sass = r["sass"].split(" ")[0]
     if ".BYPASS" in sass:
-        # A predicate operand: the source-size / ignore-src form (op refinement, capture/host/op_refinement.hpp).
-        zfill = re.search(r",\s*!?P[0-6T](\s|,|$)", r["sass"]) is not None
+        # The predicate operand's register decides (op refinement, capture/host/op_refinement.hpp):
+        # P0 the zero-fill form's cost, another register the plain form's, a negated one unmeasured.
+        m = re.search(r",\s*(!?P[0-6T])(\s|,|;|$)", r["sass"])
+        pred = m.group(1) if m else ""
+        refined = "cpasync.unmeasured" if pred.startswith("!") else "cpasync.cg.zfill" if pred == "P0" else "cpasync.cg"
         op = line.split()[1]
-        line = line.replace(f"@{site} {op} ", f"@{site} {'cpasync.cg.zfill' if zfill else 'cpasync.cg'} ", 1)
+        line = line.replace(f"@{site} {op} ", f"@{site} {refined} ", 1)
     out_trace.append(line.rstrip("\n"))
     out_csv.append(f"{site},{r['wavefronts']},{sass}")
 with open(os.path.join(root, "cases", f"{name}.trace"), "w") as f:
