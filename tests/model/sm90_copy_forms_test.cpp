@@ -83,10 +83,9 @@ TEST_CASE("zero-filling lanes read nothing: .ca stages, and the .cg zero-fill fo
   CHECK(n.equal.at(Op::cpasync_cg) == 16);
   CHECK(n.unmodelled.at(Op::cpasync_cg) == 10);
   // The rule on hand-counted warps: 16 lanes zero-filling into rows 0 and 1,
-  // 16 reading one line per quarter into rows 2 and 3: the reading lanes'
-  // (row, line) pairs (2), one for each quarter warp with zero-filling lanes
-  // and none reading (2), and the zero-filling lanes as a 16-byte store (2),
-  // measured 6 with the predicate in P1.
+  // 16 reading one line per quarter into rows 2 and 3: two per (row, line)
+  // pair of the reading lanes (2 x 2) and the zero-filling lanes as a 16-byte
+  // store (2), measured 6 with the predicate in P1.
   std::vector<std::uint64_t> dst = lanes(0, 16), src(32);
   for (unsigned l = 0; l < 32; ++l) src[l] = l < 16 ? kZeroFill : 16 * l;
   const BankModel sm90 = make_preset("sm90");
