@@ -52,13 +52,9 @@ constexpr OverBudget kOverBudget[] = {
     // Not yet split.
     {"validate/cf_merge/sort_table_profile.cuh", "profile_size", 111},
     {"validate/global_search/search_bench.cu", "main", 81},
-    {"kernels/cost_fuzz.cu", "main", 80},
     {"validate/latency/shmem_latency.cu", "main", 80},
-    {"kernels/merge_sort.cu", "time_sorts", 78},
     {"kernels/cf_merge_sort.cuh", "dispatch", 66},
     {"kernels/cf_sort_bench_check.cuh", "check_one", 62},
-    {"validate/programs/cub_block.cu", "main", 62},
-    {"kernels/pairwise_merge.cu", "run_case", 61},
     {"validate/cf_merge/sort_table.cu", "time_size", 61},
     {"validate/cf_merge/sort_table_sweep.cuh", "sweep_keys", 61},
     {"validate/hopper/tma_wgmma_gemm.cu", "gemm_kernel", 61},
