@@ -51,8 +51,6 @@ constexpr OverBudget kOverBudget[] = {
     {"python/model_binding.cpp", "bind_model", 61},
     // Not yet split.
     {"validate/cf_merge/sort_table_profile.cuh", "profile_size", 111},
-    {"validate/global_search/search_bench.cu", "main", 81},
-    {"validate/latency/shmem_latency.cu", "main", 80},
     {"kernels/cf_merge_sort.cuh", "dispatch", 66},
     {"kernels/cf_sort_bench_check.cuh", "check_one", 62},
     {"validate/cf_merge/sort_table.cu", "time_size", 61},
