@@ -49,7 +49,8 @@ constexpr OverBudget kOverBudget[] = {
     {"capture/injection/launch_callbacks.hpp", "Capture::begin_launch", 61},
     {"capture/injection/tensor_map_callbacks.hpp", "Capture::join_tensor_maps", 61},
     {"python/model_binding.cpp", "bind_model", 61},
-    // Not yet split.
+    // Not yet split: the device sort's dispatch and its benchmarks, a wgmma probe kernel whose SASS the
+    // measurements name; to be split with a GPU run that checks them.
     {"validate/cf_merge/sort_table_profile.cuh", "profile_size", 111},
     {"kernels/cf_merge_sort.cuh", "dispatch", 66},
     {"kernels/cf_sort_bench_check.cuh", "check_one", 62},
