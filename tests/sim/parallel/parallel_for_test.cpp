@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -28,10 +29,34 @@ TEST_CASE("every index is called exactly once, on at most the threads asked for"
     CHECK(ids.size() <= used);
   }
   CHECK(parallel_for(3, 16, [](std::size_t) {}) == 3);  // never more threads than indices
+  // At most `threads` calls at once: each call sleeps, so more workers would overlap.
+  for (unsigned threads : {1u, 2u, 3u}) {
+    std::atomic<int> in_flight{0}, most{0};
+    parallel_for(60 * threads, threads, [&](std::size_t) {
+      const int now = ++in_flight;
+      for (int m = most.load(); now > m && !most.compare_exchange_weak(m, now);) {
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      --in_flight;
+    });
+    CHECK(most.load() <= static_cast<int>(threads));
+  }
   CHECK(parallel_for(0, 4, [](std::size_t) { FAIL("no index"); }) == 1);
 }
 
 TEST_CASE("the lowest failing index's exception is rethrown, and later indices are skipped") {
+  // Index 7 fails after index 9 has: the exception kept is still 7's (one thread, in order, would throw it).
+  for (unsigned threads : {2u, 4u}) {
+    try {
+      parallel_for(12, threads, [](std::size_t i) {
+        if (i == 7) std::this_thread::sleep_for(std::chrono::milliseconds(50)), throw std::runtime_error("late 7");
+        if (i == 9) throw std::runtime_error("early 9");
+      });
+      FAIL("no exception");
+    } catch (const std::runtime_error& e) {
+      CHECK(std::string(e.what()) == "late 7");
+    }
+  }
   std::atomic<std::size_t> ran{0};
   try {
     parallel_for(10000, 4, [&](std::size_t i) {
