@@ -23,16 +23,19 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <utility>
+#include <optional>
+#include <functional>
 #include <span>
 
+#include "bench/bench_stats.hpp"
 #include "proofs/adversary/constructions.hpp"
 #include "sim/inputs/merge_sort_adversary.hpp"
 
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
+using namespace bankcheck::inputs;
+using bankcheck::bench::wall_seconds;
 
 double peak_rss_bytes() {
   rusage ru{};
@@ -40,10 +43,60 @@ double peak_rss_bytes() {
   return static_cast<double>(ru.ru_maxrss) * 1024.0;
 }
 
+/// 1. The generator alone; returns a checksum of the first keys.
+std::uint64_t time_generator(const MergeSortAdversary& adv, double n) {
+  std::uint64_t check = 0;
+  const double s = wall_seconds([&] {
+    adv.generate_tiles<std::int32_t>(
+        [&](std::uint64_t, std::span<const std::int32_t> keys) { check += static_cast<std::uint64_t>(keys[0]); });
+  });
+  std::cout << "generator alone (reused tile buffer): " << s << " s, " << n / s << " keys/s\n";
+  return check;
+}
+
+/// 2. The file path.
+void time_file_path(const MergeSortAdversary& adv, const std::filesystem::path& file, double n, double out_bytes) {
+  const PermutationFileWrite w = write_permutation_file(adv, file, 4);
+  const double total = w.write_seconds + w.commit_seconds;
+  std::cout << "file " << file.string() << ": generate + write " << w.write_seconds << " s, " << n / w.write_seconds
+            << " keys/s; + fsync/rename " << w.commit_seconds << " s: " << n / total << " keys/s end to end\n";
+  std::cout << "peak RSS after the file path: " << peak_rss_bytes() / 1e6 << " MB = " << peak_rss_bytes() / out_bytes
+            << " x output\n";
+}
+
+/// 3. The command's path.
+void time_command_path(const MergeSortAdversary& adv, const std::filesystem::path& file, double n) {
+  std::uint64_t reports = 0;
+  const double s = wall_seconds([&] {
+    bankcheck::proofs::write_permutation(adv, file.string(), bankcheck::proofs::KeyFormat::binary, 4,
+                                         [&](std::uint64_t, std::uint64_t) { ++reports; });
+  });
+  std::cout << "command path (KeyFileWriter, " << reports << " progress calls): " << s << " s, " << n / s
+            << " keys/s end to end (fsync + rename included)\n";
+}
+
+/// 4. In memory: first touch, then warm. Adds a sample of the keys to `check`; false when the memory is refused.
+bool time_in_memory(const MergeSortAdversary& adv, std::uint64_t keys, double n, std::uint64_t& check) {
+  const std::size_t bytes = keys * sizeof(std::int32_t);
+  void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) {
+    std::cerr << "cannot map " << bytes << " bytes\n";
+    return false;
+  }
+  const std::span<std::int32_t> out(static_cast<std::int32_t*>(mem), keys);
+  double s = wall_seconds([&] { adv.generate(out); });
+  std::cout << "generate(span), fresh anonymous memory (page faults counted): " << s << " s, " << n / s
+            << " keys/s\n";
+  s = wall_seconds([&] { adv.generate(out); });
+  std::cout << "generate(span), already mapped memory: " << s << " s, " << n / s << " keys/s\n";
+  for (std::uint64_t i = 0; i < keys; i += 4097) check += static_cast<std::uint64_t>(out[i]);
+  munmap(mem, bytes);
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  using namespace bankcheck::inputs;
   const unsigned log2n = argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : 26;
   const std::filesystem::path file =
       argc > 2 ? std::filesystem::path(argv[2])
@@ -57,68 +110,23 @@ int main(int argc, char** argv) {
   const double out_bytes = n * sizeof(std::int32_t);
   std::cout << "n = " << shape.keys << " keys (2^" << log2n << " * 17), u = 256, E = 17, 4-byte keys, output "
             << out_bytes / 1e6 << " MB\n";
-
-  auto t = std::chrono::steady_clock::now();
-  const MergeSortAdversary adv(shape, SearchBudget{1e300, 1, 3000});
-  std::cout << "plan (searches of the in-block passes, not counted below): " << seconds_since(t) << " s\n";
-
-  // 1. The generator alone.
-  std::uint64_t check = 0;
-  t = std::chrono::steady_clock::now();
-  adv.generate_tiles<std::int32_t>(
-      [&](std::uint64_t, std::span<const std::int32_t> keys) { check += static_cast<std::uint64_t>(keys[0]); });
-  double s = seconds_since(t);
-  std::cout << "generator alone (reused tile buffer): " << s << " s, " << n / s << " keys/s\n";
-
-  // 2. The file path.
-  try {
-    const PermutationFileWrite w = write_permutation_file(adv, file, 4);
-    const double total = w.write_seconds + w.commit_seconds;
-    std::cout << "file " << file.string() << ": generate + write " << w.write_seconds << " s, " << n / w.write_seconds
-              << " keys/s; + fsync/rename " << w.commit_seconds << " s: " << n / total << " keys/s end to end\n";
-    std::cout << "peak RSS after the file path: " << peak_rss_bytes() / 1e6 << " MB = "
-              << peak_rss_bytes() / out_bytes << " x output\n";
-  } catch (const std::exception& e) {
-    std::cerr << "file path: " << e.what() << "\n";
-    return 2;
-  }
+  std::optional<MergeSortAdversary> adv;
+  const double plan = wall_seconds([&] { adv.emplace(shape, SearchBudget{1e300, 1, 3000}); });
+  std::cout << "plan (searches of the in-block passes, not counted below): " << plan << " s\n";
+  std::uint64_t check = time_generator(*adv, n);
   std::error_code ignored;
-  std::filesystem::remove(file, ignored);
-
-  // 3. The command's path.
-  try {
-    std::uint64_t reports = 0;
-    t = std::chrono::steady_clock::now();
-    bankcheck::proofs::write_permutation(adv, file.string(), bankcheck::proofs::KeyFormat::binary, 4,
-                                         [&](std::uint64_t, std::uint64_t) { ++reports; });
-    s = seconds_since(t);
-    std::cout << "command path (KeyFileWriter, " << reports << " progress calls): " << s << " s, " << n / s
-              << " keys/s end to end (fsync + rename included)\n";
-  } catch (const std::exception& e) {
-    std::cerr << "command path: " << e.what() << "\n";
-    return 2;
+  for (const auto& [what, step] : {std::pair<const char*, std::function<void()>>{
+                                       "file path", [&] { time_file_path(*adv, file, n, out_bytes); }},
+                                   {"command path", [&] { time_command_path(*adv, file, n); }}}) {
+    try {
+      step();
+    } catch (const std::exception& e) {
+      std::cerr << what << ": " << e.what() << "\n";
+      return 2;
+    }
+    std::filesystem::remove(file, ignored);
   }
-  std::filesystem::remove(file, ignored);
-
-  // 4. In memory: first touch, then warm.
-  const std::size_t bytes = shape.keys * sizeof(std::int32_t);
-  void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (mem == MAP_FAILED) {
-    std::cerr << "cannot map " << bytes << " bytes\n";
-    return 2;
-  }
-  const std::span<std::int32_t> out(static_cast<std::int32_t*>(mem), shape.keys);
-  t = std::chrono::steady_clock::now();
-  adv.generate(out);
-  s = seconds_since(t);
-  std::cout << "generate(span), fresh anonymous memory (page faults counted): " << s << " s, " << n / s
-            << " keys/s\n";
-  t = std::chrono::steady_clock::now();
-  adv.generate(out);
-  s = seconds_since(t);
-  std::cout << "generate(span), already mapped memory: " << s << " s, " << n / s << " keys/s\n";
-  for (std::uint64_t i = 0; i < shape.keys; i += 4097) check += static_cast<std::uint64_t>(out[i]);
-  munmap(mem, bytes);
+  if (!time_in_memory(*adv, shape.keys, n, check)) return 2;
   std::cout << "peak RSS after the in-memory runs: " << peak_rss_bytes() / 1e6 << " MB = "
             << peak_rss_bytes() / out_bytes << " x output\n(checksum " << check << ")\n";
 }

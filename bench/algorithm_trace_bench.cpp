@@ -25,18 +25,13 @@
 
 using namespace bankcheck;
 using bench::median;
+using bench::thread_cpu_seconds;
 
 namespace {
 struct Null final : InstructionListener {
   std::uint64_t lanes = 0;
   void instruction(const InstructionInfo& i, const WarpRequest&) override { lanes += i.active; }
 };
-
-double thread_cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
 struct Figure {
   std::uint64_t lanes = 0;

@@ -10,11 +10,11 @@
 #include "cli/algorithm_args.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
-#include "cli/progress_bar.hpp"
 #include "proofs/adversary/construction_params.hpp"
 #include "proofs/adversary/constructions.hpp"
 #include "proofs/adversary/input_search.hpp"
 #include "sim/parallel/cluster.hpp"
+#include "sim/report/progress.hpp"
 
 namespace bankcheck::cli {
 namespace {
@@ -35,7 +35,7 @@ void run(const AdversaryArgs& a) {
     throw std::invalid_argument("under MPI only `adversary --search` shares its work (the ranks split --chains); "
                                 "write a construction on one process");
   if (a.search) {
-    ProgressBar bar("inputs", a.quiet || !cluster.root());
+    report::ProgressBar bar("inputs", a.quiet || !cluster.root());
     proofs::InputSearchRequest r;
     r.algorithm = a.algorithm.algorithm;
     r.params = params;
@@ -56,7 +56,7 @@ void run(const AdversaryArgs& a) {
     if (cluster.root()) std::cout << report.text;
     return;
   }
-  ProgressBar bar("keys", a.quiet);
+  report::ProgressBar bar("keys", a.quiet);
   proofs::ConstructionRequest r;
   r.name = a.algorithm.algorithm;
   r.params = params;

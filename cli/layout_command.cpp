@@ -107,15 +107,8 @@ void suggest(const LayoutOptions& o) {
   run_layout_suggest(SuggestOptions{o.layout, o.tile, o.element, o.accesses, o.base, o.model, o.output});
 }
 
-void run_layout(const LayoutOptions& o) {
-  if (!o.wgmma.descriptor.empty()) {
-    WgmmaPictureOptions w = o.wgmma;
-    w.type = o.element;
-    w.svg = o.svg;
-    print_wgmma_picture(w, std::cout);
-    return;
-  }
-  if (o.suggest) return suggest(o);
+/// The one --access of a plain check, with the layout and --along read.
+layout::LayoutAccessSpec layout_spec(const LayoutOptions& o) {
   if (!o.tile.empty()) throw std::invalid_argument("--tile goes with --suggest");
   if (o.accesses.size() != 1)
     throw std::invalid_argument(o.accesses.empty() ? "layout needs --access (or --wgmma-desc for a wgmma operand)"
@@ -130,7 +123,49 @@ void run_layout(const LayoutOptions& o) {
   if (o.along == "0" || o.along == "1") spec.along = static_cast<unsigned>(o.along[0] - '0');
   else if (o.along != "auto") throw std::invalid_argument("--along: expected 0, 1 or auto (got " + o.along + ")");
   spec.base = o.base;
-  const layout::LayoutAccess access = layout::plan_layout_access(spec);
+  return spec;
+}
+
+/// What `layout` adds to the replayed results: its input, the access's
+/// description, the worst conflict explained, and the symbolic proof checked
+/// against the enumeration. `drawn` is set to the instruction --svg draws.
+void amend_layout_results(report::Results& r, const LayoutOptions& o, const layout::LayoutAccess& access,
+                          const BankModel& model, const proofs::LayoutSymbolic& symbolic,
+                          std::optional<std::size_t>& drawn) {
+  r.command = "layout";
+  r.inputs = nlohmann::ordered_json::array();
+  r.inputs.push_back({{"kind", "layout"}, {"layout", access.layout.text()}, {"element", access.element.name},
+                      {"access", access.access.name()}, {"along", access.along}, {"base", access.base}});
+  r.header = layout::describe_access(access);
+  r.header.push_back("model  " + model.describe());
+  if (r.worst)
+    for (auto& line : layout::explain_conflict(access, model.geometry(), r.worst->index, r.worst->lanes, r.worst->bank))
+      r.notes.push_back(line);
+  bool agrees = true;
+  r.extra["symbolic"] = symbolic_json(symbolic, r, agrees);
+  r.notes.push_back(symbolic.text());
+  // The proof and the enumeration are independent; a disagreement is a bug in one of them.
+  if (!agrees)
+    throw std::logic_error("bug: the symbolic proof disagrees with the enumeration (" + symbolic.text() +
+                           "; enumerated " + std::to_string(r.totals.wavefronts) + " wavefronts, degree " +
+                           std::to_string(r.totals.worst_degree) + ")");
+  if (!o.svg.empty()) {
+    drawn = r.worst ? r.worst->index : 0;
+    r.notes.push_back("drawn: instruction " + access.instructions.at(*drawn).site + " in " + o.svg);
+  }
+  r.extra["along"] = access.along;
+}
+
+void run_layout(const LayoutOptions& o) {
+  if (!o.wgmma.descriptor.empty()) {
+    WgmmaPictureOptions w = o.wgmma;
+    w.type = o.element;
+    w.svg = o.svg;
+    print_wgmma_picture(w, std::cout);
+    return;
+  }
+  if (o.suggest) return suggest(o);
+  const layout::LayoutAccess access = layout::plan_layout_access(layout_spec(o));
   const BankModel model = o.model.make(layout::kLayoutWarp);
   const proofs::LayoutSymbolic symbolic = proofs::prove_layout_degree(access, access.base, model);
 
@@ -145,30 +180,7 @@ void run_layout(const LayoutOptions& o) {
   report::ReplayReportOptions ro{"layout", o.gate.sites, o.per_instruction || o.per_bank, o.per_bank,
                                  o.gate.fail_on_conflicts, {}, 1, {}, {}};
   std::optional<std::size_t> drawn;
-  ro.amend = [&](report::Results& r) {
-    r.command = "layout";
-    r.inputs = nlohmann::ordered_json::array();
-    r.inputs.push_back({{"kind", "layout"}, {"layout", access.layout.text()}, {"element", access.element.name},
-                        {"access", access.access.name()}, {"along", access.along}, {"base", access.base}});
-    r.header = layout::describe_access(access);
-    r.header.push_back("model  " + model.describe());
-    if (r.worst)
-      for (auto& line : layout::explain_conflict(access, model.geometry(), r.worst->index, r.worst->lanes, r.worst->bank))
-        r.notes.push_back(line);
-    bool agrees = true;
-    r.extra["symbolic"] = symbolic_json(symbolic, r, agrees);
-    r.notes.push_back(symbolic.text());
-    // The proof and the enumeration are independent; a disagreement is a bug in one of them.
-    if (!agrees)
-      throw std::logic_error("bug: the symbolic proof disagrees with the enumeration (" + symbolic.text() +
-                             "; enumerated " + std::to_string(r.totals.wavefronts) + " wavefronts, degree " +
-                             std::to_string(r.totals.worst_degree) + ")");
-    if (!o.svg.empty()) {
-      drawn = r.worst ? r.worst->index : 0;
-      r.notes.push_back("drawn: instruction " + access.instructions.at(*drawn).site + " in " + o.svg);
-    }
-    r.extra["along"] = access.along;
-  };
+  ro.amend = [&](report::Results& r) { amend_layout_results(r, o, access, model, symbolic, drawn); };
   report::ResultsWriter writer(out.stream(), o.output.format(), o.per_instruction || o.per_bank);
   report::Progress progress(o.output.progress_stream(), "layout", OutputOptions::progress_delay());
   const report::Results r = report::replay_report(source, model, ro, writer, progress);

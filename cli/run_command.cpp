@@ -38,31 +38,8 @@ bool site_selected(const std::vector<std::string>& sites, const std::string& sit
   return sites.empty() || std::find(sites.begin(), sites.end(), site) != sites.end();
 }
 
-/// The registry's report in the shared results schema, with the run's own findings.
-report::Results results_of(const AlgorithmReport& r, const BankModel& model, const RunOptions& o) {
-  report::Results out;
-  out.command = "run";
-  out.model = r.model;
-  out.model_description = model.describe();
-  out.timing = shared_timing(model.name());
-  out.warp = model.geometry().warp;
-  out.page_elements = out.warp;
-  out.selected_sites = o.gate.sites;
-  out.fail_on_conflicts = o.gate.fail_on_conflicts;
-  nlohmann::ordered_json input = {{"kind", "algorithm"}, {"algorithm", r.algorithm}, {"params", r.params},
-                                  {"input", r.input}};
-  if (!r.worst_case.empty()) input["worst_case"] = r.worst_case;
-  input["blocks"] = r.outcome.blocks;
-  input["items"] = r.outcome.items;
-  out.inputs.push_back(input);
-
-  std::string params;
-  for (const auto& [k, v] : r.params) params += " " + k + "=" + std::to_string(v);
-  out.header = {"run    " + r.algorithm + params, "input  " + r.input + ", " + std::to_string(r.outcome.blocks) +
-                                                        " blocks, " + std::to_string(r.outcome.items) + " items"};
-  if (!r.worst_case.empty()) out.header.push_back("worst case: " + r.worst_case);
-  out.header.push_back("model  " + model.describe());
-
+/// The selected sites, the worst instruction and (--per-round) the rounds.
+void add_run_sites(report::Results& out, const AlgorithmReport& r, const BankModel& model, const RunOptions& o) {
   WorstInstruction worst;
   std::string worst_location;
   for (const auto& s : r.sites) {
@@ -83,7 +60,10 @@ report::Results results_of(const AlgorithmReport& r, const BankModel& model, con
   if (o.per_round)
     for (const auto& x : r.rounds)
       if (site_selected(o.gate.sites, x.site)) out.rounds.push_back({x.phase, x.k, x.site, x.cost});
+}
 
+/// The run's own findings: the output check and the paper's prediction.
+void add_run_findings(report::Results& out, const AlgorithmReport& r) {
   if (r.outcome.output_checked) {
     out.notes.push_back("output check: " + std::string(r.outcome.output_ok ? "ok" : "FAILED") + " (" +
                         r.outcome.check + ")" +
@@ -111,6 +91,34 @@ report::Results results_of(const AlgorithmReport& r, const BankModel& model, con
     out.notes.push_back("prediction: none for these parameters and input");
     out.extra["prediction"] = nullptr;
   }
+}
+
+/// The registry's report in the shared results schema, with the run's own findings.
+report::Results results_of(const AlgorithmReport& r, const BankModel& model, const RunOptions& o) {
+  report::Results out;
+  out.command = "run";
+  out.model = r.model;
+  out.model_description = model.describe();
+  out.timing = shared_timing(model.name());
+  out.warp = model.geometry().warp;
+  out.page_elements = out.warp;
+  out.selected_sites = o.gate.sites;
+  out.fail_on_conflicts = o.gate.fail_on_conflicts;
+  nlohmann::ordered_json input = {{"kind", "algorithm"}, {"algorithm", r.algorithm}, {"params", r.params},
+                                  {"input", r.input}};
+  if (!r.worst_case.empty()) input["worst_case"] = r.worst_case;
+  input["blocks"] = r.outcome.blocks;
+  input["items"] = r.outcome.items;
+  out.inputs.push_back(input);
+
+  std::string params;
+  for (const auto& [k, v] : r.params) params += " " + k + "=" + std::to_string(v);
+  out.header = {"run    " + r.algorithm + params, "input  " + r.input + ", " + std::to_string(r.outcome.blocks) +
+                                                        " blocks, " + std::to_string(r.outcome.items) + " items"};
+  if (!r.worst_case.empty()) out.header.push_back("worst case: " + r.worst_case);
+  out.header.push_back("model  " + model.describe());
+  add_run_sites(out, r, model, o);
+  add_run_findings(out, r);
   return out;
 }
 

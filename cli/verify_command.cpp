@@ -13,13 +13,13 @@
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
-#include "cli/progress_bar.hpp"
 #include "model/bank_model.hpp"
 #include "proofs/certificate.hpp"
 #include "proofs/claim_selection.hpp"
 #include "proofs/claims_registry.hpp"
 #include "sim/parallel/cluster.hpp"
 #include "sim/trace/atomic_file.hpp"
+#include "sim/report/progress.hpp"
 
 namespace bankcheck::cli {
 namespace {
@@ -139,7 +139,7 @@ void run(const VerifyArgs& a) {
   // Under mpirun the ranks share the points (proofs/verifier.hpp); rank 0 prints and writes.
   const Cluster& cluster = Cluster::instance();
   req.cluster = &cluster;
-  auto bar = std::make_shared<ProgressBar>("points", a.quiet || !cluster.root());
+  auto bar = std::make_shared<report::ProgressBar>("points", a.quiet || !cluster.root());
   req.progress = [bar](const proofs::VerifyProgress& p) {
     bar->update(p.done_points, p.total_points,
                 p.total_work ? static_cast<double>(p.done_work) / static_cast<double>(p.total_work) : 1.0);

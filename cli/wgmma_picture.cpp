@@ -45,19 +45,8 @@ void draw(const layout::WgmmaOperandLayout& l, const std::string& descriptor, co
   render_bank_grid(build_bank_grid(model, trace, go), path);
 }
 
-}  // namespace
-
-void print_wgmma_picture(const WgmmaPictureOptions& o, std::ostream& out) {
-  if (o.shape.empty()) throw std::invalid_argument("--wgmma-desc needs --wgmma-shape (m64nNkK, e.g. m64n128k16)");
-  if (o.type.empty()) throw std::invalid_argument("--wgmma-desc needs --type (fp16, bf16, tf32, fp8, e4m3, e5m2, int8)");
-  if (o.operand != "a" && o.operand != "b")
-    throw std::invalid_argument("--operand: expected a or b (got " + o.operand + ")");
-  const std::uint64_t bits = layout::parse_wgmma_descriptor(o.descriptor);
-  const layout::WgmmaDescriptor d = layout::decode_wgmma_descriptor(bits);
-  const layout::WgmmaOperand op = layout::parse_wgmma_operand(o.shape, o.type, o.operand == "b", o.mn_major);
-  char hex[24];
-  std::snprintf(hex, sizeof hex, "0x%016llx", static_cast<unsigned long long>(bits));
-
+/// The decoded fields of a descriptor, one line each.
+void print_fields(std::ostream& out, const layout::WgmmaDescriptor& d, const char* hex) {
   out << "wgmma descriptor " << hex << " (PTX ISA 9.7.15.5.1.2.2, Matrix Descriptor Format)\n";
   out << field_line("start address", std::to_string(d.start), "bits 0-13: " + units(d.start));
   out << field_line("leading byte offset", std::to_string(d.leading), "bits 16-29: " + units(d.leading));
@@ -65,17 +54,10 @@ void print_wgmma_picture(const WgmmaPictureOptions& o, std::ostream& out) {
   out << field_line("base offset", std::to_string(d.base_offset), "bits 49-51");
   out << field_line("swizzle", std::string(layout::swizzle_mode_name(d.swizzle)),
                     "bits 62-63: " + std::to_string(static_cast<unsigned>(d.swizzle)));
-  // Errors (exit 2) come after the fields, so that a refused descriptor is still decoded on stdout.
-  out.flush();
-  const layout::WgmmaOperandLayout l = layout::wgmma_operand_layout(d, op);
-  const char name = op.operand_b ? 'B' : 'A';
-  const char mn = op.operand_b ? 'N' : 'M';
-  out << "operand " << name << " of m64n" << op.n << "k" << op.k << " " << op.type << ": " << op.mn() << " x " << op.k
-      << " (" << mn << " x K), " << (op.mn_major ? std::string(1, mn) + "-major" : std::string("K-major")) << ", "
-      << op.bytes() << " bytes in " << l.cores.size() << " core matrices of 8 rows x 16 bytes\n";
-  out << "layout  " << l.formula << "\n";
-  for (const auto& w : l.warnings) out << "warning: " << w << "\n";
+}
 
+/// Each core matrix's rows with their bank groups, the worst degree and the distinct rows.
+void print_core_matrices(std::ostream& out, const layout::WgmmaOperandLayout& l, const layout::WgmmaOperand& op) {
   out << "\nbank picture (where the layout puts each core matrix's rows; sm90: 32 banks of 4 bytes, a 16-byte row "
          "fills one group of 4 banks, bank group = address / 16 mod 8)\n";
   char header[96];
@@ -105,7 +87,32 @@ void print_wgmma_picture(const WgmmaPictureOptions& o, std::ostream& out) {
         << " core matrices have rows sharing a bank group\n";
   out << "distinct rows: " << distinct.size() << " of " << 8 * l.cores.size()
       << (distinct.size() < 8 * l.cores.size() ? " (core matrices overlap: they read the same bytes)" : "") << "\n";
+}
 
+}  // namespace
+
+void print_wgmma_picture(const WgmmaPictureOptions& o, std::ostream& out) {
+  if (o.shape.empty()) throw std::invalid_argument("--wgmma-desc needs --wgmma-shape (m64nNkK, e.g. m64n128k16)");
+  if (o.type.empty()) throw std::invalid_argument("--wgmma-desc needs --type (fp16, bf16, tf32, fp8, e4m3, e5m2, int8)");
+  if (o.operand != "a" && o.operand != "b")
+    throw std::invalid_argument("--operand: expected a or b (got " + o.operand + ")");
+  const std::uint64_t bits = layout::parse_wgmma_descriptor(o.descriptor);
+  const layout::WgmmaDescriptor d = layout::decode_wgmma_descriptor(bits);
+  const layout::WgmmaOperand op = layout::parse_wgmma_operand(o.shape, o.type, o.operand == "b", o.mn_major);
+  char hex[24];
+  std::snprintf(hex, sizeof hex, "0x%016llx", static_cast<unsigned long long>(bits));
+  print_fields(out, d, hex);
+  // Errors (exit 2) come after the fields, so that a refused descriptor is still decoded on stdout.
+  out.flush();
+  const layout::WgmmaOperandLayout l = layout::wgmma_operand_layout(d, op);
+  const char name = op.operand_b ? 'B' : 'A';
+  const char mn = op.operand_b ? 'N' : 'M';
+  out << "operand " << name << " of m64n" << op.n << "k" << op.k << " " << op.type << ": " << op.mn() << " x " << op.k
+      << " (" << mn << " x K), " << (op.mn_major ? std::string(1, mn) + "-major" : std::string("K-major")) << ", "
+      << op.bytes() << " bytes in " << l.cores.size() << " core matrices of 8 rows x 16 bytes\n";
+  out << "layout  " << l.formula << "\n";
+  for (const auto& w : l.warnings) out << "warning: " << w << "\n";
+  print_core_matrices(out, l, op);
   const unsigned a_bytes = 64 * op.k * op.element_bytes;
   const unsigned b_bytes = op.n * op.k * op.element_bytes;
   out << "\nmeasured (docs/bank-model.md, sm90 rule 8): on the H100, Nsight Compute counted every HGMMA at its ideal "

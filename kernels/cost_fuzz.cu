@@ -62,6 +62,77 @@ std::string text(const DeviceCost& c) {
                     : "not modelled";
 }
 
+/// The fuzzed requests as the kernel reads them: 32-bit offsets of the active lanes.
+std::vector<DeviceRequest> device_requests(const std::vector<inputs::FuzzRequest>& made) {
+  std::vector<DeviceRequest> host(made.size());
+  for (std::size_t i = 0; i < made.size(); ++i) {
+    DeviceRequest& d = host[i];
+    d.op = static_cast<std::uint32_t>(made[i].op);
+    d.width = made[i].width;
+    d.mask = made[i].mask();
+    d.has_source = !made[i].source.empty();
+    for (unsigned l = 0; l < 32; ++l) {
+      const bool on = (d.mask >> l) & 1u;
+      if (on && made[i].addr[l] > 0xFFFFFFFFull) throw std::logic_error("a fuzzed offset needs more than 32 bits");
+      d.addr[l] = on ? made[i].addr[l] : 0;
+      d.source[l] = on && d.has_source ? made[i].source[l] : 0;
+    }
+  }
+  return host;
+}
+
+/// Four costs per request from the GPU: both counters, 32- and 64-bit addresses.
+std::vector<DeviceCost> gpu_costs(const std::vector<DeviceRequest>& host) {
+  const std::uint64_t requests = host.size();
+  DeviceRequest* dev_requests = nullptr;
+  DeviceCost* dev_costs = nullptr;
+  check_cuda(cudaMalloc(&dev_requests, requests * sizeof(DeviceRequest)), "cudaMalloc");
+  check_cuda(cudaMalloc(&dev_costs, 4 * requests * sizeof(DeviceCost)), "cudaMalloc");
+  check_cuda(cudaMemcpy(dev_requests, host.data(), requests * sizeof(DeviceRequest), cudaMemcpyHostToDevice),
+             "cudaMemcpy");
+  const unsigned threads = 128;
+  cost_requests<<<static_cast<unsigned>((requests + threads - 1) / threads), threads>>>(dev_requests, requests,
+                                                                                      dev_costs);
+  check_cuda(cudaGetLastError(), "launch");
+  std::vector<DeviceCost> gpu(4 * requests);
+  check_cuda(cudaMemcpy(gpu.data(), dev_costs, gpu.size() * sizeof(DeviceCost), cudaMemcpyDeviceToHost), "cudaMemcpy");
+  cudaFree(dev_requests);
+  cudaFree(dev_costs);
+  return gpu;
+}
+
+/// The GPU's costs against BankModel's: the modelled count, or -1 after printing the first difference.
+std::int64_t compare_costs(const std::vector<inputs::FuzzRequest>& made, const std::vector<DeviceCost>& gpu,
+                           std::uint64_t seed) {
+  const BankModel model = make_preset("sm90");
+  std::int64_t modelled = 0;
+  for (std::size_t i = 0; i < made.size(); ++i) {
+    const WarpRequest r = made[i].request();
+    for (unsigned k = 0; k < 4; ++k) {
+      DeviceCost cpu{0, 0, 0, 0};
+      std::string threw;
+      try {
+        const RequestCost c = k % 2 == 0 ? model.cost(r) : model.kernel_counter_cost(r);
+        cpu = {static_cast<std::uint32_t>(c.wavefronts), static_cast<std::uint32_t>(c.ideal), c.degree, c.modelled};
+      } catch (const std::exception& e) {
+        threw = e.what();
+      }
+      const DeviceCost& g = gpu[4 * i + k];
+      if (threw.empty() && cpu.modelled == g.modelled && cpu.wavefronts == g.wavefronts && cpu.ideal == g.ideal &&
+          cpu.degree == g.degree) {
+        modelled += cpu.modelled;
+        continue;
+      }
+      std::printf("request %zu of seed %llu (%s), %s counter, %s addresses: GPU %s, CPU %s\nwarp 32\n%s\n", i,
+                  static_cast<unsigned long long>(seed), made[i].shape.c_str(), k % 2 == 0 ? "instruction" : "kernel",
+                  k < 2 ? "32-bit" : "64-bit", text(g).c_str(), threw.empty() ? text(cpu).c_str() : threw.c_str(),
+                  made[i].trace_line().c_str());
+      return -1;
+    }
+  }
+  return modelled;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -80,62 +151,9 @@ int main(int argc, char** argv) {
   try {
     inputs::RandomRequests fuzzer(seed);
     std::vector<inputs::FuzzRequest> made(requests);
-    std::vector<DeviceRequest> host(requests);
-    for (std::size_t i = 0; i < requests; ++i) {
-      made[i] = fuzzer.next();
-      DeviceRequest& d = host[i];
-      d.op = static_cast<std::uint32_t>(made[i].op);
-      d.width = made[i].width;
-      d.mask = made[i].mask();
-      d.has_source = !made[i].source.empty();
-      for (unsigned l = 0; l < 32; ++l) {
-        const bool on = (d.mask >> l) & 1u;
-        if (on && made[i].addr[l] > 0xFFFFFFFFull) throw std::logic_error("a fuzzed offset needs more than 32 bits");
-        d.addr[l] = on ? made[i].addr[l] : 0;
-        d.source[l] = on && d.has_source ? made[i].source[l] : 0;
-      }
-    }
-    DeviceRequest* dev_requests = nullptr;
-    DeviceCost* dev_costs = nullptr;
-    check_cuda(cudaMalloc(&dev_requests, requests * sizeof(DeviceRequest)), "cudaMalloc");
-    check_cuda(cudaMalloc(&dev_costs, 4 * requests * sizeof(DeviceCost)), "cudaMalloc");
-    check_cuda(cudaMemcpy(dev_requests, host.data(), requests * sizeof(DeviceRequest), cudaMemcpyHostToDevice),
-               "cudaMemcpy");
-    const unsigned threads = 128;
-    cost_requests<<<static_cast<unsigned>((requests + threads - 1) / threads), threads>>>(dev_requests, requests,
-                                                                                        dev_costs);
-    check_cuda(cudaGetLastError(), "launch");
-    std::vector<DeviceCost> gpu(4 * requests);
-    check_cuda(cudaMemcpy(gpu.data(), dev_costs, gpu.size() * sizeof(DeviceCost), cudaMemcpyDeviceToHost), "cudaMemcpy");
-    cudaFree(dev_requests);
-    cudaFree(dev_costs);
-
-    const BankModel model = make_preset("sm90");
-    std::uint64_t modelled = 0;
-    for (std::size_t i = 0; i < requests; ++i) {
-      const WarpRequest r = made[i].request();
-      for (unsigned k = 0; k < 4; ++k) {
-        DeviceCost cpu{0, 0, 0, 0};
-        std::string threw;
-        try {
-          const RequestCost c = k % 2 == 0 ? model.cost(r) : model.kernel_counter_cost(r);
-          cpu = {static_cast<std::uint32_t>(c.wavefronts), static_cast<std::uint32_t>(c.ideal), c.degree, c.modelled};
-        } catch (const std::exception& e) {
-          threw = e.what();
-        }
-        const DeviceCost& g = gpu[4 * i + k];
-        if (threw.empty() && cpu.modelled == g.modelled && cpu.wavefronts == g.wavefronts && cpu.ideal == g.ideal &&
-            cpu.degree == g.degree) {
-          modelled += cpu.modelled;
-          continue;
-        }
-        std::printf("request %zu of seed %llu (%s), %s counter, %s addresses: GPU %s, CPU %s\nwarp 32\n%s\n", i,
-                    static_cast<unsigned long long>(seed), made[i].shape.c_str(), k % 2 == 0 ? "instruction" : "kernel",
-                    k < 2 ? "32-bit" : "64-bit", text(g).c_str(), threw.empty() ? text(cpu).c_str() : threw.c_str(),
-                    made[i].trace_line().c_str());
-        return 1;
-      }
-    }
+    for (auto& m : made) m = fuzzer.next();
+    const std::int64_t modelled = compare_costs(made, gpu_costs(device_requests(made)), seed);
+    if (modelled < 0) return 1;
     std::printf("%llu requests (seed %llu): the GPU's costs equal the CPU's under both counters, with 32- and "
                 "64-bit addresses (%llu of %llu costs modelled)\n",
                 static_cast<unsigned long long>(requests), static_cast<unsigned long long>(seed),

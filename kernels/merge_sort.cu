@@ -200,6 +200,27 @@ void check_cub(Experiment& ex, const std::string& input_name, const std::vector<
 // ---------------------------------------------------------------------------
 // time: whole sorts.
 
+/// cub::DeviceMergeSort (its own u = 256, E = 17) on the same keys.
+void time_cub_sort(Experiment& ex, const CaseInfo& c, DeviceBuffer<Key>& d_in, DeviceBuffer<Key>& d_a,
+                   std::uint64_t n) {
+  std::size_t temp_bytes = 0;
+  BANKCHECK_CUDA(cub::DeviceMergeSort::SortKeysCopy(nullptr, temp_bytes, d_in.get(), d_a.get(),
+                                                    static_cast<std::int64_t>(n), Less{}));
+  DeviceBuffer<unsigned char> temp(temp_bytes);
+  CaseInfo cub_case = c;
+  cub_case.variant = "cub";
+  cub_case.threads = 256;
+  cub_case.blocks = static_cast<unsigned>((n + 256 * 17 - 1) / (256 * 17));
+  d_a.poison();
+  ex.time_external(
+      cub_case,
+      [&] {
+        BANKCHECK_CUDA(cub::DeviceMergeSort::SortKeysCopy(temp.get(), temp_bytes, d_in.get(), d_a.get(),
+                                                          static_cast<std::int64_t>(n), Less{}));
+      },
+      [&] { return is_iota_on_device(d_a.get(), n); }, n);
+}
+
 template <int E, int U>
 void time_sorts(Experiment& ex, int log_min, int log_max, const std::string& inputs) {
   const unsigned u = U;
@@ -224,24 +245,7 @@ void time_sorts(Experiment& ex, int log_min, int log_max, const std::string& inp
       c.blocks = static_cast<unsigned>(blocks);
       c.threads = u;
       c.input_hash = parallel_hash(input);
-      {  // cub::DeviceMergeSort (its own u = 256, E = 17) on the same keys
-        std::size_t temp_bytes = 0;
-        BANKCHECK_CUDA(cub::DeviceMergeSort::SortKeysCopy(nullptr, temp_bytes, d_in.get(), d_a.get(),
-                                                          static_cast<std::int64_t>(n), Less{}));
-        DeviceBuffer<unsigned char> temp(temp_bytes);
-        CaseInfo cub_case = c;
-        cub_case.variant = "cub";
-        cub_case.threads = 256;
-        cub_case.blocks = static_cast<unsigned>((n + 256 * 17 - 1) / (256 * 17));
-        d_a.poison();
-        ex.time_external(
-            cub_case,
-            [&] {
-              BANKCHECK_CUDA(cub::DeviceMergeSort::SortKeysCopy(temp.get(), temp_bytes, d_in.get(), d_a.get(),
-                                                                static_cast<std::int64_t>(n), Less{}));
-            },
-            [&] { return is_iota_on_device(d_a.get(), n); }, n);
-      }
+      time_cub_sort(ex, c, d_in, d_a, n);
       for (int capped = 0; capped <= 1; ++capped)
       for (MergeSortVariant v : {MergeSortVariant::baseline, MergeSortVariant::cf}) {
         const TileFactory<E> tile{v, static_cast<int>(u), d_in.get(), d_a.get()};
@@ -273,10 +277,7 @@ void time_sorts(Experiment& ex, int log_min, int log_max, const std::string& inp
         s.shared = static_cast<std::size_t>(shared);
         d_a.poison();
         d_b.poison();
-        ex.time_external(
-            s, sort,
-            [&] { return is_iota_on_device(result, n); },
-            n);
+        ex.time_external(s, sort, [&] { return is_iota_on_device(result, n); }, n);
       }
     }
   }

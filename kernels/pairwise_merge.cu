@@ -86,10 +86,10 @@ void tile_from_labels(const std::vector<std::uint8_t>& from_b, std::int32_t base
   a_count = static_cast<long>(a.size());
 }
 
-void run_case(Experiment& ex, unsigned u, unsigned E, bool worst, unsigned blocks) {
+/// Each block's tile of n = uE keys and its |A|: the worst-case labels, or a random half from B.
+void make_tiles(unsigned u, unsigned E, bool worst, unsigned blocks, std::vector<std::int32_t>& tiles,
+                std::vector<long>& a_counts) {
   const long n = static_cast<long>(u) * E;
-  std::vector<std::int32_t> tiles(n * blocks);
-  std::vector<long> a_counts(blocks);
   inputs::Random rng(u * 1000 + E * 10 + worst);
   const std::vector<std::uint8_t> worst_b = worst ? worst_labels(u, E) : std::vector<std::uint8_t>{};
   for (unsigned blk = 0; blk < blocks; ++blk) {
@@ -103,6 +103,13 @@ void run_case(Experiment& ex, unsigned u, unsigned E, bool worst, unsigned block
     }
     tile_from_labels(from_b, static_cast<std::int32_t>(blk * n), tiles.data() + blk * n, a_counts[blk]);
   }
+}
+
+void run_case(Experiment& ex, unsigned u, unsigned E, bool worst, unsigned blocks) {
+  const long n = static_cast<long>(u) * E;
+  std::vector<std::int32_t> tiles(n * blocks);
+  std::vector<long> a_counts(blocks);
+  make_tiles(u, E, worst, blocks, tiles, a_counts);
   std::vector<std::int32_t> expected(n * blocks);
   std::iota(expected.begin(), expected.end(), 0);
   DeviceBuffer<std::int32_t> d_tiles(tiles), d_out(n * blocks);

@@ -12,13 +12,9 @@ void require(bool ok, const std::string& what) {
 std::string num(std::uint64_t v) { return std::to_string(v); }
 }  // namespace
 
-bool is_power_of_two(std::uint64_t n) { return n != 0 && (n & (n - 1)) == 0; }
-
 unsigned log2_exact(std::uint64_t n) {
   require(is_power_of_two(n), "log2_exact: " + num(n) + " is not a power of two");
-  unsigned r = 0;
-  while ((std::uint64_t{1} << r) < n) ++r;
-  return r;
+  return log2_floor(n);
 }
 
 cpp_int pbs_worst_accesses_capped_per_warp(std::uint64_t w, std::uint64_t K) {

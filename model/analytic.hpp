@@ -7,6 +7,8 @@
 #include <boost/multiprecision/cpp_int.hpp>
 #include <cstdint>
 
+#include "model/power_of_two.hpp"
+
 namespace bankcheck::analytic {
 
 using boost::multiprecision::cpp_int;
@@ -62,9 +64,8 @@ cpp_int merge_worst_closed_form_twice_wide(const cpp_int& w, const cpp_int& E);
 /// Theorem 8 over a merge of n keys = n/(wE) warps. @pre n a positive multiple of wE, and as above.
 cpp_int merge_worst_conflicts_total(std::uint64_t w, std::uint64_t E, std::uint64_t n);
 
-/// True iff n is a power of two (n >= 1).
-bool is_power_of_two(std::uint64_t n);
-/// log2 of a power of two. @pre is_power_of_two(n).
+using bankcheck::is_power_of_two;  // model/power_of_two.hpp
+/// log2 of a power of two. @throws std::invalid_argument when n is not one.
 unsigned log2_exact(std::uint64_t n);
 
 }  // namespace bankcheck::analytic

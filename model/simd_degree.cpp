@@ -133,7 +133,6 @@ BANKCHECK_AVX512 std::uint32_t degree_avx512(const std::uint64_t* addr, const Ce
 // eight 32-bit cells) are compared pairwise through lane rotations, and the
 // distinct cells per bank are counted with a bit-sliced adder over one-hot
 // bank masks. Branch-free: every request that reaches it costs the same.
-
 #define BANKCHECK_AVX2 __attribute__((target("avx2,popcnt")))
 
 /// Bit-sliced counters: plane k holds bit k of a per-bank count (bank = bit position).
@@ -240,13 +239,16 @@ BANKCHECK_AVX2 inline std::uint32_t affine_degree(const __m256i (&cell)[4], std:
   return 32 * gcd / banks;
 }
 
-/// @pre addr holds 32 lanes (idle ones kInactive); map.bank_mask < 32.
-BANKCHECK_AVX2 std::uint32_t degree_avx2(const std::uint64_t* addr, const CellKeyMap& map) {
+#define BANKCHECK_AVX2_STEP BANKCHECK_AVX2 inline __attribute__((always_inline))  // degree_avx2's steps: in registers
+
+/// Step 1: the low dwords of the 32 cells and the active lanes' masks. False
+/// when an active cell needs more than 32 bits (not decided here).
+BANKCHECK_AVX2_STEP bool load_cells(const std::uint64_t* addr, const CellKeyMap& map, __m256i (&cell)[4],
+                                    __m256i (&on)[4], std::uint32_t& active) {
   const __m256i idle64 = _mm256_set1_epi64x(-1);
   const __m128i shift = _mm_cvtsi32_si128(static_cast<int>(map.cell_shift));
-  __m256i cell[4], on[4];
   __m256i high = _mm256_setzero_si256();
-  std::uint32_t active = 0;
+  active = 0;
   for (int q = 0; q < 4; ++q) {
     const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(addr + 8 * q));
     const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(addr + 8 * q + 4));
@@ -260,33 +262,36 @@ BANKCHECK_AVX2 std::uint32_t degree_avx2(const std::uint64_t* addr, const CellKe
     on[q] = _mm256_xor_si256(off, _mm256_set1_epi32(-1));
     active |= static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(on[q]))) << (8 * q);
   }
-  if (!_mm256_testz_si256(high, _mm256_set1_epi64x(static_cast<long long>(0xffffffff00000000ull)))) return kNoSimdDegree;
-  if (active == 0) return 0;
+  return _mm256_testz_si256(high, _mm256_set1_epi64x(static_cast<long long>(0xffffffff00000000ull)));
+}
 
-  // Most requests touch pairwise different banks: one bit per active lane's bank tells.
-  const __m256i bank_mask = _mm256_set1_epi32(static_cast<int>(map.bank_mask));
-  const __m256i one = _mm256_set1_epi32(1);
+/// Step 2: whether the active lanes touch pairwise different banks (most
+/// requests do): one bit per active lane's bank tells.
+BANKCHECK_AVX2_STEP bool distinct_banks(const __m256i (&cell)[4], const __m256i (&on)[4], std::uint32_t active,
+                                        const CellKeyMap& map) {
+  const __m256i bank_mask = _mm256_set1_epi32(static_cast<int>(map.bank_mask)), one = _mm256_set1_epi32(1);
   __m256i hits[4];
   for (int q = 0; q < 4; ++q) hits[q] = _mm256_and_si256(on[q], _mm256_sllv_epi32(one, _mm256_and_si256(cell[q], bank_mask)));
   __m256i hit = _mm256_or_si256(_mm256_or_si256(hits[0], hits[1]), _mm256_or_si256(hits[2], hits[3]));
   hit = _mm256_or_si256(hit, _mm256_permute2x128_si256(hit, hit, 1));
   hit = _mm256_or_si256(hit, _mm256_shuffle_epi32(hit, _MM_SHUFFLE(1, 0, 3, 2)));
   hit = _mm256_or_si256(hit, _mm256_shuffle_epi32(hit, _MM_SHUFFLE(2, 3, 0, 1)));
-  if (__builtin_popcount(static_cast<std::uint32_t>(_mm256_cvtsi256_si32(hit))) == __builtin_popcount(active)) return 1;
+  return __builtin_popcount(static_cast<std::uint32_t>(_mm256_cvtsi256_si32(hit))) == __builtin_popcount(active);
+}
 
-  // Evenly spaced cells (columns, strides, one broadcast cell): a formula.
-  if (active == ~std::uint32_t{0} && map.word_row_bits == 0)
-    if (const std::uint32_t d = affine_degree(cell, map.bank_mask); d != 0) return d;
-
-  // The general case. Idle lanes take the cell of the first active lane:
-  // the set of distinct cells (and of banks) stays that of the active
-  // lanes, so nothing below needs the active mask again.
+/// Step 4, the general case: the most lanes of distinct bank words in one bank.
+BANKCHECK_AVX2_STEP std::uint32_t general_degree(__m256i (&cell)[4], const __m256i (&on)[4], std::uint32_t active,
+                                                 const CellKeyMap& map) {
+  // Idle lanes take the cell of the first active lane: the set of distinct
+  // cells (and of banks) stays that of the active lanes, so nothing below
+  // needs the active mask again.
   if (active != ~std::uint32_t{0}) {
     alignas(32) std::uint32_t cells[32];
     for (int q = 0; q < 4; ++q) _mm256_store_si256(reinterpret_cast<__m256i*>(cells + 8 * q), cell[q]);
     const __m256i fill = _mm256_set1_epi32(static_cast<int>(cells[__builtin_ctz(active)]));
     for (int q = 0; q < 4; ++q) cell[q] = _mm256_blendv_epi8(fill, cell[q], on[q]);
   }
+  const __m256i bank_mask = _mm256_set1_epi32(static_cast<int>(map.bank_mask)), one = _mm256_set1_epi32(1);
   const __m256i word_mask = _mm256_set1_epi32(static_cast<int>(~map.word_row_bits));
   __m256i key[4], onehot[4];
   for (int q = 0; q < 4; ++q) {
@@ -314,6 +319,19 @@ BANKCHECK_AVX2 std::uint32_t degree_avx2(const std::uint64_t* addr, const CellKe
   const __m256i kept[4] = {_mm256_andnot_si256(dup[0], onehot[0]), _mm256_andnot_si256(dup[1], onehot[1]),
                            _mm256_andnot_si256(dup[2], onehot[2]), _mm256_andnot_si256(dup[3], onehot[3])};
   return max_bank_count(kept);
+}
+
+/// @pre addr holds 32 lanes (idle ones kInactive); map.bank_mask < 32.
+BANKCHECK_AVX2 std::uint32_t degree_avx2(const std::uint64_t* addr, const CellKeyMap& map) {
+  __m256i cell[4], on[4];
+  std::uint32_t active;
+  if (!load_cells(addr, map, cell, on, active)) return kNoSimdDegree;
+  if (active == 0) return 0;
+  if (distinct_banks(cell, on, active, map)) return 1;
+  // Step 3: evenly spaced cells (columns, strides, one broadcast cell): a formula.
+  if (active == ~std::uint32_t{0} && map.word_row_bits == 0)
+    if (const std::uint32_t d = affine_degree(cell, map.bank_mask); d != 0) return d;
+  return general_degree(cell, on, active, map);
 }
 
 /// The CPU's SIMD features, read once. This may run during static

@@ -87,6 +87,45 @@ LayoutSymbolic prove_layout_degree(const layout::LayoutAccess& access, std::uint
   return prove_layout_degree(access, derive_layout_linear_map(access, base), model);
 }
 
+namespace {
+
+/// The witness of a degree >= 2: a kernel vector of P F outside ker F, lane 0
+/// and the lane it names, in one bank. `columns` are F's (lane bits of the
+/// group, then the u bits of a wide access's cells).
+std::optional<SymbolicWitness> conflict_witness(const LayoutLinearMap& map, const std::vector<std::uint64_t>& columns,
+                                                unsigned group_bits, unsigned bank_bits, unsigned cell_shift) {
+  const std::uint64_t bank_mask = (std::uint64_t{1} << bank_bits) - 1;
+  for (std::uint64_t x = 1; x < (std::uint64_t{1} << columns.size()); ++x) {
+    std::uint64_t delta = 0;
+    for (std::size_t k = 0; k < columns.size(); ++k)
+      if ((x >> k) & 1) delta ^= columns[k];
+    if (delta == 0 || (delta & bank_mask) != 0) continue;
+    const unsigned lane_b = static_cast<unsigned>(x & ((std::uint64_t{1} << group_bits) - 1));
+    const std::uint64_t u_b = x >> group_bits;
+    SymbolicWitness w;
+    w.lane_a = 0;
+    w.lane_b = lane_b;
+    w.cell_a = map.address(0, 0) >> cell_shift;
+    w.cell_b = (map.address(lane_b, 0) >> cell_shift) ^ u_b;
+    w.bank = static_cast<unsigned>(w.cell_a & bank_mask);
+    return w;
+  }
+  return std::nullopt;
+}
+
+/// F over (the group's lane bits, u), as its columns of cells: bank rows on top.
+std::vector<std::uint64_t> cell_columns(const LayoutLinearMap& map, unsigned group_bits, unsigned u_bits,
+                                        unsigned cell_shift) {
+  std::vector<std::uint64_t> columns;
+  for (unsigned p = 0; p < group_bits; ++p)
+    for (const AddressBit& b : map.bits)
+      if (b.role == AddressBit::Role::lane && b.position == p) columns.push_back(b.column >> cell_shift);
+  for (unsigned t = 0; t < u_bits; ++t) columns.push_back(std::uint64_t{1} << t);
+  return columns;
+}
+
+}  // namespace
+
 LayoutSymbolic prove_layout_degree(const layout::LayoutAccess& access, const LayoutLinearMap& map,
                                    const BankModel& model) {
   LayoutSymbolic out;
@@ -115,13 +154,7 @@ LayoutSymbolic prove_layout_degree(const layout::LayoutAccess& access, const Lay
   }
   const unsigned u_bits = width > cell_bytes ? log2_floor(width / cell_bytes) : 0;
   const unsigned group_bits = form.group_bits < map.lane_bits ? form.group_bits : map.lane_bits;
-
-  // F over (the group's lane bits, u): columns are cells, bank rows on top.
-  std::vector<std::uint64_t> columns;
-  for (unsigned p = 0; p < group_bits; ++p)
-    for (const AddressBit& b : map.bits)
-      if (b.role == AddressBit::Role::lane && b.position == p) columns.push_back(b.column >> cell_shift);
-  for (unsigned t = 0; t < u_bits; ++t) columns.push_back(std::uint64_t{1} << t);
+  const std::vector<std::uint64_t> columns = cell_columns(map, group_bits, u_bits, cell_shift);
   Gf2Affine F{Gf2Matrix::Zero(kCellRows, static_cast<Eigen::Index>(columns.size())), Gf2Vector::Zero(kCellRows)};
   for (std::size_t k = 0; k < columns.size(); ++k)
     for (unsigned r = 0; r < kCellRows; ++r) F.A(r, static_cast<Eigen::Index>(k)) = (columns[k] >> r) & 1;
@@ -134,26 +167,7 @@ LayoutSymbolic prove_layout_degree(const layout::LayoutAccess& access, const Lay
   out.instructions = std::uint64_t{1} << map.instruction_bits;
   out.lanes_per_phase = 1u << group_bits;
   out.phases = std::uint64_t{1} << (map.lane_bits - group_bits);
-  if (d.degree >= 2) {
-    // A kernel vector of P F outside ker F: lane 0 and the lane it names.
-    const std::uint64_t bank_mask = (std::uint64_t{1} << bank_bits) - 1;
-    for (std::uint64_t x = 1; x < (std::uint64_t{1} << columns.size()); ++x) {
-      std::uint64_t delta = 0;
-      for (std::size_t k = 0; k < columns.size(); ++k)
-        if ((x >> k) & 1) delta ^= columns[k];
-      if (delta == 0 || (delta & bank_mask) != 0) continue;
-      const unsigned lane_b = static_cast<unsigned>(x & ((std::uint64_t{1} << group_bits) - 1));
-      const std::uint64_t u_b = x >> group_bits;
-      SymbolicWitness w;
-      w.lane_a = 0;
-      w.lane_b = lane_b;
-      w.cell_a = map.address(0, 0) >> cell_shift;
-      w.cell_b = (map.address(lane_b, 0) >> cell_shift) ^ u_b;
-      w.bank = static_cast<unsigned>(w.cell_a & bank_mask);
-      out.witness = w;
-      break;
-    }
-  }
+  if (d.degree >= 2) out.witness = conflict_witness(map, columns, group_bits, bank_bits, cell_shift);
   return out;
 }
 

@@ -12,19 +12,16 @@
 #include <string>
 #include <vector>
 
+#include "model/power_of_two.hpp"
+
 namespace bankcheck::nt {
 
 /// GCD(a, b) with GCD(0, 0) = 0 (Definition 10 for a, b > 0).
 constexpr std::uint64_t gcd(std::uint64_t a, std::uint64_t b) { return std::gcd(a, b); }
 
-constexpr bool is_power_of_two(std::uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
-
-/// floor(log2 x) for x >= 1.
-constexpr unsigned log2_floor(std::uint64_t x) {
-  unsigned r = 0;
-  while (x >>= 1) ++r;
-  return r;
-}
+// Powers of two and floor(log2 x): model/power_of_two.hpp, named here too.
+using bankcheck::is_power_of_two;
+using bankcheck::log2_floor;
 
 /// The least non-negative residue of a modulo m (Lemma 9), also for negative a.
 /// @pre m >= 1.

@@ -187,86 +187,116 @@ std::string bound_text(const Prediction& pr) {
   return pr.value.str() + kind + pr.formula + ")";
 }
 
-InputSearchReport search_registry(const InputSearchRequest& r) {
-  const AlgorithmSpec& spec = find_algorithm(r.algorithm);
-  Params params = resolve_params(spec, r.params);
-  const auto param_or = [&](const char* k, std::uint64_t fallback) {
-    return params.count(k) ? static_cast<std::uint64_t>(params.at(k)) : fallback;
-  };
-  const BankModel model = make_preset("dmm", static_cast<unsigned>(param_or("w", 32)));
-  const std::int64_t range = params.count("K") ? 2 * params.at("K") + 2 : 1024;
-  SearchObjective objective;
-  // A merge's input is A then B: unless a_size is given, searched inputs split in half.
-  const bool half_split = params.count("a_size") && params.at("a_size") == -1;
-  Params file_params = params;
-  auto run_on = [&](const std::vector<std::uint64_t>& v) {
+/// A search over a registered algorithm's file inputs (the registry's
+/// `--input FILE`), on the DMM: the length its inputs take, then the search.
+class RegistrySearch {
+ public:
+  explicit RegistrySearch(const InputSearchRequest& r)
+      : r_(r),
+        params_(resolve_params(find_algorithm(r.algorithm), r.params)),
+        model_(make_preset("dmm", static_cast<unsigned>(param_or("w", 32)))),
+        // A merge's input is A then B: unless a_size is given, searched inputs split in half.
+        half_split_(params_.count("a_size") && params_.at("a_size") == -1) {}
+
+  InputSearchReport run() {
+    const std::int64_t range = params_.count("K") ? 2 * params_.at("K") + 2 : 1024;
+    const std::vector<std::uint64_t> lengths = input_lengths();
+    std::string rejected;
+    const std::uint64_t lanes = accepted_length(lengths, rejected);
+    std::optional<AlgorithmReport> worst;
+    try {
+      worst = run_algorithm(r_.algorithm, params_, InputChoice{InputChoice::Kind::worst, r_.seed, ""}, model_);
+    } catch (const std::invalid_argument&) {
+    }
+    std::string bound = "none stated for this algorithm and input (every lane its own wavefront is the trivial one)";
+    if (worst && worst->outcome.prediction) {
+      objective_.quantity = worst->outcome.prediction->quantity;
+      objective_.sites = worst->outcome.prediction->sites;
+      bound = bound_text(*worst->outcome.prediction);
+    }
+    const AlgorithmReport random =
+        run_algorithm(r_.algorithm, params_, InputChoice{InputChoice::Kind::random, r_.seed, ""}, model_);
+    InputSearchReport report;
+    std::ostringstream s;
+    s << "search " << r_.algorithm << " (dmm, w = " << model_.geometry().warp << "), maximizing "
+      << objective_.describe() << "\n";
+    if (lanes == 0)
+      s << "  no search: an input of " << lengths.front() << " integers was rejected (" << rejected
+        << "); set the length with --length\n";
+    else
+      search(lanes, static_cast<std::uint64_t>(range), report, s);
+    s << "  random input  " << objective_.of(random) << "\n"
+      << "  construction  " << (worst ? std::to_string(objective_.of(*worst)) + " (--input worst)" : "none")
+      << "\n  bound         " << bound << "\n";
+    report.text = s.str();
+    return report;
+  }
+
+ private:
+  std::uint64_t param_or(const char* k, std::uint64_t fallback) const {
+    return params_.count(k) ? static_cast<std::uint64_t>(params_.at(k)) : fallback;
+  }
+
+  std::uint64_t run_on(const std::vector<std::uint64_t>& v) const {
     InputChoice in{InputChoice::Kind::file, 1, "(searched input)"};
     in.values = std::make_shared<const std::vector<std::int64_t>>(v.begin(), v.end());
-    return objective.of(run_algorithm(r.algorithm, file_params, in, model));
-  };
-  // Input length: the request's, else the first of w, n, u, u*per_thread, u*E the algorithm accepts.
-  std::vector<std::uint64_t> lengths = {r.length ? r.length : param_or("w", 32)};
-  if (!r.length)
-    for (std::uint64_t len : {param_or("n", 0), param_or("u", 0), param_or("u", 0) * param_or("per_thread", 0),
-                              param_or("u", 0) * param_or("E", 0)})
-      if (len) lengths.push_back(len);
-  std::uint64_t lanes = 0;
-  std::string rejected;
-  for (std::uint64_t len : lengths) {
-    if (params.count("queries")) params["queries"] = static_cast<std::int64_t>(len);
-    file_params = params;
-    if (half_split) file_params["a_size"] = static_cast<std::int64_t>(len / 2);
-    try {
-      run_on(std::vector<std::uint64_t>(len, 1));
-      lanes = len;
-      break;
-    } catch (const std::invalid_argument& e) {
-      rejected = e.what();
+    return objective_.of(run_algorithm(r_.algorithm, file_params_, in, model_));
+  }
+
+  /// Input length: the request's, else the first of w, n, u, u*per_thread, u*E the algorithm accepts.
+  std::vector<std::uint64_t> input_lengths() const {
+    std::vector<std::uint64_t> lengths = {r_.length ? r_.length : param_or("w", 32)};
+    if (!r_.length)
+      for (std::uint64_t len : {param_or("n", 0), param_or("u", 0), param_or("u", 0) * param_or("per_thread", 0),
+                                param_or("u", 0) * param_or("E", 0)})
+        if (len) lengths.push_back(len);
+    return lengths;
+  }
+
+  /// The first length whose all-ones input the algorithm accepts (0: none; `rejected` says why the last failed).
+  std::uint64_t accepted_length(const std::vector<std::uint64_t>& lengths, std::string& rejected) {
+    file_params_ = params_;
+    for (std::uint64_t len : lengths) {
+      if (params_.count("queries")) params_["queries"] = static_cast<std::int64_t>(len);
+      file_params_ = params_;
+      if (half_split_) file_params_["a_size"] = static_cast<std::int64_t>(len / 2);
+      try {
+        run_on(std::vector<std::uint64_t>(len, 1));
+        return len;
+      } catch (const std::invalid_argument& e) {
+        rejected = e.what();
+      }
     }
+    return 0;
   }
-  std::optional<AlgorithmReport> worst;
-  try {
-    worst = run_algorithm(r.algorithm, params, InputChoice{InputChoice::Kind::worst, r.seed, ""}, model);
-  } catch (const std::invalid_argument&) {
-  }
-  std::string bound = "none stated for this algorithm and input (every lane its own wavefront is the trivial one)";
-  if (worst && worst->outcome.prediction) {
-    objective.quantity = worst->outcome.prediction->quantity;
-    objective.sites = worst->outcome.prediction->sites;
-    bound = bound_text(*worst->outcome.prediction);
-  }
-  const AlgorithmReport random =
-      run_algorithm(r.algorithm, params, InputChoice{InputChoice::Kind::random, r.seed, ""}, model);
-  InputSearchReport report;
-  std::ostringstream s;
-  s << "search " << r.algorithm << " (dmm, w = " << model.geometry().warp << "), maximizing " << objective.describe()
-    << "\n";
-  if (lanes == 0) {
-    s << "  no search: an input of " << lengths.front() << " integers was rejected (" << rejected
-      << "); set the length with --length\n";
-  } else {
-    Counter counter{r, planned_of(lanes, static_cast<std::uint64_t>(range), r.iterations)};
+
+  void search(std::uint64_t lanes, std::uint64_t range, InputSearchReport& report, std::ostringstream& s) const {
+    Counter counter{r_, planned_of(lanes, range, r_.iterations)};
     const auto start = std::chrono::steady_clock::now();
     const VectorSearchResult found = search_in_chains(
-        static_cast<unsigned>(lanes), static_cast<std::uint64_t>(range),
+        static_cast<unsigned>(lanes), range,
         [&](const std::vector<std::uint64_t>& v) {
           counter.tick();
           return run_on(v);
         },
-        r);
-    finish(report, r, found, start);
+        r_);
+    finish(report, r_, found, start);
     // The search costs on the DMM; `run` defaults to sm90, so the replay says which model.
-    report.replay = r.algorithm + " --model dmm";
-    for (const auto& [name, value] : file_params) report.replay += " " + name + "=" + std::to_string(value);
-    s << "  best found    " << found.cost << how_found(report, r) << " after " << found.iterations << " inputs of "
+    report.replay = r_.algorithm + " --model dmm";
+    for (const auto& [name, value] : file_params_) report.replay += " " + name + "=" + std::to_string(value);
+    s << "  best found    " << found.cost << how_found(report, r_) << " after " << found.iterations << " inputs of "
       << lanes << " integers in [0, " << range << ")\n";
   }
-  s << "  random input  " << objective.of(random) << "\n"
-    << "  construction  " << (worst ? std::to_string(objective.of(*worst)) + " (--input worst)" : "none")
-    << "\n  bound         " << bound << "\n";
-  report.text = s.str();
-  return report;
-}
+
+  const InputSearchRequest& r_;
+  Params params_;
+  const BankModel model_;
+  const bool half_split_;
+  Params file_params_;
+  SearchObjective objective_;
+};
+
+InputSearchReport search_registry(const InputSearchRequest& r) { return RegistrySearch(r).run(); }
 
 }  // namespace
 

@@ -25,6 +25,7 @@
 #include <iterator>
 
 #include "model/hd.hpp"
+#include "model/power_of_two.hpp"  // for the algorithm headers, which run on the device too
 #include "sim/algorithms/shared_accessor.hpp"
 
 namespace bankcheck {

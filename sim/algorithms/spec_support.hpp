@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/power_of_two.hpp"
 #include "sim/algorithms/algorithm_registry.hpp"
 #include "sim/algorithms/block_algorithm.hpp"
 #include "sim/algorithms/block_recorder.hpp"
@@ -33,7 +34,8 @@ inline void require_range(const Params& p, std::string_view name, std::int64_t l
   require(v >= lo && v <= hi, std::string(name) + " must be in " + num(lo) + ".." + num(hi) + " (got " + num(v) + ")");
 }
 
-inline bool power_of_two(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+/// A parameter (signed) that is positive and a power of two (model/power_of_two.hpp).
+inline bool power_of_two(std::int64_t v) { return v > 0 && is_power_of_two(static_cast<std::uint64_t>(v)); }
 
 /// For algorithms whose input is generated, not read: `--input FILE` is refused.
 inline void no_file(const InputChoice& in, std::string_view algorithm) {

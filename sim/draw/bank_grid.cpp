@@ -74,81 +74,107 @@ void GridRecorder::instruction(const InstructionInfo& info, const WarpRequest& r
                     std::vector<std::uint64_t>(request.addr.begin(), request.addr.end())});
 }
 
+namespace {
+
+/// What the selected warps do to one cell, over all rounds: fixes the grid's
+/// size and the label of cells outside the chosen round.
+struct CellInfo {
+  int region = -1;
+  std::set<std::uint64_t> threads_any;    // every thread touching it
+  std::set<std::uint64_t> threads_round;  // threads touching it in the chosen round
+  std::map<int, std::set<std::uint64_t>> threads_by_region;
+  bool in_round = false;
+  bool conflict = false;
+};
+
+/// Step 1's result: every cell each selected warp touches, and the sites.
+struct CellScan {
+  std::map<std::uint64_t, CellInfo> info;
+  std::vector<std::string> regions;
+  std::set<int> round_regions;  // sites issuing in the chosen round
+  int region_of(const std::string& site) {
+    auto it = std::find(regions.begin(), regions.end(), site);
+    if (it != regions.end()) return static_cast<int>(it - regions.begin());
+    regions.push_back(site);
+    return static_cast<int>(regions.size() - 1);
+  }
+};
+
+/// Step 1, one instruction: its cells, and in the chosen round its cost and conflicting cells.
+void scan_instruction(const BankModel& model, const GridInstruction& ins, const BankGridOptions& options,
+                      CellScan& scan, BankGrid& grid) {
+  const unsigned banks = model.geometry().banks, warp = model.geometry().warp;
+  if (ins.addr.size() != warp)
+    throw std::invalid_argument("instruction of " + std::to_string(ins.addr.size()) + " lanes for a model of warp " +
+                                std::to_string(warp));
+  const std::uint64_t bytes = cell_bytes(model, ins.width);
+  const bool selected = round_selected(options, ins.round);
+  const int region = scan.region_of(ins.site);
+  // Distinct cells per bank in this instruction: >= 2 in one bank is a conflict.
+  std::map<unsigned, std::set<std::uint64_t>> per_bank;
+  for (unsigned lane = 0; lane < warp; ++lane) {
+    const std::uint64_t a = ins.addr[lane];
+    if (a == kInactive) continue;
+    const std::uint64_t thread = std::uint64_t{ins.warp_index} * warp + lane;
+    for (std::uint64_t c = a / bytes; c <= (a + ins.width - 1) / bytes; ++c) {
+      auto& ci = scan.info[c];
+      if (ci.region < 0) ci.region = region;
+      ci.threads_any.insert(thread);
+      ci.threads_by_region[region].insert(thread);
+      if (selected) {
+        ci.in_round = true;
+        ci.threads_round.insert(thread);
+        per_bank[static_cast<unsigned>(c % banks)].insert(c);
+      }
+    }
+  }
+  if (!selected) return;
+  scan.round_regions.insert(region);
+  const RequestCost cost = model.cost({ins.op, ins.width, ins.addr});
+  grid.round_wavefronts += cost.wavefronts;
+  grid.round_conflicts += cost.conflicts;
+  if (cost.degree > 1)
+    for (const auto& [bank, cells] : per_bank)
+      if (cells.size() > 1)
+        for (auto c : cells) scan.info[c].conflict = true;
+}
+
+/// Step 2: one grid cell from what the scan found of it.
+void fill_cell(GridCell& cell, const CellInfo& ci, const CellScan& scan, const BankGridOptions& options) {
+  // Tint: the site that first touched it (the staging store, typically: SPAA Figs. 2-3
+  // colour A's and B's cells by the list they came from).
+  cell.region = ci.region;
+  cell.state = ci.conflict ? CellState::conflict : ci.in_round ? CellState::accessed : CellState::touched;
+  if (options.label != GridLabel::thread) return;
+  // In the round: who touches it now. Elsewhere: who touches it through the round's
+  // sites in other rounds (the papers label a cell with the thread that reads it);
+  // blank when only other sites touch it. With every round highlighted: everyone.
+  std::set<std::uint64_t> same_sites;
+  for (const auto& [region, threads] : ci.threads_by_region)
+    if (scan.round_regions.contains(region)) same_sites.insert(threads.begin(), threads.end());
+  cell.text = threads_label(ci.in_round ? ci.threads_round : same_sites);
+}
+
+}  // namespace
+
 BankGrid build_bank_grid(const BankModel& model, const std::vector<GridInstruction>& trace,
                          const BankGridOptions& options) {
   if (trace.empty()) throw std::invalid_argument("the algorithm issued no shared-memory instruction to draw");
   const unsigned banks = model.geometry().banks;
-  const unsigned warp = model.geometry().warp;
-
   std::size_t rounds = 0;
   for (const auto& ins : trace) rounds = std::max(rounds, ins.round + 1);
   if (options.rounds.empty() && options.round != BankGridOptions::kAllRounds && options.round >= rounds)
     throw std::invalid_argument("--round must be in [0, " + std::to_string(rounds - 1) + "] (got " +
                                 std::to_string(options.round) + ")");
-
-  // Every cell each selected warp touches, over all rounds: fixes the grid's size and
-  // the label of cells outside the chosen round.
-  struct CellInfo {
-    int region = -1;
-    std::set<std::uint64_t> threads_any;    // every thread touching it
-    std::set<std::uint64_t> threads_round;  // threads touching it in the chosen round
-    std::map<int, std::set<std::uint64_t>> threads_by_region;
-    bool in_round = false;
-    bool conflict = false;
-  };
-  std::map<std::uint64_t, CellInfo> info;
-  std::vector<std::string> regions;
-  auto region_of = [&](const std::string& site) {
-    auto it = std::find(regions.begin(), regions.end(), site);
-    if (it != regions.end()) return static_cast<int>(it - regions.begin());
-    regions.push_back(site);
-    return static_cast<int>(regions.size() - 1);
-  };
-
   BankGrid grid;
-  std::set<int> round_regions;  // sites issuing in the chosen round
+  CellScan scan;
   bool any_warp = false;
-  for (const auto& ins : trace) {
-    if (!warp_selected(options, ins.warp_index)) continue;
-    any_warp = true;
-    if (ins.addr.size() != warp)
-      throw std::invalid_argument("instruction of " + std::to_string(ins.addr.size()) + " lanes for a model of warp " +
-                                  std::to_string(warp));
-    const std::uint64_t bytes = cell_bytes(model, ins.width);
-    const bool selected = round_selected(options, ins.round);
-    const int region = region_of(ins.site);
-    // Distinct cells per bank in this instruction: >= 2 in one bank is a conflict.
-    std::map<unsigned, std::set<std::uint64_t>> per_bank;
-    for (unsigned lane = 0; lane < warp; ++lane) {
-      const std::uint64_t a = ins.addr[lane];
-      if (a == kInactive) continue;
-      const std::uint64_t thread = std::uint64_t{ins.warp_index} * warp + lane;
-      for (std::uint64_t c = a / bytes; c <= (a + ins.width - 1) / bytes; ++c) {
-        auto& ci = info[c];
-        if (ci.region < 0) ci.region = region;
-        ci.threads_any.insert(thread);
-        ci.threads_by_region[region].insert(thread);
-        if (selected) {
-          ci.in_round = true;
-          ci.threads_round.insert(thread);
-          per_bank[static_cast<unsigned>(c % banks)].insert(c);
-        }
-      }
-    }
-    if (!selected) continue;
-    round_regions.insert(region);
-    const RequestCost cost = model.cost({ins.op, ins.width, ins.addr});
-    grid.round_wavefronts += cost.wavefronts;
-    grid.round_conflicts += cost.conflicts;
-    if (cost.degree > 1)
-      for (const auto& [bank, cells] : per_bank)
-        if (cells.size() > 1)
-          for (auto c : cells) info[c].conflict = true;
-  }
+  for (const auto& ins : trace)
+    if (warp_selected(options, ins.warp_index)) any_warp = true, scan_instruction(model, ins, options, scan, grid);
   if (!any_warp)
     throw std::invalid_argument("warp " + std::to_string(options.warp_index) + " issued no shared-memory instruction");
 
-  const std::uint64_t last_cell = info.rbegin()->first;
+  const std::uint64_t last_cell = scan.info.rbegin()->first;
   grid.banks = banks;
   grid.first_column = std::min(options.first_cell, last_cell) / banks;
   grid.columns = last_cell / banks + 1 - grid.first_column;
@@ -156,29 +182,14 @@ BankGrid build_bank_grid(const BankModel& model, const std::vector<GridInstructi
     throw std::invalid_argument("the grid would have " + std::to_string(grid.columns * banks) +
                                 " cells; draw a smaller instance (at most 2^20 cells)");
   grid.cells.resize(banks * grid.columns);
-  grid.regions = regions;
+  grid.regions = scan.regions;
   grid.rounds = rounds;
   grid.title = options.title;
   grid.state_legend = options.state_legend;
   for (std::uint64_t c = grid.first_column * banks; c <= last_cell; ++c) {
     GridCell& cell = grid.cells[(c % banks) * grid.columns + c / banks - grid.first_column];
-    auto it = info.find(c);
     if (options.label == GridLabel::address) cell.text = std::to_string(c);
-    if (it == info.end()) continue;
-    const CellInfo& ci = it->second;
-    // Tint: the site that first touched it (the staging store, typically: SPAA Figs. 2-3
-    // colour A's and B's cells by the list they came from).
-    cell.region = ci.region;
-    cell.state = ci.conflict ? CellState::conflict : ci.in_round ? CellState::accessed : CellState::touched;
-    if (options.label == GridLabel::thread) {
-      // In the round: who touches it now. Elsewhere: who touches it through the round's
-      // sites in other rounds (the papers label a cell with the thread that reads it);
-      // blank when only other sites touch it. With every round highlighted: everyone.
-      std::set<std::uint64_t> same_sites;
-      for (const auto& [region, threads] : ci.threads_by_region)
-        if (round_regions.contains(region)) same_sites.insert(threads.begin(), threads.end());
-      cell.text = threads_label(ci.in_round ? ci.threads_round : same_sites);
-    }
+    if (auto it = scan.info.find(c); it != scan.info.end()) fill_cell(cell, it->second, scan, options);
   }
   return grid;
 }

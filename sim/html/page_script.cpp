@@ -1,9 +1,15 @@
 #include "sim/html/page_assets.hpp"
 
-namespace bankcheck::html {
+#include <string>
 
-std::string_view page_script() {
-  return R"JS(
+namespace bankcheck::html {
+namespace {
+
+// The page's script in three parts, joined by page_script(): what the others
+// use (the data, element and number helpers), the sortable table, and the
+// page's views (kernels, a kernel's instructions and source, one instruction's
+// bank grid) with the keyboard and the URL hash that select them.
+constexpr const char* kScriptHelpers = R"JS(
 (function () {
   'use strict';
   var data = JSON.parse(document.getElementById('report-data').textContent);
@@ -21,7 +27,9 @@ std::string_view page_script() {
   function offsetOf(site) { var at = site.lastIndexOf('+0x'); return at > 0 ? parseInt(site.slice(at + 3), 16) : 0; }
   function fmt(v) { return v === null || v === undefined ? '' : (typeof v === 'number' ? v.toLocaleString('en-US') : String(v)); }
 
-  // A sortable, filterable table whose rows are selected by keyboard (j/k, arrows) and opened by Enter or a click.
+)JS";
+
+constexpr const char* kScriptTable = R"JS(  // A sortable, filterable table whose rows are selected by keyboard (j/k, arrows) and opened by Enter or a click.
   function Table(table, filter, columns, rows, open) {
     this.table = table; this.columns = columns; this.rows = rows; this.open = open;
     this.shown = rows.slice(); this.selected = 0; this.sortKey = null; this.sortDir = -1;
@@ -81,7 +89,9 @@ std::string_view page_script() {
   };
   Table.prototype.openSelected = function () { if (this.shown.length) this.open(this.shown[this.selected]); };
 
-  $('title').textContent = data.title;
+)JS";
+
+constexpr const char* kScriptViews = R"JS(  $('title').textContent = data.title;
   $('model').textContent = 'model ' + data.model;
   data.notes.forEach(function (n) { $('notes').appendChild(el('li', {text: n})); });
 
@@ -234,6 +244,12 @@ std::string_view page_script() {
   fromHash();
 })();
 )JS";
+
+}  // namespace
+
+std::string_view page_script() {
+  static const std::string script = std::string(kScriptHelpers) + kScriptTable + kScriptViews;
+  return script;
 }
 
 }  // namespace bankcheck::html

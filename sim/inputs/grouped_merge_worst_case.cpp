@@ -210,92 +210,126 @@ TargetedLabeling best_labeling_for_targets(const GroupedMergeShape& shape, std::
   return out;
 }
 
-GroupedWorstCase grouped_worst_case(const GroupedMergeShape& shape, const SearchBudget& budget,
-                                    std::uint64_t exhaustive_limit) {
-  check_grouped_merge_shape(shape);
-  const unsigned w = shape.warp, E = shape.items;
-  GroupedWorstCase best;
-  std::vector<unsigned> banks;
-  auto consider = [&](const std::vector<unsigned>& targets, std::uint64_t hits) {
-    if (!best.from_b.empty() && hits <= best.cost) return;
-    TargetedLabeling l = best_labeling_for_targets(shape, targets);
-    const std::uint64_t cost = cost_and_banks(shape, l.from_b, banks);
-    if (best.from_b.empty() || cost > best.cost) {
-      best.cost = cost;
-      best.from_b = std::move(l.from_b);
-      best.targets = targets;
-    }
-  };
-  std::vector<unsigned> t(E, 0);
-  if (std::pow(static_cast<double>(w), E) <= static_cast<double>(exhaustive_limit)) {
-    best.exact = true;
+namespace {
+
+/// The search of grouped_worst_case: the best labeling found so far, and the
+/// targets it tries (exhaustively, or by local ascent within a budget).
+class GroupedSearch {
+ public:
+  GroupedSearch(const GroupedMergeShape& shape, const SearchBudget& budget) : shape_(shape), budget_(budget) {}
+
+  /// Every target sequence, when w^E of them fit the limit.
+  GroupedWorstCase exhaustive() {
+    const unsigned w = shape_.warp, E = shape_.items;
+    std::vector<unsigned> t(E, 0);
+    best_.exact = true;
     while (true) {
-      const std::uint64_t hits = targeted_hits(shape, t);
-      ++best.targets_tried;
+      const std::uint64_t hits = targeted_hits(shape_, t);
+      ++best_.targets_tried;
       consider(t, hits);
       unsigned j = 0;
       while (j < E && ++t[j] == w) t[j++] = 0;
       if (j == E) break;
     }
-    return best;
+    return std::move(best_);
   }
-  const auto t0 = std::chrono::steady_clock::now();
-  auto out_of_budget = [&] {
-    return best.targets_tried >= budget.max_iterations ||
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > budget.seconds;
-  };
-  Random rng(budget.seed);  // drawn through the standard distributions: the committed searched inputs used libstdc++'s
-  std::uniform_int_distribution<unsigned> bank(0, w - 1);
-  // Local ascent from a start. Moves: retarget one step j to any bank, or
-  // shift every target from step p on by the same amount (the best sequences
-  // found are runs of consecutive banks with a jump: b_j = s + j, then
-  // s' + j). After each sweep the labeling's own fullest banks are tried as
-  // targets (they score at least as much).
-  auto ascend = [&](std::vector<unsigned> cur) {
-    std::uint64_t cur_hits = targeted_hits(shape, cur);
-    ++best.targets_tried;
-    consider(cur, cur_hits);
-    bool improved = true;
+
+  /// Structured starts first: consecutive banks b_j = s + j (Section 4 aligns
+  /// its scans this way), then random target sequences, until the budget ends.
+  GroupedWorstCase search() {
+    const unsigned w = shape_.warp, E = shape_.items;
+    std::vector<unsigned> t(E, 0);
+    for (unsigned s = 0; s < w && !out_of_budget(); ++s) {
+      for (unsigned j = 0; j < E; ++j) t[j] = (s + j) % w;
+      ascend(t);
+    }
+    Random rng(budget_.seed);  // drawn through the standard distributions: the committed searched inputs used libstdc++'s
+    std::uniform_int_distribution<unsigned> bank(0, w - 1);
+    while (!out_of_budget()) {
+      for (unsigned j = 0; j < E; ++j) t[j] = bank(rng);
+      ascend(t);
+    }
+    return std::move(best_);
+  }
+
+ private:
+  bool out_of_budget() const {
+    return best_.targets_tried >= budget_.max_iterations ||
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() > budget_.seconds;
+  }
+
+  /// Keeps the labeling of `targets` if it costs more than the best so far.
+  void consider(const std::vector<unsigned>& targets, std::uint64_t hits) {
+    if (!best_.from_b.empty() && hits <= best_.cost) return;
+    TargetedLabeling l = best_labeling_for_targets(shape_, targets);
+    const std::uint64_t cost = cost_and_banks(shape_, l.from_b, banks_);
+    if (best_.from_b.empty() || cost > best_.cost) {
+      best_.cost = cost;
+      best_.from_b = std::move(l.from_b);
+      best_.targets = targets;
+    }
+  }
+
+  /// Moves to `cand` when it hits more than the current sequence.
+  bool try_move(const std::vector<unsigned>& cand) {
+    const std::uint64_t h = targeted_hits(shape_, cand);
+    ++best_.targets_tried;
+    if (h <= cur_hits_) return false;
+    cur_ = cand;
+    cur_hits_ = h;
+    return true;
+  }
+
+  /// Local ascent from a start. Moves: retarget one step j to any bank, or
+  /// shift every target from step p on by the same amount (the best sequences
+  /// found are runs of consecutive banks with a jump: b_j = s + j, then
+  /// s' + j). After each sweep the labeling's own fullest banks are tried as
+  /// targets (they score at least as much).
+  void ascend(const std::vector<unsigned>& start) {
+    const unsigned w = shape_.warp, E = shape_.items;
+    cur_ = start;
+    cur_hits_ = targeted_hits(shape_, cur_);
+    ++best_.targets_tried;
+    consider(cur_, cur_hits_);
     std::vector<unsigned> next;
-    auto try_move = [&](const std::vector<unsigned>& cand) {
-      const std::uint64_t h = targeted_hits(shape, cand);
-      ++best.targets_tried;
-      if (h <= cur_hits) return false;
-      cur = cand;
-      cur_hits = h;
-      return true;
-    };
-    while (improved && !out_of_budget()) {
+    for (bool improved = true; improved && !out_of_budget();) {
       improved = false;
       for (unsigned j = 0; j < E && !out_of_budget(); ++j)
         for (unsigned d = 1; d < w; ++d) {
-          next = cur;
+          next = cur_;
           next[j] = (next[j] + d) % w;
           improved |= try_move(next);
-          next = cur;
+          next = cur_;
           for (unsigned k = j; k < E; ++k) next[k] = (next[k] + d) % w;
           improved |= try_move(next);
         }
-      consider(cur, cur_hits);
-      const TargetedLabeling l = best_labeling_for_targets(shape, cur);
-      cost_and_banks(shape, l.from_b, banks);
-      if (try_move(banks)) {
+      consider(cur_, cur_hits_);
+      const TargetedLabeling l = best_labeling_for_targets(shape_, cur_);
+      cost_and_banks(shape_, l.from_b, banks_);
+      if (try_move(banks_)) {
         improved = true;
-        consider(cur, cur_hits);
+        consider(cur_, cur_hits_);
       }
     }
-  };
-  // Structured starts first: consecutive banks b_j = s + j (Section 4 aligns
-  // its scans this way), then random target sequences.
-  for (unsigned s = 0; s < w && !out_of_budget(); ++s) {
-    for (unsigned j = 0; j < E; ++j) t[j] = (s + j) % w;
-    ascend(t);
   }
-  while (!out_of_budget()) {
-    for (unsigned j = 0; j < E; ++j) t[j] = bank(rng);
-    ascend(t);
-  }
-  return best;
+
+  const GroupedMergeShape& shape_;
+  const SearchBudget& budget_;
+  const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  GroupedWorstCase best_;
+  std::vector<unsigned> banks_, cur_;
+  std::uint64_t cur_hits_ = 0;
+};
+
+}  // namespace
+
+GroupedWorstCase grouped_worst_case(const GroupedMergeShape& shape, const SearchBudget& budget,
+                                    std::uint64_t exhaustive_limit) {
+  check_grouped_merge_shape(shape);
+  GroupedSearch search(shape, budget);
+  if (std::pow(static_cast<double>(shape.warp), shape.items) <= static_cast<double>(exhaustive_limit))
+    return search.exhaustive();
+  return search.search();
 }
 
 }  // namespace bankcheck::inputs

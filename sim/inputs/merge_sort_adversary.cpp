@@ -56,68 +56,95 @@ void check_merge_sort_shape(const MergeSortShape& s) {
     throw std::invalid_argument("n is too large: at most 2^40 tiles");
 }
 
+namespace {
+
+/// The labeling of one tile for merges of two or more warps, and where it
+/// comes from. The Section 4 tile labeling: warps alternate A-major and
+/// B-major splits, so every pair of warps, and so every merge of >= 2 warps,
+/// is balanced. Or, with WidePasses::warp_search: warp k of a merge of
+/// m >= 2w threads has its A part at k wE/2 of A, its B part at k wE/2 of B,
+/// and B starts m E/2 (a multiple of w) after A, so the warp's B part starts
+/// in the bank of its A part: a gap of -wE/2 mod w after the A part. Every
+/// warp takes wE/2 from each list, so any number of warps per merge stays
+/// balanced, and a bank rotation maps warp k's problem onto warp 0's: one
+/// labeling serves every warp.
+std::vector<std::uint8_t> wide_tile_labeling(const MergeSortShape& shape, const SearchBudget& budget,
+                                             MergeSortAdversary::WidePasses wide, std::string& source) {
+  const unsigned w = shape.warp, E = shape.items, u = shape.threads;
+  std::vector<std::uint8_t> tile;
+  const Section4Parameters p = section4_parameters(w, E);  // checks (w, E) for either labeling
+  if (wide != MergeSortAdversary::WidePasses::warp_search) {
+    for (unsigned v = 0; v < u / w; ++v) {
+      const auto labels = labels_from_splits(worst_warp_splits(p, v % 2 == 0), w);
+      tile.insert(tile.end(), labels.begin(), labels.end());
+    }
+    source = "section-4";
+    return tile;
+  }
+  const unsigned gap = (w - (w * E / 2) % w) % w;
+  SearchBudget b = budget;
+  b.seed = budget.seed + 2 * u;
+  const GroupedWorstCase r = grouped_worst_case(GroupedMergeShape{w, E, w, gap}, b);
+  for (unsigned v = 0; v < u / w; ++v) tile.insert(tile.end(), r.from_b.begin(), r.from_b.end());
+  source = r.exact ? "warp search (exact)" : "warp search";
+  return tile;
+}
+
+/// The in-block pass of merges of m threads.
+MergePassPlan block_pass(const MergeSortShape& shape, const SearchBudget& budget, unsigned m,
+                         const std::vector<std::uint8_t>& wide_tile, const std::string& wide_source) {
+  const unsigned w = shape.warp, E = shape.items, u = shape.threads;
+  MergePassPlan plan;
+  plan.name = "block m=" + std::to_string(m);
+  plan.merge_threads = m;
+  plan.run = std::uint64_t{m} * E / 2;
+  if (m >= 2 * w) {
+    plan.source = wide_source;
+    plan.from_b = wide_tile;
+    return plan;
+  }
+  // Fewer than two warps per merge: no published construction. The
+  // labeling is the grouped worst case (proofs/grouped_merge_worst_case):
+  // exact inner optimization for each target bank sequence, the targets
+  // searched (or enumerated when w^E is small).
+  SearchBudget b = budget;
+  b.seed = budget.seed + m;
+  const GroupedWorstCase r = grouped_worst_case(GroupedMergeShape{w, E, m}, b);
+  plan.source = r.exact ? "exact (all targets)" : "targeted search";
+  for (unsigned v = 0; v < u / w; ++v) plan.from_b.insert(plan.from_b.end(), r.from_b.begin(), r.from_b.end());
+  return plan;
+}
+
+/// Composes a pass into the tile permutation: a key at tile offset x before
+/// the pass moves to the offset its group (of G keys) labeling gives it.
+void compose_pass(const MergePassPlan& plan, std::size_t G, std::vector<std::uint32_t>& perm) {
+  const std::size_t T = perm.size();
+  std::vector<std::uint32_t> sel_a, sel_b, move(T);
+  for (std::size_t base = 0; base < T; base += G) {
+    std::vector<std::uint8_t> group(plan.from_b.begin() + base, plan.from_b.begin() + base + G);
+    selections(group, G, sel_a, sel_b);
+    if (sel_a.size() != G / 2) throw std::logic_error("unbalanced merge group in pass " + plan.name);
+    for (std::size_t y = 0; y < G; ++y)
+      move[base + y] = static_cast<std::uint32_t>(base + (y < G / 2 ? sel_a[y] : sel_b[y - G / 2]));
+  }
+  for (auto& f : perm) f = move[f];
+}
+
+}  // namespace
+
 MergeSortAdversary::MergeSortAdversary(const MergeSortShape& shape, SearchBudget budget, WidePasses wide)
     : shape_(shape) {
   check_merge_sort_shape(shape_);
-  const unsigned w = shape_.warp, E = shape_.items, u = shape_.threads;
+  const unsigned E = shape_.items, u = shape_.threads;
   const std::uint64_t T = shape_.tile();
-  const Section4Parameters p = section4_parameters(w, E);
-  // The Section 4 tile labeling: warps alternate A-major and B-major splits,
-  // so every pair of warps, and so every merge of >= 2 warps, is balanced.
-  std::vector<std::uint8_t> section4_tile;
-  for (unsigned v = 0; v < u / w; ++v) {
-    const auto labels = labels_from_splits(worst_warp_splits(p, v % 2 == 0), w);
-    section4_tile.insert(section4_tile.end(), labels.begin(), labels.end());
-  }
-  std::string wide_source = "section-4";
-  if (wide == WidePasses::warp_search) {
-    // Warp k of a merge of m >= 2w threads: A part at k wE/2 of A, B part at
-    // k wE/2 of B, and B starts m E/2 (a multiple of w) after A, so the
-    // warp's B part starts in the bank of its A part: a gap of -wE/2 mod w
-    // after the A part. Every warp takes wE/2 from each list, so any number
-    // of warps per merge stays balanced, and a bank rotation maps warp k's
-    // problem onto warp 0's: one labeling serves every warp.
-    const unsigned gap = (w - (w * E / 2) % w) % w;
-    SearchBudget b = budget;
-    b.seed = budget.seed + 2 * u;
-    const GroupedWorstCase r = grouped_worst_case(GroupedMergeShape{w, E, w, gap}, b);
-    section4_tile.clear();
-    for (unsigned v = 0; v < u / w; ++v) section4_tile.insert(section4_tile.end(), r.from_b.begin(), r.from_b.end());
-    wide_source = r.exact ? "warp search (exact)" : "warp search";
-  }
+  std::string wide_source;
+  const std::vector<std::uint8_t> section4_tile = wide_tile_labeling(shape_, budget, wide, wide_source);
   // In-block passes.
   block_perm_.resize(T);
   for (std::uint32_t i = 0; i < T; ++i) block_perm_[i] = i;  // each thread's keys ascend in registers
   for (unsigned m = 2; m <= u; m *= 2) {
-    MergePassPlan plan;
-    plan.name = "block m=" + std::to_string(m);
-    plan.merge_threads = m;
-    plan.run = std::uint64_t{m} * E / 2;
-    const std::size_t G = std::size_t{m} * E;
-    if (m >= 2 * w) {
-      plan.source = wide_source;
-      plan.from_b = section4_tile;
-    } else {
-      // Fewer than two warps per merge: no published construction. The
-      // labeling is the grouped worst case (proofs/grouped_merge_worst_case):
-      // exact inner optimization for each target bank sequence, the targets
-      // searched (or enumerated when w^E is small).
-      SearchBudget b = budget;
-      b.seed = budget.seed + m;
-      const GroupedWorstCase r = grouped_worst_case(GroupedMergeShape{w, E, m}, b);
-      plan.source = r.exact ? "exact (all targets)" : "targeted search";
-      for (unsigned v = 0; v < u / w; ++v) plan.from_b.insert(plan.from_b.end(), r.from_b.begin(), r.from_b.end());
-    }
-    // Compose: a key at tile offset x before the pass moves to the offset its group's labeling gives it.
-    std::vector<std::uint32_t> sel_a, sel_b, move(T);
-    for (std::size_t base = 0; base < T; base += G) {
-      std::vector<std::uint8_t> group(plan.from_b.begin() + base, plan.from_b.begin() + base + G);
-      selections(group, G, sel_a, sel_b);
-      if (sel_a.size() != G / 2) throw std::logic_error("unbalanced merge group in pass " + plan.name);
-      for (std::size_t y = 0; y < G; ++y)
-        move[base + y] = static_cast<std::uint32_t>(base + (y < G / 2 ? sel_a[y] : sel_b[y - G / 2]));
-    }
-    for (auto& f : block_perm_) f = move[f];
+    MergePassPlan plan = block_pass(shape_, budget, m, section4_tile, wide_source);
+    compose_pass(plan, std::size_t{m} * E, block_perm_);
     passes_.push_back(std::move(plan));
   }
   // Global passes: the tile is the merge group, its A half from run A.

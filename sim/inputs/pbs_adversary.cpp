@@ -1,14 +1,15 @@
 #include "sim/inputs/pbs_adversary.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <map>
 #include <stdexcept>
+
+#include "model/power_of_two.hpp"
 
 namespace bankcheck::inputs {
 
 unsigned pbs_rounds(std::uint64_t keys) {
-  return static_cast<unsigned>(std::bit_width(keys - 1)) + 1;  // ceil(log2 K) loop rounds + final check
+  return log2_ceil(keys) + 1;  // ceil(log2 K) loop rounds + final check
 }
 
 std::vector<std::uint64_t> pbs_probes(std::uint64_t keys, std::uint64_t query) {
@@ -36,8 +37,6 @@ std::uint64_t bank_of(const BankModel& model, std::uint64_t index, unsigned key_
   return cell % g.banks;
 }
 
-unsigned ceil_log2(std::uint64_t v) { return static_cast<unsigned>(std::bit_width(v - 1)); }
-
 }  // namespace
 
 PbsQuerySet corollary41_queries(std::uint64_t keys, unsigned warp, std::uint64_t count, std::uint64_t c) {
@@ -57,7 +56,7 @@ PbsQuerySet corollary41_queries(std::uint64_t keys, unsigned warp, std::uint64_t
                                 std::to_string(c) + "; nearest valid value: " + std::to_string(stride - 1));
   PbsQuerySet set;
   set.construction = "corollary-4.1";
-  set.first_full_round = ceil_log2(warp) + 1;
+  set.first_full_round = log2_ceil(warp) + 1;
   set.queries.resize(count);
   for (std::uint64_t i = 0; i < count; ++i) set.queries[i] = corollary41_index(keys, warp, static_cast<unsigned>(i % warp), c);
   return set;
@@ -69,7 +68,7 @@ PbsQuerySet lemma42_queries(const BankModel& model, std::uint64_t keys, unsigned
   if (keys < need)
     throw std::invalid_argument("Lemma 4.2 needs K >= 2w^2 = " + std::to_string(need) + "; got K = " +
                                 std::to_string(keys) + "; nearest valid value: " + std::to_string(need));
-  const unsigned r = 2 * ceil_log2(w) + 1;  // 1-based round of the pigeonhole
+  const unsigned r = 2 * log2_ceil(w) + 1;  // 1-based round of the pigeonhole
   // Queries reaching each address of round r: an interval per address.
   struct Node {
     std::uint64_t lo = ~std::uint64_t{0}, hi = 0;

@@ -191,6 +191,66 @@ LayoutAccess plan_layout_access(const LayoutAccessSpec& spec) {
   return plan_layout_access(layout, element, access, spec.along, spec.base);
 }
 
+namespace {
+
+/// The vector mode: as given, else the columns, else the rows; the first whose
+/// lanes each hold their bytes contiguously and aligned. Sets out.along and
+/// returns the lanes of one tile's instructions.
+Instructions choose_along(const Tile& tile, LayoutAccess& out, std::optional<unsigned> along_mode, unsigned per_lane) {
+  const std::vector<unsigned> candidates = along_mode ? std::vector<unsigned>{*along_mode} : std::vector<unsigned>{1, 0};
+  std::string problems;
+  for (unsigned along : candidates) {
+    std::string why;
+    Instructions per_tile;
+    try {
+      per_tile = tile_instructions(tile, out.access, along, out.element.bytes);
+      why = along_problem(tile, per_tile, along, per_lane);
+    } catch (const std::invalid_argument& e) {
+      if (along_mode || candidates.size() == 1) throw;
+      why = e.what();
+    }
+    if (why.empty()) {
+      out.along = along;
+      return per_tile;
+    }
+    problems += "\n  along mode " + std::to_string(along) + ": " + why;
+  }
+  throw std::invalid_argument(out.access.name() + " on " + out.layout.text() + " (" + out.element.name + "): no mode holds the " +
+                              std::to_string(out.access.bytes) + " bytes of a lane contiguously and aligned" + problems);
+}
+
+/// Instruction `lanes` of tile t: each lane's address (and a copy's source),
+/// its element, and a site naming the rows and columns it covers.
+LayoutInstruction tile_instruction(const Tile& tile, const LayoutAccess& out, std::uint64_t t,
+                                   const std::vector<std::optional<LaneWork>>& lanes, std::uint64_t vector_index,
+                                   unsigned per_lane) {
+  const std::uint64_t tile_bytes = std::uint64_t{out.rows} * out.cols * out.element.bytes;
+  LayoutInstruction ins;
+  ins.tile = t;
+  ins.op = out.access.op();
+  ins.width = out.access.bytes;
+  ins.addr.assign(kLayoutWarp, kInactive);
+  ins.lanes.assign(kLayoutWarp, LaneElement{});
+  if (out.access.is_copy()) ins.source.assign(kLayoutWarp, kInactive);
+  std::uint64_t r_lo = ~std::uint64_t{0}, r_hi = 0, c_lo = ~std::uint64_t{0}, c_hi = 0;
+  for (unsigned l = 0; l < kLayoutWarp; ++l) {
+    if (!lanes[l]) continue;
+    const LaneWork w = *lanes[l];
+    ins.addr[l] = tile.address(t, w.row, w.col);
+    ins.lanes[l] = LaneElement{t, w.row, w.col};
+    if (out.access.is_copy()) ins.source[l] = t * tile_bytes + (vector_index + l) * out.access.bytes;
+    const std::uint64_t r_end = w.row + (out.along == 0 ? per_lane - 1 : 0);
+    const std::uint64_t c_end = w.col + (out.along == 1 ? per_lane - 1 : 0);
+    r_lo = std::min(r_lo, w.row), r_hi = std::max(r_hi, r_end);
+    c_lo = std::min(c_lo, w.col), c_hi = std::max(c_hi, c_end);
+  }
+  ins.site = (out.tiles > 1 ? "t" + std::to_string(t) + "." : std::string()) + "r" + range_text(r_lo, r_hi) + ".c" +
+             range_text(c_lo, c_hi);
+  return ins;
+}
+
+}  // namespace
+
 LayoutAccess plan_layout_access(const SharedLayout& layout, const ElementType& element, const AccessKind& access,
                                 std::optional<unsigned> along_mode, std::uint64_t base) {
   LayoutAccess out;
@@ -205,68 +265,18 @@ LayoutAccess plan_layout_access(const SharedLayout& layout, const ElementType& e
     base = *layout.pointer_address;
   }
   out.base = base;
-  LayoutAccessSpec spec;
-  spec.along = along_mode;
-  spec.base = base;
   check_negative_reach(out.layout, out.element.bytes, base);
-  const Tile tile(out.layout, out.element.bytes, spec.base);
+  const Tile tile(out.layout, out.element.bytes, base);
   out.rows = tile.rows();
   out.cols = tile.cols();
   out.tiles = tile.tiles();
   const unsigned per_lane = out.access.bytes / std::max(1u, out.element.bytes);
-
-  // The vector mode: as given, else the columns, else the rows.
-  std::vector<unsigned> candidates = spec.along ? std::vector<unsigned>{*spec.along} : std::vector<unsigned>{1, 0};
-  std::string problems;
-  Instructions per_tile;
-  bool found = false;
-  for (unsigned along : candidates) {
-    std::string why;
-    try {
-      per_tile = tile_instructions(tile, out.access, along, out.element.bytes);
-      why = along_problem(tile, per_tile, along, per_lane);
-    } catch (const std::invalid_argument& e) {
-      if (spec.along || candidates.size() == 1) throw;
-      why = e.what();
-    }
-    if (why.empty()) {
-      out.along = along;
-      found = true;
-      break;
-    }
-    problems += "\n  along mode " + std::to_string(along) + ": " + why;
-  }
-  if (!found)
-    throw std::invalid_argument(out.access.name() + " on " + out.layout.text() + " (" + out.element.name + "): no mode holds the " +
-                                std::to_string(out.access.bytes) + " bytes of a lane contiguously and aligned" + problems);
-
-  const std::uint64_t tile_bytes = std::uint64_t{out.rows} * out.cols * out.element.bytes;
+  const Instructions per_tile = choose_along(tile, out, along_mode, per_lane);
   for (std::uint64_t t = 0; t < out.tiles; ++t) {
     std::uint64_t vector_index = 0;
     for (const auto& lanes : per_tile) {
-      LayoutInstruction ins;
-      ins.tile = t;
-      ins.op = out.access.op();
-      ins.width = out.access.bytes;
-      ins.addr.assign(kLayoutWarp, kInactive);
-      ins.lanes.assign(kLayoutWarp, LaneElement{});
-      if (out.access.is_copy()) ins.source.assign(kLayoutWarp, kInactive);
-      std::uint64_t r_lo = ~std::uint64_t{0}, r_hi = 0, c_lo = ~std::uint64_t{0}, c_hi = 0;
-      for (unsigned l = 0; l < kLayoutWarp; ++l) {
-        if (!lanes[l]) continue;
-        const LaneWork w = *lanes[l];
-        ins.addr[l] = tile.address(t, w.row, w.col);
-        ins.lanes[l] = LaneElement{t, w.row, w.col};
-        if (out.access.is_copy()) ins.source[l] = t * tile_bytes + (vector_index + l) * out.access.bytes;
-        const std::uint64_t r_end = w.row + (out.along == 0 ? per_lane - 1 : 0);
-        const std::uint64_t c_end = w.col + (out.along == 1 ? per_lane - 1 : 0);
-        r_lo = std::min(r_lo, w.row), r_hi = std::max(r_hi, r_end);
-        c_lo = std::min(c_lo, w.col), c_hi = std::max(c_hi, c_end);
-      }
+      out.instructions.push_back(tile_instruction(tile, out, t, lanes, vector_index, per_lane));
       vector_index += kLayoutWarp;
-      ins.site = (out.tiles > 1 ? "t" + std::to_string(t) + "." : std::string()) + "r" + range_text(r_lo, r_hi) +
-                 ".c" + range_text(c_lo, c_hi);
-      out.instructions.push_back(std::move(ins));
     }
   }
   return out;

@@ -136,15 +136,12 @@ std::string WgmmaCoreMatrix::label(bool operand_b) const {
   return std::string(operand_b ? "n" : "m") + span(mn0, mn_count) + ".k" + span(k0, k_count);
 }
 
-WgmmaOperandLayout wgmma_operand_layout(const WgmmaDescriptor& d, const WgmmaOperand& op) {
-  WgmmaOperandLayout out{d, op, {}, {}, {}};
-  const bool swizzled = d.swizzle != WgmmaSwizzle::none;
-  const std::uint64_t w = swizzle_row_bytes(d.swizzle) / 16;  // 16-byte units per swizzle row
-  const unsigned t = 16 / op.element_bytes;                  // elements per 16-byte row
-  const unsigned mn_blocks = op.mn() / 8;  // K-major: groups of 8 rows; MN-major: 16-byte chunks of 8 elements
-  const std::string name = std::string(swizzle_mode_name(d.swizzle)) + " swizzle";
+namespace {
 
-  if (d.base_offset != 0 && swizzled)
+/// Step 1: the fields the layout does not use: a swizzled base offset is not
+/// modelled, an unswizzled one and bits outside the fields are warned of.
+void check_unused_fields(const WgmmaDescriptor& d, WgmmaOperandLayout& out) {
+  if (d.base_offset != 0 && d.swizzle != WgmmaSwizzle::none)
     throw std::invalid_argument(
         "not modelled: base offset " + std::to_string(d.base_offset) +
         " (bits 49-51): the PTX ISA says what it is for a repeating pattern that does not start on its " +
@@ -156,8 +153,16 @@ WgmmaOperandLayout wgmma_operand_layout(const WgmmaDescriptor& d, const WgmmaOpe
   if (d.other_bits != 0)
     out.warnings.push_back("bits " + hex(d.other_bits) +
                            " are set outside the PTX ISA's fields (0-13, 16-29, 32-45, 49-51, 62-63); ignored");
+}
 
-  // Which offsets the layout steps by (a zero one puts core matrices on the same bytes).
+/// Step 2: the formula of the layout and which offsets it steps by (a zero
+/// one puts core matrices on the same bytes); a swizzled start past its
+/// pattern's first row is warned of.
+void describe_offsets(const WgmmaDescriptor& d, const WgmmaOperand& op, WgmmaOperandLayout& out) {
+  const bool swizzled = d.swizzle != WgmmaSwizzle::none;
+  const std::uint64_t w = swizzle_row_bytes(d.swizzle) / 16;  // 16-byte units per swizzle row
+  const unsigned mn_blocks = op.mn() / 8;  // K-major: groups of 8 rows; MN-major: 16-byte chunks of 8 elements
+  const std::string name = std::string(swizzle_mode_name(d.swizzle)) + " swizzle";
   bool uses_lbo = false, uses_sbo = false;
   std::string lbo_role, sbo_role;
   if (!op.mn_major) {
@@ -186,21 +191,25 @@ WgmmaOperandLayout wgmma_operand_layout(const WgmmaDescriptor& d, const WgmmaOpe
   if (uses_sbo && d.stride == 0)
     throw std::invalid_argument("stride byte offset 0: the layout steps by SBO between " + sbo_role +
                                 ", which would all lie on the same bytes");
-  if (swizzled) {
-    const std::uint64_t pattern = 8 * 16 * w;
-    const std::uint64_t into = d.start % pattern;
-    if (into >= 16 * w)
-      out.warnings.push_back(
-          "start address " + hex(d.start) + " is " + std::to_string(into) + " bytes into its " +
-          std::to_string(pattern) + "-byte repeating pattern, past the pattern's first row: if the pattern starts "
-          "there, the PTX ISA asks for base offset (start >> 7) & 7 = " + std::to_string((d.start >> 7) & 7) +
-          " and this descriptor has 0; the picture XORs the absolute address bits, as for a pattern aligned to " +
-          std::to_string(pattern) + " bytes");
-  }
+  const std::uint64_t pattern = 8 * 16 * w, into = d.start % pattern;
+  if (swizzled && into >= 16 * w)
+    out.warnings.push_back(
+        "start address " + hex(d.start) + " is " + std::to_string(into) + " bytes into its " +
+        std::to_string(pattern) + "-byte repeating pattern, past the pattern's first row: if the pattern starts "
+        "there, the PTX ISA asks for base offset (start >> 7) & 7 = " + std::to_string((d.start >> 7) & 7) +
+        " and this descriptor has 0; the picture XORs the absolute address bits, as for a pattern aligned to " +
+        std::to_string(pattern) + " bytes");
+}
 
-  // Rows, before the swizzle: K-major core matrix (g, h) holds rows mn 8g..8g+7 and
-  // K bytes 16h..16h+15; MN-major core matrix (j, h) holds K rows 8h..8h+7 and MN
-  // elements 8j..8j+7 (16-bit types only).
+/// Step 3: the core matrices' rows, before the swizzle: K-major core matrix
+/// (g, h) holds rows mn 8g..8g+7 and K bytes 16h..16h+15; MN-major core
+/// matrix (j, h) holds K rows 8h..8h+7 and MN elements 8j..8j+7 (16-bit
+/// types only). Returns one past the last byte they reach.
+std::uint64_t core_matrices(const WgmmaDescriptor& d, const WgmmaOperand& op, WgmmaOperandLayout& out) {
+  const bool swizzled = d.swizzle != WgmmaSwizzle::none;
+  const std::uint64_t w = swizzle_row_bytes(d.swizzle) / 16;
+  const unsigned t = 16 / op.element_bytes;  // elements per 16-byte row
+  const unsigned mn_blocks = op.mn() / 8;
   const unsigned k_blocks = 2;  // K-major: 32 bytes of K = two 16-byte halves; MN-major (16-bit): K 16 = two 8-row groups
   std::uint64_t reach = 0;
   for (unsigned g = 0; g < mn_blocks; ++g)
@@ -228,6 +237,16 @@ WgmmaOperandLayout wgmma_operand_layout(const WgmmaDescriptor& d, const WgmmaOpe
       for (const auto& s : by_group) cm.degree = std::max(cm.degree, static_cast<unsigned>(s.size()));
       out.cores.push_back(cm);
     }
+  return reach;
+}
+
+}  // namespace
+
+WgmmaOperandLayout wgmma_operand_layout(const WgmmaDescriptor& d, const WgmmaOperand& op) {
+  WgmmaOperandLayout out{d, op, {}, {}, {}};
+  check_unused_fields(d, out);
+  describe_offsets(d, op, out);
+  const std::uint64_t reach = core_matrices(d, op, out);
   if (reach > kAddressWindow)
     throw std::invalid_argument("the operand reaches byte " + std::to_string(reach - 1) +
                                 ", past the 256 KiB the descriptor's 18-bit addresses reach");

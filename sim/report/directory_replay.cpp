@@ -1,17 +1,14 @@
 #include "sim/report/directory_replay.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
 #include <filesystem>
 #include <map>
-#include <mutex>
 #include <stdexcept>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "model/cost_invariants.hpp"
+#include "sim/parallel/parallel_for.hpp"
 #include "sim/replay/parallel_replay.hpp"
 #include "sim/trace/trace_file.hpp"
 
@@ -163,26 +160,10 @@ Json replay_files(const std::vector<std::string>& files, Shard shard, const Bank
       parts[k] = summary_to_json(files[shard.begin + k], replay_parallel(*source, model, threads));
     }
   } else {
-    std::atomic<std::size_t> next{0};
-    std::mutex mutex;
-    std::size_t failed_at = shard.size();
-    std::exception_ptr failure;
-    auto work = [&] {
-      for (std::size_t k; (k = next.fetch_add(1)) < shard.size();) {
-        try {
-          auto source = open_trace(files[shard.begin + k]);
-          parts[k] = summary_to_json(files[shard.begin + k], replay(*source, model));
-        } catch (...) {
-          std::lock_guard<std::mutex> lock(mutex);
-          if (k < failed_at) failed_at = k, failure = std::current_exception();
-        }
-      }
-    };
-    {
-      std::vector<std::jthread> pool;
-      for (unsigned t = 0; t < workers; ++t) pool.emplace_back(work);
-    }
-    if (failure) std::rethrow_exception(failure);
+    parallel_for(shard.size(), workers, [&](std::size_t k) {
+      auto source = open_trace(files[shard.begin + k]);
+      parts[k] = summary_to_json(files[shard.begin + k], replay(*source, model));
+    });
   }
   Json all = Json::array();
   for (Json& part : parts) all.push_back(std::move(part));

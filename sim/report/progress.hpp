@@ -1,11 +1,21 @@
 #pragma once
-// Progress on stderr for long runs: silent for the first couple of seconds
-// (most runs end before), then one line rewritten in place about twice a
-// second ("replay: 1.2e+07 instructions, 3.1 s"), cleared at the end. The
-// CLI turns it on only when stderr is a terminal and --quiet is not given,
-// so redirected output and logs never see it.
+// Progress on stderr for long runs, the project's one home for it, in two
+// shapes:
+// - Progress, for work whose total is unknown (a trace streamed through
+//   replay): silent for the first couple of seconds (most runs end before),
+//   then one line rewritten in place about twice a second ("replay: 1.2e+07
+//   instructions, 3.1 s"), cleared at the end. The CLI turns it on only when
+//   stderr is a terminal and --quiet is not given, so redirected output and
+//   logs never see it.
+// - ProgressBar, for work of a known total (verify's points, adversary's
+//   inputs; docs/cli.md, --quiet): done/total, the rate and an estimate of
+//   the time left. On a terminal, a bar redrawn in place from two seconds
+//   on; otherwise (a log, a pipe, a batch job) one line every five seconds
+//   from five seconds on, so that a long run is never silent and a short one
+//   stays clean.
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -77,6 +87,33 @@ class ProgressSink final : public TraceSink {
  private:
   Progress& progress_;
   TraceSink* next_;
+};
+
+class ProgressBar {
+ public:
+  enum class Style { bar, lines };
+  /// `unit` names what is counted ("points", "inputs"); drawn on stderr unless `quiet`.
+  ProgressBar(std::string unit, bool quiet);
+  /// Drawn on `out` when `enabled`, from `delay_seconds` on (for tests).
+  ProgressBar(std::string unit, bool enabled, std::FILE* out, double delay_seconds, Style style = Style::bar)
+      : unit_(std::move(unit)), enabled_(enabled), out_(out), delay_(delay_seconds), style_(style) {}
+  ProgressBar(const ProgressBar&) = delete;
+  ProgressBar& operator=(const ProgressBar&) = delete;
+  ~ProgressBar() { finish(); }
+
+  /// `fraction` of the work done (may differ from done/total when items differ in cost).
+  void update(std::uint64_t done, std::uint64_t total, double fraction);
+  /// Ends the bar's line (if one was drawn).
+  void finish();
+
+ private:
+  std::string unit_;
+  bool enabled_;
+  std::FILE* out_;
+  double delay_;
+  Style style_;
+  bool drawn_ = false;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_{};
 };
 
 }  // namespace bankcheck::report

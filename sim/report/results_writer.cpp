@@ -106,6 +106,57 @@ void text_totals_table(std::ostream& out, const std::string& title, const std::s
   }
 }
 
+/// The text's totals block: counts, or "not modelled" where kinds without a rule make them unknown.
+void write_text_totals(std::ostream& out, const Results& r) {
+  const CostTotals& t = r.totals;
+  const std::uint64_t not_costed = unmodelled_instructions(r);
+  const auto cost_line = [&](std::uint64_t v) {
+    return costs_unknown(t, not_costed) ? std::string("not modelled") : std::to_string(v);
+  };
+  out << (r.header.empty() ? "" : "\n") << "totals" << (r.selected_sites.empty() ? "" : " (selected sites)") << "\n"
+      << "  instructions   " << t.instructions << "\n"
+      << "  lane accesses  " << t.lane_accesses << "\n"
+      << "  wavefronts     " << cost_line(t.wavefronts) << "\n"
+      << "  ideal          " << cost_line(t.ideal) << "\n"
+      << "  conflicts      " << cost_line(t.conflicts) << "\n"
+      << "  worst degree   " << cost_line(t.worst_degree) << "\n";
+  if (not_costed > 0) out << "  not modelled   " << not_costed << " instructions (in no count above)\n";
+}
+
+/// The by-site (or by-instruction) and by-round tables.
+void write_text_tables(std::ostream& out, const Results& r) {
+  std::vector<TextRow> rows;
+  bool single_instructions = !r.sites.empty();  // sites that are single instructions: their kind and SASS after the costs
+  for (const auto& s : r.sites) single_instructions = single_instructions && !s.op.empty();
+  for (const auto& s : r.sites)
+    rows.push_back({display_site(s.site), s.totals, count_of(s.unmodelled),
+                    (single_instructions ? "  " + s.op + " " + std::to_string(s.width) + (s.sass.empty() ? "" : "  " + s.sass)
+                                         : std::string()) +
+                        (s.source ? "  [" + source_text(*s.source) + "]" : std::string())});
+  text_totals_table(out, single_instructions ? "by instruction" : "by site", single_instructions ? "instruction" : "site",
+                    rows, single_instructions);
+  rows.clear();
+  for (const auto& x : r.rounds) {
+    std::string name = "p";
+    name.append(std::to_string(x.phase)).append(" ").append(x.site).append(" k=").append(std::to_string(x.k));
+    rows.push_back({std::move(name), x.totals, 0, {}});
+  }
+  text_totals_table(out, "by round (phase, site, k)", "round", rows);
+}
+
+/// The worst conflict's line: which bank serves which lanes.
+void write_text_worst(std::ostream& out, const WorstRow& w) {
+  out << "worst conflict: instruction " << w.index << " (" << display_site(w.site) << ", " << w.op << " " << w.width
+      << ")" << (w.location.empty() ? "" : " at " + w.location) << (w.source ? " [" + source_text(*w.source) + "]" : "")
+      << ": ";
+  if (w.lanes.empty())
+    out << w.degree << "-way in no single bank: the copy's read and write stages (docs/bank-model.md, rule 6)\n";
+  else if (w.unit == ConflictCulprit::Unit::lanes)
+    out << "bank " << w.bank << " serves lanes " << lane_ranges(w.lanes) << " one pass each (" << w.cells.size() << " distinct words)\n";
+  else
+    out << "bank " << w.bank << " serves " << w.cells.size() << " distinct words to lanes " << lane_ranges(w.lanes) << "\n";
+}
+
 }  // namespace
 
 nlohmann::ordered_json totals_json(const CostTotals& t, const Unmodelled& unmodelled) {
@@ -244,35 +295,8 @@ void ResultsWriter::finish_text(const Results& r) {
   if (per_instruction_) out_ << "\n";
   for (const auto& line : r.header) out_ << line << "\n";
   const CostTotals& t = r.totals;
-  const std::uint64_t not_costed = unmodelled_instructions(r);
-  const auto cost_line = [&](std::uint64_t v) {
-    return costs_unknown(t, not_costed) ? std::string("not modelled") : std::to_string(v);
-  };
-  out_ << (r.header.empty() ? "" : "\n") << "totals" << (r.selected_sites.empty() ? "" : " (selected sites)") << "\n"
-       << "  instructions   " << t.instructions << "\n"
-       << "  lane accesses  " << t.lane_accesses << "\n"
-       << "  wavefronts     " << cost_line(t.wavefronts) << "\n"
-       << "  ideal          " << cost_line(t.ideal) << "\n"
-       << "  conflicts      " << cost_line(t.conflicts) << "\n"
-       << "  worst degree   " << cost_line(t.worst_degree) << "\n";
-  if (not_costed > 0) out_ << "  not modelled   " << not_costed << " instructions (in no count above)\n";
-  std::vector<TextRow> rows;
-  bool single_instructions = !r.sites.empty();  // sites that are single instructions: their kind and SASS after the costs
-  for (const auto& s : r.sites) single_instructions = single_instructions && !s.op.empty();
-  for (const auto& s : r.sites)
-    rows.push_back({display_site(s.site), s.totals, count_of(s.unmodelled),
-                    (single_instructions ? "  " + s.op + " " + std::to_string(s.width) + (s.sass.empty() ? "" : "  " + s.sass)
-                                         : std::string()) +
-                        (s.source ? "  [" + source_text(*s.source) + "]" : std::string())});
-  text_totals_table(out_, single_instructions ? "by instruction" : "by site", single_instructions ? "instruction" : "site",
-                    rows, single_instructions);
-  rows.clear();
-  for (const auto& x : r.rounds) {
-    std::string name = "p";
-    name.append(std::to_string(x.phase)).append(" ").append(x.site).append(" k=").append(std::to_string(x.k));
-    rows.push_back({std::move(name), x.totals, 0, {}});
-  }
-  text_totals_table(out_, "by round (phase, site, k)", "round", rows);
+  write_text_totals(out_, r);
+  write_text_tables(out_, r);
   write_global_text(out_, r);
   if (!r.notes.empty()) out_ << "\n";
   for (const auto& line : r.notes) out_ << line << "\n";
@@ -287,20 +311,7 @@ void ResultsWriter::finish_text(const Results& r) {
   for (const auto& [kind, c] : r.unmodelled)
     out_ << c.instructions << " instructions of kind " << kind << " not modelled (" << c.lane_accesses
          << " lane accesses; their conflicts are unknown)\n";
-  if (r.worst) {
-    const WorstRow& w = *r.worst;
-    out_ << "worst conflict: instruction " << w.index << " (" << display_site(w.site) << ", " << w.op << " "
-         << w.width << ")" << (w.location.empty() ? "" : " at " + w.location)
-         << (w.source ? " [" + source_text(*w.source) + "]" : "") << ": ";
-    if (w.lanes.empty())
-      out_ << w.degree << "-way in no single bank: the copy's read and write stages (docs/bank-model.md, rule 6)\n";
-    else if (w.unit == ConflictCulprit::Unit::lanes)
-      out_ << "bank " << w.bank << " serves lanes " << lane_ranges(w.lanes) << " one pass each ("
-           << w.cells.size() << " distinct words)\n";
-    else
-      out_ << "bank " << w.bank << " serves " << w.cells.size() << " distinct words to lanes " << lane_ranges(w.lanes)
-           << "\n";
-  }
+  if (r.worst) write_text_worst(out_, *r.worst);
   if (r.fail_on_conflicts && verdict_of(t) != Verdict::no_accesses) {
     out_ << "gate: --fail-on-conflicts=" << *r.fail_on_conflicts << ": ";
     if (gate_passes(r)) out_ << "passed (" << t.conflicts << " conflicts)\n";

@@ -156,6 +156,43 @@ std::uint64_t TextTraceReader::parse_number(std::string_view token, std::string_
   return value;
 }
 
+Op TextTraceReader::parse_op(std::string_view token) const {
+  if (const auto op = op_from_name(token)) return *op;
+  if (token == "warp") fail("a 'warp' line must come first, before any instruction");
+  fail("unknown op " + quoted(token) + " (expected ld, st, atom, ldsm, stsm, cpasync, gld, gst or gatom)");
+}
+
+unsigned TextTraceReader::parse_width(std::string_view token, Op op) const {
+  const std::string_view widths = allowed_widths_text(op);
+  const std::uint64_t width = parse_number(token, "the width");
+  if (!is_valid_access(op, width > 16 ? 0u : static_cast<unsigned>(width)))
+    fail("width " + quoted(token) + " is not one of " + std::string(widths) + " (op " + std::string(op_name(op)) + ")");
+  return static_cast<unsigned>(width);
+}
+
+void TextTraceReader::start_sources(Op op, std::uint64_t lanes, bool from) {
+  if (from) fail("a second 'from'");
+  if (!has_source(op))
+    fail("'from' (source addresses) is only for cpasync and cpasync.cg, not " + std::string(op_name(op)));
+  if (lanes != warp_)
+    fail("wrong lane count: expected " + std::to_string(warp_) + " addresses (warp " + std::to_string(warp_) +
+         ") before 'from', got " + std::to_string(lanes));
+  source_.assign(warp_, kInactive);
+}
+
+std::uint64_t TextTraceReader::parse_lane(std::string_view token, bool from, std::uint64_t lane, unsigned width) const {
+  if (from && token == "z") return kZeroFill;  // a copy lane that reads nothing and writes zeros
+  if (token == "-") return kInactive;
+  const std::string what = (from ? "the source address of lane " : "the address of lane ") + std::to_string(lane);
+  const std::uint64_t a = parse_number(token, what);
+  if (a == kInactive) fail(hex(a) + " for " + what + " is reserved (it marks an inactive lane; write '-')");
+  if (a == kZeroFill) fail(hex(a) + " for " + what + " is reserved (it marks a zero-filling source; write 'z')");
+  if (!is_aligned_access(a, width))
+    fail("misaligned address " + quoted(token) + " for " + what + ": not a multiple of " +
+         std::to_string(access_alignment(width)) + " (width " + std::to_string(width) + ")");
+  return a;
+}
+
 void TextTraceReader::parse_instruction(std::string_view line, TraceRecord& out) {
   Tokens tokens(line);
   std::string_view token;
@@ -166,49 +203,20 @@ void TextTraceReader::parse_instruction(std::string_view line, TraceRecord& out)
     if (site.empty()) fail("empty site name after '@'");
     if (!tokens.next(token)) fail("missing op after site " + quoted(site) + " (expected ld or st)");
   }
-  if (const auto op = op_from_name(token)) {
-    out.request.op = *op;
-  } else {
-    if (token == "warp") fail("a 'warp' line must come first, before any instruction");
-    fail("unknown op " + quoted(token) + " (expected ld, st, atom, ldsm, stsm, cpasync, gld, gst or gatom)");
-  }
-  const std::string_view widths = allowed_widths_text(out.request.op);
-  if (!tokens.next(token)) fail("missing width (expected " + std::string(widths) + ")");
-  const std::uint64_t width = parse_number(token, "the width");
-  if (!is_valid_access(out.request.op, width > 16 ? 0u : static_cast<unsigned>(width)))
-    fail("width " + quoted(token) + " is not one of " + std::string(widths) + " (op " +
-         std::string(op_name(out.request.op)) + ")");
-  out.request.width = static_cast<unsigned>(width);
-  const unsigned alignment = access_alignment(out.request.width);
+  out.request.op = parse_op(token);
+  if (!tokens.next(token)) fail("missing width (expected " + std::string(allowed_widths_text(out.request.op)) + ")");
+  out.request.width = parse_width(token, out.request.op);
 
   std::uint64_t lanes = 0;
   bool from = false;  // `from` seen: the copy's source addresses follow
   while (tokens.next(token)) {
     if (token == "from") {
-      if (from) fail("a second 'from'");
-      if (!has_source(out.request.op))
-        fail("'from' (source addresses) is only for cpasync and cpasync.cg, not " +
-             std::string(op_name(out.request.op)));
-      if (lanes != warp_)
-        fail("wrong lane count: expected " + std::to_string(warp_) + " addresses (warp " + std::to_string(warp_) +
-             ") before 'from', got " + std::to_string(lanes));
+      start_sources(out.request.op, lanes, from);
       from = true;
       lanes = 0;
-      source_.assign(warp_, kInactive);
       continue;
     }
-    std::uint64_t a = kInactive;
-    if (from && token == "z") {
-      a = kZeroFill;  // a copy lane that reads nothing and writes zeros
-    } else if (token != "-") {
-      const std::string what = (from ? "the source address of lane " : "the address of lane ") + std::to_string(lanes);
-      a = parse_number(token, what);
-      if (a == kInactive) fail(hex(a) + " for " + what + " is reserved (it marks an inactive lane; write '-')");
-      if (a == kZeroFill) fail(hex(a) + " for " + what + " is reserved (it marks a zero-filling source; write 'z')");
-      if (!is_aligned_access(a, out.request.width))
-        fail("misaligned address " + quoted(token) + " for " + what + ": not a multiple of " +
-             std::to_string(alignment) + " (width " + std::to_string(width) + ")");
-    }
+    const std::uint64_t a = parse_lane(token, from, lanes, out.request.width);
     if (lanes < warp_) (from ? source_ : addr_)[lanes] = a;
     ++lanes;
   }

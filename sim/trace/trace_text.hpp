@@ -43,6 +43,11 @@ class TextTraceReader final : public TraceSource {
   [[noreturn]] void fail(const std::string& message) const;
   std::uint64_t parse_number(std::string_view token, std::string_view what) const;
   void parse_instruction(std::string_view line, TraceRecord& out);
+  // parse_instruction's steps: the op, the width, a 'from' token, one lane's address.
+  Op parse_op(std::string_view token) const;
+  unsigned parse_width(std::string_view token, Op op) const;
+  void start_sources(Op op, std::uint64_t lanes, bool from);
+  std::uint64_t parse_lane(std::string_view token, bool from, std::uint64_t lane, unsigned width) const;
   /// An `at` line: sets location_.
   void parse_location(std::string_view line);
   /// An `expect` line: sets expected_.

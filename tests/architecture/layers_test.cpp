@@ -14,7 +14,10 @@
 #include <string>
 #include <vector>
 
+#include "tests/architecture/source_tree.hpp"
+
 namespace fs = std::filesystem;
+using bankcheck::architecture::source_files;
 
 namespace {
 
@@ -73,29 +76,6 @@ std::string violation(const std::vector<Layer>& layers, const std::string& file,
   if (!from || !to || from == to || from->may_include.count(to->name)) return {};
   return file + ": includes " + include + " (layer " + to->name + "), which layer " + from->name +
          " may not include";
-}
-
-bool is_source(const fs::path& p) {
-  static const std::set<std::string> ext{".hpp", ".cpp", ".cu", ".cuh", ".h", ".py", ".sh", ".cmake", ".def"};
-  return ext.count(p.extension().string()) || p.filename() == "CMakeLists.txt";
-}
-
-/// Every source file of the repository, relative to the root; build trees,
-/// git metadata and measured data are not sources.
-std::vector<std::string> source_files(const fs::path& root) {
-  std::vector<std::string> out;
-  for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) {
-    const std::string rel = fs::relative(it->path(), root).generic_string();
-    const std::string top = rel.substr(0, rel.find('/'));
-    if (it->is_directory() && (top.rfind("build", 0) == 0 || top[0] == '.' || rel == "validate/results" ||
-                               rel == "tests/data" || top == "shared")) {
-      it.disable_recursion_pending();
-      continue;
-    }
-    if (it->is_regular_file() && is_source(it->path())) out.push_back(rel);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
 }
 
 const std::vector<Layer>& layers() {

@@ -138,50 +138,70 @@ std::pair<float, float> time_ms(int runs, Launch launch) {
   return {ms[ms.size() / 2], ms.front()};
 }
 
-}  // namespace
+/// The B-tree of the keys (B = 32), as many top levels cached in shared memory as fit `optin` bytes (or --cached).
+Btree build_tree(const std::vector<Key>& keys, const Options& o, int optin, std::vector<Key>& tree) {
+  Btree tree_algo;
+  tree_algo.K = o.K;
+  tree_algo.B = 32;
+  tree_algo.levels = btree_build(keys.data(), o.K, 32, tree, tree_algo.offset);
+  tree_algo.cached = o.cached >= 0 ? std::min(o.cached, tree_algo.levels) : 0;
+  if (o.cached < 0)
+    while (tree_algo.cached < tree_algo.levels && tree_algo.offset[tree_algo.cached + 1] * 4L <= optin)
+      ++tree_algo.cached;
+  return tree_algo;
+}
 
-int main(int argc, char** argv) {
-  const Options o = parse(argc, argv);
-  std::vector<Key> keys(o.K), queries(o.queries);
+/// One algorithm's CSV row: its timing and whether every answer is the predecessor; clears the answers.
+bool report_run(const Options& o, const std::vector<long>& want, long* d_answers, const char* name, int cached,
+                long shared, std::pair<float, float> t) {
+  std::vector<long> got(o.queries);
+  CHECK(cudaMemcpy(got.data(), d_answers, got.size() * sizeof(long), cudaMemcpyDeviceToHost));
+  const bool ok = got == want;
+  std::printf("%s,%ld,%ld,%d,%d,%ld,%d,%.4f,%.4f,%.1f,%s\n", name, o.K, o.queries, o.per_thread, cached, shared,
+              o.runs, t.first, t.second, static_cast<double>(o.queries) / (t.first * 1000.0), ok ? "yes" : "NO");
+  CHECK(cudaMemset(d_answers, 0xff, got.size() * sizeof(long)));
+  return ok;
+}
+
+/// A device copy of `v`.
+template <class T>
+T* upload(const std::vector<T>& v) {
+  T* d = nullptr;
+  CHECK(cudaMalloc(&d, v.size() * sizeof(T)));
+  CHECK(cudaMemcpy(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return d;
+}
+
+/// Keys 1, 3, 5, ... and random queries in [0, 2K + 2); returns each query's predecessor index.
+std::vector<long> make_inputs(const Options& o, std::vector<Key>& keys, std::vector<Key>& queries) {
   for (long i = 0; i < o.K; ++i) keys[i] = static_cast<Key>(2 * i + 1);
   inputs::Random random(o.seed);
   for (Key& q : queries) q = static_cast<Key>(random.below(static_cast<std::uint64_t>(2 * o.K + 2)));
   std::vector<long> want(o.queries);
   for (long i = 0; i < o.queries; ++i) want[i] = std::upper_bound(keys.begin(), keys.end(), queries[i]) - keys.begin() - 1;
+  return want;
+}
 
-  Btree tree_algo;
-  std::vector<Key> tree;
-  tree_algo.K = o.K;
-  tree_algo.B = 32;
-  tree_algo.levels = btree_build(keys.data(), o.K, 32, tree, tree_algo.offset);
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  std::vector<Key> keys(o.K), queries(o.queries);
+  const std::vector<long> want = make_inputs(o, keys, queries);
+
   int optin = 0;
   CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
-  // Cache as many top levels as fit (or --cached).
-  tree_algo.cached = o.cached >= 0 ? std::min(o.cached, tree_algo.levels) : 0;
-  if (o.cached < 0)
-    while (tree_algo.cached < tree_algo.levels && tree_algo.offset[tree_algo.cached + 1] * 4L <= optin)
-      ++tree_algo.cached;
+  std::vector<Key> tree;
+  Btree tree_algo = build_tree(keys, o, optin, tree);
 
-  Key *d_keys, *d_tree, *d_queries;
+  Key *d_keys = upload(keys), *d_tree = upload(tree), *d_queries = upload(queries);
   long* d_answers;
-  CHECK(cudaMalloc(&d_keys, keys.size() * sizeof(Key)));
-  CHECK(cudaMalloc(&d_tree, tree.size() * sizeof(Key)));
-  CHECK(cudaMalloc(&d_queries, queries.size() * sizeof(Key)));
   CHECK(cudaMalloc(&d_answers, queries.size() * sizeof(long)));
-  CHECK(cudaMemcpy(d_keys, keys.data(), keys.size() * sizeof(Key), cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(d_tree, tree.data(), tree.size() * sizeof(Key), cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(d_queries, queries.data(), queries.size() * sizeof(Key), cudaMemcpyHostToDevice));
   const Blocks b{o.queries, o.per_thread, d_queries, d_answers};
   const unsigned blocks = static_cast<unsigned>((o.queries + kThreads * o.per_thread - 1) / (kThreads * o.per_thread));
 
-  auto report = [&](const char* name, int cached, long shared, std::pair<float, float> t) {
-    std::vector<long> got(o.queries);
-    CHECK(cudaMemcpy(got.data(), d_answers, got.size() * sizeof(long), cudaMemcpyDeviceToHost));
-    const bool ok = got == want;
-    std::printf("%s,%ld,%ld,%d,%d,%ld,%d,%.4f,%.4f,%.1f,%s\n", name, o.K, o.queries, o.per_thread, cached, shared,
-                o.runs, t.first, t.second, static_cast<double>(o.queries) / (t.first * 1000.0), ok ? "yes" : "NO");
-    CHECK(cudaMemset(d_answers, 0xff, got.size() * sizeof(long)));
-    return ok;
+  const auto report = [&](const char* name, int cached, long shared, std::pair<float, float> t) {
+    return report_run(o, want, d_answers, name, cached, shared, t);
   };
   bool all_ok = true;
   std::printf("algorithm,K,queries,per_thread,cached,shared_bytes,runs,median_ms,min_ms,queries_per_us,answers_ok\n");
@@ -210,10 +230,11 @@ int main(int argc, char** argv) {
   p.per_thread = o.per_thread;
   p.keys = d_keys;
   const long pbs_shared = p.shared_bytes();
-  if ((o.only.empty() || o.only == "pbs") && pbs_shared <= optin) {
+  const bool pbs = o.only.empty() || o.only == "pbs";
+  if (pbs && pbs_shared <= optin) {
     CHECK(cudaFuncSetAttribute(pbs_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pbs_shared)));
     all_ok &= report("pbs", 0, pbs_shared, time_ms(o.runs, [&] { pbs_kernel<<<blocks, kThreads, pbs_shared>>>(p, b); }));
-  } else if (o.only.empty() || o.only == "pbs") {
+  } else if (pbs) {
     std::printf("pbs,%ld,%ld,%d,0,%ld,0,,,,K does not fit in shared memory (%d bytes)\n", o.K, o.queries, o.per_thread,
                 pbs_shared, optin);
   }

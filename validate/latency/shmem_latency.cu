@@ -267,15 +267,8 @@ static Throughput throughput_once(const Pattern& pt, bool store, int blocks, int
   return {cpi[cpi.size() / 2], cpi.front(), cpi.back(), int(cpi.size()), warps / double(cpi.size())};
 }
 
-int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: %s OUTDIR [--reps N]\n", argv[0]);
-    return 2;
-  }
-  const std::string dir = argv[1];
-  int reps = 7;
-  if (argc >= 4 && std::string(argv[2]) == "--reps") reps = std::atoi(argv[3]);
-
+/// The device, written to DIR/device.txt; returns the blocks of the throughput runs (every SM full).
+int describe_device(const std::string& dir) {
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, 0));
   int clock_khz = 0;
@@ -288,6 +281,63 @@ int main(int argc, char** argv) {
                  prop.name, prop.multiProcessorCount, clock_khz, per_sm, blocks);
     std::fclose(f);
   }
+  return blocks;
+}
+
+/// The patterns as a trace (DIR/patterns.trace), for bankcheck's predictions.
+template <class Patterns>
+void write_patterns_trace(const std::string& dir, const Patterns& pats) {
+  FILE* f = std::fopen((dir + "/patterns.trace").c_str(), "w");
+  if (!f) return;
+  std::fprintf(f, "# shared-memory latency/throughput patterns (validate/latency/shmem_latency.cu)\nwarp 32\n");
+  for (const auto& pt : pats)
+    for (const char* op : {"ld", "st"}) {
+      std::fprintf(f, "@lat-%s-w%d-k%d %s %d", pt.family.c_str(), pt.width, pt.k, op, pt.width);
+      for (int l = 0; l < kWarp; ++l) std::fprintf(f, " %u", pt.lanes.a[l]);
+      std::fprintf(f, "\n");
+    }
+  std::fclose(f);
+}
+
+/// One pattern, loads and stores: `reps` latency runs and reps/2 throughput runs, a CSV row each.
+template <class Pattern>
+void measure_pattern(const Pattern& pt, int reps, int blocks, FILE* lat, FILE* thr, long long* d_cycles,
+                     uint32_t* d_sink, BlockTime* d_times) {
+  const int iters = 1024;  // 8192 instructions per warp
+  for (int mode = 0; mode < 2; ++mode) {
+    for (int r = 0; r < reps; ++r) {
+      double c = 0;
+      switch (pt.width) {
+        case 4: c = latency_once<4>(pt, mode == 1, d_cycles, d_sink); break;
+        case 8: c = latency_once<8>(pt, mode == 1, d_cycles, d_sink); break;
+        default: c = latency_once<16>(pt, mode == 1, d_cycles, d_sink); break;
+      }
+      std::fprintf(lat, "%s,%d,%s,%d,%d,%.3f\n", mode ? "stld" : "ld", pt.width, pt.family.c_str(), pt.k, r, c);
+    }
+    for (int r = 0; r < std::max(1, reps / 2); ++r) {
+      Throughput t{};
+      switch (pt.width) {
+        case 4: t = throughput_once<4>(pt, mode == 1, blocks, iters, d_times, d_sink); break;
+        case 8: t = throughput_once<8>(pt, mode == 1, blocks, iters, d_times, d_sink); break;
+        default: t = throughput_once<16>(pt, mode == 1, blocks, iters, d_times, d_sink); break;
+      }
+      std::fprintf(thr, "%s,%d,%s,%d,%d,%.4f,%.4f,%.4f,%d,%.1f\n", mode ? "st" : "ld", pt.width, pt.family.c_str(),
+                   pt.k, r, t.median_cpi, t.min_cpi, t.max_cpi, t.sms, t.warps_per_sm);
+    }
+  }
+  std::fflush(lat);
+  std::fflush(thr);
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s OUTDIR [--reps N]\n", argv[0]);
+    return 2;
+  }
+  const std::string dir = argv[1];
+  int reps = 7;
+  if (argc >= 4 && std::string(argv[2]) == "--reps") reps = std::atoi(argv[3]);
+  const int blocks = describe_device(dir);
 
   long long* d_cycles = nullptr;
   uint32_t* d_sink = nullptr;
@@ -297,17 +347,7 @@ int main(int argc, char** argv) {
   CHECK(cudaMalloc(&d_times, sizeof(BlockTime) * blocks));
 
   const auto pats = patterns();
-  if (FILE* f = std::fopen((dir + "/patterns.trace").c_str(), "w")) {
-    std::fprintf(f, "# shared-memory latency/throughput patterns (validate/latency/shmem_latency.cu)\nwarp 32\n");
-    for (const auto& pt : pats)
-      for (const char* op : {"ld", "st"}) {
-        std::fprintf(f, "@lat-%s-w%d-k%d %s %d", pt.family.c_str(), pt.width, pt.k, op, pt.width);
-        for (int l = 0; l < kWarp; ++l) std::fprintf(f, " %u", pt.lanes.a[l]);
-        std::fprintf(f, "\n");
-      }
-    std::fclose(f);
-  }
-
+  write_patterns_trace(dir, pats);
   FILE* lat = std::fopen((dir + "/raw_latency.csv").c_str(), "w");
   FILE* thr = std::fopen((dir + "/raw_throughput.csv").c_str(), "w");
   if (!lat || !thr) {
@@ -316,32 +356,7 @@ int main(int argc, char** argv) {
   }
   std::fprintf(lat, "mode,width,family,k,rep,cycles_per_step\n");
   std::fprintf(thr, "mode,width,family,k,rep,cycles_per_inst_per_sm_median,min,max,sms,warps_per_sm\n");
-  const int iters = 1024;  // 8192 instructions per warp
-  for (const auto& pt : pats) {
-    for (int mode = 0; mode < 2; ++mode) {
-      for (int r = 0; r < reps; ++r) {
-        double c = 0;
-        switch (pt.width) {
-          case 4: c = latency_once<4>(pt, mode == 1, d_cycles, d_sink); break;
-          case 8: c = latency_once<8>(pt, mode == 1, d_cycles, d_sink); break;
-          default: c = latency_once<16>(pt, mode == 1, d_cycles, d_sink); break;
-        }
-        std::fprintf(lat, "%s,%d,%s,%d,%d,%.3f\n", mode ? "stld" : "ld", pt.width, pt.family.c_str(), pt.k, r, c);
-      }
-      for (int r = 0; r < std::max(1, reps / 2); ++r) {
-        Throughput t{};
-        switch (pt.width) {
-          case 4: t = throughput_once<4>(pt, mode == 1, blocks, iters, d_times, d_sink); break;
-          case 8: t = throughput_once<8>(pt, mode == 1, blocks, iters, d_times, d_sink); break;
-          default: t = throughput_once<16>(pt, mode == 1, blocks, iters, d_times, d_sink); break;
-        }
-        std::fprintf(thr, "%s,%d,%s,%d,%d,%.4f,%.4f,%.4f,%d,%.1f\n", mode ? "st" : "ld", pt.width,
-                     pt.family.c_str(), pt.k, r, t.median_cpi, t.min_cpi, t.max_cpi, t.sms, t.warps_per_sm);
-      }
-    }
-    std::fflush(lat);
-    std::fflush(thr);
-  }
+  for (const auto& pt : pats) measure_pattern(pt, reps, blocks, lat, thr, d_cycles, d_sink, d_times);
   std::fclose(lat);
   std::fclose(thr);
   CHECK(cudaDeviceSynchronize());

@@ -87,24 +87,10 @@ __global__ void load_store(const Key* in, Key* out) {
   Store(temp.store).Store(out + blockIdx.x * kTile, items);
 }
 
-int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: cub_block PRIMITIVE\n");
-    return 2;
-  }
-  const std::string p = argv[1];
-  const std::size_t n = std::size_t{kTile} * kBlocks;
-  std::mt19937 rng(11);
-  std::vector<Key> h(n);
-  for (auto& x : h) x = rng();
-  Key *in, *out;
-  unsigned* bins;
-  CHECK(cudaMalloc(&in, n * sizeof(Key)));
-  CHECK(cudaMalloc(&out, n * sizeof(Key)));
-  CHECK(cudaMalloc(&bins, 256 * sizeof(unsigned)));
-  CHECK(cudaMemset(bins, 0, 256 * sizeof(unsigned)));
-  CHECK(cudaMemcpy(in, h.data(), n * sizeof(Key), cudaMemcpyHostToDevice));
-  std::vector<Key> want(h);
+/// Launches primitive `p` and writes into `want` what its output must be
+/// (the histogram is checked from `h` itself). False for an unknown primitive.
+bool launch(const std::string& p, const Key* in, Key* out, unsigned* bins, const std::vector<Key>& h,
+            std::vector<Key>& want) {
   bool known = true;
   if (p == "exchange") {
     exchange<<<kBlocks, kThreads>>>(in, out);
@@ -131,6 +117,28 @@ int main(int argc, char** argv) {
   } else {
     known = false;
   }
+  return known;
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: cub_block PRIMITIVE\n");
+    return 2;
+  }
+  const std::string p = argv[1];
+  const std::size_t n = std::size_t{kTile} * kBlocks;
+  std::mt19937 rng(11);
+  std::vector<Key> h(n);
+  for (auto& x : h) x = rng();
+  Key *in, *out;
+  unsigned* bins;
+  CHECK(cudaMalloc(&in, n * sizeof(Key)));
+  CHECK(cudaMalloc(&out, n * sizeof(Key)));
+  CHECK(cudaMalloc(&bins, 256 * sizeof(unsigned)));
+  CHECK(cudaMemset(bins, 0, 256 * sizeof(unsigned)));
+  CHECK(cudaMemcpy(in, h.data(), n * sizeof(Key), cudaMemcpyHostToDevice));
+  std::vector<Key> want(h);
+  const bool known = launch(p, in, out, bins, h, want);
   if (!known) {
     std::fprintf(stderr, "unknown primitive '%s'\n", p.c_str());
     return 2;

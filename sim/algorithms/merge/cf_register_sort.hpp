@@ -10,13 +10,13 @@
 #include <cstddef>
 #include <utility>
 
-#include "model/hd.hpp"
+#include "model/power_of_two.hpp"  // and model/hd.hpp
 #include "sim/algorithms/merge/cf_register_merge.hpp"
 
 namespace bankcheck {
 
 /// Whether the bitonic network sorts E items (E a power of two).
-BANKCHECK_HD constexpr bool cf_register_sort_fits(int e) { return e >= 1 && (e & (e - 1)) == 0; }
+BANKCHECK_HD constexpr bool cf_register_sort_fits(int e) { return e >= 1 && is_power_of_two(static_cast<unsigned>(e)); }
 
 /// The network for E items: `ops[0..count)` in order.
 template <int kE>

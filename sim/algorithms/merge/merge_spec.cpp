@@ -243,6 +243,43 @@ AlgorithmOutcome drive_merge(const Params& p, const InputChoice& in, Instruction
   return outcome;
 }
 
+/// random_splits=1: a random interleaving of |A| a's and |B| b's; its prefix
+/// counts are a valid split. Fills `given` (one per thread) and returns them
+/// with |A| appended, as the reference.
+template <class Key, class Rng>
+std::vector<long> random_splits_of(const MergeTile<Key>& t, long n, long E, std::vector<long>& given, Rng& rng) {
+  std::vector<char> from_a(n, 0);
+  std::fill(from_a.begin(), from_a.begin() + t.a_count, 1);
+  std::shuffle(from_a.begin(), from_a.end(), rng);
+  long a = 0;
+  for (long pos = 0; pos < n; ++pos) {
+    if (pos % E == 0) given[pos / E] = a;
+    a += from_a[pos];
+  }
+  std::vector<long> ref(given.begin(), given.end());
+  ref.push_back(t.a_count);
+  return ref;
+}
+
+/// Checks that each thread i gathered exactly A[ref_i, ref_i+1) and its part of B, and found split ref_i.
+template <class Key>
+void check_gathers(const MergeTile<Key>& t, const std::vector<long>& ref, const std::vector<long>& split_buf,
+                   const std::vector<Key>& gathered, long E, long u, std::int64_t b, AlgorithmOutcome& outcome) {
+  for (long i = 0; i < u; ++i) {
+    std::vector<Key> got(gathered.begin() + i * E, gathered.begin() + (i + 1) * E), want;
+    for (long x = ref[i]; x < ref[i + 1]; ++x) want.push_back(t.keys[x]);
+    const long b_i = i * E - ref[i], b_len = E - (ref[i + 1] - ref[i]);
+    for (long y = b_i; y < b_i + b_len; ++y) want.push_back(t.keys[t.a_count + y]);
+    std::sort(got.begin(), got.end());
+    std::sort(want.begin(), want.end());
+    if (split_buf[i] == ref[i] && got == want) continue;
+    outcome.output_ok = false;
+    if (outcome.wrong++ == 0)
+      outcome.first_wrong = "block " + num(b) + " thread " + num(i) + ": split " + num(split_buf[i]) +
+                            " (reference " + num(ref[i]) + ")" + (got != want ? ", wrong items" : "");
+  }
+}
+
 template <class Key>
 AlgorithmOutcome drive_cf_merge(const Params& p, const InputChoice& in, InstructionListener& out) {
   CfMerge<Key> algo;
@@ -269,37 +306,14 @@ AlgorithmOutcome drive_cf_merge(const Params& p, const InputChoice& in, Instruct
     L.a_count = t.a_count;
     std::vector<long> ref = reference_splits(t, E, u);
     if (random_splits) {
-      // A random interleaving of |A| a's and |B| b's: its prefix counts are a valid split.
-      std::vector<char> from_a(n, 0);
-      std::fill(from_a.begin(), from_a.begin() + t.a_count, 1);
-      std::shuffle(from_a.begin(), from_a.end(), inputs.rng());
-      long a = 0;
-      for (long pos = 0; pos < n; ++pos) {
-        if (pos % E == 0) given[pos / E] = a;
-        a += from_a[pos];
-      }
-      ref.assign(given.begin(), given.end());
-      ref.push_back(t.a_count);
+      ref = random_splits_of(t, n, E, given, inputs.rng());
       algo.splits = given.data();
     }
     algo.tile = t.keys.data();
     algo.split_buf = split_buf.data();
     algo.out = gathered.data();
     recorder.run(algo, static_cast<unsigned>(u), static_cast<unsigned>(L.w), out, static_cast<std::uint64_t>(b));
-    for (long i = 0; i < u; ++i) {
-      std::vector<Key> got(gathered.begin() + i * E, gathered.begin() + (i + 1) * E), want;
-      for (long x = ref[i]; x < ref[i + 1]; ++x) want.push_back(t.keys[x]);
-      const long b_i = i * E - ref[i], b_len = E - (ref[i + 1] - ref[i]);
-      for (long y = b_i; y < b_i + b_len; ++y) want.push_back(t.keys[t.a_count + y]);
-      std::sort(got.begin(), got.end());
-      std::sort(want.begin(), want.end());
-      if (split_buf[i] != ref[i] || got != want) {
-        outcome.output_ok = false;
-        if (outcome.wrong++ == 0)
-          outcome.first_wrong = "block " + num(b) + " thread " + num(i) + ": split " + num(split_buf[i]) +
-                                " (reference " + num(ref[i]) + ")" + (got != want ? ", wrong items" : "");
-      }
-    }
+    check_gathers(t, ref, split_buf, gathered, E, u, b, outcome);
     ++outcome.blocks;
     outcome.items += static_cast<std::uint64_t>(n);
   }

@@ -76,10 +76,10 @@ struct PbsSearch {
   /// Shared memory the block needs, in bytes.
   BANKCHECK_HD long shared_bytes() const { return (K + 2L * w) * static_cast<long>(sizeof(Key)); }
 
+  /// ceil(log2 n), 0 for n <= 1: model/power_of_two.hpp's log2_ceil for
+  /// this header's signed sizes.
   static BANKCHECK_HD int ceil_log2(long n) {
-    int r = 0;
-    while ((1L << r) < n) ++r;
-    return r;
+    return static_cast<int>(log2_ceil(n <= 1 ? 1 : static_cast<std::uint64_t>(n)));
   }
 
   template <class Smem>

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -67,6 +68,75 @@ void validate_pbs(const Params& p, PbsVariant family) {
   }
 }
 
+/// The queries of --input FILE, each strictly inside Key's range (the extremes are the padding).
+template <class Key>
+std::vector<Key> file_queries(const InputChoice& in) {
+  std::vector<Key> queries;
+  for (std::int64_t v : input_integers(in)) {
+    require(v > std::numeric_limits<Key>::lowest() && v < std::numeric_limits<Key>::max(),
+            in.path + ": query " + num(v) + " does not fit strictly inside the " + num(sizeof(Key)) +
+                "-byte key range (the extremes are the padding)");
+    queries.push_back(static_cast<Key>(v));
+  }
+  require(!queries.empty(), in.path + ": no queries");
+  return queries;
+}
+
+/// Checks a block's answers against the predecessor; the first wrong one is described.
+template <class Key>
+void check_answers(const std::vector<Key>& queries, const std::vector<long>& answers, std::int64_t valid,
+                   std::int64_t first, int threads, long K, AlgorithmOutcome& outcome) {
+  for (std::int64_t i = 0; i < valid; ++i) {
+    // Keys are 2i+1, so K[i] <= q iff i <= (q-1)/2: the predecessor in O(1)
+    // (the same as std::upper_bound(K, q) - K - 1, without the log K cost).
+    const std::int64_t qv = static_cast<std::int64_t>(queries[i]);
+    const long expect = qv < 1 ? -1L : static_cast<long>(std::min<std::int64_t>((qv - 1) / 2, K - 1));
+    if (answers[i] == expect) continue;
+    outcome.output_ok = false;
+    if (outcome.wrong++ == 0)
+      outcome.first_wrong = "query #" + num(first + i) + " (thread " + num(i % threads) + ", q = " +
+                            num(static_cast<std::int64_t>(queries[i])) + "): answer " + num(answers[i]) +
+                            ", predecessor " + num(expect);
+  }
+}
+
+/// The papers' predictions for variant V, in the DMM, where they are stated.
+template <PbsVariant V>
+std::optional<Prediction> pbs_prediction(const InputChoice& in, long w, long K, int threads, int offset_stride,
+                                         std::int64_t Q) {
+  const bool full_warps = threads % w == 0 && Q % w == 0;
+  const auto warp_batches = static_cast<std::uint64_t>(Q / w);
+  using analytic::is_power_of_two;
+  Prediction pr;
+  pr.model = "dmm";
+  if constexpr (V == PbsVariant::pbs) {
+    if (in.kind != InputChoice::Kind::worst || !full_warps || !is_power_of_two(w) || !is_power_of_two(K) || K < w)
+      return std::nullopt;
+    const bool exact = K % (w * w) == 0;
+    pr.formula = exact ? "A_PBS = w(log K - log w + 1) - 1 accesses per warp (HiPC 2015 V-B), times Q/w"
+                       : "sum_{i<log K} min(2^i, w, K/w) per warp (HiPC 2015 V-B, K < w² cap), times Q/w";
+    pr.quantity = "wavefronts";
+    pr.sites = {"pbs.probe"};
+    pr.value = analytic::pbs_worst_accesses_capped_per_warp(w, K) * warp_batches;
+  } else if constexpr (!pbs_is_cl(V)) {
+    if (offset_stride != 1 || K < w) return std::nullopt;  // IV-B states it for K >= w
+    pr.formula = V == PbsVariant::cf ? "PBS-CF is bank-conflict free (HiPC 2015 IV-B, Algorithms 2 and 3)"
+                                     : "PBS-CF is bank-conflict free (HiPC 2015 IV-B; stage 1 corrected, "
+                                       "every probe of a lane in its offset's bank)";
+    pr.quantity = "conflicts";
+    pr.sites = {"pbs-cf.probe", "pbs-cf.window_check", "pbs-cf.scan"};
+    pr.value = analytic::pbs_cf_conflicts(w, K);
+  } else {
+    if (offset_stride != 1 || !full_warps || !is_power_of_two(w)) return std::nullopt;
+    pr.formula = "PBS-CL stage 2 <= w - 1 accesses per warp (HiPC 2015 IV-C), times Q/w";  // both variants
+    pr.quantity = "wavefronts";
+    pr.sites = {"pbs-cl.binary"};
+    pr.value = analytic::pbs_cl_stage2_bound_per_warp(w) * warp_batches;
+    pr.relation = Prediction::Relation::at_most;
+  }
+  return pr;
+}
+
 template <class Key, PbsVariant V>
 AlgorithmOutcome drive_pbs(const Params& p, const InputChoice& in, InstructionListener& out) {
   using Algo = PbsSearch<Key, V>;
@@ -82,19 +152,9 @@ AlgorithmOutcome drive_pbs(const Params& p, const InputChoice& in, InstructionLi
   std::vector<Key> keys(K);
   for (long i = 0; i < K; ++i) keys[i] = static_cast<Key>(2 * i + 1);
   algo.keys = keys.data();
-
-  std::vector<Key> file_queries;
-  std::int64_t Q = param(p, "queries");
-  if (in.kind == InputChoice::Kind::file) {
-    for (std::int64_t v : input_integers(in)) {
-      require(v > std::numeric_limits<Key>::lowest() && v < std::numeric_limits<Key>::max(),
-              in.path + ": query " + num(v) + " does not fit strictly inside the " + num(sizeof(Key)) +
-                  "-byte key range (the extremes are the padding)");
-      file_queries.push_back(static_cast<Key>(v));
-    }
-    require(!file_queries.empty(), in.path + ": no queries");
-    Q = static_cast<std::int64_t>(file_queries.size());
-  }
+  const std::vector<Key> from_file = in.kind == InputChoice::Kind::file ? file_queries<Key>(in) : std::vector<Key>{};
+  const std::int64_t Q = in.kind == InputChoice::Kind::file ? static_cast<std::int64_t>(from_file.size())
+                                                            : param(p, "queries");
   if (in.kind == InputChoice::Kind::worst)
     require(K % w == 0, "the worst-case queries q_i = K[i·K/w] (HiPC V-B) need K ≡ 0 (mod w) (got K = " + num(K) +
                             ", w = " + num(w) + ")");
@@ -112,77 +172,23 @@ AlgorithmOutcome drive_pbs(const Params& p, const InputChoice& in, InstructionLi
   outcome.items = static_cast<std::uint64_t>(Q);
   for (std::int64_t first = 0, b = 0; first < Q; first += chunk, ++b) {
     const std::int64_t valid = std::min(chunk, Q - first);
-    for (std::int64_t i = 0; i < valid; ++i) {
-      const std::int64_t j = first + i;
-      switch (in.kind) {
-        case InputChoice::Kind::random: queries[i] = static_cast<Key>(pick.below(query_range)); break;
-        case InputChoice::Kind::worst:
-          queries[i] = keys[inputs::corollary41_index(static_cast<std::uint64_t>(K), static_cast<unsigned>(w),
-                                                      static_cast<unsigned>(j % w), 0)];
-          break;
-        case InputChoice::Kind::file: queries[i] = file_queries[j]; break;
-      }
-    }
+    for (std::int64_t i = 0, j = first; i < valid; ++i, ++j)
+      queries[i] = in.kind == InputChoice::Kind::random ? static_cast<Key>(pick.below(query_range))
+                   : in.kind == InputChoice::Kind::file
+                       ? from_file[j]
+                       : keys[inputs::corollary41_index(static_cast<std::uint64_t>(K), static_cast<unsigned>(w),
+                                                        static_cast<unsigned>(j % w), 0)];
     algo.queries = queries.data();
     algo.answers = answers.data();
     algo.valid = valid;
     recorder.run(algo, static_cast<unsigned>(algo.threads), static_cast<unsigned>(w), out,
                  static_cast<std::uint64_t>(b));
     ++outcome.blocks;
-    for (std::int64_t i = 0; i < valid; ++i) {
-      // Keys are 2i+1, so K[i] <= q iff i <= (q-1)/2: the predecessor in O(1)
-      // (the same as std::upper_bound(K, q) - K - 1, without the log K cost).
-      const std::int64_t qv = static_cast<std::int64_t>(queries[i]);
-      const long expect = qv < 1 ? -1L : static_cast<long>(std::min<std::int64_t>((qv - 1) / 2, K - 1));
-      if (answers[i] == expect) continue;
-      outcome.output_ok = false;
-      if (outcome.wrong++ == 0)
-        outcome.first_wrong = "query #" + num(first + i) + " (thread " + num(i % algo.threads) + ", q = " +
-                              num(static_cast<std::int64_t>(queries[i])) + "): answer " + num(answers[i]) +
-                              ", predecessor " + num(expect);
-    }
+    check_answers(queries, answers, valid, first, algo.threads, K, outcome);
   }
-
-  // The papers' predictions, in the DMM.
-  const bool full_warps = algo.threads % w == 0 && Q % w == 0;
-  const auto warp_batches = static_cast<std::uint64_t>(Q / w);
-  using analytic::is_power_of_two;
-  if constexpr (V == PbsVariant::pbs) {
-    if (in.kind == InputChoice::Kind::worst && full_warps && is_power_of_two(w) && is_power_of_two(K) && K >= w) {
-      Prediction pr;
-      const bool exact = K % (w * w) == 0;
-      pr.formula = exact ? "A_PBS = w(log K - log w + 1) - 1 accesses per warp (HiPC 2015 V-B), times Q/w"
-                         : "sum_{i<log K} min(2^i, w, K/w) per warp (HiPC 2015 V-B, K < w² cap), times Q/w";
-      pr.quantity = "wavefronts";
-      pr.sites = {"pbs.probe"};
-      pr.value = analytic::pbs_worst_accesses_capped_per_warp(w, K) * warp_batches;
-      pr.model = "dmm";
-      outcome.prediction = pr;
-    }
-  } else if constexpr (!pbs_is_cl(V)) {
-    if (algo.offset_stride == 1 && K >= w) {  // IV-B states it for K >= w
-      Prediction pr;
-      pr.formula = V == PbsVariant::cf ? "PBS-CF is bank-conflict free (HiPC 2015 IV-B, Algorithms 2 and 3)"
-                                       : "PBS-CF is bank-conflict free (HiPC 2015 IV-B; stage 1 corrected, "
-                                         "every probe of a lane in its offset's bank)";
-      pr.quantity = "conflicts";
-      pr.sites = {"pbs-cf.probe", "pbs-cf.window_check", "pbs-cf.scan"};
-      pr.value = analytic::pbs_cf_conflicts(w, K);
-      pr.model = "dmm";
-      outcome.prediction = pr;
-    }
-  } else {
-    if (algo.offset_stride == 1 && full_warps && is_power_of_two(w)) {
-      Prediction pr;
-      pr.formula = "PBS-CL stage 2 <= w - 1 accesses per warp (HiPC 2015 IV-C), times Q/w";  // both variants
-      pr.quantity = "wavefronts";
-      pr.sites = {"pbs-cl.binary"};
-      pr.value = analytic::pbs_cl_stage2_bound_per_warp(w) * warp_batches;
-      pr.model = "dmm";
-      pr.relation = Prediction::Relation::at_most;
-      outcome.prediction = pr;
-    }
-  }
+  int offset_stride = 1;
+  if constexpr (V != PbsVariant::pbs) offset_stride = algo.offset_stride;
+  outcome.prediction = pbs_prediction<V>(in, w, K, algo.threads, offset_stride, Q);
   return outcome;
 }
 

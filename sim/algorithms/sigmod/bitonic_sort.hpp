@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/algorithms/block_algorithm.hpp"  // and model/hd.hpp
+#include "sim/algorithms/block_algorithm.hpp"  // and model/hd.hpp, model/power_of_two.hpp
 
 namespace bankcheck {
 
@@ -26,7 +26,7 @@ struct BitonicSort {
   T* out = nullptr;  ///< ascending
 
   void validate() const {
-    if (n < 2 || n > (1u << 16) || (n & (n - 1)) != 0)
+    if (n < 2 || n > (1u << 16) || !is_power_of_two(n))
       throw std::invalid_argument("bitonic: n must be a power of two in [2, 65536] (got " + std::to_string(n) + ")");
   }
   BANKCHECK_HD unsigned levels() const {

@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/algorithms/block_algorithm.hpp"  // and model/hd.hpp
+#include "sim/algorithms/block_algorithm.hpp"  // and model/hd.hpp, model/power_of_two.hpp
 
 namespace bankcheck {
 
@@ -31,7 +31,7 @@ struct PrefixScan {
 
   /// @throws std::invalid_argument: n a power of two in [2, 2^20]; pad_banks 0 or >= 1.
   void validate() const {
-    if (n < 2 || n > (1u << 20) || (n & (n - 1)) != 0)
+    if (n < 2 || n > (1u << 20) || !is_power_of_two(n))
       throw std::invalid_argument("scan: n must be a power of two in [2, 1048576] (got " + std::to_string(n) + ")");
   }
   BANKCHECK_HD unsigned levels() const {

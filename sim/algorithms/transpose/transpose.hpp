@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "sim/algorithms/block_algorithm.hpp"  // and model/hd.hpp
+#include "sim/algorithms/block_algorithm.hpp"  // and model/hd.hpp, model/power_of_two.hpp
 
 namespace bankcheck {
 
@@ -41,7 +41,7 @@ struct Transpose {
   void validate() const {
     if (tile == 0 || tile > 1024)
       throw std::invalid_argument("transpose: tile must be in [1, 1024] (got " + std::to_string(tile) + ")");
-    if (layout == TransposeLayout::swizzled && (tile & (tile - 1)) != 0)
+    if (layout == TransposeLayout::swizzled && !is_power_of_two(tile))
       throw std::invalid_argument("transpose: the swizzled layout needs a power-of-two tile (got " +
                                   std::to_string(tile) + ")");
   }

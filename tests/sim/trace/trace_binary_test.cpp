@@ -216,19 +216,23 @@ TEST_CASE("binary: every truncation is an error, never a shorter trace") {
   }
 }
 
-TEST_CASE("binary: malformed records name the byte offset and record") {
-  struct Case {
-    const char* name;
-    std::string bytes;
-    std::uint64_t offset;  // of the offending record (or header field)
-    const char* reason;
-  };
+namespace {
+
+/// Malformed binary traces, each with where the reader must say it fails and why.
+struct MalformedCase {
+  const char* name;
+  std::string bytes;
+  std::uint64_t offset;  // of the offending record (or header field)
+  const char* reason;
+};
+
+std::vector<MalformedCase> malformed_cases() {
   const auto bad_head = [](std::uint64_t head) {
     Bytes b = Bytes{}.header(2).site("s");
     b.u64(head).u64(0).u64(0);
     return b.end(1).s;
   };
-  const std::vector<Case> cases = {
+  return {
       {"bad magic", std::string("BKTRACF\x1a") + std::string(8, '\0'), 0, "bad magic"},
       {"text file", "warp 2\nld 4 0 4\n", 0, "bad magic"},
       {"version 5", Bytes{}.header(2, 5).end(0).s, 8, "unsupported version 5 (this reader reads versions 1..4)"},
@@ -265,7 +269,12 @@ TEST_CASE("binary: malformed records name the byte offset and record") {
       {"no end", Bytes{}.header(2).site("s").instr(0, 0, 4, {0, 4}).s, 56, "ends without an end record"},
       {"long name", Bytes{}.header(2).u64(1 | std::uint64_t{5000} << 32).s, 16, "site name of 5000 bytes"},
   };
-  for (const auto& c : cases) {
+}
+
+}  // namespace
+
+TEST_CASE("binary: malformed records name the byte offset and record") {
+  for (const auto& c : malformed_cases()) {
     CAPTURE(c.name);
     bool thrown = false;
     try {

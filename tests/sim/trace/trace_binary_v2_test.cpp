@@ -110,20 +110,42 @@ TEST_CASE("text <-> binary round trip keeps new ops, locations and the expected 
   CHECK(bankcheck::test::text_binary_text(text, "bankcheck_rt2", 4, 4) == text);
 }
 
+namespace {
+
+/// One record as a reader saw it: its site name, first address, byte position and location block x.
+struct SeenRecord {
+  std::string site;
+  std::uint64_t first_address, position;
+  std::uint32_t block_x;
+  bool operator==(const SeenRecord&) const = default;
+};
+
+void read_on(BinaryTraceReader& reader, std::vector<SeenRecord>& out) {
+  TraceRecord r;
+  while (reader.next(r))
+    out.push_back({reader.sites().name(r.site), r.request.addr[0], reader.position().value, r.location->block[0]});
+}
+
+/// Locations and sites between the instructions, 4-byte addresses: every state a bookmark carries.
+Bytes bookmark_trace() {
+  return Bytes{}
+      .header(2, 2, 4)
+      .location(1, 0, 0, 0, 0)
+      .site("a")
+      .instr32(0, 0, 4, {0, 4})
+      .site("b")
+      .instr32(1, 1, 4, {8, X})
+      .location(1, 2, 0, 0, 1)
+      .instr32(0, 0, 8, {16, 24})
+      .site("c")
+      .instr32(2, 0, 4, {4, 12})
+      .end(4);
+}
+
+}  // namespace
+
 TEST_CASE("bookmarks: a skimming reader's bookmarks let other readers read on, each to its stop") {
-  // Locations and sites between the instructions, 4-byte addresses: every state a bookmark carries.
-  const auto bytes = Bytes{}
-                         .header(2, 2, 4)
-                         .location(1, 0, 0, 0, 0)
-                         .site("a")
-                         .instr32(0, 0, 4, {0, 4})
-                         .site("b")
-                         .instr32(1, 1, 4, {8, X})
-                         .location(1, 2, 0, 0, 1)
-                         .instr32(0, 0, 8, {16, 24})
-                         .site("c")
-                         .instr32(2, 0, 4, {4, 12})
-                         .end(4);
+  const auto bytes = bookmark_trace();
   const std::string path = temp_path("bankcheck_bookmarks.bktrace");
   {
     std::FILE* f = std::fopen(path.c_str(), "wb");
@@ -132,18 +154,7 @@ TEST_CASE("bookmarks: a skimming reader's bookmarks let other readers read on, e
     std::fclose(f);
   }
   // One reader: every record with its site name, location block x and byte position.
-  struct Seen {
-    std::string site;
-    std::uint64_t first_address, position;
-    std::uint32_t block_x;
-    bool operator==(const Seen&) const = default;
-  };
-  auto read_on = [](BinaryTraceReader& reader, std::vector<Seen>& out) {
-    TraceRecord r;
-    while (reader.next(r))
-      out.push_back({reader.sites().name(r.site), r.request.addr[0], reader.position().value, r.location->block[0]});
-  };
-  std::vector<Seen> whole;
+  std::vector<SeenRecord> whole;
   {
     BinaryTraceReader one{InputFile(path)};
     read_on(one, whole);
@@ -160,7 +171,7 @@ TEST_CASE("bookmarks: a skimming reader's bookmarks let other readers read on, e
   // Every cut of the file into chunks at the bookmarks reads the same records.
   for (std::size_t cut = 1; cut < marks.size(); ++cut) {
     CAPTURE(cut);
-    std::vector<Seen> pieces;
+    std::vector<SeenRecord> pieces;
     for (const auto& [from, stop] : {std::pair{marks[0], marks[cut].offset},
                                      std::pair{marks[cut], skimmer.end_record_offset()}}) {
       BinaryTraceReader reader{InputFile(path)};

@@ -51,34 +51,61 @@ using test::SiteCosts;
 /// block sort sorts one tile a block, or two (2u threads, the dispatch's wide block sort) and
 /// the plan's leaves are pairs of tiles.
 template <class Key, class Value, int U, int E>
-void cpu_sort(std::vector<Key>& keys, std::vector<Value>& vals, SiteCosts& costs, bool balanced,
-              bool wide_block_sort = false) {
-  constexpr int T = U * E;
-  constexpr bool kKeysOnly = std::is_same_v<Value, CfNoValue>;
-  using PassAlgo = CfSortPassAlgo<Key, Value, U, E, Less>;
-  const std::int64_t n = static_cast<std::int64_t>(keys.size());
-  if (n == 0) return;
-  const std::int64_t num_tiles = (n + T - 1) / T;
-  const bool wide = wide_block_sort && cf_merge_pass_count(num_tiles) > 0;
-  const CfPassPlan plan = CfPassPlan::make(n, T, wide ? 1 : 0, balanced);
-  bool ping = plan.levels % 2 == 0;
+struct CpuSort {
+  static constexpr int T = U * E;
+  static constexpr bool kKeysOnly = std::is_same_v<Value, CfNoValue>;
+  std::vector<Key>& keys;
+  std::vector<Value>& vals;
+  SiteCosts& costs;
+  const std::int64_t n;
+  const std::int64_t num_tiles;
+  const bool wide;
+  const CfPassPlan plan;
+  bool ping;
   // The largest key everywhere the sort has not written: a tile read from the
   // wrong buffer (a single the block sort put in the wrong one) shows in the output.
-  std::vector<Key> keys_buf(n, std::numeric_limits<Key>::max());
-  std::vector<Value> vals_buf(kKeysOnly ? 0 : n);
-  std::vector<Key> tk(2 * T);
-  std::vector<Value> tv(2 * T);
-  std::vector<int> splits(2 * U);
+  std::vector<Key> keys_buf;
+  std::vector<Value> vals_buf;
+  std::vector<Key> tk = std::vector<Key>(2 * T);
+  std::vector<Value> tv = std::vector<Value>(2 * T);
+  std::vector<int> splits = std::vector<int>(2 * U);
 
-  // One block through the recorder, its costs counted for whole tiles only.
-  auto replay = [&](BlockRecorder& recorder, auto& algo, int threads, bool whole, std::int64_t b) {
+  CpuSort(std::vector<Key>& k, std::vector<Value>& v, SiteCosts& c, bool balanced, bool wide_block_sort)
+      : keys(k), vals(v), costs(c), n(static_cast<std::int64_t>(k.size())), num_tiles((n + T - 1) / T),
+        wide(wide_block_sort && cf_merge_pass_count(num_tiles) > 0), plan(CfPassPlan::make(n, T, wide ? 1 : 0, balanced)),
+        ping(plan.levels % 2 == 0), keys_buf(n, std::numeric_limits<Key>::max()), vals_buf(kKeysOnly ? 0 : n) {}
+
+  /// One block through the recorder, its costs counted for whole tiles only.
+  template <class Algo>
+  void replay(BlockRecorder& recorder, Algo& algo, int threads, bool whole, std::int64_t b) {
     recorder.clear();
     costs.counting = whole;
     recorder.run(algo, static_cast<unsigned>(threads), 32, costs, static_cast<std::uint64_t>(b));
-  };
-  // Block sort: BlockLoad (oob = the tile's first key), CUB's padding, stable thread sort, CF rounds, BlockStore.
-  auto block_sort = [&](auto algo_type, const int BU) {
-    using TileAlgo = typename decltype(algo_type)::type;
+  }
+
+  /// What each thread holds before the CF rounds: CUB's padding of a partial tile with the
+  /// thread's running maximum (BlockMergeSortStrategy::Sort), then its keys stably sorted.
+  void thread_sort(int BU, int BT, int valid) {
+    for (int t = 0; t < BU; ++t) {
+      if (valid < BT) {
+        Key max_key = tk[t * E];
+        for (int i = 1; i < E; ++i) {
+          if (t * E + i < valid) max_key = max_key < tk[t * E + i] ? tk[t * E + i] : max_key;
+          else tk[t * E + i] = max_key;
+        }
+      }
+      if (valid < BT && t * E >= valid) continue;
+      std::vector<std::pair<Key, Value>> kv(E);  // the thread's keys, each with its value
+      for (int i = 0; i < E; ++i) kv[i] = {tk[t * E + i], tv[t * E + i]};
+      std::stable_sort(kv.begin(), kv.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+      for (int i = 0; i < E; ++i) std::tie(tk[t * E + i], tv[t * E + i]) = kv[i];
+    }
+  }
+
+  /// Block sort: BlockLoad (oob = the tile's first key), CUB's padding, stable thread sort, CF rounds, BlockStore.
+  template <int BU>
+  void block_sort() {
+    using TileAlgo = CfSortTileAlgo<Key, Value, BU, E, Less>;
     const int BT = BU * E;
     BlockRecorder recorder(static_cast<std::size_t>(TileAlgo::shared_bytes()));
     for (std::int64_t b = 0; b * BT < n; ++b) {
@@ -88,20 +115,7 @@ void cpu_sort(std::vector<Key>& keys, std::vector<Value>& vals, SiteCosts& costs
         tk[p] = p < valid ? keys[base + p] : keys[base];
         if constexpr (!kKeysOnly) tv[p] = p < valid ? vals[base + p] : vals[base];
       }
-      for (int t = 0; t < BU; ++t) {
-        if (valid < BT) {  // BlockMergeSortStrategy::Sort's padding with the thread's running maximum
-          Key max_key = tk[t * E];
-          for (int i = 1; i < E; ++i) {
-            if (t * E + i < valid) max_key = max_key < tk[t * E + i] ? tk[t * E + i] : max_key;
-            else tk[t * E + i] = max_key;
-          }
-        }
-        if (valid < BT && t * E >= valid) continue;
-        std::vector<std::pair<Key, Value>> kv(E);  // the thread's keys, each with its value
-        for (int i = 0; i < E; ++i) kv[i] = {tk[t * E + i], tv[t * E + i]};
-        std::stable_sort(kv.begin(), kv.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-        for (int i = 0; i < E; ++i) std::tie(tk[t * E + i], tv[t * E + i]) = kv[i];
-      }
+      thread_sort(BU, BT, valid);
       TileAlgo algo;
       algo.valid = valid;
       algo.keys = tk.data();
@@ -116,15 +130,11 @@ void cpu_sort(std::vector<Key>& keys, std::vector<Value>& vals, SiteCosts& costs
         for (int p = 0; p < valid; ++p) vo[p] = tv[p];
       }
     }
-  };
-  if (wide)
-    block_sort(std::type_identity<CfSortTileAlgo<Key, Value, 2 * U, E, Less>>{}, 2 * U);
-  else
-    block_sort(std::type_identity<CfSortTileAlgo<Key, Value, U, E, Less>>{}, U);
-  BlockRecorder recorder(static_cast<std::size_t>(PassAlgo::shared_bytes()));
-  // Levels: partitions, then the merge of every tile from the level's first.
-  std::vector<std::int64_t> partitions(num_tiles + 1);
-  for (int level = 0; level < plan.levels; ++level, ping = !ping) {
+  }
+
+  /// One merge level: partitions, then the merge of every tile from the level's first.
+  void merge_level(int level, BlockRecorder& recorder, std::vector<std::int64_t>& partitions) {
+    using PassAlgo = CfSortPassAlgo<Key, Value, U, E, Less>;
     const std::int64_t first = plan.first_tile(level);
     const Key* in_k = ping ? keys.data() : keys_buf.data();
     Key* out_k = ping ? keys_buf.data() : keys.data();
@@ -154,7 +164,22 @@ void cpu_sort(std::vector<Key>& keys, std::vector<Value>& vals, SiteCosts& costs
       }
     }
   }
-  CHECK(ping == true);  // the last pass (or the block sort alone) wrote the caller's arrays
+
+  void run() {
+    if (wide) block_sort<2 * U>();
+    else block_sort<U>();
+    BlockRecorder recorder(static_cast<std::size_t>(CfSortPassAlgo<Key, Value, U, E, Less>::shared_bytes()));
+    std::vector<std::int64_t> partitions(num_tiles + 1);
+    for (int level = 0; level < plan.levels; ++level, ping = !ping) merge_level(level, recorder, partitions);
+    CHECK(ping == true);  // the last pass (or the block sort alone) wrote the caller's arrays
+  }
+};
+
+template <class Key, class Value, int U, int E>
+void cpu_sort(std::vector<Key>& keys, std::vector<Value>& vals, SiteCosts& costs, bool balanced,
+              bool wide_block_sort = false) {
+  if (keys.empty()) return;
+  CpuSort<Key, Value, U, E>(keys, vals, costs, balanced, wide_block_sort).run();
 }
 
 template <class Key>

@@ -99,6 +99,51 @@ struct Shape {
   long tiles;
 };
 
+/// The CF variant: its gathers conflict-free, one wavefront each, and no baseline read left.
+void check_cf_run(StageListener& costs) {
+  const Cost g = costs.site_all("merge-sort-tile.gather"), gp = costs.site_all("merge-sort-pass.gather");
+  CHECK(g.instructions > 0);
+  CHECK(g.conflicts == 0);
+  CHECK(gp.conflicts == 0);
+  CHECK(g.wavefronts == g.instructions);  // one wavefront per gather request
+  // The baseline's reads are absent from the CF run and vice versa.
+  CHECK(costs.site_all("merge-sort-tile.merge_read").instructions == 0);
+}
+
+/// The baseline's reads per adversary pass: on random keys they are recorded in
+/// `random_reads`; on the worst case every pass built by Section 4 reaches
+/// Theorem 8 in every warp, and costs more than the same pass on random keys.
+template <int E>
+void check_baseline_passes(const inputs::MergeSortAdversary& adversary, const SortRun& r, StageListener& costs,
+                           bool is_worst, std::map<std::string, std::uint64_t>& random_reads,
+                           std::uint64_t warps_per_pass, std::uint64_t theorem8) {
+  unsigned block_round = 0, global_pass = 0;
+  for (const auto& plan : adversary.passes()) {
+    CAPTURE(plan.name);
+    Cost c;
+    const std::string prefix = plan.global ? "merge-sort-pass." : "merge-sort-tile.";
+    const unsigned stage = plan.global ? ++global_pass : 0;
+    const unsigned phase = plan.global ? 1 : static_cast<unsigned>(r.merge_phase.at(block_round++));
+    for (const char* site : {"init_a", "init_b", "merge_read"}) {
+      const Cost x = costs.site(stage, phase, prefix + site);
+      c.wavefronts += x.wavefronts;
+      c.instructions += x.instructions;
+    }
+    CHECK(c.instructions == warps_per_pass * (E + 1));
+    if (!is_worst) {
+      random_reads[plan.name] = c.wavefronts;
+      continue;
+    }
+    if (plan.source == "section-4") {
+      CHECK(c.wavefronts >= theorem8);
+      CHECK(c.wavefronts > random_reads.at(plan.name));
+    }
+    CHECK(c.wavefronts <= warps_per_pass * (static_cast<std::uint64_t>(E) * E + 2 * E));
+    MESSAGE(plan.name << " (" << plan.source << "): SerialMerge reads " << c.wavefronts
+                      << " DMM wavefronts, random keys " << random_reads.at(plan.name) << ", Theorem 8 " << theorem8);
+  }
+}
+
 /// The checks of one shape, both variants, random and worst-case inputs.
 template <int E>
 void check_shape(Shape s) {
@@ -132,43 +177,11 @@ void check_shape(Shape s) {
         CHECK(r.stages[k] == chunk_sorted(*input, T << k));
       }
       if (v == MergeSortVariant::cf) {
-        const Cost g = costs.site_all("merge-sort-tile.gather"), gp = costs.site_all("merge-sort-pass.gather");
-        CHECK(g.instructions > 0);
-        CHECK(g.conflicts == 0);
-        CHECK(gp.conflicts == 0);
-        CHECK(g.wavefronts == g.instructions);  // one wavefront per gather request
-        // The baseline's reads are absent from the CF run and vice versa.
-        CHECK(costs.site_all("merge-sort-tile.merge_read").instructions == 0);
+        check_cf_run(costs);
         continue;
       }
       CHECK(costs.site_all("merge-sort-tile.gather").instructions == 0);
-      // Worst case: every pass built by Section 4 reaches Theorem 8 in every
-      // warp, and costs more than the same pass on random keys.
-      unsigned block_round = 0, global_pass = 0;
-      for (const auto& plan : adversary.passes()) {
-        CAPTURE(plan.name);
-        Cost c;
-        const std::string prefix = plan.global ? "merge-sort-pass." : "merge-sort-tile.";
-        const unsigned stage = plan.global ? ++global_pass : 0;
-        const unsigned phase = plan.global ? 1 : static_cast<unsigned>(r.merge_phase.at(block_round++));
-        for (const char* site : {"init_a", "init_b", "merge_read"}) {
-          const Cost x = costs.site(stage, phase, prefix + site);
-          c.wavefronts += x.wavefronts;
-          c.instructions += x.instructions;
-        }
-        CHECK(c.instructions == warps_per_pass * (E + 1));
-        if (!is_worst) {
-          random_reads[plan.name] = c.wavefronts;
-          continue;
-        }
-        if (plan.source == "section-4") {
-          CHECK(c.wavefronts >= theorem8);
-          CHECK(c.wavefronts > random_reads.at(plan.name));
-        }
-        CHECK(c.wavefronts <= warps_per_pass * (static_cast<std::uint64_t>(E) * E + 2 * E));
-        MESSAGE(plan.name << " (" << plan.source << "): SerialMerge reads " << c.wavefronts
-                          << " DMM wavefronts, random keys " << random_reads.at(plan.name) << ", Theorem 8 " << theorem8);
-      }
+      check_baseline_passes<E>(adversary, r, costs, is_worst, random_reads, warps_per_pass, theorem8);
     }
 }
 

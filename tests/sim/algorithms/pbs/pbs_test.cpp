@@ -257,12 +257,6 @@ DirectRun run_direct(int w, const std::vector<Key>& keys, const std::vector<Key>
   return listener.finish();
 }
 
-std::uint64_t ceil_log2(std::uint64_t n) {
-  std::uint64_t r = 0;
-  while ((std::uint64_t{1} << r) < n) ++r;
-  return r;
-}
-
 template <class Key, PbsVariant V>
 void check_corrected(int w, long K, std::mt19937_64& rng) {
   // Sorted keys with duplicates: steps 0..3 from a random start.
@@ -293,8 +287,8 @@ void check_corrected(int w, long K, std::mt19937_64& rng) {
   // Stage 1 searches the K/w + 1 windows of a lane (w | K; one more window
   // otherwise): ceil(log2(windows)) probes per query, one wavefront each.
   const std::uint64_t windows = static_cast<std::uint64_t>((K - 1) / w + 2);
-  CHECK(r.probe_instructions_per_warp <= ceil_log2(windows));
-  if (K % w == 0) CHECK(r.probe_instructions_per_warp == ceil_log2(static_cast<std::uint64_t>(K / w + 1)));
+  CHECK(r.probe_instructions_per_warp <= log2_ceil(windows));
+  if (K % w == 0) CHECK(r.probe_instructions_per_warp == log2_ceil(static_cast<std::uint64_t>(K / w + 1)));
   // HiPC IV-C: stage 2 of PBS-CL costs at most Σ_{i<log w} 2^i = w - 1 per warp (w a power of two).
   if constexpr (pbs_is_cl(V))
     if ((w & (w - 1)) == 0) CHECK(r.max_binary_per_warp <= static_cast<std::uint64_t>(w - 1));
