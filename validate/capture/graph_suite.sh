@@ -71,7 +71,7 @@ is_python() { [[ " ${PY_PROGRAMS[*]} " == *" $1 "* ]]; }
 cmd() {  # cmd NAME RESULT: the program's command line
   if is_python "$1"; then echo python3 "$P/$1.py" "$2"; else echo "$B/$1" "$2"; fi
 }
-limit() { if is_python "$1"; then echo 300; else echo 60; fi; }
+limit() { if is_python "$1"; then echo 150; else echo 60; fi; }
 
 for p in "${PROGRAMS[@]}"; do
   d=$OUT/$p
