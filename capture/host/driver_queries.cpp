@@ -74,8 +74,8 @@ std::string grid_difference_reason(const std::vector<DriverQuery>& queries, cons
   }
   if (count == 0) return "";
   if (count > kMostQueriesListed) listed += "; " + std::to_string(count - kMostQueriesListed) + " more";
-  return "under capture the program asked the driver about this kernel as patched, whose answers may differ "
-         "from a plain run's (queries.csv): " + listed;
+  return "under capture the program asked the driver about this kernel, from which it may have sized the grid "
+         "(queries.csv): " + listed;
 }
 
 }  // namespace bankcheck::capture

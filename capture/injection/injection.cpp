@@ -233,8 +233,8 @@ void Capture::finish() {
     note(std::to_string(functions_.unknown_pcs()) + " instruction addresses were outside every known function "
                                                     "(sites named ?+0xPC)");
   if (const std::string asked = differing_query_counts(query_rows_); !asked.empty())
-    note("the program asked the driver about its kernels as patched (" + asked + "): the answers describe the "
-         "patched code and may differ from a plain run's, and so may a launch configuration computed from them "
+    note("the program asked the driver about its kernels, which the tool patches (" + asked + "): a launch "
+         "configuration computed from the answers is where a grid that differs from a plain run's comes from "
          "(queries.csv)");
   if (!tensor_map_rows_.empty()) note(tensor_map_summary(tensor_map_rows_));
   if (!tensor_map_rows_.empty())

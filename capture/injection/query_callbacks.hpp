@@ -4,10 +4,11 @@
 // device attributes, function attributes and occupancy, from the driver and
 // runtime API exit callbacks (the parameter structs of generated_cuda_meta.h
 // and generated_cuda_runtime_api_meta.h; the answers are in the program's
-// output pointers then). A runtime query is one row; the driver queries the
-// runtime makes inside it only name its kernel (a runtime query passes the
-// host stub, which the library cannot name). The answers are recorded as the
-// program got them, never changed.
+// output pointers then). A runtime query is one row; a driver query the
+// runtime made inside it would only name its kernel (a runtime query passes
+// the host stub, which the library cannot name; on the H200 the runtime's
+// queries raised no such driver callback, so their kernel stays unnamed).
+// The answers are recorded as the program got them, never changed.
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>

@@ -120,8 +120,8 @@ for p in "${PROGRAMS[@]}"; do
     log "$(printf '%-20s answers  %s of %s differ under capture (occupancy_probe.diff)' "$p" \
       "$(grep -c '^<' "$OUT/occupancy_probe.diff")" "$(wc -l <"$d/plain.bin")")"
     [ -f "$d/cap-full/queries.csv" ] &&
-      log "$(printf '%-20s queries  %s rows in queries.csv, %s that may differ under the tool' "$p" \
-        "$(($(wc -l <"$d/cap-full/queries.csv") - 1))" "$(grep -c ',yes,' "$d/cap-full/queries.csv")")"
+      log "$(printf '%-20s queries  %s rows in queries.csv, %s about a kernel (may_differ yes)' "$p" \
+        "$(($(wc -l <"$d/cap-full/queries.csv") - 1))" "$(grep -c ',yes$' "$d/cap-full/queries.csv")")"
   fi
   if [ -n "${NCU:-}" ] && [[ "$NCU_PROGRAMS" == *" $p "* ]] && ls "$d"/cap-full/launch-*.bktrace >/dev/null 2>&1; then
     if [ $((SECONDS - t_start)) -gt "${BUDGET:-420}" ]; then
