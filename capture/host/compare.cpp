@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "capture/host/capture_run.hpp"
+#include "capture/host/driver_queries.hpp"
 #include "capture/host/function_map.hpp"
 #include "capture/host/hgmma_descriptors.hpp"
 #include "capture/host/launch_pairing.hpp"
@@ -305,15 +306,18 @@ CompareResult compare_with_ncu(const NcuSourceTable& page, const std::vector<std
     if (fs::exists(dir / "sass.csv")) sass = SassTable::read((dir / "sass.csv").string());
     std::vector<std::uint64_t> ids;
     for (const auto& [id, trace] : traces_by_id) ids.push_back(id);
+    const std::vector<DriverQuery> queries = read_driver_queries((dir / "queries.csv").string());
     const std::string ended = capture_ended_early(dir / "capture.json");
     if (!ended.empty()) ended_early = ended;
     const auto pairs = pair_launches(table, ids, ncu_names, shapes, result.notes, ended);
-    for (const LaunchPair& p : pairs) {
+    for (LaunchPair p : pairs) {
       const LaunchRow* row = nullptr;
       for (const LaunchRow& r : table)
         if (r.id == p.launch) row = &r;
       const std::string& trace = traces_by_id.at(p.launch);
       if (!p.ncu) {
+        if (const std::string why = p.shape_differs && row ? grid_difference_reason(queries, row->kernel) : ""; !why.empty())
+          p.reason += "; " + why;
         result.uncompared.push_back({p.launch, row ? row->demangled : "", p.reason});
         continue;
       }

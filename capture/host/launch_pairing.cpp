@@ -129,6 +129,7 @@ std::vector<LaunchPair> pair_launches(const std::vector<LaunchRow>& table, const
       p.reason = "ncu's launch " + std::to_string(*pick) + " of this function ran grid " + dims_text(shapes[*pick].grid) +
                  " block " + dims_text(shapes[*pick].block) + ", the captured one grid " + dims_text(row.grid) +
                  " block " + dims_text(row.block) + ": not the same launch";
+      p.shape_differs = true;
       pick.reset();
     }
     if (pick) used.insert(*pick);

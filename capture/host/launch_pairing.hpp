@@ -35,6 +35,7 @@ struct LaunchPair {
   std::uint64_t launch = 0;         ///< the capture's launch id
   std::optional<std::size_t> ncu;   ///< index of ncu's launch, or none
   std::string reason;               ///< why there is none
+  bool shape_differs = false;       ///< none because ncu's launch in its place ran another grid or block
 };
 
 /// Whether ncu's name `ncu_name` is the function of the captured launch `row`.

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "capture/host/capture_options.hpp"
+#include "capture/host/driver_queries.hpp"
 #include "capture/host/function_map.hpp"
 #include "capture/host/launch_filter.hpp"
 #include "capture/host/launch_table.hpp"
@@ -38,6 +39,9 @@ class Capture {
   bool start();
   void on_callback(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid, const void* data);
   void finish();
+  /// The driver and runtime queries recorded in queries.csv (capture/injection/query_callbacks.hpp).
+  static bool is_query(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid);
+  static void enable_query_callbacks(Sanitizer_SubscriberHandle handle);
 
  private:
   void error(const std::string& message);
@@ -74,6 +78,7 @@ class Capture {
   void end_summary(ActiveLaunch& a, const CaptureDescriptor& d, Sanitizer_StreamHandle stream,
                    std::vector<std::string>& problems);
   void register_function(CUmodule module, const char* name);
+  void on_query(Sanitizer_CallbackDomain domain, const Sanitizer_CallbackData& call, Sanitizer_CallbackId cbid);
 
   // Callbacks may come from several program threads, and nest on one: the
   // sanitizer calls made inside a launch callback (host allocation, copies,
@@ -89,6 +94,8 @@ class Capture {
   std::ofstream tensor_maps_;         // tensor_maps.csv
   std::ofstream launch_tensor_maps_;  // launch_tensor_maps.csv
   std::vector<TensorMapRow> tensor_map_rows_;
+  std::ofstream queries_;                 // queries.csv
+  std::vector<DriverQuery> query_rows_;
   std::vector<EncodedTensorMap> encoded_maps_;
   std::map<std::string, std::uint64_t> unsearched_launches_;  // launches not searched for maps, by reason
   std::uint64_t searched_launches_ = 0, searched_param_bytes_ = 0, found_maps_ = 0;  // what the search saw
@@ -138,9 +145,16 @@ class Capture {
   };
   static thread_local PendingParams pending_params_;
   static thread_local PendingLaunch pending_;
+  // The program's runtime query in progress on this thread (queries nest: the runtime asks the driver).
+  struct RuntimeQuery {
+    unsigned depth = 0;
+    std::string function;  // named by the driver query the runtime made inside it
+  };
+  static thread_local RuntimeQuery runtime_query_;
 };
 
 thread_local Capture::PendingLaunch Capture::pending_;
 thread_local Capture::PendingParams Capture::pending_params_;
+thread_local Capture::RuntimeQuery Capture::runtime_query_;
 
 }  // namespace

@@ -34,6 +34,7 @@
 #include "capture/injection/graph_callbacks.hpp"
 #include "capture/injection/launch_callbacks.hpp"
 #include "capture/injection/patch_points.hpp"
+#include "capture/injection/query_callbacks.hpp"
 #include "capture/injection/summary_callbacks.hpp"
 #include "capture/injection/tensor_map_callbacks.hpp"
 
@@ -105,8 +106,10 @@ bool Capture::start() {
   tensor_maps_ << tensor_map_table_header() << std::flush;
   launch_tensor_maps_.open(dir_ / "launch_tensor_maps.csv");
   launch_tensor_maps_ << launch_tensor_map_header() << std::flush;
-  if (!tensor_maps_ || !launch_tensor_maps_) {
-    error("cannot write " + (dir_ / "tensor_maps.csv").string() + " or launch_tensor_maps.csv");
+  queries_.open(dir_ / "queries.csv");
+  queries_ << driver_query_header() << std::flush;
+  if (!tensor_maps_ || !launch_tensor_maps_ || !queries_) {
+    error("cannot write " + (dir_ / "tensor_maps.csv").string() + ", launch_tensor_maps.csv or queries.csv");
     return false;
   }
   if (options_.summary_slots != 0) {
@@ -188,6 +191,9 @@ void Capture::on_callback(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId 
       else if (cbid == SANITIZER_CBID_LAUNCH_END) on_launch_end(launch);
     } else if (domain == SANITIZER_CB_DOMAIN_GRAPHS) {
       on_graph(cbid, data);
+    } else if ((domain == SANITIZER_CB_DOMAIN_DRIVER_API || domain == SANITIZER_CB_DOMAIN_RUNTIME_API) &&
+               is_query(domain, cbid)) {
+      on_query(domain, *static_cast<const Sanitizer_CallbackData*>(data), cbid);
     } else if (domain == SANITIZER_CB_DOMAIN_DRIVER_API) {
       const auto& call = *static_cast<const Sanitizer_CallbackData*>(data);
       if (cbid == SANITIZER_CBID_DRIVER_API_cuGraphLaunch || cbid == SANITIZER_CBID_DRIVER_API_cuGraphLaunch_ptsz) {
@@ -226,6 +232,10 @@ void Capture::finish() {
   if (functions_.unknown_pcs() > 0)
     note(std::to_string(functions_.unknown_pcs()) + " instruction addresses were outside every known function "
                                                     "(sites named ?+0xPC)");
+  if (const std::string asked = differing_query_counts(query_rows_); !asked.empty())
+    note("the program asked the driver about its kernels, which the tool patches (" + asked + "): a launch "
+         "configuration computed from the answers is where a grid that differs from a plain run's comes from "
+         "(queries.csv)");
   if (!tensor_map_rows_.empty()) note(tensor_map_summary(tensor_map_rows_));
   if (!tensor_map_rows_.empty())
     note("tensor maps: " + std::to_string(searched_launches_) + " launches' parameters searched (" +
@@ -288,6 +298,7 @@ extern "C" int InitializeInjection() {
                                   SANITIZER_CBID_RUNTIME_API___cudaLaunchKernel,
                                   SANITIZER_CBID_RUNTIME_API___cudaLaunchKernel_ptsz})
     sanitizerEnableCallback(1, handle, SANITIZER_CB_DOMAIN_RUNTIME_API, id);
+  Capture::enable_query_callbacks(handle);
   std::atexit([] { Capture::instance().finish(); });
   return 1;
 }

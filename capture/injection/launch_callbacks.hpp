@@ -5,8 +5,6 @@
 #include <cuda.h>
 #include <cxxabi.h>
 #include <sanitizer.h>
-// After sanitizer.h, which declares the obsolete types its parameter structs name.
-#include <generated_cuda_meta.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -25,6 +23,7 @@
 #include "capture/host/record_converter.hpp"
 #include "capture/host/ring_drain.hpp"
 #include "capture/injection/active_launch.hpp"
+#include "capture/injection/api_params.hpp"
 #include "capture/injection/capture.hpp"
 #include "sim/trace/trace_binary.hpp"
 

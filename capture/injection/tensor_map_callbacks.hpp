@@ -15,8 +15,6 @@
 #include <cuda.h>
 #include <dlfcn.h>
 #include <sanitizer.h>
-// After sanitizer.h, which declares the obsolete types its parameter structs name.
-#include <generated_cuda_runtime_api_meta.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -26,6 +24,7 @@
 #include <vector>
 
 #include "capture/host/tensor_maps.hpp"
+#include "capture/injection/api_params.hpp"
 #include "capture/injection/capture.hpp"
 
 namespace {

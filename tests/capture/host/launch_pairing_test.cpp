@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 using namespace bankcheck::capture;
@@ -155,4 +157,30 @@ TEST_CASE("a capture whose program ended early: its launches pair with ncu's fir
   CHECK_FALSE(r[0].ncu.has_value());
   CHECK(r[0].reason.find("the two runs differ") != std::string::npos);
   CHECK(r[0].reason.find("--ncu-launches") == std::string::npos);
+}
+
+TEST_CASE("graph_nodes on the H200: each of the 12 node launches pairs with ncu's launch in its place") {
+  // validate/capture/programs/graphs/graph_nodes.cu builds A -> (B, C) -> D (A, B, D strided_mix, C slow_add,
+  // each 64 blocks of 128) and launches it 3 times: 12 kernel executions, the k-th node launch of the program
+  // the k-th of ncu's (ncu profiles each kernel node of each graph launch, in node order).
+  const std::string dir = std::string(BANKCHECK_SOURCE_DIR) + "/validate/results/h200-2026-11-29/suite/";
+  const std::vector<LaunchRow> table = read_launch_table(dir + "graph_nodes.launches.csv");
+  std::ifstream in(dir + "graph_nodes.launches.ncu.csv");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::vector<NcuLaunchShape> shapes = parse_ncu_launches(text, "graph_nodes.launches.ncu.csv");
+  REQUIRE(table.size() == 12);
+  REQUIRE(shapes.size() == 12);
+  std::vector<std::uint64_t> all;
+  for (std::uint64_t k = 0; k < 12; ++k) {
+    all.push_back(k);
+    CHECK(table[k].graph_launch == std::optional<std::uint64_t>(k / 4));  // 4 nodes a graph launch
+    CHECK(table[k].graph_node == std::optional<std::uint64_t>(k % 4));
+  }
+  std::vector<std::string> notes;
+  const auto pairs = pair_launches(table, all, names(shapes), shapes, notes);
+  for (std::uint64_t k = 0; k < 12; ++k) CHECK(pairs[k].ncu == std::optional<std::size_t>(k));
+  CHECK(notes.empty());
+  // Only the second graph launch captured (--launch-skip 4 --launch-count 4): its nodes still meet ncu's 4..7.
+  const auto second = pair_launches(table, {4, 5, 6, 7}, names(shapes), shapes, notes);
+  for (std::size_t i = 0; i < 4; ++i) CHECK(second[i].ncu == std::optional<std::size_t>(4 + i));
 }

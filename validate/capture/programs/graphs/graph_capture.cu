@@ -6,18 +6,13 @@ int main(int argc, char** argv) {
   const char* result = result_path(argc, argv);
   const int n = 4096;
   float* in = device_input(n, 1.0f);
-  float *a = nullptr, *b = nullptr;
-  CHECK(cudaMalloc(&a, n * sizeof(float)));
-  CHECK(cudaMalloc(&b, n * sizeof(float)));
-  cudaStream_t s, side;
-  CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  CHECK(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
-  cudaEvent_t fork, join;
-  CHECK(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming));
-  CHECK(cudaEventCreateWithFlags(&join, cudaEventDisableTiming));
+  float* a = device_buffer(n);
+  float* b = device_buffer(n);
+  cudaStream_t s = new_stream(), side = new_stream();
+  cudaEvent_t fork = new_event(), join = new_event();
 
   strided_mix<<<blocks_for(n), kThreads, 0, s>>>(a, in, n, 32, 0.5f);  // a plain stream launch
-  CHECK(cudaGetLastError());
+  CHECK_LAUNCH();
 
   cudaGraph_t graph;
   CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
@@ -29,15 +24,12 @@ int main(int argc, char** argv) {
   CHECK(cudaStreamWaitEvent(s, join, 0));
   strided_mix<<<blocks_for(n), kThreads, 0, s>>>(in, b, n, 32, 0.25f);
   CHECK(cudaStreamEndCapture(s, &graph));
-  cudaGraphExec_t exec;
-  CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  cudaGraphExec_t exec = instantiate(graph);
   for (int k = 0; k < 2; ++k) CHECK(cudaGraphLaunch(exec, s));
   CHECK(cudaStreamSynchronize(s));
-  append_result(result, a, n, true);
-  append_result(result, b, n, false);
-  append_result(result, in, n, false);
+  write_results(result, {{a, n}, {b, n}, {in, n}});
   CHECK(cudaGraphExecDestroy(exec));
   CHECK(cudaGraphDestroy(graph));
-  std::printf("expected_launches %d\n", 1 + 3 * 2);
+  expect_launches(1 + 3 * 2);
   return 0;
 }

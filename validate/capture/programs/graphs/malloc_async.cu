@@ -7,33 +7,31 @@
 int main(int argc, char** argv) {
   const char* result = result_path(argc, argv);
   const int n = 4096;
+  const size_t bytes = n * sizeof(float);
   float* in = device_input(n, 13.0f);
-  float* out;
-  CHECK(cudaMalloc(&out, n * sizeof(float)));
-  cudaStream_t s;
-  CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  float* out = device_buffer(n);
+  cudaStream_t s = new_stream();
   for (int round = 0; round < 3; ++round) {
     float* tmp = nullptr;
-    CHECK(cudaMallocAsync(&tmp, n * sizeof(float), s));
+    CHECK(cudaMallocAsync(&tmp, bytes, s));
     strided_mix<<<blocks_for(n), kThreads, 0, s>>>(tmp, in, n, 32, 1.0f + round);
-    CHECK(cudaMemcpyAsync(out, tmp, n * sizeof(float), cudaMemcpyDeviceToDevice, s));
+    CHECK_LAUNCH();
+    CHECK(cudaMemcpyAsync(out, tmp, bytes, cudaMemcpyDeviceToDevice, s));
     CHECK(cudaFreeAsync(tmp, s));
-    CHECK(cudaMemcpyAsync(in, out, n * sizeof(float), cudaMemcpyDeviceToDevice, s));
+    CHECK(cudaMemcpyAsync(in, out, bytes, cudaMemcpyDeviceToDevice, s));
   }
   cudaGraph_t g;
   CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
   float* tmp = nullptr;
-  CHECK(cudaMallocAsync(&tmp, n * sizeof(float), s));
+  CHECK(cudaMallocAsync(&tmp, bytes, s));
   strided_mix<<<blocks_for(n), kThreads, 0, s>>>(tmp, in, n, 33, 0.5f);
-  CHECK(cudaMemcpyAsync(in, tmp, n * sizeof(float), cudaMemcpyDeviceToDevice, s));
+  CHECK(cudaMemcpyAsync(in, tmp, bytes, cudaMemcpyDeviceToDevice, s));
   CHECK(cudaFreeAsync(tmp, s));
   CHECK(cudaStreamEndCapture(s, &g));
-  cudaGraphExec_t exec;
-  CHECK(cudaGraphInstantiate(&exec, g, 0));
+  cudaGraphExec_t exec = instantiate(g);
   for (int k = 0; k < 2; ++k) CHECK(cudaGraphLaunch(exec, s));
   CHECK(cudaStreamSynchronize(s));
-  append_result(result, out, n, true);
-  append_result(result, in, n, false);
-  std::printf("expected_launches %d\n", 3 + 2);
+  write_results(result, {{out, n}, {in, n}});
+  expect_launches(3 + 2);
   return 0;
 }

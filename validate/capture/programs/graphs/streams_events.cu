@@ -7,16 +7,11 @@ int main(int argc, char** argv) {
   const char* result = result_path(argc, argv);
   const int n = 8192;
   float* in = device_input(n, 11.0f);
-  float *x, *y, *z;
-  CHECK(cudaMalloc(&x, n * sizeof(float)));
-  CHECK(cudaMalloc(&y, n * sizeof(float)));
-  CHECK(cudaMalloc(&z, n * sizeof(float)));
-  cudaStream_t s1, s2;
-  CHECK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
-  CHECK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
-  cudaEvent_t x_ready, y_ready;
-  CHECK(cudaEventCreateWithFlags(&x_ready, cudaEventDisableTiming));
-  CHECK(cudaEventCreateWithFlags(&y_ready, cudaEventDisableTiming));
+  float* x = device_buffer(n);
+  float* y = device_buffer(n);
+  float* z = device_buffer(n);
+  cudaStream_t s1 = new_stream(), s2 = new_stream();
+  cudaEvent_t x_ready = new_event(), y_ready = new_event();
   for (int round = 0; round < 3; ++round) {
     strided_mix<<<blocks_for(n), kThreads, 0, s1>>>(x, in, n, 32, 0.5f + round);
     CHECK(cudaEventRecord(x_ready, s1));
@@ -26,12 +21,10 @@ int main(int argc, char** argv) {
     CHECK(cudaEventRecord(y_ready, s2));
     CHECK(cudaStreamWaitEvent(s1, y_ready, 0));
     strided_mix<<<blocks_for(n), kThreads, 0, s1>>>(z, y, n, 8, 0.125f);
-    CHECK(cudaGetLastError());
+    CHECK_LAUNCH();
   }
   CHECK(cudaDeviceSynchronize());
-  append_result(result, x, n, true);
-  append_result(result, y, n, false);
-  append_result(result, z, n, false);
-  std::printf("expected_launches %d\n", 3 * 4);
+  write_results(result, {{x, n}, {y, n}, {z, n}});
+  expect_launches(3 * 4);
   return 0;
 }
