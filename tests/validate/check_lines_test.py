@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Tests of validate/lines/check_lines.py on pages written here in the shape
+Nsight Compute 2025.3 exports (the SASS page: a "Kernel Name" row, an
+"Address" header, absolute addresses; the cuda,sass page: a "File Path" row,
+a header with "Line No" and "Address", each CUDA line's row followed by its
+SASS rows) and a compare.json as `bankcheck compare --json` writes it. The
+lines are those of validate/lines/lines_kernels.cu's MARK comments, found
+in the file here, so the expected verdicts do not come from the checker.
+An instruction on the same line in both tools passes; ncu naming the call
+site of an inlined access passes as `ncu: call site`; no line info on both
+sides passes; a different line, an address ncu's page lacks, and a capture
+with no conflicting instruction fail (exit 1)."""
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+SCRIPT = os.path.join(ROOT, "validate", "lines", "check_lines.py")
+KERNELS = "validate/lines/lines_kernels.cu"
+HELPERS = "validate/lines/lines_helpers.cuh"
+BASE = 0x7F00_0000_0000  # where ncu saw the first kernel; the second follows at BASE + 0x1000
+GPU_ROOT = "/root/repo/"  # nvcc records absolute paths on the machine that compiled
+
+
+def mark_line(path, text):
+    with open(os.path.join(ROOT, path)) as f:
+        hits = [n for n, line in enumerate(f.read().splitlines(), 1) if "MARK: " + text in line]
+    assert len(hits) == 1, text
+    return hits[0]
+
+
+def source(file, line, chain=()):
+    if file is None:
+        return {"file": None, "line": None, "inlined_at": [], "text": "no line info"}
+    return {"file": GPU_ROOT + file, "line": line, "text": f"{file}:{line}",
+            "inlined_at": [{"file": GPU_ROOT + f, "line": l} for f, l in chain]}
+
+
+class CheckLines(unittest.TestCase):
+    def setUp(self):
+        self.work = tempfile.mkdtemp()
+        self.column = mark_line(KERNELS, "kernel column load")
+        self.read = mark_line(HELPERS, "header strided read")
+        self.gather = mark_line(HELPERS, "header gather call")
+        self.call = mark_line(KERNELS, "kernel gather call")
+        self.unrolled = mark_line(KERNELS, "kernel unrolled loads")
+        # (launch, mangled, demangled, offset, sass, bankcheck's source, ncu's line or None, wavefronts, ideal)
+        self.instructions = [
+            (0, "_Z11column_loadPfPKf", "column_load(float*, const float*)", 0x130, "LDS R9, [R6]",
+             source(KERNELS, self.column), (KERNELS, self.column), 1024, 32),
+            (0, "_Z11column_loadPfPKf", "column_load(float*, const float*)", 0x110, "STS [R7], R0",
+             source(KERNELS, self.column - 2), (KERNELS, self.column - 2), 32, 32),
+            (1, "_Z12header_chainPfPKf", "header_chain(float*, const float*)", 0x210, "LDS R14, [R14]",
+             source(HELPERS, self.read, [(HELPERS, self.gather), (KERNELS, self.call)]), (KERNELS, self.call), 16, 4),
+            (1, "_Z12header_chainPfPKf", "header_chain(float*, const float*)", 0x300, "ATOMS.ADD RZ, [R2], R3",
+             source(None, None), None, 64, 4),
+        ]
+
+    def write(self, instructions, launches_of_first=1, ncu_line=None, drop_address=None):
+        """The capture's launches.csv, compare.json and both ncu pages; returns the checker's argv."""
+        cap = os.path.join(self.work, "cap")
+        os.makedirs(cap, exist_ok=True)
+        kernels = {}
+        for launch, mangled, demangled, *_ in instructions:
+            kernels.setdefault(mangled, (launch, demangled))
+        with open(os.path.join(cap, "launches.csv"), "w", newline="") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(["id", "kernel", "demangled", "status"])
+            for mangled, (launch, demangled) in kernels.items():
+                w.writerow([launch, mangled, demangled, "captured"])
+        rows = [{"launch": i[0], "kernel": i[2], "offset": i[3], "sass": i[4], "verdict": "yes", "source": i[5],
+                 "model_wavefronts": i[7], "measured_wavefronts": i[7]} for i in instructions]
+        with open(os.path.join(self.work, "compare.json"), "w") as f:
+            json.dump({"rows": rows}, f)
+        first = {m: BASE + 0x1000 * k for k, m in enumerate(kernels)}
+        sass = []
+        for mangled in kernels:
+            for _ in range(launches_of_first if mangled == next(iter(kernels)) else 1):
+                sass.append(["Kernel Name", mangled])
+                sass.append(["Address", "Source", "L1 Wavefronts Shared", "L1 Wavefronts Shared Ideal"])
+                sass.append([hex(first[mangled]), "LDC R1, c[0x0][0x28]", "0", "0"])
+                for i in instructions:
+                    if i[1] == mangled:
+                        sass.append([hex(first[mangled] + i[3]), i[4], str(i[7]), str(i[8])])
+        self.csv("ncu.sass.csv", sass)
+        page = [["File Path", GPU_ROOT + KERNELS], ["Function Name", "column_load"],
+                ["Line No", "Source", "Address", "Source", "L1 Wavefronts Shared"]]
+        for file in (KERNELS, HELPERS):
+            page.append(["File Path", GPU_ROOT + file])
+            for i in instructions:
+                at = (ncu_line or {}).get(i[3], i[6])
+                if at and at[0] == file and i[3] != drop_address:
+                    page.append([str(at[1]), "  source text", "", "", str(i[7])])
+                    page.append(["", "", hex(first[i[1]] + i[3]), i[4], str(i[7])])
+        self.csv("ncu.cuda_sass.csv", page)
+        return [sys.executable, SCRIPT, "--compare", os.path.join(self.work, "compare.json"), "--capture", cap,
+                "--ncu-sass", os.path.join(self.work, "ncu.sass.csv"),
+                "--ncu-source", os.path.join(self.work, "ncu.cuda_sass.csv"), "--root", ROOT,
+                "--csv", os.path.join(self.work, "lines.csv")]
+
+    def csv(self, name, rows):
+        with open(os.path.join(self.work, name), "w", newline="") as f:
+            csv.writer(f, quoting=csv.QUOTE_ALL, lineterminator="\n").writerows(rows)
+
+    def run_checker(self, argv):
+        p = subprocess.run(argv, capture_output=True, text=True)
+        rows = []
+        if os.path.exists(argv[-1]):
+            with open(argv[-1], newline="") as f:
+                rows = list(csv.DictReader(f))
+        return p.returncode, p.stdout + p.stderr, rows
+
+    def test_agreeing_lines_pass(self):
+        rc, out, rows = self.run_checker(self.write(self.instructions, launches_of_first=2))
+        self.assertEqual(rc, 0, out)
+        # The store has wavefronts == ideal: not conflicting, not in the table.
+        self.assertEqual([r["offset"] for r in rows], ["0x130", "0x210", "0x300"])
+        self.assertEqual([r["verdict"] for r in rows], ["same", "ncu: call site", "both: no line info"])
+        self.assertEqual(rows[0]["mark"], "kernel column load")
+        self.assertEqual(rows[1]["mark"], "header strided read")
+        self.assertEqual(rows[0]["ncu_wavefronts"], "2048")  # two launches of column_load, summed
+        self.assertEqual(rows[1]["ncu"], f"lines_kernels.cu:{self.call}")
+
+    def test_ncu_naming_the_access_itself_is_same(self):
+        at = {0x210: (HELPERS, self.read)}
+        rc, out, rows = self.run_checker(self.write(self.instructions, ncu_line=at))
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(rows[1]["verdict"], "same")
+
+    def test_another_line_fails(self):
+        at = {0x130: (KERNELS, self.unrolled)}
+        rc, out, rows = self.run_checker(self.write(self.instructions, ncu_line=at))
+        self.assertEqual(rc, 1, out)
+        self.assertEqual(rows[0]["verdict"], "DIFFER")
+        self.assertIn("DIFFER 1", out)
+
+    def test_line_info_on_one_side_only_fails(self):
+        at = {0x300: (KERNELS, self.unrolled)}
+        rc, out, rows = self.run_checker(self.write(self.instructions, ncu_line=at))
+        self.assertEqual(rc, 1, out)
+        self.assertEqual(rows[2]["verdict"], "DIFFER")
+
+    def test_address_missing_from_ncu_fails(self):
+        rc, out, rows = self.run_checker(self.write(self.instructions, drop_address=0x130))
+        self.assertEqual(rc, 1, out)
+        self.assertEqual(rows[0]["verdict"], "ncu: not found")
+
+    def test_no_conflicting_instruction_is_not_a_pass(self):
+        rc, out, rows = self.run_checker(self.write(self.instructions[1:2]))
+        self.assertEqual(rc, 1, out)
+        self.assertIn("nothing checked", out)
+        self.assertEqual(rows, [])
+
+    def test_unreadable_input_exits_2(self):
+        argv = self.write(self.instructions)
+        argv[argv.index("--compare") + 1] = os.path.join(self.work, "missing.json")
+        rc, out, _ = self.run_checker(argv)
+        self.assertEqual(rc, 2, out)
+
+
+if __name__ == "__main__":
+    unittest.main()
