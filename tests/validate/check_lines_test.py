@@ -8,8 +8,10 @@ lines are those of validate/lines/lines_kernels.cu's MARK comments, found
 in the file here, so the expected verdicts do not come from the checker.
 An instruction on the same line in both tools passes; ncu naming the call
 site of an inlined access passes as `ncu: call site`; no line info on both
-sides passes; a different line, an address ncu's page lacks, and a capture
-with no conflicting instruction fail (exit 1)."""
+sides (ncu saying so in its warning) passes; launches meet ncu's blocks in
+order, one name compiled twice (Triton) at two addresses included; a
+different line, an address ncu's page lacks, no line info that ncu does not
+confirm, and a capture with no conflicting instruction fail (exit 1)."""
 import csv
 import json
 import os
@@ -22,7 +24,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SCRIPT = os.path.join(ROOT, "validate", "lines", "check_lines.py")
 KERNELS = "validate/lines/lines_kernels.cu"
 HELPERS = "validate/lines/lines_helpers.cuh"
-BASE = 0x7F00_0000_0000  # where ncu saw the first kernel; the second follows at BASE + 0x1000
+BASE = 0x7F00_0000_0000  # where ncu saw the first kernel; the others follow 0x1000 apart
 GPU_ROOT = "/root/repo/"  # nvcc records absolute paths on the machine that compiled
 
 
@@ -60,43 +62,48 @@ class CheckLines(unittest.TestCase):
              source(None, None), None, 64, 4),
         ]
 
-    def write(self, instructions, launches_of_first=1, ncu_line=None, drop_address=None):
-        """The capture's launches.csv, compare.json and both ncu pages; returns the checker's argv."""
+    def write(self, instructions, code=None, ncu_line=None, drop_address=None, warn=("_Z12header_chainPfPKf",),
+              doubled=False):
+        """The capture's launches.csv, compare.json and both ncu pages; returns the checker's argv. code:
+        {launch: first address} (default: one per kernel name, its launches sharing it); warn: the kernels
+        ncu's cuda,sass page says it has no line info for; doubled: every SASS block printed twice."""
         cap = os.path.join(self.work, "cap")
         os.makedirs(cap, exist_ok=True)
-        kernels = {}
+        launches = {}
         for launch, mangled, demangled, *_ in instructions:
-            kernels.setdefault(mangled, (launch, demangled))
+            launches.setdefault(launch, (mangled, demangled))
+        names = list(dict.fromkeys(m for m, _ in launches.values()))
+        code = code or {l: BASE + 0x1000 * names.index(m) for l, (m, _) in launches.items()}
         with open(os.path.join(cap, "launches.csv"), "w", newline="") as f:
             w = csv.writer(f, lineterminator="\n")
             w.writerow(["id", "kernel", "demangled", "status"])
-            for mangled, (launch, demangled) in kernels.items():
+            w.writerow([99, "_Z7skippedv", "skipped()", "skipped"])  # not selected: neither tool has it
+            for launch, (mangled, demangled) in sorted(launches.items()):
                 w.writerow([launch, mangled, demangled, "captured"])
         rows = [{"launch": i[0], "kernel": i[2], "offset": i[3], "sass": i[4], "verdict": "yes", "source": i[5],
                  "model_wavefronts": i[7], "measured_wavefronts": i[7]} for i in instructions]
         with open(os.path.join(self.work, "compare.json"), "w") as f:
             json.dump({"rows": rows}, f)
-        first = {m: BASE + 0x1000 * k for k, m in enumerate(kernels)}
         sass = []
-        for mangled in kernels:
-            for _ in range(launches_of_first if mangled == next(iter(kernels)) else 1):
-                sass.append(["Kernel Name", mangled])
-                sass.append(["Address", "Source", "L1 Wavefronts Shared", "L1 Wavefronts Shared Ideal"])
-                sass.append([hex(first[mangled]), "LDC R1, c[0x0][0x28]", "0", "0"])
-                for i in instructions:
-                    if i[1] == mangled:
-                        sass.append([hex(first[mangled] + i[3]), i[4], str(i[7]), str(i[8])])
+        for launch, (mangled, _) in sorted(launches.items()):
+            block = [["Kernel Name", mangled], ["Address", "Source", "L1 Wavefronts Shared", "L1 Wavefronts Shared Ideal"],
+                     [hex(code[launch]), "LDC R1, c[0x0][0x28]", "0", "0"]]
+            block += [[hex(code[launch] + i[3]), i[4], str(i[7]), str(i[8])] for i in instructions if i[0] == launch]
+            sass += block * (2 if doubled else 1)
         self.csv("ncu.sass.csv", sass)
-        page = [["File Path", GPU_ROOT + KERNELS], ["Function Name", "column_load"],
-                ["Line No", "Source", "Address", "Source", "L1 Wavefronts Shared"]]
+        page = []
         for file in (KERNELS, HELPERS):
-            page.append(["File Path", GPU_ROOT + file])
+            page += [["File Path", GPU_ROOT + file], ["Function Name", "k"],
+                     ["Line No", "Source", "Address", "Source", "L1 Wavefronts Shared"]]
             for i in instructions:
-                at = (ncu_line or {}).get(i[3], i[6])
+                at = (ncu_line or {}).get((i[0], i[3]), i[6])
                 if at and at[0] == file and i[3] != drop_address:
                     page.append([str(at[1]), "  source text", "", "", str(i[7])])
-                    page.append(["", "", hex(first[i[1]] + i[3]), i[4], str(i[7])])
+                    page.append(["", "", hex(code[i[0]] + i[3]), i[4], str(i[7])])
         self.csv("ncu.cuda_sass.csv", page)
+        with open(os.path.join(self.work, "ncu.cuda_sass.csv"), "a") as f:
+            for name in warn:
+                f.write(f"==WARNING== No lineinfo available to show CUDA-C source related to '{name}'.\n")
         return [sys.executable, SCRIPT, "--compare", os.path.join(self.work, "compare.json"), "--capture", cap,
                 "--ncu-sass", os.path.join(self.work, "ncu.sass.csv"),
                 "--ncu-source", os.path.join(self.work, "ncu.cuda_sass.csv"), "--root", ROOT,
@@ -115,31 +122,47 @@ class CheckLines(unittest.TestCase):
         return p.returncode, p.stdout + p.stderr, rows
 
     def test_agreeing_lines_pass(self):
-        rc, out, rows = self.run_checker(self.write(self.instructions, launches_of_first=2))
+        second = list(self.instructions[0])
+        second[0], second[7] = 2, 512  # column_load launched again: the same code, its counts summed
+        rc, out, rows = self.run_checker(self.write(self.instructions + [tuple(second)], doubled=True))
         self.assertEqual(rc, 0, out)
         # The store has wavefronts == ideal: not conflicting, not in the table.
         self.assertEqual([r["offset"] for r in rows], ["0x130", "0x210", "0x300"])
         self.assertEqual([r["verdict"] for r in rows], ["same", "ncu: call site", "both: no line info"])
         self.assertEqual(rows[0]["mark"], "kernel column load")
         self.assertEqual(rows[1]["mark"], "header strided read")
-        self.assertEqual(rows[0]["ncu_wavefronts"], "2048")  # two launches of column_load, summed
+        self.assertEqual(rows[0]["ncu_wavefronts"], "1536")  # two launches (1024 + 512), each block printed twice
         self.assertEqual(rows[1]["ncu"], f"lines_kernels.cu:{self.call}")
+        self.assertEqual(rows[1]["bankcheck"],
+                         f"lines_helpers.cuh:{self.read} (inlined at lines_helpers.cuh:{self.gather} < "
+                         f"lines_kernels.cu:{self.call})")
 
     def test_ncu_naming_the_access_itself_is_same(self):
-        at = {0x210: (HELPERS, self.read)}
+        at = {(1, 0x210): (HELPERS, self.read)}
         rc, out, rows = self.run_checker(self.write(self.instructions, ncu_line=at))
         self.assertEqual(rc, 0, out)
         self.assertEqual(rows[1]["verdict"], "same")
 
+    def test_one_name_two_kernels(self):
+        """Triton compiles one name per argument type: two codes, one offset, two lines."""
+        a = (5, "trans_kernel", "trans_kernel", 0x100, "LDS R2, [R3]", source(KERNELS, self.column),
+             (KERNELS, self.column), 64, 8)
+        b = (9, "trans_kernel", "trans_kernel", 0x100, "LDS R2, [R3]", source(KERNELS, self.unrolled),
+             (KERNELS, self.unrolled), 64, 8)
+        rc, out, rows = self.run_checker(self.write([a, b], code={5: BASE, 9: BASE + 0x8000}))
+        self.assertEqual(rc, 0, out)
+        self.assertEqual([r["verdict"] for r in rows], ["same", "same"])
+        self.assertEqual([r["ncu"] for r in rows], [f"lines_kernels.cu:{self.column}", f"lines_kernels.cu:{self.unrolled}"])
+
     def test_another_line_fails(self):
-        at = {0x130: (KERNELS, self.unrolled)}
+        at = {(0, 0x130): (KERNELS, self.unrolled)}
         rc, out, rows = self.run_checker(self.write(self.instructions, ncu_line=at))
         self.assertEqual(rc, 1, out)
         self.assertEqual(rows[0]["verdict"], "DIFFER")
         self.assertIn("DIFFER 1", out)
 
     def test_line_info_on_one_side_only_fails(self):
-        at = {0x300: (KERNELS, self.unrolled)}
+        at = {(1, 0x300): (KERNELS, self.unrolled)}
         rc, out, rows = self.run_checker(self.write(self.instructions, ncu_line=at))
         self.assertEqual(rc, 1, out)
         self.assertEqual(rows[2]["verdict"], "DIFFER")
@@ -148,6 +171,11 @@ class CheckLines(unittest.TestCase):
         rc, out, rows = self.run_checker(self.write(self.instructions, drop_address=0x130))
         self.assertEqual(rc, 1, out)
         self.assertEqual(rows[0]["verdict"], "ncu: not found")
+
+    def test_no_line_info_needs_ncu_to_say_so(self):
+        rc, out, rows = self.run_checker(self.write(self.instructions, warn=()))
+        self.assertEqual(rc, 1, out)
+        self.assertEqual(rows[2]["verdict"], "ncu: not found")
 
     def test_no_conflicting_instruction_is_not_a_pass(self):
         rc, out, rows = self.run_checker(self.write(self.instructions[1:2]))

@@ -10,20 +10,24 @@ compare.json is `bankcheck compare --json` of the capture against sass.csv
 (`ncu -i REP --page source --print-source sass --csv --print-kernel-base mangled`);
 its rows carry bankcheck's line (from the capture's sass.csv, nvdisasm -gi).
 cuda_sass.csv is the same report's `--print-source cuda,sass --csv` page: ncu's
-own correlation of each SASS address with a file and line. An instruction's
-address is its kernel's first address in sass.csv plus its offset.
+own correlation of each SASS address with a file and line (per source file
+and function a "File Path" and a "Function Name" row, a header with "Line
+No" and "Address", each line's row followed by its SASS rows), and ncu's
+warning for each kernel it has no line info for. A captured launch meets
+ncu's block of the same kernel in order (the k-th with the k-th); an
+instruction's address is its block's first address plus its offset.
 
 An instruction is conflicting when ncu measured more shared wavefronts than
-its ideal (summed over the kernel's launches). For each one the table gives
-bankcheck's line, ncu's, and the MARK comment on that line where the file is
-readable under --root (the programs here mark each access they make). The
-verdict: `same` (file and line equal, the file compared by whole path
-components from the end), `ncu: call site` (ncu names a line bankcheck lists
-as an inlined-at site), `both: no line info`, `DIFFER`, or `ncu: not found`
-(bankcheck names a line, ncu's page has no row at that address; with no
-line info on either side, `both: no line info`). Exit 0 when some
-instruction was checked and none says DIFFER or `ncu: not found`, 1
-otherwise, 2 on unreadable input. Standard library only."""
+its ideal (summed over the launches that run its code). For each one the
+table gives bankcheck's line, ncu's, and the MARK comment on that line where
+the file is readable under --root (the programs here mark each access they
+make). The verdict: `same` (file and line equal, the file compared by whole
+path components from the end), `ncu: call site` (ncu names a line bankcheck
+lists as an inlined-at site), `both: no line info` (bankcheck has none, and
+ncu says it has none for the kernel), `DIFFER`, or `ncu: not found` (ncu's
+page neither has the address nor says the kernel has no line info). Exit 0
+when some instruction was checked and none says DIFFER or `ncu: not found`,
+1 otherwise, 2 on unreadable input. Standard library only."""
 import argparse
 import csv
 import json
@@ -45,24 +49,56 @@ def rows_of(path):
 
 
 def read_ncu_sass(path):
-    """({mangled kernel: first address}, {(kernel, offset): [wavefronts, ideal]}) from the SASS page."""
-    first, counts, kernel, header, block = {}, {}, None, None, None
+    """[(mangled kernel, first address, {offset: (wavefronts, ideal)})] per launch block of the SASS
+    page, in ncu's order; when every block is followed by an identical one (ncu 2025.3 prints each
+    block twice), the copies are dropped, as `bankcheck compare` drops them."""
+    blocks, header = [], None
     for r in rows_of(path):
         if r[0] == "Kernel Name":
-            kernel, header, block = r[1] if len(r) > 1 else "", None, None
+            blocks.append([r[1] if len(r) > 1 else "", None, {}])
+            header = None
         elif r[0] == "Address":
             header = r
-        elif header and kernel is not None and r[0].startswith("0x"):
-            d = dict(zip(header, r))
+        elif header and blocks and r[0].startswith("0x"):
+            d, block = dict(zip(header, r)), blocks[-1]
             address = int(r[0], 16)
-            if block is None:
-                block = address
-                if first.setdefault(kernel, address) != address:
-                    raise ValueError(f"{path}: kernel {kernel} starts at two addresses")
-            c = counts.setdefault((kernel, address - block), [0, 0])
-            c[0] += number(d.get("L1 Wavefronts Shared"))
-            c[1] += number(d.get("L1 Wavefronts Shared Ideal"))
-    return first, counts
+            if block[1] is None:
+                block[1] = address
+            block[2][address - block[1]] = (number(d.get("L1 Wavefronts Shared")),
+                                            number(d.get("L1 Wavefronts Shared Ideal")))
+    n = len(blocks)
+    if n and n % 2 == 0 and all(blocks[i] == blocks[i + 1] for i in range(0, n, 2)):
+        blocks = blocks[::2]
+    return [tuple(b) for b in blocks if b[1] is not None]
+
+
+def read_ncu_no_lineinfo(path):
+    """The kernels ncu says it has no line info for (its warning on the cuda,sass page)."""
+    out = set()
+    with open(path, errors="replace") as f:
+        for text in f:
+            if text.startswith("==WARNING== No lineinfo available") and "related to '" in text:
+                out.add(text.split("related to '", 1)[1].rsplit("'", 1)[0])
+    return out
+
+
+def pair_launches(capture, blocks):
+    """{capture launch id: ncu block}: per kernel, the k-th captured launch meets ncu's k-th block of that
+    kernel (both tools selected the same launches with one expression). Triton compiles one name into
+    several kernels (one per argument type), so a name alone does not give the code's address."""
+    with open(os.path.join(capture, "launches.csv"), newline="") as f:
+        launches = [r for r in csv.DictReader(f) if r.get("status", "") != "skipped"]
+    by_kernel = {}
+    for b in blocks:
+        by_kernel.setdefault(b[0], []).append(b)
+    pairs, notes = {}, []
+    for r in sorted(launches, key=lambda r: int(r["id"])):
+        queue = by_kernel.get(r["kernel"], [])
+        if queue:
+            pairs[int(r["id"])] = queue.pop(0)
+        else:
+            notes.append(f"launch {r['id']} ({r['kernel'][:60]}): no ncu block left for it")
+    return pairs, notes
 
 
 def read_ncu_lines(path):
@@ -87,12 +123,6 @@ def read_ncu_lines(path):
             elif lcol is not None and lcol < len(cells) and cells[lcol].isdigit():
                 line = int(cells[lcol])
     return out
-
-
-def launch_kernels(capture):
-    """{capture launch id: mangled kernel} from the capture's launches.csv."""
-    with open(os.path.join(capture, "launches.csv"), newline="") as f:
-        return {int(r["id"]): r["kernel"] for r in csv.DictReader(f)}
 
 
 def same_file(a, b):
@@ -127,16 +157,15 @@ def mark(root, file, line):
     return ""
 
 
-def verdict(source, ncu):
-    """bankcheck's source object against ncu's {(file, line)} for the same address."""
+def verdict(source, ncu, ncu_none):
+    """bankcheck's source object against ncu's {(file, line)} for the same address; ncu_none: ncu said it
+    has no line info for the kernel."""
     at = None if not source or source.get("line") is None else (source["file"], source["line"])
     named = {(f, l) for f, l in ncu if f and l}
-    if at is None:
-        return "both: no line info" if not named else "DIFFER"
-    if not ncu:
+    if not named and not ncu_none:
         return "ncu: not found"
-    if not named:
-        return "DIFFER"
+    if at is None or not named:
+        return "both: no line info" if at is None and not named else "DIFFER"
     if any(same_file(f, at[0]) and l == at[1] for f, l in named):
         return "same"
     chain = [(s["file"], s["line"]) for s in source.get("inlined_at", [])]
@@ -150,37 +179,65 @@ def short_file_line(pairs):
     return " / ".join(f"{f}:{l}" for f, l in named) or "no line info"
 
 
-def table(compare, kernels, first, counts, lines, root):
-    """One row per conflicting (kernel, offset), in compare's order."""
-    seen, out = set(), []
+def short_source(source):
+    """bankcheck's line with file names only: "k.cu:7 (inlined at k.cuh:3 < k.cu:9)"."""
+    if not source:
+        return "(no sass.csv)"
+    if source.get("line") is None:
+        return "no line info"
+    text = f"{os.path.basename(source['file'])}:{source['line']}"
+    chain = " < ".join(f"{os.path.basename(s['file'])}:{s['line']}" for s in source.get("inlined_at", []))
+    return text + (f" (inlined at {chain})" if chain else "")
+
+
+def table(compare, pairs, lines, no_lineinfo, root):
+    """One row per conflicting instruction (its address: a kernel's launches share it), counts summed
+    over the launches, in compare's order."""
+    totals, order = {}, []
     for r in compare["rows"]:
-        kernel = kernels.get(r["launch"])
-        key = (kernel, r["offset"])
-        if kernel is None or key in seen or key not in counts:
+        block = pairs.get(r["launch"])
+        if block is None or r["offset"] not in block[2]:
             continue
-        seen.add(key)
-        wavefronts, ideal = counts[key]
+        address = block[1] + r["offset"]
+        if address not in totals:
+            totals[address] = [0, 0, r, block[0]]
+            order.append(address)
+        wavefronts, ideal = block[2][r["offset"]]
+        totals[address][0] += wavefronts
+        totals[address][1] += ideal
+    out = []
+    for address in order:
+        wavefronts, ideal, r, kernel = totals[address]
         if wavefronts <= ideal:
             continue
-        ncu = lines.get(first[kernel] + r["offset"], set()) if kernel in first else set()
+        ncu = lines.get(address, set())
         source = r.get("source")
-        bc = source["text"] if source else "(no sass.csv)"
-        at = source and source.get("line") is not None
+        at = bool(source) and source.get("line") is not None
         out.append({"kernel": r["kernel"], "offset": hex(r["offset"]), "sass": r["sass"],
                     "ncu_wavefronts": wavefronts, "ncu_ideal": ideal, "compare": r["verdict"],
-                    "bankcheck": bc, "ncu": short_file_line(ncu), "verdict": verdict(source, ncu),
+                    "bankcheck": short_source(source), "bankcheck_source": source["text"] if source else "",
+                    "ncu": short_file_line(ncu),
+                    "verdict": verdict(source, ncu, kernel in no_lineinfo),
                     "mark": mark(root, source["file"], source["line"]) if at else ""})
     return out
 
 
+def short_kernel(name):
+    """"void ns::(anonymous namespace)::k<T>(float*)" as "ns::k": the table's column."""
+    name = name[5:] if name.startswith("void ") else name
+    name = name.replace("(anonymous namespace)::", "")
+    cut = [i for i in (name.find("<"), name.find("(")) if i > 0]
+    return name[:min(cut)] if cut else name
+
+
 def print_table(title, rows, totals):
     print(f"{title}: {len(rows)} conflicting instructions (ncu: wavefronts > ideal), {totals}")
-    fmt = "{:<28} {:>7} {:<34} {:>9} {:>7}  {:<44} {:<22} {:<18} {}"
+    fmt = "{:<24} {:>7} {:<32} {:>7} {:>6}  {:<76} {:<20} {:<18} {}"
     print(fmt.format("kernel", "offset", "sass", "ncu wf", "ideal", "bankcheck line", "ncu line", "verdict",
                      "MARK"))
     for r in rows:
-        print(fmt.format(r["kernel"][:28], r["offset"], r["sass"][:34], r["ncu_wavefronts"], r["ncu_ideal"],
-                         r["bankcheck"][:44], r["ncu"][:22], r["verdict"], r["mark"]))
+        print(fmt.format(short_kernel(r["kernel"])[:24], r["offset"], r["sass"][:32], r["ncu_wavefronts"],
+                         r["ncu_ideal"], r["bankcheck"][:76], r["ncu"][:20], r["verdict"], r["mark"]))
 
 
 def main():
@@ -194,20 +251,24 @@ def main():
     try:
         with open(a.compare) as f:
             compare = json.load(f)
-        kernels = launch_kernels(a.capture)
-        first, counts = read_ncu_sass(a.ncu_sass)
+        pairs, notes = pair_launches(a.capture, read_ncu_sass(a.ncu_sass))
         lines = read_ncu_lines(a.ncu_source)
+        no_lineinfo = read_ncu_no_lineinfo(a.ncu_source)
     except (OSError, ValueError, KeyError) as e:
         print(f"check_lines: {e}", file=sys.stderr)
         return 2
-    rows = table(compare, kernels, first, counts, lines, a.root)
+    rows = table(compare, pairs, lines, no_lineinfo, a.root)
     verdicts = {}
     for r in rows:
         verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
     totals = ", ".join(f"{k} {v}" for k, v in sorted(verdicts.items())) or "none"
     print_table(a.title, rows, totals)
+    for n in notes:
+        print(f"note: {n}")
     if not lines:
         print("note: ncu's cuda,sass page gave no address a line (no line info, or a page this reader does not know)")
+    if no_lineinfo:
+        print(f"note: ncu says it has no line info for {len(no_lineinfo)} kernels")
     if a.csv:
         with open(a.csv, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["kernel"], lineterminator="\n")

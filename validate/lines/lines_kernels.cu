@@ -38,7 +38,8 @@ __global__ void header_chain(float* out, const float* in) {
   const float v = gather_row(rows[warp], lane);  // MARK: kernel gather call
   spread_store(spread[warp], lane, v);  // MARK: kernel spread call
   __syncwarp();
-  out[threadIdx.x] = spread[warp][2 * lane] + spread[warp][(2 * lane + 1) % (2 * kWarp)];
+  // Only the even words were written: lane i reads words 2 i and 2 i + 2 (mod 64), 2-way each.
+  out[threadIdx.x] = spread[warp][2 * lane] + spread[warp][(2 * lane + 2) % (2 * kWarp)];  // MARK: kernel spread reads
 }
 
 // One line, four loads after unrolling: lane i reads word 32 i + 8 k, all
@@ -108,7 +109,7 @@ int main() {
       const unsigned j = 4 * i, t = w * kWarp + (j % kWarp);
       spread[2 * i] = in[t * 4 + j / kWarp] * 2.0f;
     }
-    for (unsigned i = 0; i < kWarp; ++i) want[w * kWarp + i] = spread[2 * i] + spread[(2 * i + 1) % (2 * kWarp)];
+    for (unsigned i = 0; i < kWarp; ++i) want[w * kWarp + i] = spread[2 * i] + spread[(2 * i + 2) % (2 * kWarp)];
   }
   ok &= check("header_chain", run(header_chain, dim3(4 * kWarp), in, want.size()), want);
 
