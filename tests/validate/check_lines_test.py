@@ -63,10 +63,12 @@ class CheckLines(unittest.TestCase):
         ]
 
     def write(self, instructions, code=None, ncu_line=None, drop_address=None, warn=("_Z12header_chainPfPKf",),
-              doubled=False):
+              doubled=(), extra=None):
         """The capture's launches.csv, compare.json and both ncu pages; returns the checker's argv. code:
         {launch: first address} (default: one per kernel name, its launches sharing it); warn: the kernels
-        ncu's cuda,sass page says it has no line info for; doubled: every SASS block printed twice."""
+        ncu's cuda,sass page says it has no line info for; doubled: the launches whose SASS block ncu prints
+        twice (ncu 2025.3 does so for some); extra: {(launch, offset): (file, line)} a second line ncu lists
+        the instruction under."""
         cap = os.path.join(self.work, "cap")
         os.makedirs(cap, exist_ok=True)
         launches = {}
@@ -89,17 +91,17 @@ class CheckLines(unittest.TestCase):
             block = [["Kernel Name", mangled], ["Address", "Source", "L1 Wavefronts Shared", "L1 Wavefronts Shared Ideal"],
                      [hex(code[launch]), "LDC R1, c[0x0][0x28]", "0", "0"]]
             block += [[hex(code[launch] + i[3]), i[4], str(i[7]), str(i[8])] for i in instructions if i[0] == launch]
-            sass += block * (2 if doubled else 1)
+            sass += block * (2 if launch in doubled else 1)
         self.csv("ncu.sass.csv", sass)
         page = []
         for file in (KERNELS, HELPERS):
             page += [["File Path", GPU_ROOT + file], ["Function Name", "k"],
                      ["Line No", "Source", "Address", "Source", "L1 Wavefronts Shared"]]
             for i in instructions:
-                at = (ncu_line or {}).get((i[0], i[3]), i[6])
-                if at and at[0] == file and i[3] != drop_address:
-                    page.append([str(at[1]), "  source text", "", "", str(i[7])])
-                    page.append(["", "", hex(code[i[0]] + i[3]), i[4], str(i[7])])
+                for at in ((ncu_line or {}).get((i[0], i[3]), i[6]), (extra or {}).get((i[0], i[3]))):
+                    if at and at[0] == file and i[3] != drop_address:
+                        page.append([str(at[1]), "  source text", "", "", str(i[7])])
+                        page.append(["", "", hex(code[i[0]] + i[3]), i[4], str(i[7])])
         self.csv("ncu.cuda_sass.csv", page)
         with open(os.path.join(self.work, "ncu.cuda_sass.csv"), "a") as f:
             for name in warn:
@@ -124,18 +126,23 @@ class CheckLines(unittest.TestCase):
     def test_agreeing_lines_pass(self):
         second = list(self.instructions[0])
         second[0], second[7] = 2, 512  # column_load launched again: the same code, its counts summed
-        rc, out, rows = self.run_checker(self.write(self.instructions + [tuple(second)], doubled=True))
+        rc, out, rows = self.run_checker(self.write(self.instructions + [tuple(second)], doubled={0}))
         self.assertEqual(rc, 0, out)
         # The store has wavefronts == ideal: not conflicting, not in the table.
         self.assertEqual([r["offset"] for r in rows], ["0x130", "0x210", "0x300"])
         self.assertEqual([r["verdict"] for r in rows], ["same", "ncu: call site", "both: no line info"])
         self.assertEqual(rows[0]["mark"], "kernel column load")
         self.assertEqual(rows[1]["mark"], "header strided read")
-        self.assertEqual(rows[0]["ncu_wavefronts"], "1536")  # two launches (1024 + 512), each block printed twice
+        self.assertEqual(rows[0]["ncu_wavefronts"], "1536")  # two launches (1024 + 512), the first's block twice
         self.assertEqual(rows[1]["ncu"], f"lines_kernels.cu:{self.call}")
         self.assertEqual(rows[1]["bankcheck"],
                          f"lines_helpers.cuh:{self.read} (inlined at lines_helpers.cuh:{self.gather} < "
                          f"lines_kernels.cu:{self.call})")
+
+    def test_every_block_printed_twice(self):
+        rc, out, rows = self.run_checker(self.write(self.instructions, doubled={0, 1}))
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(rows[0]["ncu_wavefronts"], "1024")
 
     def test_ncu_naming_the_access_itself_is_same(self):
         at = {(1, 0x210): (HELPERS, self.read)}
@@ -153,6 +160,19 @@ class CheckLines(unittest.TestCase):
         self.assertEqual(rc, 0, out)
         self.assertEqual([r["verdict"] for r in rows], ["same", "same"])
         self.assertEqual([r["ncu"] for r in rows], [f"lines_kernels.cu:{self.column}", f"lines_kernels.cu:{self.unrolled}"])
+
+    def test_ncu_listing_the_chain_too_is_same(self):
+        argv = self.write(self.instructions, ncu_line={(1, 0x210): (HELPERS, self.read)},
+                          extra={(1, 0x210): (KERNELS, self.call)})
+        rc, out, rows = self.run_checker(argv)
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(rows[1]["verdict"], "same")
+        self.assertEqual(rows[1]["ncu"], f"lines_helpers.cuh:{self.read} / lines_kernels.cu:{self.call}")
+
+    def test_ncu_listing_a_line_outside_the_chain_fails(self):
+        rc, out, rows = self.run_checker(self.write(self.instructions, extra={(0, 0x130): (KERNELS, self.unrolled)}))
+        self.assertEqual(rc, 1, out)
+        self.assertEqual(rows[0]["verdict"], "DIFFER")
 
     def test_another_line_fails(self):
         at = {(0, 0x130): (KERNELS, self.unrolled)}

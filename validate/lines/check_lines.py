@@ -21,9 +21,10 @@ An instruction is conflicting when ncu measured more shared wavefronts than
 its ideal (summed over the launches that run its code). For each one the
 table gives bankcheck's line, ncu's, and the MARK comment on that line where
 the file is readable under --root (the programs here mark each access they
-make). The verdict: `same` (file and line equal, the file compared by whole
-path components from the end), `ncu: call site` (ncu names a line bankcheck
-lists as an inlined-at site), `both: no line info` (bankcheck has none, and
+make). The verdict: `same` (ncu names the line bankcheck gives, and any
+other line it names is one bankcheck lists as an inlined-at site; files
+compared by whole path components from the end), `ncu: call site` (ncu names
+only inlined-at sites), `both: no line info` (bankcheck has none, and
 ncu says it has none for the kernel), `DIFFER`, or `ncu: not found` (ncu's
 page neither has the address nor says the kernel has no line info). Exit 0
 when some instruction was checked and none says DIFFER or `ncu: not found`,
@@ -84,13 +85,24 @@ def read_ncu_no_lineinfo(path):
 
 def pair_launches(capture, blocks):
     """{capture launch id: ncu block}: per kernel, the k-th captured launch meets ncu's k-th block of that
-    kernel (both tools selected the same launches with one expression). Triton compiles one name into
-    several kernels (one per argument type), so a name alone does not give the code's address."""
+    kernel (both tools selected the same launches with one expression), after dropping a block equal to
+    the one before it while the kernel has more blocks than captured launches. Triton compiles one name
+    into several kernels (one per argument type), so a name alone does not give the code's address."""
     with open(os.path.join(capture, "launches.csv"), newline="") as f:
         launches = [r for r in csv.DictReader(f) if r.get("status", "") != "skipped"]
-    by_kernel = {}
+    by_kernel, wanted = {}, {}
     for b in blocks:
         by_kernel.setdefault(b[0], []).append(b)
+    for r in launches:
+        wanted[r["kernel"]] = wanted.get(r["kernel"], 0) + 1
+    for kernel, queue in by_kernel.items():  # ncu 2025.3 prints some blocks twice: drop copies it has too many of
+        extra, kept = len(queue) - wanted.get(kernel, 0), []
+        for b in queue:
+            if extra > 0 and kept and b == kept[-1]:
+                extra -= 1
+            else:
+                kept.append(b)
+        by_kernel[kernel] = kept
     pairs, notes = {}, []
     for r in sorted(launches, key=lambda r: int(r["id"])):
         queue = by_kernel.get(r["kernel"], [])
@@ -166,12 +178,13 @@ def verdict(source, ncu, ncu_none):
         return "ncu: not found"
     if at is None or not named:
         return "both: no line info" if at is None and not named else "DIFFER"
-    if any(same_file(f, at[0]) and l == at[1] for f, l in named):
-        return "same"
+    # ncu lists an inlined instruction under its own line and, for some, under the lines it was inlined
+    # at as well: every line ncu names must be one of bankcheck's, and the access's own line among them.
     chain = [(s["file"], s["line"]) for s in source.get("inlined_at", [])]
-    if any(same_file(f, cf) and l == cl for f, l in named for cf, cl in chain):
-        return "ncu: call site"
-    return "DIFFER"
+    known = [at] + chain
+    if not all(any(same_file(f, kf) and l == kl for kf, kl in known) for f, l in named):
+        return "DIFFER"
+    return "same" if any(same_file(f, at[0]) and l == at[1] for f, l in named) else "ncu: call site"
 
 
 def short_file_line(pairs):
@@ -190,9 +203,9 @@ def short_source(source):
     return text + (f" (inlined at {chain})" if chain else "")
 
 
-def table(compare, pairs, lines, no_lineinfo, root):
-    """One row per conflicting instruction (its address: a kernel's launches share it), counts summed
-    over the launches, in compare's order."""
+def table(compare, pairs, lines, no_lineinfo, root, conflicting=True):
+    """One row per conflicting instruction (its address: a kernel's launches share it; conflicting=False:
+    every compared instruction), counts summed over the launches, in compare's order."""
     totals, order = {}, []
     for r in compare["rows"]:
         block = pairs.get(r["launch"])
@@ -208,7 +221,7 @@ def table(compare, pairs, lines, no_lineinfo, root):
     out = []
     for address in order:
         wavefronts, ideal, r, kernel = totals[address]
-        if wavefronts <= ideal:
+        if conflicting and wavefronts <= ideal:
             continue
         ncu = lines.get(address, set())
         source = r.get("source")
@@ -263,6 +276,11 @@ def main():
         verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
     totals = ", ".join(f"{k} {v}" for k, v in sorted(verdicts.items())) or "none"
     print_table(a.title, rows, totals)
+    every = {}
+    for r in table(compare, pairs, lines, no_lineinfo, a.root, conflicting=False):
+        every[r["verdict"]] = every.get(r["verdict"], 0) + 1
+    print(f"every compared instruction, conflicting or not ({sum(every.values())}): "
+          + (", ".join(f"{k} {v}" for k, v in sorted(every.items())) or "none"))
     for n in notes:
         print(f"note: {n}")
     if not lines:
