@@ -26,6 +26,7 @@ KERNELS = "validate/lines/lines_kernels.cu"
 HELPERS = "validate/lines/lines_helpers.cuh"
 BASE = 0x7F00_0000_0000  # where ncu saw the first kernel; the others follow 0x1000 apart
 GPU_ROOT = "/root/repo/"  # nvcc records absolute paths on the machine that compiled
+RESULTS = os.path.join(ROOT, "validate", "results", "h200-2026-11-29", "lines")
 
 
 def mark_line(path, text):
@@ -208,6 +209,34 @@ class CheckLines(unittest.TestCase):
         argv[argv.index("--compare") + 1] = os.path.join(self.work, "missing.json")
         rc, out, _ = self.run_checker(argv)
         self.assertEqual(rc, 2, out)
+
+
+class MeasuredRun(unittest.TestCase):
+    """The checker on the H200 run's exports (validate/results/h200-2026-11-29/lines/run1.tar.xz): every
+    conflicting instruction ncu measured in the Triton kernels gets ncu's line from bankcheck, and the
+    PyTorch script's have no line info in both tools."""
+
+    def check(self, name):
+        work = tempfile.mkdtemp()
+        members = [f"./{name}/{m}" for m in ("compare.json", "cap/launches.csv", "ncu.sass.csv", "ncu.cuda_sass.csv")]
+        subprocess.run(["tar", "xJf", os.path.join(RESULTS, "run1.tar.xz"), "-C", work, *members], check=True)
+        d = os.path.join(work, name)
+        p = subprocess.run([sys.executable, SCRIPT, "--compare", os.path.join(d, "compare.json"), "--capture",
+                            os.path.join(d, "cap"), "--ncu-sass", os.path.join(d, "ncu.sass.csv"),
+                            "--ncu-source", os.path.join(d, "ncu.cuda_sass.csv"), "--root", ROOT],
+                           capture_output=True, text=True)
+        return p.returncode, p.stdout
+
+    def test_triton(self):
+        rc, out = self.check("triton")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("16 conflicting instructions (ncu: wavefronts > ideal), same 16", out)
+        self.assertIn("every compared instruction, conflicting or not (366): same 366", out)
+
+    def test_torch(self):
+        rc, out = self.check("torch")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("168 conflicting instructions (ncu: wavefronts > ideal), both: no line info 168", out)
 
 
 if __name__ == "__main__":
