@@ -64,12 +64,13 @@ class CheckLines(unittest.TestCase):
         ]
 
     def write(self, instructions, code=None, ncu_line=None, drop_address=None, warn=("_Z12header_chainPfPKf",),
-              doubled=(), extra=None):
+              doubled=(), extra=None, report=None):
         """The capture's launches.csv, compare.json and both ncu pages; returns the checker's argv. code:
         {launch: first address} (default: one per kernel name, its launches sharing it); warn: the kernels
         ncu's cuda,sass page says it has no line info for; doubled: the launches whose SASS block ncu prints
         twice (ncu 2025.3 does so for some); extra: {(launch, offset): (file, line)} a second line ncu lists
-        the instruction under."""
+        the instruction under; report: {(launch, offset): line} for a report page whose instructions show
+        bankcheck's lines but these."""
         cap = os.path.join(self.work, "cap")
         os.makedirs(cap, exist_ok=True)
         launches = {}
@@ -107,10 +108,22 @@ class CheckLines(unittest.TestCase):
         with open(os.path.join(self.work, "ncu.cuda_sass.csv"), "a") as f:
             for name in warn:
                 f.write(f"==WARNING== No lineinfo available to show CUDA-C source related to '{name}'.\n")
-        return [sys.executable, SCRIPT, "--compare", os.path.join(self.work, "compare.json"), "--capture", cap,
+        argv = [sys.executable, SCRIPT, "--compare", os.path.join(self.work, "compare.json"), "--capture", cap,
                 "--ncu-sass", os.path.join(self.work, "ncu.sass.csv"),
-                "--ncu-source", os.path.join(self.work, "ncu.cuda_sass.csv"), "--root", ROOT,
-                "--csv", os.path.join(self.work, "lines.csv")]
+                "--ncu-source", os.path.join(self.work, "ncu.cuda_sass.csv"), "--root", ROOT]
+        if report is not None:
+            shown = []
+            for i in instructions:
+                src = dict(i[5], line=report.get((i[0], i[3]), i[5]["line"]))
+                chain = " < ".join(f"{c['file']}:{c['line']}" for c in src["inlined_at"])
+                text = "no line info" if src["line"] is None else f"{src['file']}:{src['line']}"
+                shown.append({"site": f"{i[1]}+{i[3]:#x}", "file": src["file"], "line": src["line"],
+                              "source": text + (f" (inlined at {chain})" if chain else "")})
+            with open(os.path.join(self.work, "report.html"), "w") as f:
+                data = json.dumps({"kernels": [], "instructions": shown}).replace("</", "<\\/")
+                f.write(f'<html><script type="application/json" id="report-data">{data}</script></html>')
+            argv += ["--report", os.path.join(self.work, "report.html")]
+        return argv + ["--csv", os.path.join(self.work, "lines.csv")]
 
     def csv(self, name, rows):
         with open(os.path.join(self.work, name), "w", newline="") as f:
@@ -144,6 +157,14 @@ class CheckLines(unittest.TestCase):
         rc, out, rows = self.run_checker(self.write(self.instructions, doubled={0, 1}))
         self.assertEqual(rc, 0, out)
         self.assertEqual(rows[0]["ncu_wavefronts"], "1024")
+
+    def test_report_lines(self):
+        rc, out, _ = self.run_checker(self.write(self.instructions, report={}))
+        self.assertEqual(rc, 0, out)
+        self.assertIn("the report's instructions (4): both: no line info 1, ncu: call site 1, same 2", out)
+        rc, out, _ = self.run_checker(self.write(self.instructions, report={(0, 0x130): self.unrolled}))
+        self.assertEqual(rc, 1, out)
+        self.assertIn("DIFFER 1", out)
 
     def test_ncu_naming_the_access_itself_is_same(self):
         at = {(1, 0x210): (HELPERS, self.read)}
@@ -213,17 +234,19 @@ class CheckLines(unittest.TestCase):
 
 class MeasuredRun(unittest.TestCase):
     """The checker on the H200 run's exports (validate/results/h200-2026-11-29/lines/run1.tar.xz): every
-    conflicting instruction ncu measured in the Triton kernels gets ncu's line from bankcheck, and the
-    PyTorch script's have no line info in both tools."""
+    conflicting instruction ncu measured in the Triton kernels gets ncu's line from bankcheck, in compare
+    and on the report page, and the PyTorch script's have no line info in both tools."""
 
     def check(self, name):
         work = tempfile.mkdtemp()
-        members = [f"./{name}/{m}" for m in ("compare.json", "cap/launches.csv", "ncu.sass.csv", "ncu.cuda_sass.csv")]
+        members = [f"./{name}/{m}" for m in ("compare.json", "cap/launches.csv", "ncu.sass.csv", "ncu.cuda_sass.csv",
+                                             "report.html")]
         subprocess.run(["tar", "xJf", os.path.join(RESULTS, "run1.tar.xz"), "-C", work, *members], check=True)
         d = os.path.join(work, name)
         p = subprocess.run([sys.executable, SCRIPT, "--compare", os.path.join(d, "compare.json"), "--capture",
                             os.path.join(d, "cap"), "--ncu-sass", os.path.join(d, "ncu.sass.csv"),
-                            "--ncu-source", os.path.join(d, "ncu.cuda_sass.csv"), "--root", ROOT],
+                            "--ncu-source", os.path.join(d, "ncu.cuda_sass.csv"), "--root", ROOT,
+                            "--report", os.path.join(d, "report.html")],
                            capture_output=True, text=True)
         return p.returncode, p.stdout
 
@@ -232,11 +255,14 @@ class MeasuredRun(unittest.TestCase):
         self.assertEqual(rc, 0, out)
         self.assertIn("16 conflicting instructions (ncu: wavefronts > ideal), same 16", out)
         self.assertIn("every compared instruction, conflicting or not (366): same 366", out)
+        # trans_kernel's two codes share its sites in the report: those are not checked
+        self.assertIn("the report's instructions (346): not checked (no single ncu code for the name) 92, same 254", out)
 
     def test_torch(self):
         rc, out = self.check("torch")
         self.assertEqual(rc, 0, out)
         self.assertIn("168 conflicting instructions (ncu: wavefronts > ideal), both: no line info 168", out)
+        self.assertIn("the report's instructions (1114): both: no line info 1114", out)
 
 
 if __name__ == "__main__":

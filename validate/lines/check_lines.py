@@ -4,7 +4,8 @@ instruction against Nsight Compute's source page for the same launches
 (validate/lines/README.md).
 
     check_lines.py --compare compare.json --capture CAPTURE_DIR \
-        --ncu-sass sass.csv --ncu-source cuda_sass.csv [--root DIR] [--csv OUT.csv]
+        --ncu-sass sass.csv --ncu-source cuda_sass.csv [--root DIR] [--csv OUT.csv] \
+        [--report REPORT.html]
 
 compare.json is `bankcheck compare --json` of the capture against sass.csv
 (`ncu -i REP --page source --print-source sass --csv --print-kernel-base mangled`);
@@ -28,7 +29,10 @@ only inlined-at sites), `both: no line info` (bankcheck has none, and
 ncu says it has none for the kernel), `DIFFER`, or `ncu: not found` (ncu's
 page neither has the address nor says the kernel has no line info). Exit 0
 when some instruction was checked and none says DIFFER or `ncu: not found`,
-1 otherwise, 2 on unreadable input. Standard library only."""
+1 otherwise, 2 on unreadable input. --report also checks the line each
+instruction of a `bankcheck report` page of the capture shows (its inline
+data), conflicting or not; a site whose function name ncu ran as several
+codes is counted as not checked. Standard library only."""
 import argparse
 import csv
 import json
@@ -235,6 +239,45 @@ def table(compare, pairs, lines, no_lineinfo, root, conflicting=True):
     return out
 
 
+def report_instructions(path):
+    """The instructions of a `bankcheck report` page: its inline JSON (a "</" written as "<\\/")."""
+    with open(path, errors="replace") as f:
+        text = f.read()
+    marker = '<script type="application/json" id="report-data">'
+    start = text.index(marker) + len(marker)
+    return json.loads(text[start:text.index("</script>", start)].replace("<\\/", "</"))["instructions"]
+
+
+def parse_source_text(text, file, line):
+    """A report instruction's source as compare's object: "F:L (inlined at G:M < H:N)" gives the chain."""
+    chain = []
+    if text and " (inlined at " in text:
+        for part in text.split(" (inlined at ", 1)[1].rstrip(")").split(" < "):
+            f, _, l = part.rpartition(":")
+            chain.append({"file": f, "line": int(l) if l.isdigit() else 0})
+    return {"file": file, "line": line, "inlined_at": chain}
+
+
+def check_report(path, blocks, lines, no_lineinfo):
+    """{verdict: instructions} for the lines a report page shows, against ncu's for the same address. A
+    site names a function; where ncu ran several codes under that name (Triton's variants), which one
+    the site is cannot be told: counted apart, not checked."""
+    starts = {}
+    for b in blocks:
+        starts.setdefault(b[0], set()).add(b[1])
+    out = {}
+    for i in report_instructions(path):
+        function, _, offset = i["site"].rpartition("+0x")
+        if len(starts.get(function, ())) != 1:
+            v = "not checked (no single ncu code for the name)"
+        else:
+            address = next(iter(starts[function])) + int(offset, 16)
+            v = verdict(parse_source_text(i.get("source"), i.get("file"), i.get("line")), lines.get(address, set()),
+                        function in no_lineinfo)
+        out[v] = out.get(v, 0) + 1
+    return out
+
+
 def short_kernel(name):
     """"void ns::(anonymous namespace)::k<T>(float*)" as "ns::k": the table's column."""
     name = name[5:] if name.startswith("void ") else name
@@ -260,14 +303,18 @@ def main():
     ap.add_argument("--root", default=".")
     ap.add_argument("--title", default="lines")
     ap.add_argument("--csv")
+    ap.add_argument("--report", help="a `bankcheck report` page of the capture: check the lines it shows too")
     a = ap.parse_args()
     try:
         with open(a.compare) as f:
             compare = json.load(f)
-        pairs, notes = pair_launches(a.capture, read_ncu_sass(a.ncu_sass))
+        blocks = read_ncu_sass(a.ncu_sass)
+        pairs, notes = pair_launches(a.capture, blocks)
+        shown = check_report(a.report, blocks, read_ncu_lines(a.ncu_source), read_ncu_no_lineinfo(a.ncu_source)) \
+            if a.report else None
         lines = read_ncu_lines(a.ncu_source)
         no_lineinfo = read_ncu_no_lineinfo(a.ncu_source)
-    except (OSError, ValueError, KeyError) as e:
+    except (OSError, ValueError, KeyError, json.JSONDecodeError) as e:
         print(f"check_lines: {e}", file=sys.stderr)
         return 2
     rows = table(compare, pairs, lines, no_lineinfo, a.root)
@@ -281,6 +328,9 @@ def main():
         every[r["verdict"]] = every.get(r["verdict"], 0) + 1
     print(f"every compared instruction, conflicting or not ({sum(every.values())}): "
           + (", ".join(f"{k} {v}" for k, v in sorted(every.items())) or "none"))
+    if shown is not None:
+        print(f"the report's instructions ({sum(shown.values())}): "
+              + (", ".join(f"{k} {v}" for k, v in sorted(shown.items())) or "none"))
     for n in notes:
         print(f"note: {n}")
     if not lines:
@@ -294,7 +344,7 @@ def main():
             w.writerows(rows)
     if not rows:
         print("nothing checked: no conflicting instruction in these launches; exit 1, never a vacuous pass")
-    failed = not rows or any(v in ("DIFFER", "ncu: not found") for v in verdicts)
+    failed = not rows or any(v in ("DIFFER", "ncu: not found") for v in list(verdicts) + list(shown or {}))
     return 1 if failed else 0
 
 

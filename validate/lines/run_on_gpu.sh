@@ -107,7 +107,8 @@ for n in "${NAMES[@]}"; do
     echo "$n report run $i: $(awk "BEGIN { printf \"%.2f\", $t1 - $t0 }") s, $(stat -c %s "$d/report.html" 2>/dev/null) bytes" | tee -a "$SUM"
   done
   step "$n/check_lines" 120 python3 validate/lines/check_lines.py --compare "$d/compare.json" --capture "$d/cap" \
-    --ncu-sass "$d/ncu.sass.csv" --ncu-source "$d/ncu.cuda_sass.csv" --root . --title "$n" --csv "$d/lines.csv"
+    --ncu-sass "$d/ncu.sass.csv" --ncu-source "$d/ncu.cuda_sass.csv" --root . --title "$n" --csv "$d/lines.csv" \
+    --report "$d/report.html"
   cat "$OUT/$n/check_lines.log" >>"$SUM"
 done
 
