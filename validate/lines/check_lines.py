@@ -34,6 +34,7 @@ instruction of a `bankcheck report` page of the capture shows (its inline
 data), conflicting or not; a site whose function name ncu ran as several
 codes is counted as not checked. Standard library only."""
 import argparse
+import collections
 import csv
 import json
 import os
@@ -265,7 +266,7 @@ def check_report(path, blocks, lines, no_lineinfo):
     starts = {}
     for b in blocks:
         starts.setdefault(b[0], set()).add(b[1])
-    out = {}
+    out = collections.Counter()
     for i in report_instructions(path):
         function, _, offset = i["site"].rpartition("+0x")
         if len(starts.get(function, ())) != 1:
@@ -274,7 +275,7 @@ def check_report(path, blocks, lines, no_lineinfo):
             address = next(iter(starts[function])) + int(offset, 16)
             v = verdict(parse_source_text(i.get("source"), i.get("file"), i.get("line")), lines.get(address, set()),
                         function in no_lineinfo)
-        out[v] = out.get(v, 0) + 1
+        out[v] += 1
     return out
 
 
@@ -296,6 +297,21 @@ def print_table(title, rows, totals):
                          r["ncu_ideal"], r["bankcheck"][:76], r["ncu"][:20], r["verdict"], r["mark"]))
 
 
+def tally(verdicts):
+    """{verdict: count} of an iterable of verdicts, and its text "a 1, b 2" ("none" when empty)."""
+    out = {}
+    for v in verdicts:
+        out[v] = out.get(v, 0) + 1
+    return out, ", ".join(f"{k} {v}" for k, v in sorted(out.items())) or "none"
+
+
+def write_csv(path, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["kernel"], lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     for name in ("--compare", "--capture", "--ncu-sass", "--ncu-source"):
@@ -310,41 +326,28 @@ def main():
             compare = json.load(f)
         blocks = read_ncu_sass(a.ncu_sass)
         pairs, notes = pair_launches(a.capture, blocks)
-        shown = check_report(a.report, blocks, read_ncu_lines(a.ncu_source), read_ncu_no_lineinfo(a.ncu_source)) \
-            if a.report else None
-        lines = read_ncu_lines(a.ncu_source)
-        no_lineinfo = read_ncu_no_lineinfo(a.ncu_source)
-    except (OSError, ValueError, KeyError, json.JSONDecodeError) as e:
+        lines, no_lineinfo = read_ncu_lines(a.ncu_source), read_ncu_no_lineinfo(a.ncu_source)
+        shown = tally(check_report(a.report, blocks, lines, no_lineinfo).elements()) if a.report else None
+    except (OSError, ValueError, KeyError) as e:  # json's decode error is a ValueError
         print(f"check_lines: {e}", file=sys.stderr)
         return 2
     rows = table(compare, pairs, lines, no_lineinfo, a.root)
-    verdicts = {}
-    for r in rows:
-        verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
-    totals = ", ".join(f"{k} {v}" for k, v in sorted(verdicts.items())) or "none"
-    print_table(a.title, rows, totals)
-    every = {}
-    for r in table(compare, pairs, lines, no_lineinfo, a.root, conflicting=False):
-        every[r["verdict"]] = every.get(r["verdict"], 0) + 1
-    print(f"every compared instruction, conflicting or not ({sum(every.values())}): "
-          + (", ".join(f"{k} {v}" for k, v in sorted(every.items())) or "none"))
+    verdicts, text = tally(r["verdict"] for r in rows)
+    print_table(a.title, rows, text)
+    every = table(compare, pairs, lines, no_lineinfo, a.root, conflicting=False)
+    print(f"every compared instruction, conflicting or not ({len(every)}): {tally(r['verdict'] for r in every)[1]}")
     if shown is not None:
-        print(f"the report's instructions ({sum(shown.values())}): "
-              + (", ".join(f"{k} {v}" for k, v in sorted(shown.items())) or "none"))
+        print(f"the report's instructions ({sum(shown[0].values())}): {shown[1]}")
+    notes += [] if lines else ["ncu's cuda,sass page gave no address a line (no line info, or a page this reader "
+                               "does not know)"]
+    notes += [f"ncu says it has no line info for {len(no_lineinfo)} kernels"] if no_lineinfo else []
     for n in notes:
         print(f"note: {n}")
-    if not lines:
-        print("note: ncu's cuda,sass page gave no address a line (no line info, or a page this reader does not know)")
-    if no_lineinfo:
-        print(f"note: ncu says it has no line info for {len(no_lineinfo)} kernels")
     if a.csv:
-        with open(a.csv, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["kernel"], lineterminator="\n")
-            w.writeheader()
-            w.writerows(rows)
+        write_csv(a.csv, rows)
     if not rows:
         print("nothing checked: no conflicting instruction in these launches; exit 1, never a vacuous pass")
-    failed = not rows or any(v in ("DIFFER", "ncu: not found") for v in list(verdicts) + list(shown or {}))
+    failed = not rows or any(v in ("DIFFER", "ncu: not found") for v in list(verdicts) + list(shown[0] if shown else []))
     return 1 if failed else 0
 
 
