@@ -90,6 +90,11 @@ std::vector<std::string> write_sass(const fs::path& staging, const std::vector<s
   if (unused > 0)
     report.notes.push_back(std::to_string(unused) + " of " + std::to_string(unused + todo.size()) +
                            " cubins hold no captured launch's function: not disassembled");
+  SassTable joined;
+  for (const SassLine& l : lines) joined.add(l);
+  for (const std::string& f : joined.ambiguous_functions())
+    report.notes.push_back("two modules define " + f + " with different code: sites are named by function, so " +
+                           "where their SASS or line info differ it is left unknown (never one module's)");
   AtomicFile out(staging / "sass.csv");
   out.write(sass_table_text(lines));
   out.commit();

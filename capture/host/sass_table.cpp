@@ -194,16 +194,29 @@ SassTable SassTable::read(const std::string& path) {
   return table;
 }
 
-void SassTable::add(const SassLine& line) { by_site_[{line.function, line.offset}] = {line.text, line.source}; }
+void SassTable::add(const SassLine& line) {
+  const auto [it, fresh] = by_site_.try_emplace({line.function, line.offset}, Entry{line.text, line.source});
+  if (fresh) return;
+  it->second.text_ambiguous |= it->second.text != line.text;
+  it->second.source_ambiguous |= !(it->second.source == line.source);
+}
+
+std::vector<std::string> SassTable::ambiguous_functions() const {
+  std::vector<std::string> out;
+  for (const auto& [key, entry] : by_site_)
+    if ((entry.text_ambiguous || entry.source_ambiguous) && (out.empty() || out.back() != key.first))
+      out.push_back(key.first);
+  return out;
+}
 
 const std::string* SassTable::find(const std::string& function, std::uint64_t offset) const {
   auto it = by_site_.find(std::make_pair(function, offset));
-  return it == by_site_.end() ? nullptr : &it->second.text;
+  return it == by_site_.end() || it->second.text_ambiguous ? nullptr : &it->second.text;
 }
 
 const report::SourceLine* SassTable::source(const std::string& function, std::uint64_t offset) const {
   auto it = by_site_.find(std::make_pair(function, offset));
-  return it == by_site_.end() ? nullptr : &it->second.source;
+  return it == by_site_.end() || it->second.source_ambiguous ? nullptr : &it->second.source;
 }
 
 const report::SourceLine* SassTable::source(std::string_view site) const {
@@ -214,7 +227,7 @@ const report::SourceLine* SassTable::source(std::string_view site) const {
 std::vector<std::string> SassTable::sites_at(const report::FileLine& wanted) const {
   std::vector<std::string> out;
   for (const auto& [key, entry] : by_site_)
-    if (report::source_matches(entry.source, wanted)) out.push_back(site_name(key.first, key.second));
+    if (!entry.source_ambiguous && report::source_matches(entry.source, wanted)) out.push_back(site_name(key.first, key.second));
   return out;
 }
 

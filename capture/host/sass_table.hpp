@@ -42,7 +42,7 @@ class SassTable {
   /// Read sass.csv (version 1 or 2). @throws std::invalid_argument naming the file and line for a malformed row.
   static SassTable read(const std::string& path);
   void add(const SassLine& line);
-  /// The text at a site, or nullptr.
+  /// The text at a site, or nullptr (also where two listings disagree on it).
   const std::string* find(std::string_view site) const;
   /// The text at (function, offset), or nullptr.
   const std::string* find(const std::string& function, std::uint64_t offset) const;
@@ -52,11 +52,18 @@ class SassTable {
   /// The sites whose line info names `wanted` (report::source_matches), in site order.
   std::vector<std::string> sites_at(const report::FileLine& wanted) const;
   std::size_t size() const { return by_site_.size(); }
+  /// Functions with a site that two listings give different SASS text or line info.
+  std::vector<std::string> ambiguous_functions() const;
 
  private:
+  /// Sites are named by function, not module: two modules may define one
+  /// name with different code (Triton compiles a kernel once per dtype under
+  /// one name). Such a site's text or line is unknown, never the last one read.
   struct Entry {
     std::string text;
     report::SourceLine source;
+    bool text_ambiguous = false;
+    bool source_ambiguous = false;
   };
   std::map<std::pair<std::string, std::uint64_t>, Entry, std::less<>> by_site_;
 };

@@ -69,6 +69,35 @@ TEST_CASE("cuobjdump -sass layout, and a malformed sass.csv") {
   std::filesystem::remove(path);
 }
 
+TEST_CASE("one function name in two modules: a site whose listings disagree is unknown, never the last read") {
+  // The H200 lines run (validate/results/h200-2026-11-29/lines): Triton compiled trans_kernel for float32 and
+  // for int8 under one name; 156 of its offsets hold different SASS in the two cubins.
+  const bankcheck::report::SourceLine at49{bankcheck::report::FileLine{"k.py", 49}, {}};
+  const bankcheck::report::SourceLine at50{bankcheck::report::FileLine{"k.py", 50}, {}};
+  struct Case {
+    SassLine second;
+    bool text_known, source_known;
+  };
+  const SassLine first{"trans_kernel", 0x40, "STS [R3], R4", at49};
+  for (const Case& c : {Case{{"trans_kernel", 0x40, "STS [R3], R4", at49}, true, true},
+                        Case{{"trans_kernel", 0x40, "STS.U8 [R3], R4", at49}, false, true},
+                        Case{{"trans_kernel", 0x40, "STS [R3], R4", at50}, true, false},
+                        Case{{"trans_kernel", 0x40, "SGXT.U32 R3, R3, 0x8", at50}, false, false}}) {
+    SassTable table;
+    table.add(first);
+    table.add(c.second);
+    table.add({"other", 0x40, "LDS R1, [R2]", at50});
+    CAPTURE(c.second.text);
+    CHECK((table.find("trans_kernel+0x40") != nullptr) == c.text_known);
+    CHECK((table.source("trans_kernel+0x40") != nullptr) == c.source_known);
+    CHECK(table.sites_at({"k.py", 49}).size() == (c.source_known ? 1u : 0u));
+    CHECK(table.ambiguous_functions() ==
+          (c.text_known && c.source_known ? std::vector<std::string>{} : std::vector<std::string>{"trans_kernel"}));
+    REQUIRE(table.find("other+0x40") != nullptr);
+    CHECK(*table.find("other+0x40") == "LDS R1, [R2]");
+  }
+}
+
 namespace {
 /// The line of transpose.cu whose MARK comment is `text`, found in the source: the truth the listing must give.
 std::uint32_t marker_line(const std::string& text) {
