@@ -21,7 +21,10 @@ def tile_map(path):
     """(C++ expression or None, what was found)."""
     if not os.path.exists(path):
         return None, "no suggest output"
-    doc = json.load(open(path))
+    try:
+        doc = json.load(open(path))
+    except ValueError as e:
+        return None, f"unreadable suggest output ({e})"
     buffers = [b for launch in doc.get("launches", []) for b in launch.get("buffers", [])]
     if not buffers:
         return None, "no buffers"
