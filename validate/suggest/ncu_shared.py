@@ -41,7 +41,12 @@ def main():
         launches = launches[::2]
     out = []
     for index, (kernel, rows) in enumerate(launches):
-        fn = pi.match_function(rows, functions)
+        # the function of that name when its instructions are the launch's (variants of one
+        # template can compile to the same opcode sequence, so matching by SASS alone is ambiguous)
+        named = functions.get(kernel)
+        same = named is not None and len(named) == len(rows) and all(
+            pi.opcode(pi.normal(r.get("Source", ""))) == pi.opcode(b) for r, (_, b, _) in zip(rows, named))
+        fn = kernel if same else pi.match_function(rows, functions)
         chains = functions[fn] if fn else [None] * len(rows)
         print(f"launch {index}: {kernel}" + ("" if fn else " (no unique function in the disassembly: no lines)"))
         for row, info in zip(rows, chains):

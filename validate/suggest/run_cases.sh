@@ -27,7 +27,7 @@ mkdir -p "$R"
 W=$(mktemp -d)
 BC=${BANKCHECK:-build-gpu/capture/bankcheck}
 NCU=${NCU:-ncu}
-CASES="ldsm_trans cpasync_ldsm sgemm row_scan softmax transpose_fp16 matvec stmatrix transpose_int8"
+CASES=${CASES:-"ldsm_trans cpasync_ldsm sgemm row_scan softmax transpose_fp16 matvec stmatrix transpose_int8"}  # CASES=... runs some
 log() { echo "[$(date -u +%H:%M:%S)] $*" | tee -a "$R/steps.log"; }
 START=$SECONDS
 BUDGET=${BUDGET_S:-500}  # the whole run; each step gets at most what is left, less 20 s to pack
@@ -72,12 +72,12 @@ step build 150 nvcc "${FLAGS[@]}" -DHAVE_CAPMAPS -I"$W" validate/suggest/suggest
 mkdir -p "$W/elf" && (cd "$W/elf" && cuobjdump -xelf all "$W/sk" >/dev/null 2>&1)
 cubin=$(ls "$W"/elf/*.cubin 2>/dev/null | head -n 1)
 [ -n "$cubin" ] && nvdisasm -gi "$cubin" >"$R/suggest_kernels.gi.txt" 2>/dev/null
-step time 150 "$W/sk" time
+step time 150 "$W/sk" time $CASES
 cp "$R/time.log" "$R/times.txt"
 pack
 
 metrics=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_ldsm.sum,smsp__inst_executed_op_stsm.sum,smsp__inst_executed_op_ldgsts.sum
-step ncu 240 "$NCU" --section SourceCounters --metrics "$metrics" -f -o "$W/prof" "$W/sk" profile
+step ncu 240 "$NCU" --section SourceCounters --metrics "$metrics" -f -o "$W/prof" "$W/sk" profile $CASES
 step export 120 "$NCU" -i "$W/prof.ncu-rep" --page source --print-source sass --csv --print-kernel-base mangled
 cp "$R/export.log" "$R/ncu-source.csv"
 step raw 120 "$NCU" -i "$W/prof.ncu-rep" --page raw --csv --metrics "$metrics"
@@ -86,7 +86,7 @@ python3 validate/suggest/ncu_shared.py --sass "$R/ncu-source.csv" --disasm "$R/s
   --csv "$R/ncu_shared.csv" >"$R/ncu_shared.txt" 2>&1
 pack
 
-if python3 -c "import triton, torch" 2>/dev/null; then
+if [ -z "${SKIP_TRITON:-}" ] && python3 -c "import triton, torch" 2>/dev/null; then
   step triton-time 90 python3 validate/suggest/triton_transpose.py 8192 15
   step triton-ncu 90 "$NCU" --metrics "$metrics" --csv --page raw -k regex:transpose_kernel -c 1 \
     python3 validate/suggest/triton_transpose.py 1024 1

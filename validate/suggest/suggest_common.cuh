@@ -50,6 +50,13 @@ struct Cap {
   }
 };
 
+// The capture's map acts on the byte offsets the captured (naive) kernel
+// used: its own layout first, then the map.
+template <class Map, class InUse>
+struct Then {
+  __device__ __forceinline__ static int at(int x) { return Map::at(InUse::at(x)); }
+};
+
 // The median of `reps` cudaEvent-timed launches of f().
 template <class F>
 float median_ms(F f, int reps) {

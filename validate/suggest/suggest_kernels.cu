@@ -79,7 +79,7 @@ void case_ldsm(const char* name) {
   auto launch = [&](int v) {
     if (v == 0) ldsm_tile<Naive, kTrans, kAsync><<<tiles, 128>>>(src, out);
     if (v == 1) ldsm_tile<Suggested, kTrans, kAsync><<<tiles, 128>>>(src, out);
-    if (v == 2) ldsm_tile<Cap<kId, 2>, kTrans, kAsync><<<tiles, 128>>>(src, out);
+    if (v == 2) ldsm_tile<Then<Cap<kId, 2>, Naive>, kTrans, kAsync><<<tiles, 128>>>(src, out);
   };
   auto fetch = [&] { return to_host(reinterpret_cast<const unsigned*>(out), tiles * 2048); };
   auto cpu = [&](const std::vector<unsigned>& got) {

@@ -23,9 +23,9 @@ import sys
 # case: (element, naive layout, suggested layout, [(access, along, source lines of suggest_kernels.cuh)])
 CASES = {
     "ldsm_trans": ("fp16", "Sw<3,3,4> o _0 o (_64,_64):(_64,_1)", "Sw<3,3,3> o _0 o (_64,_64):(_64,_1)",
-                   [("st.128", None, [24]), ("ldmatrix.x4.trans", None, [34])]),
+                   [("st.128", None, [24]), ("ldmatrix.x4.trans", None, [34, 35])]),
     "cpasync_ldsm": ("fp16", "(64,64):(64,1)", "Sw<3,3,3> o _0 o (_64,_64):(_64,_1)",
-                     [("cp.async.16", None, [22]), ("ldmatrix.x4", None, [37])]),
+                     [("cp.async.16", None, [22]), ("ldmatrix.x4", None, [37, 38])]),
     "sgemm": ("f32", "(8,128):(128,1)", "Sw<3,2,5> o _0 o (_8,_128):(_128,_1)",
               [("st.32", 0, [56]), ("ld.128", None, [66])]),
     "row_scan": ("f32", "(32,64):(64,1)", "Sw<5,0,6> o _0 o (_32,_64):(_64,_1)",
@@ -37,7 +37,7 @@ CASES = {
     "matvec": ("f32", "(32,64):(64,1)", "Sw<4,1,5> o _0 o (_32,_64):(_64,_1)",
                [("st.64", None, [175]), ("ld.32", 0, [182])]),
     "stmatrix": ("fp16", "(64,64):(64,1)", "Sw<3,3,3> o _0 o (_64,_64):(_64,_1)",
-                 [("stmatrix.x4", None, [214, 215]), ("ld.128", None, [222])]),
+                 [("stmatrix.x4", None, [214, 215, 216]), ("ld.128", None, [222])]),
     "transpose_int8": ("int8", "(64,64):(64,1)", "Sw<4,2,5> o _0 o (_64,_64):(_64,_1)",
                        [("st.8", None, [151]), ("ld.8", 0, [157])]),
 }
