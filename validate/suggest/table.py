@@ -67,7 +67,7 @@ def measured(rows, case, naive_layout):
     naive_tag = "2SwILi%sELi%sELi%sEE" % naive_sw.groups() if naive_sw else "2SwILi0ELi0ELi0EE"
     for r in rows:
         k = r["kernel"]
-        if not re.search(KERNEL[case], k):
+        if r["sass"].startswith("@!PT") or not re.search(KERNEL[case], k):  # never-executed padding
             continue
         if case == "transpose_fp16" and "6__half" not in k:
             continue
@@ -82,6 +82,25 @@ def measured(rows, case, naive_layout):
     return out
 
 
+def capture_predicted(results, case, lines):
+    """The capture's suggestion for this access: (before, after) per execution, summed over its lines."""
+    path = os.path.join(results, f"suggest-{case}.json")
+    if not os.path.exists(path):
+        return None
+    doc = json.load(open(path))
+    e = b = w = 0
+    for launch in doc.get("launches", []):
+        for buf in launch.get("buffers", []):
+            for ins in buf.get("instructions", []):
+                src = ins.get("source") or {}
+                m = re.search(r"suggest_kernels\.cuh:(\d+)$", src.get("text") or "")
+                if m and int(m.group(1)) in lines and ins.get("before") is not None:
+                    e += ins["executions"]
+                    b += ins["before"]
+                    w += ins["after"]
+    return (b / e, w / e) if e else None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("results")
@@ -94,8 +113,8 @@ def main():
         if "case" in f:
             times[(f["case"], f["variant"])] = f
     print("| case | access | predicted naive | measured naive | predicted suggested | measured suggested | "
-          "measured capture-map |")
-    print("|---|---|---|---|---|---|---|")
+          "capture: before -> after | measured capture-map |")
+    print("|---|---|---|---|---|---|---|---|")
     for case, (element, naive, suggested, accesses) in CASES.items():
         m = measured(rows, case, naive)
         for access, along, lines in accesses:
@@ -107,7 +126,9 @@ def main():
                 e = sum(m[v][ln][0] for ln in lines)
                 w = sum(m[v][ln][1] for ln in lines)
                 cells.append(f"{w / e:.3f} ({w}/{e})" if e else "-")
-            print(f"| {case} | {name} | {pn:g} | {cells[0]} | {ps:g} | {cells[1]} | {cells[2]} |")
+            cap = capture_predicted(a.results, case, lines)
+            capt = f"{cap[0]:g} -> {cap[1]:g}" if cap else "-"
+            print(f"| {case} | {name} | {pn:g} | {cells[0]} | {ps:g} | {cells[1]} | {capt} | {cells[2]} |")
     print()
     print("| case | naive ms | suggested ms | speedup | capture-map ms | wrong vs naive (suggested, capture-map) | "
           "naive wrong vs CPU |")
