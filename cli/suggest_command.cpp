@@ -98,7 +98,8 @@ void print_buffer(const Capture& c, const proofs::BufferSuggestion& b, std::ostr
   os << "    " << std::left << std::setw(34) << "instruction" << std::setw(8) << "op" << std::right << std::setw(11)
      << "executions" << std::setw(9) << "before" << std::setw(9) << "after" << std::setw(9) << "ideal" << "  source\n";
   for (const auto& i : b.instructions) {
-    os << "    " << std::left << std::setw(34) << i.site << std::setw(8)
+    // a site as long as its column still gets one space before the op
+    os << "    " << std::left << std::setw(34) << (i.site.size() >= 34 ? i.site + " " : i.site) << std::setw(8)
        << (std::string(op_name(i.op)) + "." + std::to_string(i.width)) << std::right << std::setw(11) << i.executions;
     if (i.modelled) os << std::setw(9) << i.before << std::setw(9) << i.after << std::setw(9) << i.ideal;
     else os << std::setw(27) << "not modelled";

@@ -7,4 +7,5 @@ NB_MODULE(bankcheck, m) {
   bankcheck::python::bind_model(m);
   bankcheck::python::bind_replay(m);
   bankcheck::python::bind_layout(m);
+  bankcheck::python::bind_suggest(m);
 }

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 #include "tests/cli/cli_runner.hpp"
@@ -89,6 +90,25 @@ TEST_CASE("suggest: CUB's histogram captured on the H100 (bins by data): no affi
     if (i["op"].get<std::string>().rfind("atom", 0) == 0 && i["fits"] == false) ++atoms_unfit;
   }
   CHECK(atoms_unfit > 0);
+}
+
+TEST_CASE("suggest: a site longer than its column still has a space before the op") {
+  const fs::path capture = fs::path(BANKCHECK_BINARY_DIR) / "real-programs" / "cub.histogram";
+  REQUIRE_MESSAGE(fs::is_directory(capture), capture << " is missing: run the ctest fixture capture.real_programs.unpack");
+  const auto r = run_cli("suggest " + capture.string());
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  std::istringstream lines(r.std_out);
+  std::size_t long_sites = 0;
+  for (std::string line; std::getline(lines, line);) {
+    const auto plus = line.find("+0x");
+    if (line.rfind("    _Z", 0) != 0 || plus == std::string::npos) continue;
+    const auto end = line.find(' ', plus);  // the site ends at its first space
+    REQUIRE(end != std::string::npos);
+    long_sites += end >= 4 + 34;
+    const std::string op = line.substr(line.find_first_not_of(' ', end), 3);
+    CHECK_MESSAGE((op == "ld." || op == "st." || op == "ato"), line);
+  }
+  CHECK(long_sites > 0);  // CUB's mangled names are longer than the column
 }
 
 TEST_CASE("suggest: bad input exits 2 with why") {
