@@ -281,7 +281,7 @@ void BinaryTraceReader::read_index(std::uint64_t head) {
   if (((head >> 8) & 0xffffff) != 0) fail("reserved bytes of an index record must be 0");
   if (!fill(2)) fail_truncated(2);
   const std::uint64_t names = words_[pos_ + 1];
-  skip_words(2 + 8 * (head >> 32));
+  skip_words(2 + (version_ >= 5 ? 9 : 8) * (head >> 32));  // version 5: a ninth word a bookmark
   for (std::uint64_t i = 0; i < names; ++i) {
     if (!fill(1)) fail_truncated(1);
     const std::uint64_t length = words_[pos_];
