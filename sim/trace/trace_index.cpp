@@ -53,7 +53,7 @@ std::optional<TraceIndex> read_trace_index(const std::string& path) {
                              ? m.instructions == 0 && m.sites == 0 && m.executions == 0  // before the first instruction
                              : m.offset > before->offset && m.records > before->records &&
                                    m.instructions > before->instructions && m.sites >= before->sites &&
-                                   m.executions >= before->executions + (m.instructions - before->instructions);
+                                   m.executions > before->executions;
     if (!ordered || m.offset >= at || m.offset % 8 != 0 || m.sites > names || m.instructions > index.instructions)
       return std::nullopt;
     index.marks.push_back(m);
