@@ -16,15 +16,23 @@
 # (wavefronts, ideal), and that every run's program output equals the plain
 # run's. Times are wall seconds of the whole command (Python start included).
 #
-#   OUT=DIR [BANKCHECK=build-gpu/capture/bankcheck] bash validate/capture/scaling_on_gpu.sh
+#   OUT=DIR [BANKCHECK=build-gpu/capture/bankcheck] [PROG_ARGS="--batch 2 --seq 128"] [FULL_LIMIT=200]
+#       [SKIP_STOP=1] bash validate/capture/scaling_on_gpu.sh
+#
+# PROG_ARGS go to the program (its defaults: batch 8, 256 tokens); FULL_LIMIT
+# is the full capture's time limit in seconds; SKIP_STOP=1 leaves out step 4.
 #
 # BANKCHECK comes from `bash validate/capture/build_carry.sh capture` on the
 # development machine (build-gpu/capture, carried). Captures go to $WORK
-# (default /tmp/bankcheck-scaling); $OUT gets the logs, each capture's
-# capture.json, launches.csv, status.log, summaries, and $OUT/scaling.tar.gz.
+# (default /tmp/bankcheck-scaling); $OUT/scaling/ gets the logs, each
+# capture's capture.json, launches.csv, status.log, summaries, packed into
+# $OUT/scaling.tar.gz (the only file at the top of $OUT).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 : "${OUT:?set OUT to a folder for the results}"
+TOP=$OUT
+OUT=$TOP/scaling
+read -r -a ARGS <<<"${PROG_ARGS:-}"
 BANKCHECK=${BANKCHECK:-build-gpu/capture/bankcheck}
 MAX_BYTES=${MAX_BYTES:-4000000000}
 STOP_AFTER=${STOP_AFTER:-60}
@@ -51,23 +59,24 @@ log "bankcheck: $BANKCHECK ($(git rev-parse --short HEAD 2>/dev/null || echo unk
 
 for i in 1 2; do
   t=$(now)
-  timeout 90 python3 "$PROG" --out "$OUT/plain$i.txt" >"$OUT/plain$i.log" 2>&1
+  timeout 90 python3 "$PROG" "${ARGS[@]}" --out "$OUT/plain$i.txt" >"$OUT/plain$i.log" 2>&1
   log "plain $i: rc=$? $(since "$t") s"
 done
 log "plain runs agree: $(cmp -s "$OUT/plain1.txt" "$OUT/plain2.txt" && echo yes || echo NO)"
 
 t=$(now)
-timeout 150 "$BANKCHECK" capture --summary -o "$WORK/summary" -- python3 "$PROG" --out "$OUT/summary.txt" \
+timeout 150 "$BANKCHECK" capture --summary -o "$WORK/summary" -- python3 "$PROG" "${ARGS[@]}" --out "$OUT/summary.txt" \
   >"$OUT/summary.log" 2>&1
 log "summary: rc=$? $(since "$t") s, $(bytes "$WORK/summary") bytes"
 
 t=$(now)
-timeout 200 "$BANKCHECK" capture --max-bytes "$MAX_BYTES" -o "$WORK/full" -- python3 "$PROG" --out "$OUT/full.txt" \
+timeout "${FULL_LIMIT:-200}" "$BANKCHECK" capture --max-bytes "$MAX_BYTES" -o "$WORK/full" -- python3 "$PROG" "${ARGS[@]}" --out "$OUT/full.txt" \
   >"$OUT/full.log" 2>&1
 log "full (deduplicated, --max-bytes $MAX_BYTES): rc=$? $(since "$t") s, $(bytes "$WORK/full") bytes"
 
+if [ -z "${SKIP_STOP:-}" ]; then
 t=$(now)
-"$BANKCHECK" capture --no-dedup --max-bytes 12000000000 -o "$WORK/stopped" -- python3 "$PROG" --out "$OUT/stopped.txt" \
+"$BANKCHECK" capture --no-dedup --max-bytes 12000000000 -o "$WORK/stopped" -- python3 "$PROG" "${ARGS[@]}" --out "$OUT/stopped.txt" \
   >"$OUT/stopped.log" 2>&1 &
 pid=$!
 sleep "$STOP_AFTER"
@@ -79,8 +88,10 @@ wait "$pid"
 log "stopped (--no-dedup, SIGINT after $STOP_AFTER s): rc=$? $(since "$t") s, $(bytes "$WORK/stopped") bytes" \
   "(the work folder held $at_stop bytes at the signal)"
 log "left in $WORK: $(ls -A "$WORK" | tr '\n' ' ')"
+fi
 
 for c in full stopped; do
+  [ -d "$WORK/$c" ] || continue
   [ "$SECONDS" -lt 500 ] || { log "replay $c: not run (the call's time is spent: $SECONDS s)"; continue; }
   t=$(now)
   timeout 90 "$BANKCHECK" replay "$WORK/$c" --json >"$OUT/replay-$c.json" 2>"$OUT/replay-$c.err"
@@ -94,6 +105,7 @@ for c in summary full stopped; do
   ls -l "$WORK/$c" >"$OUT/$c/files.txt" 2>&1
 done
 gzip -f "$OUT"/*/launches.csv "$OUT"/*/summary.csv 2>/dev/null
-tar -czf "$OUT/scaling.tar.gz" -C "$OUT" --exclude=scaling.tar.gz . 2>/dev/null
-log "packed $OUT/scaling.tar.gz ($(du -h "$OUT/scaling.tar.gz" | cut -f1))"
-rm -rf "$WORK"
+log "program arguments: ${PROG_ARGS:-(defaults)}"
+tar -czf "$TOP/scaling.tar.gz" -C "$TOP" scaling 2>/dev/null
+log "packed $TOP/scaling.tar.gz ($(du -h "$TOP/scaling.tar.gz" | cut -f1))"
+rm -rf "$WORK" "$OUT"
