@@ -8,7 +8,11 @@
 // protocol of capture/host/ring_layout.hpp (RingDrain, converter, writer).
 // Printed: medians of --runs runs, slots/s and trace bytes/s, and the ratio
 // of (2) to (1). docs/scaling.md uses the figures: they bound what a full
-// capture can write per second whatever the GPU does.
+// capture can write per second whatever the GPU does. (3) and (4) take the
+// slots through the deduplication table (capture/host/slot_dedup.hpp) first:
+// (3) the same slots, which hardly repeat (the table's cost alone), (4) slots
+// whose offsets depend on the pc and the warp only, as most kernels' do, so
+// that every block repeats them; (4) is also timed without the table.
 #include <atomic>
 #include <chrono>
 #include <algorithm>
@@ -25,6 +29,7 @@
 #include "capture/host/function_map.hpp"
 #include "capture/host/record_converter.hpp"
 #include "capture/host/ring_drain.hpp"
+#include "capture/host/slot_dedup.hpp"
 #include "sim/trace/trace_binary.hpp"
 #include "sim/trace/trace_file.hpp"
 
@@ -37,7 +42,8 @@ namespace {
 
 constexpr std::uint64_t kFunctionPc = 0x7f0000000000ull;
 
-std::vector<CaptureSlot> make_slots(std::uint64_t n) {
+/// `repeating`: each slot's offsets a function of its pc and warp (every block repeats them).
+std::vector<CaptureSlot> make_slots(std::uint64_t n, bool repeating = false) {
   std::vector<CaptureSlot> slots(n);
   std::mt19937_64 rng(7);
   for (std::uint64_t i = 0; i < n; ++i) {
@@ -51,21 +57,32 @@ std::vector<CaptureSlot> make_slots(std::uint64_t n) {
     s.op = static_cast<std::uint8_t>(i % 3 == 0 ? SlotOp::store : SlotOp::load);
     s.width = 4;
     s.flags = 0;
-    const std::uint32_t base = static_cast<std::uint32_t>(rng() % 1024) * 4;
-    const std::uint32_t stride = i % 4 == 0 ? 4 * static_cast<std::uint32_t>(rng() % 33) : 4;
+    std::uint32_t base = static_cast<std::uint32_t>(rng() % 1024) * 4;
+    std::uint32_t stride = i % 4 == 0 ? 4 * static_cast<std::uint32_t>(rng() % 33) : 4;
+    if (repeating) {
+      base = static_cast<std::uint32_t>((s.pc * 2654435761u + s.warp * 40503u) % 1024) * 4;
+      stride = (s.pc / 16) % 4 == 0 ? 4 * static_cast<std::uint32_t>((s.pc / 64) % 33) : 4;
+      s.op = static_cast<std::uint8_t>((s.pc / 16) % 3 == 0 ? SlotOp::store : SlotOp::load);
+    }
     for (unsigned l = 0; l < kCaptureWarp; ++l) s.addr[l] = (base + stride * l) % 49152;
   }
   return slots;
 }
 
 /// (1) convert and write every slot, as the drain thread's handler does.
-void convert_all(const std::vector<CaptureSlot>& slots, const std::string& path) {
+/// (3), (4): with `dedup`, through the deduplication table first. Returns the trace's bytes.
+std::uint64_t convert_all(const std::vector<CaptureSlot>& slots, const std::string& path, bool dedup = false) {
   FunctionMap functions;
   functions.add("kernel", kFunctionPc, 1 << 16);
   BinaryTraceWriter writer(OutputFile(path), 4);
   RecordConverter converter(writer, functions, 0);
-  for (const CaptureSlot& s : slots) converter.add(s);
+  SlotDedup table(converter);
+  for (const CaptureSlot& s : slots)
+    if (dedup) table.add(s);
+    else converter.add(s);
+  table.flush();
   converter.finish(slots.size());
+  return writer.bytes();
 }
 
 /// (2) the same through a ring of `capacity` slots filled by a producer thread.
@@ -105,10 +122,14 @@ int main(int argc, char** argv) {
   app.add_option("--runs", runs, "Runs per figure; the median is printed (default 5)")->check(CLI::Range(1u, 101u));
   CLI11_PARSE(app, argc, argv);
   try {
-    const std::vector<CaptureSlot> slots = make_slots(records);
+    const std::vector<CaptureSlot> slots = make_slots(records), repeating = make_slots(records, true);
     const std::string path = (std::filesystem::temp_directory_path() / "bankcheck_capture_host_bench.bktrace").string();
-    std::vector<double> convert_t, drain_t;
+    std::vector<double> convert_t, drain_t, dedup_t, repeat_t, repeat_dedup_t;
+    std::uint64_t dedup_bytes = 0, repeat_bytes = 0, repeat_dedup_bytes = 0;
     for (unsigned r = 0; r < runs; ++r) {
+      dedup_t.push_back(wall_seconds([&] { dedup_bytes = convert_all(slots, path, true); }));
+      repeat_t.push_back(wall_seconds([&] { repeat_bytes = convert_all(repeating, path); }));
+      repeat_dedup_t.push_back(wall_seconds([&] { repeat_dedup_bytes = convert_all(repeating, path, true); }));
       convert_t.push_back(wall_seconds([&] { convert_all(slots, path); }));
       drain_t.push_back(wall_seconds([&] { drain_all(slots, capacity, path); }));
     }
@@ -124,6 +145,13 @@ int main(int argc, char** argv) {
                 records / convert, bytes / convert / 1e9);
     std::printf("  (2) ring drain + convert + write %5.3f s  %10.3e records/s  %6.2f GB/s of trace  (%.2f of (1))\n",
                 drained, records / drained, bytes / drained / 1e9, convert / drained);
+    const double dedup = median(dedup_t), repeat = median(repeat_t), repeat_dedup = median(repeat_dedup_t);
+    std::printf("  (3) dedup + convert + write    %7.3f s  %10.3e records/s  trace %.0f MB\n", dedup, records / dedup,
+                dedup_bytes / 1e6);
+    std::printf("  (4) repeating offsets: convert + write %.3f s (%.0f MB); dedup + convert + write %.3f s  %10.3e "
+                "records/s (%.0f MB, %.1fx smaller)\n",
+                repeat, repeat_bytes / 1e6, repeat_dedup, records / repeat_dedup, repeat_dedup_bytes / 1e6,
+                static_cast<double>(repeat_bytes) / static_cast<double>(repeat_dedup_bytes));
     std::printf("target: full traces written at >= 1 GB/s\n");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench.capture_host: %s\n", e.what());

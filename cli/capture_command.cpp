@@ -36,6 +36,7 @@ struct CaptureCommandOptions {
   std::uint64_t ring_slots = 0;
   bool no_generic = false;
   bool global = false;
+  bool no_dedup = false;
   bool summary = false;
   std::optional<std::uint64_t> summary_slots;
   std::optional<std::string> max_bytes;
@@ -86,6 +87,7 @@ void run(const CaptureCommandOptions& o) {
   r.ring_slots = o.ring_slots;
   r.generic = !o.no_generic;
   r.global = o.global;
+  r.dedup = !o.no_dedup;
   if (o.summary) r.summary_slots = o.summary_slots.value_or(capture::kDefaultSummarySlots);
   if (o.max_bytes) {
     r.max_bytes = capture::parse_count(*o.max_bytes, "--max-bytes");
@@ -152,6 +154,10 @@ void add_capture_command(CLI::App& app) {
                   "(default 1024; a launch that needs more is reported incomplete)")
       ->needs("--summary");
   global->excludes(summary);
+  cmd->add_flag("--no-dedup", o->no_dedup,
+                "Write every warp record with its own block and warp (as `suggest` needs), instead of merging a launch's "
+                "identical records into one with a count (docs/capture.md, \"Deduplicated traces\")")
+      ->excludes(summary);
   cmd->add_option("--max-bytes", o->max_bytes,
                   "Write at most this many bytes of traces (1..2^64-1; default half the free space where -o is): "
                   "records past it are counted, not written, and the capture is partial");

@@ -94,6 +94,10 @@ std::vector<Instruction> read_instructions(TraceSource& trace, LaunchSuggestion&
   std::map<std::tuple<std::uint32_t, Op, unsigned>, std::size_t> index;
   TraceRecord r;
   while (trace.next(r)) {
+    if (r.merged)  // the fit's equations need every execution's warp, block and iteration
+      throw std::invalid_argument(
+          "suggest: the trace is deduplicated (identical records of different warps and blocks merged into one, "
+          "with the first one's location): capture with --no-dedup to keep every record's location");
     if (is_global(r.request.op)) {
       out.skipped = checked_add(out.skipped, 1);
       continue;

@@ -21,6 +21,7 @@ std::vector<std::pair<std::string, std::string>> CaptureOptions::to_environment(
   std::vector<std::pair<std::string, std::string>> env = {
       {kEnvDir, dir}, {kEnvPatches, patches}, {kEnvRingSlots, std::to_string(ring_slots)}, {kEnvGeneric, generic ? "1" : "0"}};
   if (global) env.emplace_back(kEnvGlobal, "1");
+  if (!dedup) env.emplace_back(kEnvDedup, "0");
   if (summary_slots != 0) env.emplace_back(kEnvSummarySlots, std::to_string(summary_slots));
   if (summary_stage != 0) env.emplace_back(kEnvSummaryStage, std::to_string(summary_stage));
   if (max_bytes != 0) env.emplace_back(kEnvMaxBytes, std::to_string(max_bytes));
@@ -85,6 +86,7 @@ CaptureOptions CaptureOptions::from_environment(const std::function<std::optiona
   };
   flag(kEnvGeneric, o.generic);
   flag(kEnvGlobal, o.global);
+  flag(kEnvDedup, o.dedup);
   if (o.global && o.summary_slots != 0)
     throw std::invalid_argument(std::string(kEnvGlobal) + "=1 records global accesses into traces; it cannot be combined with " +
                                 kEnvSummarySlots + " (the summary costs shared-memory accesses only)");

@@ -24,6 +24,7 @@ inline constexpr const char* kEnvBlocks = "BANKCHECK_CAPTURE_BLOCKS";      ///< 
 inline constexpr const char* kEnvRingSlots = "BANKCHECK_CAPTURE_RING_SLOTS";  ///< slots per ring (power of two)
 inline constexpr const char* kEnvGeneric = "BANKCHECK_CAPTURE_GENERIC";    ///< 1: also patch generic accesses
 inline constexpr const char* kEnvGlobal = "BANKCHECK_CAPTURE_GLOBAL";      ///< 1: also record global loads and stores
+inline constexpr const char* kEnvDedup = "BANKCHECK_CAPTURE_DEDUP";        ///< 0 (`--no-dedup`): every record written with its location
 inline constexpr const char* kEnvSummarySlots = "BANKCHECK_CAPTURE_SUMMARY_SLOTS";  ///< --summary: slots per shard
 inline constexpr const char* kEnvMaxBytes = "BANKCHECK_CAPTURE_MAX_BYTES";  ///< --max-bytes: bytes of traces at most
 /// Diagnostic for overhead measurements (docs/capture.md): how far the
@@ -51,6 +52,7 @@ struct CaptureOptions {
   std::uint64_t ring_slots = kDefaultRingSlots;
   bool generic = true;
   bool global = false;              ///< `--global`: record global loads and stores (gld/gst, 64-bit addresses)
+  bool dedup = true;                ///< identical records of a launch merged into one with a count (slot_dedup.hpp)
   std::uint64_t summary_slots = 0;  ///< nonzero: summary mode, this many slots per shard
   std::uint32_t summary_stage = 0;  ///< kEnvSummaryStage
   std::uint64_t max_bytes = 0;      ///< bytes of trace files at most, over all launches; 0: no bound

@@ -231,6 +231,7 @@ CaptureReport run_capture(const CaptureRequest& request) {
   if (request.ring_slots != 0) options.ring_slots = request.ring_slots;
   options.generic = request.generic;
   options.global = request.global;
+  options.dedup = request.dedup;
   options.summary_slots = request.summary_slots;
   std::error_code space_ec;
   options.max_bytes = request.max_bytes ? *request.max_bytes

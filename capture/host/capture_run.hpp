@@ -35,6 +35,7 @@ struct CaptureRequest {
   std::uint64_t ring_slots = 0;           ///< 0: the library's default
   bool generic = true;                    ///< also patch generic accesses that land in shared memory
   bool global = false;                    ///< `--global`: also record global loads and stores
+  bool dedup = true;                      ///< false (`--no-dedup`): every record written with its own location
   std::uint64_t summary_slots = 0;        ///< nonzero: `--summary`, per-instruction totals costed on the GPU
   /// `--max-bytes`: trace bytes at most; unset: half the space free where OUT is written when the capture starts.
   std::optional<std::uint64_t> max_bytes;

@@ -55,17 +55,19 @@ TraceRefinement refine_trace_ops(const std::filesystem::path& path, const SassTa
   bool global = false;
   {
     auto source = open_trace(path.string());
+    source->keep_repeats();  // a deduplicated trace's repeated record counts its executions
     TraceRecord r;
     while (source->next(r)) {
       global = global || is_global(r.request.op);
       if (const std::string* text = sass.find(source->sites().name(r.site)))
-        result.changed += refine_op(r.request.op, *text) != r.request.op;
+        result.changed += refine_op(r.request.op, *text) != r.request.op ? r.repeat : 0;
       else
-        result.unrefined += refinable(r.request.op);
+        result.unrefined += refinable(r.request.op) ? r.repeat : 0;
     }
   }
   if (result.changed == 0) return result;
   auto source = open_trace(path.string());
+  source->keep_repeats();  // rewritten as it is: a repeated record stays one
   const std::filesystem::path temporary = path.string() + ".refined";
   {
     // Shared-memory offsets fit 4-byte addresses (docs/trace-format.md); global ones need 8.
@@ -83,7 +85,7 @@ TraceRefinement refine_trace_ops(const std::filesystem::path& path, const SassTa
       WarpRequest request = r.request;
       const std::string& site = source->sites().name(r.site);
       if (const std::string* text = sass.find(site)) request.op = refine_op(request.op, *text);
-      sink->record(site, request);
+      sink->record_repeated(site, request, r.repeat);
     }
     if (const auto expected = source->expected()) sink->expect(*expected);
     sink->end();

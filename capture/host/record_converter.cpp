@@ -1,6 +1,7 @@
 #include "capture/host/record_converter.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace bankcheck::capture {
 
@@ -9,20 +10,29 @@ RecordConverter::RecordConverter(TraceSink& sink, FunctionMap& functions, std::u
   sink_.begin(kCaptureWarp);
 }
 
+void RecordConverter::reject(const std::string& why) {
+  std::uint64_t& n = rejected_[why];
+  if (__builtin_add_overflow(n, count_, &n)) throw std::overflow_error("capture: rejected records exceed 2^64-1");
+}
+
 void RecordConverter::drop_pending(const char* why) {
   if (!pending_) return;
-  ++rejected_[why];
+  reject(why);
   pending_.reset();
 }
 
-void RecordConverter::add(const CaptureSlot& slot) {
+void RecordConverter::add(const CaptureSlot& slot, std::uint64_t count) {
   if (is_continuation(static_cast<SlotOp>(slot.op))) {
     const auto kind = pending_ ? static_cast<SlotOp>(pending_->op) : SlotOp::load;
     const bool expected = pending_ && pending_->pc == slot.pc && seen_ < continuation_slots(kind) &&
                           slot.op == static_cast<std::uint8_t>(continuation(kind, seen_));
     if (!expected) {
-      if (pending_) drop_pending("a record whose continuation slots came out of order");
-      else ++rejected_["a continuation slot with no record before it"];
+      if (pending_) {
+        drop_pending("a record whose continuation slots came out of order");
+      } else {
+        count_ = count;
+        reject("a continuation slot with no record before it");
+      }
       return;
     }
     for (unsigned l = 0; l < kCaptureWarp; ++l) {
@@ -49,6 +59,7 @@ void RecordConverter::add(const CaptureSlot& slot) {
     return;
   }
   drop_pending("a record without its continuation slots");
+  count_ = count;
   if (continuation_slots(static_cast<SlotOp>(slot.op)) > 0) {
     pending_ = slot;
     seen_ = 0;
@@ -60,13 +71,13 @@ void RecordConverter::add(const CaptureSlot& slot) {
 void RecordConverter::write(const CaptureSlot& slot, std::span<const std::uint64_t> source,
                             std::span<const std::uint64_t> high) {
   if (!is_valid_op(slot.op)) {
-    ++rejected_["unknown op " + std::to_string(slot.op)];
+    reject("unknown op " + std::to_string(slot.op));
     return;
   }
   const Op op = static_cast<Op>(slot.op);
   if (op == Op::wgmma) return write_wgmma(slot);
   if (!is_valid_access(op, slot.width)) {
-    ++rejected_["width " + std::to_string(slot.width) + " of " + std::string(op_name(op))];
+    reject("width " + std::to_string(slot.width) + " of " + std::string(op_name(op)));
     return;
   }
   const unsigned alignment = access_alignment(slot.width);
@@ -77,8 +88,8 @@ void RecordConverter::write(const CaptureSlot& slot, std::span<const std::uint64
     }
     const std::uint64_t address = high.empty() ? slot.addr[l] : (std::uint64_t{slot.addr[l]} | high[l] << 32);
     if (!is_aligned_access(address, slot.width)) {
-      ++rejected_["offset not a multiple of " + std::to_string(alignment) + " (" + std::string(op_name(op)) + " " +
-                  std::to_string(slot.width) + ")"];
+      reject("offset not a multiple of " + std::to_string(alignment) + " (" + std::string(op_name(op)) + " " +
+             std::to_string(slot.width) + ")");
       return;
     }
     addr_[l] = address;
@@ -90,11 +101,10 @@ void RecordConverter::write(const CaptureSlot& slot, std::span<const std::uint64
   sink_.location(where);
   WarpRequest request{op, slot.width, addr_, source};
   if (!source_problem(request).empty()) {
-    ++rejected_["source address not a multiple of " + std::to_string(slot.width) + " (" + std::string(op_name(op)) + ")"];
+    reject("source address not a multiple of " + std::to_string(slot.width) + " (" + std::string(op_name(op)) + ")");
     return;
   }
-  sink_.record(functions_.site(slot.pc), request);
-  ++written_;
+  emit(slot.pc, request);
 }
 
 void RecordConverter::write_wgmma(const CaptureSlot& slot) {
@@ -103,7 +113,7 @@ void RecordConverter::write_wgmma(const CaptureSlot& slot) {
   // operands' wavefronts per instruction, summed over the four warps).
   const std::uint32_t a = slot.addr[0], a_size = slot.addr[1], b = slot.addr[2], b_size = slot.addr[3];
   if (slot.mask != 0xFu || a % 16 != 0 || b % 16 != 0 || a_size % 16 != 0 || b_size % 16 != 0) {
-    ++rejected_["a wgmma record whose operands are not 16-byte multiples"];
+    reject("a wgmma record whose operands are not 16-byte multiples");
     return;
   }
   constexpr unsigned kWarpsPerGroup = 4;
@@ -123,8 +133,13 @@ void RecordConverter::write_wgmma(const CaptureSlot& slot) {
   where.block = {slot.block[0], slot.block[1], slot.block[2]};
   where.warp = slot.warp;
   sink_.location(where);
-  sink_.record(functions_.site(slot.pc), WarpRequest{Op::wgmma, 16, addr_, sizes});
-  ++written_;
+  emit(slot.pc, WarpRequest{Op::wgmma, 16, addr_, sizes});
+}
+
+void RecordConverter::emit(std::uint64_t pc, const WarpRequest& request) {
+  if (count_ == 1) sink_.record(functions_.site(pc), request);
+  else sink_.record_repeated(functions_.site(pc), request, count_);
+  if (__builtin_add_overflow(written_, count_, &written_)) throw std::overflow_error("capture: executions exceed 2^64-1");
 }
 
 void RecordConverter::finish(std::optional<std::uint64_t> device_records) {
@@ -135,7 +150,8 @@ void RecordConverter::finish(std::optional<std::uint64_t> device_records) {
 
 std::uint64_t RecordConverter::rejected_total() const {
   std::uint64_t n = 0;
-  for (const auto& [reason, count] : rejected_) n += count;
+  for (const auto& [reason, count] : rejected_)
+    if (__builtin_add_overflow(n, count, &n)) throw std::overflow_error("capture: rejected records exceed 2^64-1");
   return n;
 }
 

@@ -28,13 +28,17 @@ class RecordConverter {
   /// Calls sink.begin(32). @pre the sink is fresh.
   RecordConverter(TraceSink& sink, FunctionMap& functions, std::uint64_t launch);
 
-  /// Convert and write one record (or count why it cannot be written).
-  void add(const CaptureSlot& slot);
+  /// Convert and write one record (or count why it cannot be written), as
+  /// `count` identical executions (capture/host/slot_dedup.hpp merges them;
+  /// the location written is this slot's). A continuation slot completes the
+  /// record before it, and its count is that record's.
+  void add(const CaptureSlot& slot, std::uint64_t count = 1);
 
   /// Write the expect record (when the device count is known: instruction
   /// records, source slots not included) and end the trace.
   void finish(std::optional<std::uint64_t> device_records);
 
+  /// Executions written (a record of count n: n).
   std::uint64_t written() const { return written_; }
   /// Records not written, per reason ("width 32 of ld", ...).
   const std::map<std::string, std::uint64_t>& rejected() const { return rejected_; }
@@ -48,12 +52,17 @@ class RecordConverter {
   void write(const CaptureSlot& slot, std::span<const std::uint64_t> source, std::span<const std::uint64_t> high);
   /// A wgmma record (SlotOp::wgmma) as the trace's Op::wgmma request.
   void write_wgmma(const CaptureSlot& slot);
+  /// The record written, `count_` times.
+  void emit(std::uint64_t pc, const WarpRequest& request);
   void drop_pending(const char* why);
+  /// Counts `count_` executions not written, for `why`.
+  void reject(const std::string& why);
 
   std::vector<std::uint64_t> addr_;
   std::vector<std::uint64_t> source_;
   std::vector<std::uint64_t> high_;
   std::optional<CaptureSlot> pending_;  // a record waiting for its continuation slots
+  std::uint64_t count_ = 1;             // the executions of the record being converted (pending_'s while it waits)
   unsigned seen_ = 0;                   // of them
   std::uint64_t written_ = 0;
   std::map<std::string, std::uint64_t> rejected_;

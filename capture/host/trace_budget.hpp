@@ -6,11 +6,15 @@
 // as one: a record let in before keeps its continuations, so no record
 // reaches the trace half-made. The trace then lacks records the device
 // wrote, and its expect record (the device's count) marks it incomplete.
+// With deduplication (slot_dedup.hpp) the bytes are charged as the table is
+// written out, so the traces may pass the bound by the tables of the launches
+// in flight (at most kDedupRecords records each).
 #include <atomic>
 #include <cstdint>
 
 #include "capture/host/record_converter.hpp"
 #include "capture/host/ring_layout.hpp"
+#include "capture/host/slot_dedup.hpp"
 #include "sim/trace/trace_binary.hpp"
 
 namespace bankcheck::capture {
@@ -25,9 +29,11 @@ struct TraceBudget {
 /// One launch's slots on their way to its trace, charged to the budget.
 class BudgetedSlots {
  public:
-  /// `budget` may be null (no bound). The converter writes to `writer`.
-  BudgetedSlots(RecordConverter& converter, const BinaryTraceWriter& writer, TraceBudget* budget)
-      : converter_(converter), writer_(writer), budget_(budget) {}
+  /// `budget` may be null (no bound). The converter writes to `writer`;
+  /// `dedup`, when given, merges identical records on the way to it.
+  BudgetedSlots(RecordConverter& converter, const BinaryTraceWriter& writer, TraceBudget* budget,
+                SlotDedup* dedup = nullptr)
+      : converter_(converter), writer_(writer), budget_(budget), dedup_(dedup) {}
 
   void take(const CaptureSlot& s) {
     if (!is_continuation(static_cast<SlotOp>(s.op))) {
@@ -35,18 +41,29 @@ class BudgetedSlots {
       dropped_ += dropping_;
     }
     if (dropping_) return;
-    converter_.add(s);
-    const std::uint64_t now = writer_.bytes();
-    if (budget_ != nullptr) budget_->written.fetch_add(now - charged_, std::memory_order_relaxed);
-    charged_ = now;
+    if (dedup_ != nullptr) dedup_->add(s);
+    else converter_.add(s);
+    charge();
+  }
+  /// The records the deduplication table still holds, written (before the converter finishes).
+  void flush() {
+    if (dedup_ == nullptr) return;
+    dedup_->flush();
+    charge();
   }
   /// Records (continuation slots not counted) not written because the budget was spent.
   std::uint64_t dropped() const { return dropped_; }
 
  private:
+  void charge() {
+    const std::uint64_t now = writer_.bytes();
+    if (budget_ != nullptr) budget_->written.fetch_add(now - charged_, std::memory_order_relaxed);
+    charged_ = now;
+  }
   RecordConverter& converter_;
   const BinaryTraceWriter& writer_;
   TraceBudget* budget_;
+  SlotDedup* dedup_;
   std::uint64_t charged_ = 0;  // of the writer's bytes, those added to the budget
   std::uint64_t dropped_ = 0;
   bool dropping_ = false;      // the record being taken is dropped, with its continuation slots

@@ -17,6 +17,7 @@
 #include "capture/host/launch_table.hpp"
 #include "capture/host/record_converter.hpp"
 #include "capture/host/ring_drain.hpp"
+#include "capture/host/slot_dedup.hpp"
 #include "capture/host/summary_table.hpp"
 #include "capture/host/trace_budget.hpp"
 #include "sim/trace/trace.hpp"
@@ -75,6 +76,7 @@ struct ActiveLaunch {
   std::unique_ptr<BinaryTraceWriter> writer;
   std::unique_ptr<BudgetedSlots> slots;  ///< the drain's way to the converter, under --max-bytes
   std::unique_ptr<RecordConverter> converter;
+  std::unique_ptr<SlotDedup> dedup;      ///< identical records merged (null: `--no-dedup`)
   std::unique_ptr<RingDrain> drain;
   std::thread drainer;
   std::atomic<bool> stop{false};

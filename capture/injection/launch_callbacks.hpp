@@ -226,7 +226,8 @@ bool Capture::start_trace(std::unique_ptr<ActiveLaunch>& a) {
     a->writer = std::make_unique<BinaryTraceWriter>(OutputFile(a->temp_path), options_.global ? 8 : 4);  // shared offsets fit 4 bytes
     a->converter = std::make_unique<RecordConverter>(*a->writer, functions_, a->row.id);
     a->drain = std::make_unique<RingDrain>(RingView{a->ring->slots, a->ring->capacity, a->ring->control});
-    a->slots = std::make_unique<BudgetedSlots>(*a->converter, *a->writer, &budget_);
+    if (options_.dedup) a->dedup = std::make_unique<SlotDedup>(*a->converter);
+    a->slots = std::make_unique<BudgetedSlots>(*a->converter, *a->writer, &budget_, a->dedup.get());
   } catch (const std::exception& e) {
     error(e.what());
     a->row.trace.clear();
@@ -299,6 +300,11 @@ void Capture::end_trace(ActiveLaunch& launch, const CaptureDescriptor* device, s
     problems.push_back(std::to_string(a->slots->dropped()) + " records not written: the traces reached --max-bytes (" +
                        std::to_string(budget_.limit) + " bytes); the rest kept as " +
                        std::filesystem::path(a->final_path).filename().string() + ".partial");
+  try {
+    a->slots->flush();  // the records the deduplication table holds
+  } catch (const std::exception& e) {
+    problems.push_back(std::string("the trace could not be written: ") + e.what());
+  }
   for (const auto& [reason, count] : a->converter->rejected())
     problems.push_back(std::to_string(count) + " records the trace format cannot hold (" + reason + ")");
   a->row.records_written = a->converter->written();

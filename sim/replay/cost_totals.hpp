@@ -21,14 +21,22 @@ struct CostTotals {
   std::uint64_t conflicts = 0;
   std::uint32_t worst_degree = 0;
 
-  /// Add one instruction with `active` active lanes. @throws std::overflow_error instead of wrapping;
+  /// Add one instruction with `active` active lanes, executed `times` times (a repeated record of a
+  /// deduplicated trace). @throws std::overflow_error instead of wrapping;
   /// std::logic_error for a cost not modelled (its zeros are no cost: callers count it apart).
-  void add(unsigned active, const RequestCost& cost) {
+  void add(unsigned active, const RequestCost& cost, std::uint64_t times = 1) {
     if (!cost.modelled) [[unlikely]]
       throw std::logic_error("cost totals: an instruction that is not modelled cannot be added as costed");
-    add_checked(instructions, 1, "instructions");
-    add_checked(lane_accesses, active, "lane accesses");
-    add_costs(cost.wavefronts, cost.ideal, cost.conflicts);
+    if (times == 1) [[likely]] {
+      add_checked(instructions, 1, "instructions");
+      add_checked(lane_accesses, active, "lane accesses");
+      add_costs(cost.wavefronts, cost.ideal, cost.conflicts);
+    } else {
+      add_checked(instructions, times, "instructions");
+      add_checked(lane_accesses, times_checked(active, times, "lane accesses"), "lane accesses");
+      add_costs(times_checked(cost.wavefronts, times, "wavefronts"), times_checked(cost.ideal, times, "ideal wavefronts"),
+                times_checked(cost.conflicts, times, "conflicts"));
+    }
     worst_degree = std::max(worst_degree, cost.degree);
   }
   /// Add another set of totals. @throws std::overflow_error instead of wrapping.
@@ -50,6 +58,12 @@ struct CostTotals {
   static void add_checked(std::uint64_t& total, std::uint64_t value, const char* what) {
     if (__builtin_add_overflow(total, value, &total))
       throw std::overflow_error(std::string("cost totals: ") + what + " exceed 2^64-1");
+  }
+  static std::uint64_t times_checked(std::uint64_t value, std::uint64_t times, const char* what) {
+    std::uint64_t product;
+    if (__builtin_mul_overflow(value, times, &product))
+      throw std::overflow_error(std::string("cost totals: ") + what + " exceed 2^64-1");
+    return product;
   }
 };
 

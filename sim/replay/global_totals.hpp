@@ -22,12 +22,13 @@ struct GlobalTotals {
 
   std::uint64_t excess_sectors() const { return sectors - ideal_sectors; }
 
-  /// Add one instruction. @throws std::overflow_error instead of wrapping.
-  void add(bool load, unsigned active, const GlobalCost& c) {
-    checked(instructions, 1, "global instructions");
-    checked(loads, load ? 1 : 0, "global loads");
-    checked(lane_accesses, active, "global lane accesses");
-    add_costs(c.sectors, c.ideal_sectors, c.lines, c.pages);
+  /// Add one instruction, executed `times` times. @throws std::overflow_error instead of wrapping.
+  void add(bool load, unsigned active, const GlobalCost& c, std::uint64_t times = 1) {
+    checked(instructions, times, "global instructions");
+    checked(loads, load ? times : 0, "global loads");
+    checked(lane_accesses, product(active, times, "global lane accesses"), "global lane accesses");
+    add_costs(product(c.sectors, times, "sectors"), product(c.ideal_sectors, times, "ideal sectors"),
+              product(c.lines, times, "lines"), product(c.pages, times, "pages"));
   }
   /// @throws std::overflow_error instead of wrapping.
   GlobalTotals& operator+=(const GlobalTotals& o) {
@@ -45,6 +46,12 @@ struct GlobalTotals {
     checked(ideal_sectors, i, "ideal sectors");
     checked(lines, l, "lines");
     checked(pages, p, "pages");
+  }
+  static std::uint64_t product(std::uint64_t value, std::uint64_t times, const char* what) {
+    std::uint64_t p;
+    if (__builtin_mul_overflow(value, times, &p))
+      throw std::overflow_error(std::string("global totals: ") + what + " exceed 2^64-1");
+    return p;
   }
   static void checked(std::uint64_t& total, std::uint64_t value, const char* what) {
     if (__builtin_add_overflow(total, value, &total))

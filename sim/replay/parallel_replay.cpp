@@ -158,11 +158,12 @@ class ChunkedReplay {
     const bool last = k + 1 == marks_.size();
     if (last ? at.instructions != total_ || at.sites != names_.size()
              : at.records != marks_[k + 1].records || at.instructions != marks_[k + 1].instructions ||
-                   at.sites != marks_[k + 1].sites || at.location != marks_[k + 1].location)
+                   at.sites != marks_[k + 1].sites || at.location != marks_[k + 1].location ||
+                   at.executions != marks_[k + 1].executions)
       return false;
     for (std::size_t id = marks_[k].sites; id < at.sites; ++id)
       if (reader.sites().name(static_cast<std::uint32_t>(id)) != names_[id]) return false;
-    return !reader.expected() || *reader.expected() == total_;
+    return !reader.expected() || *reader.expected() == at.executions;  // the reader checked it at the end record
   }
 
   void skim() {
@@ -211,13 +212,16 @@ class ChunkedReplay {
         BinaryTraceReader reader{InputFile(source_->file_name()), kChunkBufferBytes,
                                  access_ == ChunkAccess::map ? BinaryReadMode::automatic : BinaryReadMode::read};
         reader.resume(mark, defined, stop);
+        reader.keep_repeats();  // a repeated record costed once, counted its times (replay() does the same)
         TraceRecord record;
-        std::uint64_t index = mark.instructions;
-        while (reader.next(record))
-          partial_[t].add(model_, index++, record.site, record.request, active_lanes(record.request),
-                          [&reader] { return reader.position(); });
+        std::uint64_t index = mark.executions;  // of the record's first execution
+        while (reader.next(record)) {
+          partial_[t].add(model_, index, record.site, record.request, active_lanes(record.request),
+                          [&reader] { return reader.position(); }, record.repeat);
+          index += record.repeat;  // the reader checked the sum (executions())
+        }
         if (indexed_ && !matches(reader, k)) failed_ = true;
-        done_ += index - mark.instructions;
+        done_ += index - mark.executions;
       } catch (...) {
         failed_ = true;
       }

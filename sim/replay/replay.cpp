@@ -20,10 +20,10 @@ unsigned active_lanes(const WarpRequest& request) {
   return static_cast<unsigned>(n);
 }
 
-void ReplayAccumulator::add_global(std::uint32_t site, const WarpRequest& request, unsigned active) {
+void ReplayAccumulator::add_global(std::uint32_t site, const WarpRequest& request, unsigned active, std::uint64_t repeat) {
   last_global_ = global_cost(replay_global_geometry(static_cast<unsigned>(request.addr.size())), request);
   if (site >= global_by_site_.size()) global_by_site_.resize(std::size_t{site} + 1);
-  global_by_site_[site].add(request.op == Op::gld, active, last_global_);
+  global_by_site_[site].add(request.op == Op::gld, active, last_global_, repeat);
 }
 
 void ReplayAccumulator::merge(const ReplayAccumulator& other) {
@@ -78,17 +78,20 @@ void check_warps(const TraceSource& source, const BankModel& model) {
 
 ReplaySummary replay(TraceSource& source, const BankModel& model, const InstructionObserver& observer) {
   check_warps(source, model);
+  // Without an observer a repeated record is costed once and counted its times; an observer sees
+  // every execution (each a record to it), as in the trace before deduplication.
+  if (!observer) source.keep_repeats();
   ReplayAccumulator acc;
   TraceRecord record;
-  std::uint64_t index = 0;
+  std::uint64_t index = 0;  // of the record's first execution
   while (source.next(record)) {
     const unsigned active = active_lanes(record.request);
-    const RequestCost cost =
-        acc.add(model, index, record.site, record.request, active, [&source] { return source.position(); });
+    const RequestCost cost = acc.add(model, index, record.site, record.request, active,
+                                     [&source] { return source.position(); }, record.repeat);
     if (observer)
       observer(InstructionCost{index, record.site, record.request, active, cost,
                                is_global(record.request.op) ? acc.last_global() : GlobalCost{}, record.location});
-    ++index;
+    if (__builtin_add_overflow(index, record.repeat, &index)) throw std::overflow_error("replay: more than 2^64-1 executions");
   }
   return acc.summary(source.sites(), model, source.warp());
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "sim/replay/replay.hpp"
@@ -19,10 +20,12 @@ class ReplayAccumulator {
   /// @pre index increases over the records this accumulator sees.
   /// A gld/gst record goes to the global-access model instead of the banks;
   /// its cost is then last_global() and the returned cost is not modelled.
+  /// `repeat`: the executions the record stands for (a deduplicated trace's repeat record), each
+  /// counted; the first of them is `index`.
   /// @return the cost, for an observer.
   template <class Position>
   RequestCost add(const BankModel& model, std::uint64_t index, std::uint32_t site, const WarpRequest& request,
-                  unsigned active, Position&& position);
+                  unsigned active, Position&& position, std::uint64_t repeat = 1);
   /// Add another accumulator's records (of other indices). @throws std::overflow_error as CostTotals does.
   void merge(const ReplayAccumulator& other);
   /// The summary, naming sites from `sites`.
@@ -31,7 +34,10 @@ class ReplayAccumulator {
   const GlobalCost& last_global() const { return last_global_; }
 
  private:
-  void add_global(std::uint32_t site, const WarpRequest& request, unsigned active);
+  void add_global(std::uint32_t site, const WarpRequest& request, unsigned active, std::uint64_t repeat);
+  static void add_count(std::uint64_t& total, std::uint64_t value) {
+    if (__builtin_add_overflow(total, value, &total)) throw std::overflow_error("replay: unmodelled counts exceed 2^64-1");
+  }
   std::vector<GlobalTotals> global_by_site_;
   GlobalCost last_global_;
   static constexpr unsigned kWidths = 17;  // widths 0..16 index the unmodelled kinds directly
@@ -46,9 +52,10 @@ void check_warps(const TraceSource& source, const BankModel& model);
 
 template <class Position>
 RequestCost ReplayAccumulator::add(const BankModel& model, std::uint64_t index, std::uint32_t site,
-                                   const WarpRequest& request, unsigned active, Position&& position) {
+                                   const WarpRequest& request, unsigned active, Position&& position,
+                                   std::uint64_t repeat) {
   if (is_global(request.op)) [[unlikely]] {
-    add_global(site, request, active);
+    add_global(site, request, active, repeat);
     return RequestCost{0, 0, 0, 0, false};
   }
   const RequestCost cost = model.cost(request);
@@ -57,17 +64,19 @@ RequestCost ReplayAccumulator::add(const BankModel& model, std::uint64_t index, 
                                        std::min(request.width, kWidths - 1)];
     kind.op = request.op;
     kind.width = request.width;
-    ++kind.instructions;
-    kind.lane_accesses += active;
+    std::uint64_t lanes;
+    if (__builtin_mul_overflow(std::uint64_t{active}, repeat, &lanes)) throw std::overflow_error("replay: lane accesses exceed 2^64-1");
+    add_count(kind.instructions, repeat);
+    add_count(kind.lane_accesses, lanes);
     if (site >= unmodelled_by_site_.size()) unmodelled_by_site_.resize(std::size_t{site} + 1);
-    ++unmodelled_by_site_[site];
+    add_count(unmodelled_by_site_[site], repeat);
     return cost;
   }
   if (site >= by_site_.size()) {
     by_site_.resize(std::size_t{site} + 1);
     worst_of_site_.resize(by_site_.size());
   }
-  by_site_[site].add(active, cost);
+  by_site_[site].add(active, cost, repeat);
   WorstInstruction& w = worst_of_site_[site];
   if (cost.degree >= 2 && cost.degree > w.cost.degree) {  // rare: copy only on a new maximum
     w.present = true;

@@ -35,6 +35,12 @@ struct TraceRecord {
   std::uint32_t site = 0;
   WarpRequest request;
   const TraceLocation* location = nullptr;  ///< where it ran; null in traces without locations
+  /// Executions this record stands for: 1, or, from a source asked to keep_repeats(), a repeat
+  /// record's count (binary version 5: identical records merged, docs/trace-format.md).
+  std::uint64_t repeat = 1;
+  /// It came from a repeat record (handed out once with `repeat`, or `repeat` times): its location
+  /// is the first execution's only, the others ran elsewhere.
+  bool merged = false;
 };
 
 /// What every trace writer checks before writing a request: `warp` lanes and
@@ -55,6 +61,11 @@ class TraceSink {
   virtual void begin(unsigned warp) = 0;
   /// @pre request.addr.size() == warp given to begin().
   virtual void record(std::string_view site, const WarpRequest& request) = 0;
+  /// The same request executed `count` times (at the location in force, the first execution's).
+  /// Sinks that cannot say so write it `count` times. @pre count >= 1
+  virtual void record_repeated(std::string_view site, const WarpRequest& request, std::uint64_t count) {
+    for (std::uint64_t i = 0; i < count; ++i) record(site, request);
+  }
   /// The location of the records that follow (until the next call). Sinks
   /// that keep no locations ignore it.
   virtual void location(const TraceLocation& where) { (void)where; }
@@ -85,6 +96,10 @@ class TraceSource {
   /// Advance to the next record; false at the end.
   /// @throws TraceError (sim/trace/trace_error.hpp) on malformed input.
   virtual bool next(TraceRecord& out) = 0;
+  /// From now on hand out a repeated record once, with its count in TraceRecord::repeat, instead of
+  /// `repeat` times (the default, so that a reader that does not multiply still counts every execution).
+  /// Sources without repeat records ignore it.
+  virtual void keep_repeats() {}
   virtual const SiteTable& sites() const = 0;
   /// The record count the trace declares (its `expect` record), once read;
   /// the source itself refuses a trace whose records do not match it.

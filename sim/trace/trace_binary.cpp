@@ -160,9 +160,30 @@ void BinaryTraceReader::check_sources(Op op, unsigned width, const std::uint64_t
     out->request.addr = std::span<const std::uint64_t>(addr, warp_);
     out->request.source = sourced ? std::span<const std::uint64_t>(source_) : std::span<const std::uint64_t>{};
     out->location = has_location_ ? &location_ : nullptr;
+    out->repeat = 1;
+    out->merged = false;
   }
   consume(1 + addr_words);
   ++instructions_;
+  if (pending_repeat_ == 0) [[likely]] {
+    ++executions_;
+    return;
+  }
+  take_repeat(out);
+}
+
+void BinaryTraceReader::take_repeat(TraceRecord* out) {
+  const std::uint64_t count = pending_repeat_;
+  pending_repeat_ = 0;
+  if (__builtin_add_overflow(executions_, count, &executions_)) fail("the executions the trace holds exceed 2^64-1");
+  if (out == nullptr) return;
+  out->merged = true;
+  if (keep_repeats_) {
+    out->repeat = count;
+    return;
+  }
+  repeated_ = *out;  // handed out again count - 1 times before the next record is read
+  repeat_left_ = count - 1;
 }
 
 void BinaryTraceReader::read_site(std::uint64_t head) {
@@ -177,6 +198,7 @@ void BinaryTraceReader::read_site(std::uint64_t head) {
     if (name[i] != 0) fail("padding after a site name must be 0");
   const std::string_view text(reinterpret_cast<const char*>(name), length);
   refuse_after_source("a site record");
+  refuse_after_repeat("a site record");
   const std::size_t before = sites_.size();
   if (sites_.intern(text) != before) fail("site '" + std::string(text) + "' is defined twice");
   consume(1 + words);
@@ -194,14 +216,15 @@ void BinaryTraceReader::read_source(std::uint64_t head) {
 void BinaryTraceReader::read_end(std::uint64_t head) {
   if ((head >> 8) != 0) fail("reserved bytes of an end record must be 0");
   if (pending_source_) fail("a source record with no instruction after it");
+  if (pending_repeat_ != 0) fail("a repeat record with no instruction after it");
   if (!fill(2)) fail_truncated(2);
   const std::uint64_t count = words_[pos_ + 1];
   if (count != instructions_)
     fail("end record counts " + std::to_string(count) + " instructions, the file holds " +
          std::to_string(instructions_));
-  if (expected_ && *expected_ != instructions_)
+  if (expected_ && *expected_ != executions_)
     fail("expected " + std::to_string(*expected_) + " records (the producer's count), read " +
-         std::to_string(instructions_) + ": the trace is incomplete");
+         std::to_string(executions_) + ": the trace is incomplete");
   end_record_offset_ = record_offset_;
   consume(2);
   record_offset_ = buffer_offset_ + pos_ * 8;
@@ -211,6 +234,7 @@ void BinaryTraceReader::read_end(std::uint64_t head) {
 
 void BinaryTraceReader::read_location(std::uint64_t head) {
   refuse_after_source("a location record");
+  refuse_after_repeat("a location record");
   if (((head >> 8) & 0xffffff) != 0) fail("reserved bytes of a location record must be 0");
   constexpr std::size_t words = 4;
   if (!fill(words)) fail_truncated(words);
@@ -224,8 +248,24 @@ void BinaryTraceReader::read_location(std::uint64_t head) {
   consume(words);
 }
 
+void BinaryTraceReader::read_repeat(std::uint64_t head) {
+  if ((head >> 8) != 0) fail("reserved bytes of a repeat record must be 0");
+  if (pending_repeat_ != 0) fail("two repeat records in a row (each precedes its instruction)");
+  refuse_after_source("a repeat record");
+  if (!fill(2)) fail_truncated(2);
+  const std::uint64_t count = words_[pos_ + 1];
+  if (count < 2) fail("a repeat count of " + std::to_string(count) + " (at least 2: one execution needs none)");
+  pending_repeat_ = count;
+  consume(2);
+}
+
+void BinaryTraceReader::refuse_after_repeat(const char* record) const {
+  if (pending_repeat_ != 0) fail(std::string(record) + " between a repeat record and its instruction");
+}
+
 void BinaryTraceReader::read_expect(std::uint64_t head) {
   refuse_after_source("an expect record");
+  refuse_after_repeat("an expect record");
   if ((head >> 8) != 0) fail("reserved bytes of an expect record must be 0");
   if (expected_) fail("a second expect record (at most one per trace)");
   if (!fill(2)) fail_truncated(2);
@@ -237,10 +277,11 @@ void BinaryTraceReader::read_index(std::uint64_t head) {
   // docs/trace-format.md, "The index": readers in file order step over it;
   // the parallel replay reads it (sim/trace/trace_index.hpp).
   refuse_after_source("an index record");
+  refuse_after_repeat("an index record");
   if (((head >> 8) & 0xffffff) != 0) fail("reserved bytes of an index record must be 0");
   if (!fill(2)) fail_truncated(2);
   const std::uint64_t names = words_[pos_ + 1];
-  skip_words(2 + 8 * (head >> 32));
+  skip_words(2 + (version_ >= 5 ? 9 : 8) * (head >> 32));  // version 5: a ninth word a bookmark
   for (std::uint64_t i = 0; i < names; ++i) {
     if (!fill(1)) fail_truncated(1);
     const std::uint64_t length = words_[pos_];
@@ -269,11 +310,20 @@ bool BinaryTraceReader::read_other(std::uint64_t head) {
     case BinaryRecordKind::location: read_location(head); break;
     case BinaryRecordKind::expect: read_expect(head); break;
     case BinaryRecordKind::index: read_index(head); break;
+    case BinaryRecordKind::repeat: read_repeat(head); break;
   }
   return true;
 }
 
 bool BinaryTraceReader::read_record(TraceRecord* out) {
+  if (repeat_left_ > 0) [[unlikely]] {  // expanding a repeated record (not kept): its next copy
+    if (out != nullptr) {
+      --repeat_left_;
+      *out = repeated_;
+      return true;
+    }
+    repeat_left_ = 0;  // skip() steps over the copies with the record
+  }
   if (done_) return false;
   while (at_record()) {
     const std::uint64_t head = words_[pos_];

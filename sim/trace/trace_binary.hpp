@@ -1,7 +1,7 @@
 #pragma once
 // The binary trace format (docs/trace-format.md), for large traces:
 //
-//   header (16 bytes): magic "BKTRACE\x1a", u16 version = 4 (1 to 3 are
+//   header (16 bytes): magic "BKTRACE\x1a", u16 version = 5 (1 to 4 are
 //   still read), u8 address size = 8 or 4, u8 reserved = 0, u32 warp.
 //   then records, each starting on an 8-byte boundary with a u64 head whose
 //   low byte is the kind:
@@ -30,6 +30,12 @@
 //                        every kTraceIndexEvery instructions and every
 //                        site's name (sim/trace/trace_index.hpp). The
 //                        writer writes version 4.
+//   version 5 adds:
+//     repeat   (kind 8): head = 8; then a u64 count >= 2: the instruction
+//                        record that follows (after its source record, if
+//                        any) stands for `count` identical executions, the
+//                        first at the location in force. Index bookmarks
+//                        gain a ninth word, the executions before them.
 //   All integers little-endian. A file without its end record is truncated.
 //
 // A regular file is mapped, a window at a time, and read in place; a pipe
@@ -50,8 +56,8 @@
 namespace bankcheck {
 
 inline constexpr char kBinaryTraceMagic[8] = {'B', 'K', 'T', 'R', 'A', 'C', 'E', '\x1a'};
-/// The version the writer writes (4: an index record may precede the end record).
-inline constexpr std::uint16_t kBinaryTraceVersion = 4;
+/// The version the writer writes (5: repeat records; an index record may precede the end record).
+inline constexpr std::uint16_t kBinaryTraceVersion = 5;
 /// The oldest version the reader reads (version 1: ld/st only, no location or expect records).
 inline constexpr std::uint16_t kOldestBinaryTraceVersion = 1;
 inline constexpr std::size_t kBinaryTraceHeaderBytes = 16;
@@ -63,7 +69,7 @@ inline constexpr std::uint64_t kMaxNarrowAddress = 0xFFFFFFFEu;
 inline constexpr std::uint32_t kMaxSiteNameBytes = 4096;
 
 enum class BinaryRecordKind : std::uint8_t {
-  site = 1, instr = 2, end = 3, location = 4, expect = 5, source = 6, index = 7
+  site = 1, instr = 2, end = 3, location = 4, expect = 5, source = 6, index = 7, repeat = 8
 };
 
 /// Instructions between two bookmarks of a trace's index (sim/trace/trace_index.hpp).
@@ -77,6 +83,7 @@ struct TraceBookmark {
   std::uint64_t records = 0, instructions = 0;     ///< records (all kinds) and instructions before it
   std::size_t sites = 0;                           ///< sites defined before it
   std::optional<TraceLocation> location;           ///< the location in force there
+  std::uint64_t executions = 0;                    ///< executions before it (instructions, each repeat counted)
   bool operator==(const TraceBookmark&) const = default;
 };
 
@@ -100,9 +107,12 @@ class BinaryTraceReader final : public TraceSource {
   RecordPosition position() const override { return {RecordPosition::Unit::byte, record_offset_}; }
 
   std::optional<std::uint64_t> expected() const override { return expected_; }
+  void keep_repeats() override { keep_repeats_ = true; }
 
-  /// Instruction records returned so far.
+  /// Instruction records returned so far (a repeated one once).
   std::uint64_t instructions() const { return instructions_; }
+  /// The executions they stand for (a repeated record its count).
+  std::uint64_t executions() const { return executions_; }
   /// The file's format version (1 to 4).
   unsigned version() const { return version_; }
   /// Bytes per address in this file: 8 or 4.
@@ -150,6 +160,11 @@ class BinaryTraceReader final : public TraceSource {
   void read_end(std::uint64_t head);
   void read_location(std::uint64_t head);
   void read_expect(std::uint64_t head);
+  void read_repeat(std::uint64_t head);
+  /// After an instruction record: the pending repeat record's count taken in (executions; kept or expanded).
+  void take_repeat(TraceRecord* out);
+  /// Refuses `record` (named for the message) between a repeat record and its instruction.
+  void refuse_after_repeat(const char* record) const;
   /// Step over an index record (version 4), checking its shape.
   void read_index(std::uint64_t head);
   /// The current instruction's addresses (`words`, as the file holds them)
@@ -190,6 +205,11 @@ class BinaryTraceReader final : public TraceSource {
   bool eof_ = false;
   bool done_ = false;
   bool pending_source_ = false;        // a source record was read; its instruction comes next
+  std::uint64_t pending_repeat_ = 0;   // a repeat record's count (0: none); its instruction comes next
+  bool keep_repeats_ = false;          // hand a repeated record out once (keep_repeats())
+  std::uint64_t repeat_left_ = 0;      // expanding: copies of repeated_ still to hand out
+  TraceRecord repeated_;               // expanding: the repeated record (its spans stay valid until the next read)
+  std::uint64_t executions_ = 0;
   std::vector<std::uint64_t> source_;  // that record's addresses (copied: the window may move)
   std::uint64_t buffer_offset_ = kBinaryTraceHeaderBytes;  // file offset of words_[0]
   std::uint64_t record_offset_ = kBinaryTraceHeaderBytes;  // file offset of the current record
@@ -218,7 +238,10 @@ class BinaryTraceWriter final : public TraceSink {
   void begin(unsigned warp) override;
   /// @throws std::invalid_argument for a request the format cannot hold
   /// (with 4-byte addresses: an active address above kMaxNarrowAddress).
-  void record(std::string_view site, const WarpRequest& request) override;
+  void record(std::string_view site, const WarpRequest& request) override { write(site, request, 1); }
+  /// One instruction record after a repeat record of `count` (count 1: none).
+  /// @throws std::invalid_argument for count 0, or as record().
+  void record_repeated(std::string_view site, const WarpRequest& request, std::uint64_t count) override;
   /// Writes a location record when `where` differs from the last one written.
   void location(const TraceLocation& where) override;
   /// @throws std::logic_error when called twice.
@@ -231,6 +254,7 @@ class BinaryTraceWriter final : public TraceSink {
 
  private:
   void put(const void* data, std::size_t bytes, std::uint64_t records);
+  void write(std::string_view site, const WarpRequest& request, std::uint64_t count);
   OutputFile file_;
   std::uint64_t bytes_ = 0, records_ = 0;  // written so far
   std::vector<TraceBookmark> marks_;       // one every kTraceIndexEvery instructions
@@ -240,6 +264,7 @@ class BinaryTraceWriter final : public TraceSink {
   bool expected_written_ = false;
   SiteTable sites_;
   std::uint64_t instructions_ = 0;
+  std::uint64_t executions_ = 0;
   std::vector<std::uint64_t> words_;
 };
 

@@ -116,7 +116,7 @@ void BinaryTraceReader::skip_words(std::uint64_t words) {
 }
 
 BinaryTraceReader::Bookmark BinaryTraceReader::bookmark() const {
-  Bookmark m{buffer_offset_ + pos_ * 8, records_, instructions_, sites_.size(), std::nullopt};
+  Bookmark m{buffer_offset_ + pos_ * 8, records_, instructions_, sites_.size(), std::nullopt, executions_};
   if (has_location_) m.location = location_;
   return m;
 }
@@ -129,6 +129,7 @@ void BinaryTraceReader::resume(const Bookmark& mark, const SiteTable& all_sites,
   if (has_location_) location_ = *mark.location;
   records_ = mark.records;
   instructions_ = mark.instructions;
+  executions_ = mark.executions;
   buffer_offset_ = record_offset_ = mark.offset;
   pos_ = end_ = tail_bytes_ = 0;
   eof_ = false;

@@ -4,7 +4,7 @@ namespace bankcheck {
 
 namespace {
 /// Record kinds by number, as docs/trace-format.md names them.
-constexpr const char* kKindNames[] = {"", "site", "instr", "end", "location", "expect", "source", "index"};
+constexpr const char* kKindNames[] = {"", "site", "instr", "end", "location", "expect", "source", "index", "repeat"};
 static_assert(std::size(kKindNames) == std::size(kRecordKindSince));
 }  // namespace
 

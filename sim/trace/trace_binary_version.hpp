@@ -3,7 +3,7 @@
 // the one place the reader asks: version 1 has the site, instruction and end
 // records, and loads and stores of 1, 2, 4, 8 and 16 bytes; version 2 adds
 // the location and expect records, the other ops and the 12-byte width;
-// version 3 the source record; version 4 the index record.
+// version 3 the source record; version 4 the index record; version 5 the repeat record.
 #include <cstdint>
 #include <iterator>
 #include <string>
@@ -13,7 +13,7 @@
 namespace bankcheck {
 
 /// The version that added each record kind (the head's low byte; 0 is no kind).
-inline constexpr unsigned kRecordKindSince[] = {~0u, 1, 1, 1, 2, 2, 3, 4};
+inline constexpr unsigned kRecordKindSince[] = {~0u, 1, 1, 1, 2, 2, 3, 4, 5};
 
 /// Whether a file of `version` may hold records of `kind`.
 constexpr bool version_has_kind(unsigned version, std::uint64_t kind) {

@@ -45,8 +45,16 @@ void BinaryTraceWriter::put(const void* data, std::size_t bytes, std::uint64_t r
   records_ += records;
 }
 
-void BinaryTraceWriter::record(std::string_view site, const WarpRequest& request) {
+void BinaryTraceWriter::record_repeated(std::string_view site, const WarpRequest& request, std::uint64_t count) {
+  if (count == 0) throw std::invalid_argument("a repeated record of 0 executions");
+  write(site, request, count);
+}
+
+void BinaryTraceWriter::write(std::string_view site, const WarpRequest& request, std::uint64_t count) {
   check_writable(request, warp_);
+  std::uint64_t executions = 0;
+  if (__builtin_add_overflow(executions_, count, &executions))
+    throw std::overflow_error("the trace's executions would exceed 2^64-1");
   const unsigned alignment = access_alignment(request.width);
   for (std::uint64_t a : request.addr) {
     if (a == kInactive) continue;
@@ -59,7 +67,7 @@ void BinaryTraceWriter::record(std::string_view site, const WarpRequest& request
   }
   const std::size_t known = sites_.size();
   if (instructions_ % kTraceIndexEvery == 0)  // before this instruction's site and source records
-    marks_.push_back(TraceBookmark{bytes_, records_, instructions_, known, last_location_});
+    marks_.push_back(TraceBookmark{bytes_, records_, instructions_, known, last_location_, executions_});
   const std::uint32_t id = sites_.intern(site);
   words_.clear();
   std::uint64_t records = 1;
@@ -69,6 +77,10 @@ void BinaryTraceWriter::record(std::string_view site, const WarpRequest& request
       throw std::invalid_argument("site name longer than " + std::to_string(kMaxSiteNameBytes) + " bytes");
     words_.push_back(static_cast<std::uint64_t>(BinaryRecordKind::site) | std::uint64_t{site.size()} << 32);
     append_padded(words_, site);
+  }
+  if (count > 1) {  // before the source record: repeat, source, instruction
+    ++records;
+    words_.insert(words_.end(), {static_cast<std::uint64_t>(BinaryRecordKind::repeat), count});
   }
   if (!request.source.empty()) {
     ++records;
@@ -88,6 +100,7 @@ void BinaryTraceWriter::record(std::string_view site, const WarpRequest& request
   }
   put(words_.data(), words_.size() * 8, records);
   ++instructions_;
+  executions_ = executions;
 }
 
 void BinaryTraceWriter::location(const TraceLocation& where) {
@@ -116,7 +129,7 @@ void BinaryTraceWriter::end() {
       words_.insert(words_.end(), {m.offset, m.records, m.instructions, std::uint64_t{m.sites}, where.launch,
                                    std::uint64_t{where.block[0]} | std::uint64_t{where.block[1]} << 32,
                                    std::uint64_t{where.block[2]} | std::uint64_t{where.warp} << 32,
-                                   std::uint64_t{m.location.has_value()}});
+                                   std::uint64_t{m.location.has_value()}, m.executions});
     }
     for (std::uint32_t id = 0; id < sites_.size(); ++id) {
       const std::string& name = sites_.name(id);

@@ -265,11 +265,13 @@ std::unique_ptr<TraceSink> create_trace(const std::string& path, TraceFormat for
 
 std::uint64_t copy_trace(TraceSource& source, TraceSink& sink) {
   sink.begin(source.warp());
+  source.keep_repeats();  // a repeated record stays one (a sink that cannot say so writes it its times)
   TraceRecord record;
   std::uint64_t count = 0;
   while (source.next(record)) {
     if (record.location != nullptr) sink.location(*record.location);
-    sink.record(source.sites().name(record.site), record.request);
+    if (record.repeat == 1) sink.record(source.sites().name(record.site), record.request);
+    else sink.record_repeated(source.sites().name(record.site), record.request, record.repeat);
     ++count;
   }
   if (const auto expected = source.expected()) sink.expect(*expected);

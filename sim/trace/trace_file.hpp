@@ -148,7 +148,8 @@ std::unique_ptr<TraceSource> open_trace(InputFile file);
 std::unique_ptr<TraceSink> create_trace(const std::string& path, TraceFormat format, unsigned address_bytes = 8);
 
 /// Copy every record of `source` into `sink` (begin .. end), with its
-/// locations and expected count. Returns the record count.
+/// locations, repeat counts and expected count. Returns the record count
+/// (a repeated record once).
 std::uint64_t copy_trace(TraceSource& source, TraceSink& sink);
 
 }  // namespace bankcheck

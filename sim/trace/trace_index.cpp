@@ -33,13 +33,15 @@ std::optional<TraceIndex> read_trace_index(const std::string& path) {
   if (!in.read(reinterpret_cast<char*>(w.data()), static_cast<std::streamsize>(w.size() * 8))) return std::nullopt;
   if ((w[0] & 0xffffffffu) != static_cast<std::uint64_t>(BinaryRecordKind::index)) return std::nullopt;
   const std::uint64_t marks = w[0] >> 32, names = w[1];
-  if (marks < 2 || 2 + 8 * marks + names + 1 > w.size()) return std::nullopt;
+  const std::uint64_t per_mark = version >= 5 ? 9 : 8;  // version 5: the executions before the mark
+  if (marks < 2 || 2 + per_mark * marks + names + 1 > w.size()) return std::nullopt;
   TraceIndex index;
   index.index_offset = at;
   index.instructions = tail[2];
   std::size_t p = 2;
-  for (std::uint64_t i = 0; i < marks; ++i, p += 8) {
-    TraceBookmark m{w[p], w[p + 1], w[p + 2], static_cast<std::size_t>(w[p + 3]), std::nullopt};
+  for (std::uint64_t i = 0; i < marks; ++i, p += per_mark) {
+    TraceBookmark m{w[p], w[p + 1], w[p + 2], static_cast<std::size_t>(w[p + 3]), std::nullopt,
+                    per_mark == 9 ? w[p + 8] : w[p + 2]};
     if (w[p + 7] > 1) return std::nullopt;
     if (w[p + 7] == 1)
       m.location = TraceLocation{w[p + 4],
@@ -48,9 +50,10 @@ std::optional<TraceIndex> read_trace_index(const std::string& path) {
                                  static_cast<std::uint32_t>(w[p + 6] >> 32)};
     const TraceBookmark* before = index.marks.empty() ? nullptr : &index.marks.back();
     const bool ordered = before == nullptr
-                             ? m.instructions == 0 && m.sites == 0  // before the first instruction
+                             ? m.instructions == 0 && m.sites == 0 && m.executions == 0  // before the first instruction
                              : m.offset > before->offset && m.records > before->records &&
-                                   m.instructions > before->instructions && m.sites >= before->sites;
+                                   m.instructions > before->instructions && m.sites >= before->sites &&
+                                   m.executions > before->executions;
     if (!ordered || m.offset >= at || m.offset % 8 != 0 || m.sites > names || m.instructions > index.instructions)
       return std::nullopt;
     index.marks.push_back(m);

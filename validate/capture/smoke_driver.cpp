@@ -13,7 +13,8 @@
 //       the same launches, and each worst record re-costed on the CPU; exit 0 iff all equal)
 // capture honours SMOKE_KERNEL (regex), SMOKE_LAUNCH_SKIP,
 // SMOKE_LAUNCH_COUNT, SMOKE_SUMMARY_SLOTS (--summary with that many
-// slots) and SMOKE_GENERIC=0 (--no-generic), the `bankcheck capture`
+// slots), SMOKE_GENERIC=0 (--no-generic) and SMOKE_DEDUP=1 (merged
+// records; the default here is `--no-dedup`), the `bankcheck capture`
 // options of the same meaning.
 #include <cstdio>
 #include <cstdlib>
@@ -238,6 +239,9 @@ int main(int argc, char** argv) {
       if (const char* c = std::getenv("SMOKE_LAUNCH_COUNT")) r.filter.count = capture::parse_count(c, "SMOKE_LAUNCH_COUNT");
       if (const char* n = std::getenv("SMOKE_SUMMARY_SLOTS")) r.summary_slots = capture::parse_count(n, "SMOKE_SUMMARY_SLOTS");
       if (const char* g = std::getenv("SMOKE_GENERIC")) r.generic = std::strcmp(g, "0") != 0;
+      // `check` compares every record with its block and warp: records are not merged unless SMOKE_DEDUP=1.
+      const char* dedup = std::getenv("SMOKE_DEDUP");
+      r.dedup = dedup != nullptr && std::strcmp(dedup, "1") == 0;
       const auto report = capture::run_capture(r);
       std::cout << "  " << report.launches.size() << " launches, " << report.captured << " captured, "
                 << (report.complete ? "complete" : "PARTIAL") << ", program exit " << report.program.exit_code << "\n";

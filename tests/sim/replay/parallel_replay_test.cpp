@@ -155,7 +155,7 @@ TEST_CASE("an indexed trace is cut at its bookmarks; bookmarks that lie are caug
   REQUIRE(index->marks.size() == 5);
   struct Lie {
     const char* what;
-    std::size_t mark, field;  // a bookmark's word: 0 offset, 1 records, 2 instructions, 3 sites
+    std::size_t mark, field;  // a bookmark's word: 0 offset, 1 records, 2 instructions, 3 sites, 8 executions
     std::int64_t by;
   };
   const Lie lies[] = {{"the truth", 1, 0, 0},
@@ -163,12 +163,13 @@ TEST_CASE("an indexed trace is cut at its bookmarks; bookmarks that lie are caug
                       {"an offset one record early", 2, 0, -8 * 17},
                       {"one instruction too many", 1, 2, 1},
                       {"one record too few", 3, 1, -1},
-                      {"a site too few", 1, 3, -1}};
+                      {"a site too few", 1, 3, -1},
+                      {"one execution too many", 2, 8, 1}};
   for (const Lie& lie : lies) {
     CAPTURE(lie.what);
     const std::string path = bankcheck::test::scratch("indexed-lie.bktrace");
     std::filesystem::copy_file(good, path, std::filesystem::copy_options::overwrite_existing);
-    const std::uint64_t at = index->index_offset + 8 * (2 + 8 * lie.mark + lie.field);
+    const std::uint64_t at = index->index_offset + 8 * (2 + 9 * lie.mark + lie.field);  // version 5: 9 words a bookmark
     std::FILE* f = std::fopen(path.c_str(), "r+b");
     REQUIRE(f != nullptr);
     std::uint64_t word = 0;

@@ -235,7 +235,7 @@ std::vector<MalformedCase> malformed_cases() {
   return {
       {"bad magic", std::string("BKTRACF\x1a") + std::string(8, '\0'), 0, "bad magic"},
       {"text file", "warp 2\nld 4 0 4\n", 0, "bad magic"},
-      {"version 5", Bytes{}.header(2, 5).end(0).s, 8, "unsupported version 5 (this reader reads versions 1..4)"},
+      {"version 6", Bytes{}.header(2, 6).end(0).s, 8, "unsupported version 6 (this reader reads versions 1..5)"},
       {"version 0", Bytes{}.header(2, 0).end(0).s, 8, "unsupported version 0"},
       {"address size", Bytes{}.header(2, 1, 2).end(0).s, 10, "unsupported address size 2"},
       {"warp 0", Bytes{}.header(0).end(0).s, 12, "warp size must be in 1..65536 (got 0)"},

@@ -1,4 +1,4 @@
-// Tests of sim/trace/trace_index.hpp: a version-4 trace of at least two
+// Tests of sim/trace/trace_index.hpp: a version-4 or 5 trace of at least two
 // bookmarks' worth of instructions carries an index whose bookmarks are
 // exactly where a reader in file order stands at those instructions (offset,
 // records, sites, location) and whose names are the trace's sites; a short
@@ -106,7 +106,7 @@ TEST_CASE("a malformed index is no index, and the reader in file order names it"
     CHECK(e.find("byte " + std::to_string(index->index_offset)) != std::string::npos);
   }
   SUBCASE("bookmarks out of order") {
-    patch_word(path, index->index_offset + 8 * (2 + 8 + 2), 0);  // the second bookmark's instructions
+    patch_word(path, index->index_offset + 8 * (2 + 9 + 2), 0);  // the second bookmark's instructions (9 words a mark)
     CHECK_FALSE(read_trace_index(path));
     CHECK(error_reading(path).empty());  // the records are intact; only the parallel replay reads bookmarks
   }
