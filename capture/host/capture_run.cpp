@@ -215,15 +215,10 @@ void check_capture_request(const CaptureRequest& r) {
   }
 }
 
-CaptureReport run_capture(const CaptureRequest& request) {
-  check_capture_request(request);
-  CaptureReport report;
-  report.out = request.out;
-  const fs::path out = fs::absolute(request.out);
-  const fs::path staging = out.parent_path() / ("." + out.filename().string() + ".capture-" + std::to_string(::getpid()));
-  fs::remove_all(staging);
-  fs::create_directories(staging);
+namespace {
 
+/// The library's options: the staging folder, the request's settings, and a --max-bytes default tied to free space.
+CaptureOptions capture_options(const CaptureRequest& request, const fs::path& staging, const fs::path& out) {
   CaptureOptions options;
   options.dir = staging.string();
   options.patches = fs::absolute(request.patches).string();
@@ -236,30 +231,12 @@ CaptureReport run_capture(const CaptureRequest& request) {
   std::error_code space_ec;
   options.max_bytes = request.max_bytes ? *request.max_bytes
                                         : default_max_bytes(fs::space(out.parent_path(), space_ec).available);
-  auto env = options.to_environment();
-  env.emplace_back("CUDA_INJECTION64_PATH", fs::absolute(request.library).string());
-  // Load every function with its module, so the library can name the
-  // function of every pc when the module loads (docs/capture.md).
-  if (std::getenv("CUDA_MODULE_LOADING") == nullptr) env.emplace_back("CUDA_MODULE_LOADING", "EAGER");
+  return options;
+}
 
-  auto stage_start = std::chrono::steady_clock::now();
-  auto stage_done = [&](const char* name) {
-    const auto now = std::chrono::steady_clock::now();
-    report.seconds.emplace_back(name, std::chrono::duration<double>(now - stage_start).count());
-    stage_start = now;
-  };
-  report.program = run_program(request.argv, env);
-  stage_done("program");
-  if (report.program.interrupted != 0)
-    report.reasons.push_back(std::string("the capture was stopped (") +
-                             (report.program.interrupted == SIGINT ? "SIGINT" : "SIGTERM") +
-                             "), which was passed on to the program: what it captured before is kept");
-  if (!report.program.started) {
-    fs::remove_all(staging);
-    report.reasons.push_back("the program '" + request.argv[0] + "' could not be run: " + report.program.error);
-    return report;
-  }
-
+/// What the program and the library left in staging: status, launches (an empty table where none), and why the
+/// capture is partial.
+void read_outcome(const fs::path& staging, const CaptureRequest& request, CaptureReport& report) {
   read_status(staging, report);
   mark_unfinished_traces(staging, report);
   std::error_code ec;
@@ -295,6 +272,58 @@ CaptureReport run_capture(const CaptureRequest& request) {
                                    : "the capture library was never loaded, and this machine has no GPU / no CUDA "
                                      "driver (libcuda.so.1 cannot be loaded): no kernel can run or be captured here");
   }
+}
+
+/// Into place: a previous capture at OUT is replaced only now.
+void move_into_place(const fs::path& staging, const fs::path& out) {
+  std::error_code ec;
+  if (fs::exists(out, ec)) {
+    const fs::path old = out.parent_path() / ("." + out.filename().string() + ".old-" + std::to_string(::getpid()));
+    fs::rename(out, old);
+    fs::rename(staging, out);
+    fs::remove_all(old);
+  } else {
+    fs::rename(staging, out);
+  }
+}
+
+}  // namespace
+
+CaptureReport run_capture(const CaptureRequest& request) {
+  check_capture_request(request);
+  CaptureReport report;
+  report.out = request.out;
+  const fs::path out = fs::absolute(request.out);
+  const fs::path staging = out.parent_path() / ("." + out.filename().string() + ".capture-" + std::to_string(::getpid()));
+  fs::remove_all(staging);
+  fs::create_directories(staging);
+
+  const CaptureOptions options = capture_options(request, staging, out);
+  auto env = options.to_environment();
+  env.emplace_back("CUDA_INJECTION64_PATH", fs::absolute(request.library).string());
+  // Load every function with its module, so the library can name the
+  // function of every pc when the module loads (docs/capture.md).
+  if (std::getenv("CUDA_MODULE_LOADING") == nullptr) env.emplace_back("CUDA_MODULE_LOADING", "EAGER");
+
+  auto stage_start = std::chrono::steady_clock::now();
+  auto stage_done = [&](const char* name) {
+    const auto now = std::chrono::steady_clock::now();
+    report.seconds.emplace_back(name, std::chrono::duration<double>(now - stage_start).count());
+    stage_start = now;
+  };
+  report.program = run_program(request.argv, env);
+  stage_done("program");
+  if (report.program.interrupted != 0)
+    report.reasons.push_back(std::string("the capture was stopped (") +
+                             (report.program.interrupted == SIGINT ? "SIGINT" : "SIGTERM") +
+                             "), which was passed on to the program: what it captured before is kept");
+  if (!report.program.started) {
+    fs::remove_all(staging);
+    report.reasons.push_back("the program '" + request.argv[0] + "' could not be run: " + report.program.error);
+    return report;
+  }
+
+  read_outcome(staging, request, report);
   std::vector<std::string> sass_problems;
   try {
     sass_problems = write_sass(staging, request.tool_dirs, report);
@@ -308,15 +337,7 @@ CaptureReport run_capture(const CaptureRequest& request) {
   report.complete = report.reasons.empty();
   write_text_atomically(staging / "capture.json", capture_json(request, report));
 
-  // Into place: a previous capture at OUT is replaced only now.
-  if (fs::exists(out, ec)) {
-    const fs::path old = out.parent_path() / ("." + out.filename().string() + ".old-" + std::to_string(::getpid()));
-    fs::rename(out, old);
-    fs::rename(staging, out);
-    fs::remove_all(old);
-  } else {
-    fs::rename(staging, out);
-  }
+  move_into_place(staging, out);
   return report;
 }
 

@@ -18,17 +18,35 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Cubin {
-  fs::path path;
-  std::string functions;  ///< the captured functions it holds: symbol indices, comma-separated (nvdisasm -fun)
-};
-
 /// The functions of the captured launches: only their cubins need SASS.
 std::set<std::string> captured_functions(const CaptureReport& report) {
   std::set<std::string> out;
   for (const LaunchRow& row : report.launches)
     if (row.status != kStatusSkipped) out.insert(row.kernel);
   return out;
+}
+
+struct Cubin {
+  fs::path path;
+  std::string functions;  ///< the captured functions it holds: symbol indices, comma-separated (nvdisasm -fun)
+};
+
+/// Disassembles each cubin's captured functions (the whole cubin where that fails; without line info where
+/// nvdisasm cannot read it), several at once: a PyTorch program loads hundreds of large modules.
+std::vector<std::optional<std::string>> disassemble(const std::vector<Cubin>& todo, const std::string& nvdisasm,
+                                                    const std::string& cuobjdump) {
+  std::vector<std::optional<std::string>> listings(todo.size());
+  each_in_parallel(todo.size(), [&](std::size_t i) {
+    const std::string path = todo[i].path.string();
+    if (nvdisasm.empty()) {
+      listings[i] = program_output({cuobjdump, "-sass", path});
+      return;
+    }
+    if (!todo[i].functions.empty()) listings[i] = program_output({nvdisasm, "-c", "-gi", "-fun", todo[i].functions, path});
+    if (!listings[i]) listings[i] = program_output({nvdisasm, "-c", "-gi", path});
+    if (!listings[i]) listings[i] = program_output({nvdisasm, "-c", path});
+  });
+  return listings;
 }
 
 /// Sites are named by function: a name two modules define with different code leaves those sites unknown.
@@ -40,10 +58,38 @@ void note_ambiguous_functions(const std::vector<SassLine>& lines, CaptureReport&
                            "where their SASS or line info differ it is left unknown (never one module's)");
 }
 
-/// Disassembles each cubin's captured functions (the whole cubin where that fails; without line info where
-/// nvdisasm cannot read it), several at once: a PyTorch program loads hundreds of large modules.
-std::vector<std::optional<std::string>> disassemble(const std::vector<Cubin>& todo, const std::string& nvdisasm,
-                                                    const std::string& cuobjdump) {
+}  // namespace
+
+std::vector<std::string> write_sass(const fs::path& staging, const std::vector<std::string>& tool_dirs,
+                                    CaptureReport& report) {
+  std::vector<std::string> problems;
+  const fs::path cubins = staging / "cubins";
+  std::error_code ec;
+  if (!fs::is_directory(cubins, ec) || fs::is_empty(cubins, ec)) return problems;
+  const std::string nvdisasm = find_executable({"nvdisasm"}, tool_dirs);
+  const std::string cuobjdump = nvdisasm.empty() ? find_executable({"cuobjdump"}, tool_dirs) : "";
+  if (nvdisasm.empty() && cuobjdump.empty()) {
+    problems.push_back("neither nvdisasm nor cuobjdump was found (PATH, next to nvcc): sass.csv not written; "
+                       "the cubins are in cubins/");
+    report.notes.push_back(problems.back());
+    return problems;
+  }
+  // Only cubins holding a captured launch's function are disassembled.
+  const std::set<std::string> wanted = captured_functions(report);
+  std::vector<Cubin> todo;
+  std::uint64_t unused = 0;
+  for (const auto& entry : fs::directory_iterator(cubins)) {
+    if (entry.path().extension() != ".cubin") continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto functions = cubin_functions({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()});
+    Cubin c{entry.path(), ""};
+    for (const CubinFunction& f : functions)
+      if (wanted.count(f.name) > 0) c.functions += (c.functions.empty() ? "" : ",") + std::to_string(f.symbol);
+    if (functions.empty() || !c.functions.empty()) todo.push_back(c);  // unreadable: let the disassembler judge
+    else ++unused;
+  }
+  std::sort(todo.begin(), todo.end(), [](const Cubin& a, const Cubin& b) { return a.path < b.path; });
   const auto listings = disassemble(todo, nvdisasm, cuobjdump);
   std::vector<SassLine> lines;
   for (std::size_t i = 0; i < todo.size(); ++i) {

@@ -257,32 +257,31 @@ void note_unused_ncu_launches(CompareResult& result, const std::vector<std::stri
   }
 }
 
-}  // namespace
-
-CompareResult compare_with_ncu(const NcuSourceTable& page, const std::vector<std::string>& traces, const BankModel& model,
-                               const std::vector<NcuLaunchShape>& shapes) {
-  CompareResult result;
-  NcuSourceTable aligned;
+/// ncu's page with the copies of blocks it printed twice dropped where the launch list tells them apart; a
+/// note where it cannot.
+NcuSourceTable aligned_page(const NcuSourceTable& page, const std::vector<NcuLaunchShape>& shapes,
+                            std::vector<std::string>& notes) {
   if (!shapes.empty() && page.launches.size() != shapes.size()) {
-    aligned = page;
+    NcuSourceTable aligned = page;
     const std::size_t dropped = drop_copies_by_launch_list(aligned, shapes);
-    result.notes.push_back("ncu printed " + std::to_string(dropped) + " of " + std::to_string(shapes.size()) +
-                           " launches' blocks twice; the copies were told apart by the launch list and dropped");
-  } else if (shapes.empty() && !page.deduplicated) {
+    notes.push_back("ncu printed " + std::to_string(dropped) + " of " + std::to_string(shapes.size()) +
+                    " launches' blocks twice; the copies were told apart by the launch list and dropped");
+    return aligned;
+  }
+  if (shapes.empty() && !page.deduplicated)
     for (std::size_t i = 0; i + 1 < page.launches.size(); ++i)
       if (page.launches[i].kernel == page.launches[i + 1].kernel) {
-        result.notes.push_back("consecutive source-page blocks of one function: launches or ncu's copies; give "
-                               "--ncu-launches so compare can tell them apart");
+        notes.push_back("consecutive source-page blocks of one function: launches or ncu's copies; give "
+                        "--ncu-launches so compare can tell them apart");
         break;
       }
-  }
-  const NcuSourceTable& ncu = aligned.launches.empty() ? page : aligned;
-  std::vector<std::string> ncu_names;
-  for (const NcuLaunch& l : ncu.launches) ncu_names.push_back(l.kernel);
+  return page;
+}
 
-  // The traces by folder: each folder is one capture with its launches.csv.
-  std::map<fs::path, std::map<std::uint64_t, std::string>> by_dir;  // folder -> launch id -> trace
-  std::map<fs::path, std::vector<LaunchRow>> tables;
+/// The traces by folder (each folder one capture with its launches.csv): folder -> launch id -> trace.
+std::map<fs::path, std::map<std::uint64_t, std::string>> traces_by_folder(
+    const std::vector<std::string>& traces, std::map<fs::path, std::vector<LaunchRow>>& tables, CompareResult& result) {
+  std::map<fs::path, std::map<std::uint64_t, std::string>> by_dir;
   for (const std::string& trace : traces) {
     const fs::path dir = fs::path(trace).parent_path().empty() ? fs::path(".") : fs::path(trace).parent_path();
     auto [it, fresh] = tables.try_emplace(dir);
@@ -297,6 +296,19 @@ CompareResult compare_with_ncu(const NcuSourceTable& page, const std::vector<std
     }
     by_dir[dir][row->id] = trace;
   }
+  return by_dir;
+}
+
+}  // namespace
+
+CompareResult compare_with_ncu(const NcuSourceTable& page, const std::vector<std::string>& traces, const BankModel& model,
+                               const std::vector<NcuLaunchShape>& shapes) {
+  CompareResult result;
+  const NcuSourceTable ncu = aligned_page(page, shapes, result.notes);
+  std::vector<std::string> ncu_names;
+  for (const NcuLaunch& l : ncu.launches) ncu_names.push_back(l.kernel);
+  std::map<fs::path, std::vector<LaunchRow>> tables;
+  const auto by_dir = traces_by_folder(traces, tables, result);
   std::vector<bool> ncu_used(ncu.launches.size(), false);
   std::string ended_early;  // how a capture's program ended, when it ended early
   for (const auto& [dir, traces_by_id] : by_dir) {

@@ -52,21 +52,37 @@ std::optional<std::size_t> pair_past_end(const LaunchRow& row, std::uint64_t id,
   return std::nullopt;
 }
 
+/// The ncu launch list and the source page must list the same launches in the same order.
+void check_launch_list(const std::vector<NcuLaunchShape>& shapes, const std::vector<std::string>& ncu_names) {
+  if (shapes.empty()) return;
+  if (shapes.size() != ncu_names.size())
+    throw std::invalid_argument("the ncu launch list has " + std::to_string(shapes.size()) +
+                                " launches, the source page " + std::to_string(ncu_names.size()));
+  for (std::size_t i = 0; i < shapes.size(); ++i)
+    if (shapes[i].kernel != ncu_names[i])
+      throw std::invalid_argument("the ncu launch list's launch " + std::to_string(i) + " is '" + shapes[i].kernel +
+                                  "', the source page's '" + ncu_names[i] + "' (export both from one report)");
+}
+
+/// Why a captured launch whose function ncu never profiled has no pair, naming same-named functions ncu has.
+std::string no_launch_reason(const LaunchRow& row, const std::vector<std::string>& ncu_names) {
+  std::size_t same_base = 0;
+  for (const std::string& n : ncu_names) same_base += kernel_base_name(n) == kernel_base_name(row.demangled);
+  std::string reason = "no launch of this function in the ncu report";
+  if (same_base > 0)
+    reason += " (it holds " + std::to_string(same_base) + " launches of other functions named '" +
+              kernel_base_name(row.demangled) + "': other instantiations, or names ncu spells otherwise; " +
+              "export with ncu --print-kernel-base mangled)";
+  return reason;
+}
+
 }  // namespace
 
 std::vector<LaunchPair> pair_launches(const std::vector<LaunchRow>& table, const std::vector<std::uint64_t>& wanted,
                                       const std::vector<std::string>& ncu_names,
                                       const std::vector<NcuLaunchShape>& shapes, std::vector<std::string>& notes,
                                       const std::string& ended_early) {
-  if (!shapes.empty()) {
-    if (shapes.size() != ncu_names.size())
-      throw std::invalid_argument("the ncu launch list has " + std::to_string(shapes.size()) +
-                                  " launches, the source page " + std::to_string(ncu_names.size()));
-    for (std::size_t i = 0; i < shapes.size(); ++i)
-      if (shapes[i].kernel != ncu_names[i])
-        throw std::invalid_argument("the ncu launch list's launch " + std::to_string(i) + " is '" + shapes[i].kernel +
-                                    "', the source page's '" + ncu_names[i] + "' (export both from one report)");
-  }
+  check_launch_list(shapes, ncu_names);
   std::map<std::uint64_t, const LaunchRow*> by_id;
   for (const LaunchRow& r : table) by_id[r.id] = &r;
   std::vector<std::uint64_t> ids = wanted;
@@ -97,13 +113,7 @@ std::vector<LaunchPair> pair_launches(const std::vector<LaunchRow>& table, const
     const std::vector<std::uint64_t>& all = program[row.kernel];
     std::optional<std::size_t> pick;
     if (mine.empty()) {
-      std::size_t same_base = 0;
-      for (const std::string& n : ncu_names) same_base += kernel_base_name(n) == kernel_base_name(row.demangled);
-      p.reason = "no launch of this function in the ncu report";
-      if (same_base > 0)
-        p.reason += " (it holds " + std::to_string(same_base) + " launches of other functions named '" +
-                    kernel_base_name(row.demangled) + "': other instantiations, or names ncu spells otherwise; " +
-                    "export with ncu --print-kernel-base mangled)";
+      p.reason = no_launch_reason(row, ncu_names);
     } else if (mine.size() == all.size()) {
       // ncu profiled every launch of the function: the k-th is the k-th.
       pick = mine[static_cast<std::size_t>(std::find(all.begin(), all.end(), id) - all.begin())];
