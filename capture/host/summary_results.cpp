@@ -26,6 +26,27 @@ WorstInstruction worst_instruction(const InstructionSummary& row) {
   return w;
 }
 
+namespace {
+
+/// One summary row into its site's totals, and its unmodelled executions into the site's and the run's counts.
+void add_row(report::SiteRow& site, const InstructionSummary& row,
+             report::Unmodelled& run_unmodelled) {
+  site.site = row.site;
+  site.op = std::string(op_name(row.op));
+  site.width = row.width;
+  const CostColumn& c = row.costs;
+  site.totals += CostTotals{row.executions - c.unmodelled, row.lanes - c.unmodelled_lanes, c.wavefronts, c.ideal,
+                            conflicts_of(c.wavefronts, c.ideal), c.degree};
+  if (c.unmodelled == 0) return;
+  for (report::UnmodelledCount* u : {&site.unmodelled[report::kind_name(row.op, row.width)],
+                                     &run_unmodelled[report::kind_name(row.op, row.width)]}) {
+    u->instructions += c.unmodelled;
+    u->lane_accesses += c.unmodelled_lanes;
+  }
+}
+
+}  // namespace
+
 report::Results summary_results(const std::vector<InstructionSummary>& rows, const BankModel& model,
                                 const std::function<std::string(const std::string&)>& sass_of,
                                 const std::string& capture_dir,
@@ -44,21 +65,7 @@ report::Results summary_results(const std::vector<InstructionSummary>& rows, con
   std::uint64_t disagreements = 0;
   for (const InstructionSummary& row : rows) {
     launches[row.launch] = true;
-    report::SiteRow& site = sites[{row.site, row.op, row.width}];
-    site.site = row.site;
-    site.op = std::string(op_name(row.op));
-    site.width = row.width;
-    const CostColumn& c = row.costs;
-    site.totals += CostTotals{row.executions - c.unmodelled, row.lanes - c.unmodelled_lanes, c.wavefronts, c.ideal,
-                              conflicts_of(c.wavefronts, c.ideal), c.degree};
-    if (c.unmodelled > 0) {
-      report::UnmodelledCount& u = site.unmodelled[report::kind_name(row.op, row.width)];
-      u.instructions += c.unmodelled;
-      u.lane_accesses += c.unmodelled_lanes;
-      report::UnmodelledCount& all = r.unmodelled[report::kind_name(row.op, row.width)];
-      all.instructions += c.unmodelled;
-      all.lane_accesses += c.unmodelled_lanes;
-    }
+    add_row(sites[{row.site, row.op, row.width}], row, r.unmodelled);
     if (!row.worst) continue;
     const WorstInstruction kept = worst_instruction(row);
     const RequestCost cpu = model.cost(kept.request());

@@ -42,7 +42,6 @@ constexpr OverBudget kOverBudget[] = {
     {"capture/injection/tensor_map_callbacks.hpp", "Capture::on_tensor_map_encode", 68},
     {"tests/capture/host/capture_sass_test.cpp",
      "TEST_CASE(\"write_sass disassembles only the captured functions' cubins, naming the functions\")", 65},
-    {"capture/host/summary_results.cpp", "summary_results", 64},
     {"capture/injection/launch_callbacks.hpp", "Capture::begin_launch", 61},
     {"capture/injection/tensor_map_callbacks.hpp", "Capture::join_tensor_maps", 61},
     {"python/model_binding.cpp", "bind_model", 61},
