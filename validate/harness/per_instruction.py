@@ -57,6 +57,8 @@ import re
 import sys
 from collections import defaultdict
 
+import ncu_source
+
 FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 INSTR = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;?\s*$")
 SECTION = re.compile(r"^//-+ \.text\.(\S+) -+$")
@@ -212,22 +214,6 @@ def site_of(chain, sites, allowed):
     return None
 
 
-def read_sass_csv(path):
-    """[(kernel name, [row dicts])] per launch, in order."""
-    launches, header = [], None
-    for row in csv.reader(open(path, newline="", errors="replace")):
-        if not row:
-            continue
-        if row[0] == "Kernel Name":
-            launches.append((row[1] if len(row) > 1 else "", []))
-            header = None
-        elif row[0] == "Address":
-            header = row
-        elif header and launches and row[0].startswith("0x"):
-            launches[-1][1].append(dict(zip(header, row)))
-    return launches
-
-
 def number(text):
     text = (text or "").replace(",", "").strip()
     try:
@@ -261,17 +247,20 @@ def main():
 
     functions = read_disassembly(a.disasm)
     sites = SiteTable(a.repo)
-    launches = read_sass_csv(a.sass)
+    launches = ncu_source.read_blocks(a.sass)
     manifest = list(csv.DictReader(open(a.manifest, newline="")))
     predicted = defaultdict(dict)
     for r in csv.DictReader(open(a.predicted_sites, newline="")):
         predicted[r["case"]][(r["site"], r["op"])] = r
 
     problems, out, unmapped = [], [], []
-    # ncu 2025.3's source-page export prints every launch twice in a row;
-    # accept exactly that (each pair identical), never silently anything else.
-    if len(launches) == 2 * len(manifest) and all(launches[i] == launches[i + 1] for i in range(0, len(launches), 2)):
-        launches = launches[::2]
+    # ncu 2025.3's source-page export prints most launches twice in a row; the
+    # manifest is the launch list (ncu_source.py); blocks it cannot pair stay
+    # as they are and are reported below, never silently dropped.
+    try:
+        launches = ncu_source.drop_copies_by_launch_list(launches, [None] * len(manifest))
+    except ValueError:
+        pass
     if len(launches) != len(manifest):
         problems.append(f"{len(manifest)} launches in the manifest, {len(launches)} in {a.sass}")
     for launch, (profiled, m) in enumerate(itertools.zip_longest(launches, manifest)):

@@ -11,7 +11,7 @@ from collections import OrderedDict
 
 # ncu's source page is read as the per-instruction harness reads it.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness"))
-from per_instruction import read_sass_csv  # noqa: E402
+from ncu_source import drop_copies, read_blocks  # noqa: E402
 
 MEM = re.compile(r"^(LDS|STS|ATOMS|LDSM|STSM|LDGSTS|LDG|STG|ATOMG|ATOM|RED|REDG|LDL|STL|LD|ST)(\.|$)")
 # Source-page columns: the label ncu prints with --section SourceCounters,
@@ -57,16 +57,10 @@ def read_raw(path):
 
 
 def read_source(path):
-    """[(kernel name, [row dict])] per launch, exact repeats removed."""
+    """[(kernel name, [row dict])] per launch, ncu's copies dropped where every block is doubled."""
     if not os.path.exists(path):
         return []
-    launches = read_sass_csv(path)
-    n = len(launches)
-    if n % 2 == 0 and n and all(launches[i] == launches[i + 1] for i in range(0, n, 2)):
-        launches = launches[::2]      # what ncu 2025.3 does: each block twice in a row
-    elif n % 2 == 0 and n and launches[:n // 2] == launches[n // 2:]:
-        launches = launches[:n // 2]  # the whole page twice (not seen; accepted the same way)
-    return launches
+    return drop_copies(read_blocks(path))  # no launch list here (ncu_source.py)
 
 
 def column(row, key):

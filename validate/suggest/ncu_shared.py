@@ -16,6 +16,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+import ncu_source  # noqa: E402
 import per_instruction as pi  # noqa: E402
 
 SHARED = ("LDS", "STS", "LDSM", "STSM", "LDGSTS")
@@ -35,10 +36,8 @@ def main():
     ap.add_argument("--csv")
     a = ap.parse_args()
     functions = pi.read_disassembly(a.disasm)
-    launches = pi.read_sass_csv(a.sass)
-    # ncu 2025.3 prints every launch's source block twice
-    if len(launches) % 2 == 0 and all(launches[i] == launches[i + 1] for i in range(0, len(launches), 2)):
-        launches = launches[::2]
+    # no launch list here: copies are dropped only where every block is doubled (ncu_source.py)
+    launches = ncu_source.drop_copies(ncu_source.read_blocks(a.sass))
     out = []
     for index, (kernel, rows) in enumerate(launches):
         # the function of that name when its instructions are the launch's (variants of one
