@@ -26,7 +26,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
-import ncu_source  # noqa: E402
+import ncu_csv  # noqa: E402
 import per_instruction as pi  # noqa: E402
 
 HEADER = "sim/algorithms/merge/cf_merge_sort.hpp"
@@ -54,8 +54,8 @@ def main():
     a = ap.parse_args()
     lines = open(os.path.join(a.repo, HEADER)).read().split("\n")
     functions = pi.read_disassembly(a.disasm)
-    # no launch list here: copies are dropped only where every block is doubled (ncu_source.py)
-    launches = ncu_source.drop_copies(ncu_source.read_blocks(a.sass))
+    # no launch list here: copies are dropped only where every block is doubled (ncu_csv.py)
+    launches = ncu_csv.drop_copies(ncu_csv.read_blocks(a.sass))
     rows_out, status = [], 0
     for index, (kernel, rows) in enumerate(launches):
         # functions with the same SASS (policies that compile alike) are the same code: take the first

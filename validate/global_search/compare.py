@@ -23,7 +23,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness"))
-import ncu_source  # noqa: E402
+import ncu_csv  # noqa: E402
 
 CASE = ["K=65536", "u=256", "q=1", "blocks=8", "--seed", "1"]
 
@@ -31,7 +31,7 @@ CASE = ["K=65536", "u=256", "q=1", "blocks=8", "--seed", "1"]
 def ncu_blocks(path):
     """kernel name -> rows (sass, executed, sectors, ideal) of its first block with global sectors."""
     blocks = {}
-    for block, (kernel, page_rows) in enumerate(ncu_source.read_blocks(path), start=1):
+    for block, (kernel, page_rows) in enumerate(ncu_csv.read_blocks(path), start=1):
         for d in page_rows:
             sectors = int(d.get("L2 Theoretical Sectors Global", "0") or 0)
             if sectors == 0:

@@ -57,7 +57,7 @@ import re
 import sys
 from collections import defaultdict
 
-import ncu_source
+import ncu_csv
 
 FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 INSTR = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;?\s*$")
@@ -247,7 +247,7 @@ def main():
 
     functions = read_disassembly(a.disasm)
     sites = SiteTable(a.repo)
-    launches = ncu_source.read_blocks(a.sass)
+    launches = ncu_csv.read_blocks(a.sass)
     manifest = list(csv.DictReader(open(a.manifest, newline="")))
     predicted = defaultdict(dict)
     for r in csv.DictReader(open(a.predicted_sites, newline="")):
@@ -255,10 +255,10 @@ def main():
 
     problems, out, unmapped = [], [], []
     # ncu 2025.3's source-page export prints most launches twice in a row; the
-    # manifest is the launch list (ncu_source.py); blocks it cannot pair stay
+    # manifest is the launch list (ncu_csv.py); blocks it cannot pair stay
     # as they are and are reported below, never silently dropped.
     try:
-        launches = ncu_source.drop_copies_by_launch_list(launches, [None] * len(manifest))
+        launches = ncu_csv.drop_copies_by_launch_list(launches, [None] * len(manifest))
     except ValueError:
         pass
     if len(launches) != len(manifest):

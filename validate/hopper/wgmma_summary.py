@@ -11,9 +11,9 @@ import os
 import re
 import sys
 
-# ncu's source page is read by its one Python reader (harness/ncu_source.py).
+# ncu's source page is read by its one Python reader (harness/ncu_csv.py).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness"))
-from ncu_source import read_blocks  # noqa: E402
+from ncu_csv import read_blocks  # noqa: E402
 
 
 def measured(path):

@@ -41,7 +41,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness"))
-import ncu_source  # noqa: E402
+import ncu_csv  # noqa: E402
 
 
 def number(text):
@@ -60,9 +60,9 @@ def rows_of(path):
 def read_ncu_sass(path):
     """[(mangled kernel, first address, {offset: (wavefronts, ideal)})] per launch block of the SASS
     page, in ncu's order; when every block is followed by an identical one (ncu 2025.3 prints each
-    block twice), the copies are dropped, as `bankcheck compare` drops them (harness/ncu_source.py)."""
+    block twice), the copies are dropped, as `bankcheck compare` drops them (harness/ncu_csv.py)."""
     out = []
-    for kernel, rows in ncu_source.drop_copies(ncu_source.read_blocks(path)):
+    for kernel, rows in ncu_csv.drop_copies(ncu_csv.read_blocks(path)):
         if not rows:
             continue
         first = int(rows[0]["Address"], 16)

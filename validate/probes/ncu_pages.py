@@ -11,7 +11,7 @@ from collections import OrderedDict
 
 # ncu's source page is read as the per-instruction harness reads it.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness"))
-from ncu_source import drop_copies, read_blocks  # noqa: E402
+from ncu_csv import drop_copies, read_blocks  # noqa: E402
 
 MEM = re.compile(r"^(LDS|STS|ATOMS|LDSM|STSM|LDGSTS|LDG|STG|ATOMG|ATOM|RED|REDG|LDL|STL|LD|ST)(\.|$)")
 # Source-page columns: the label ncu prints with --section SourceCounters,
@@ -60,7 +60,7 @@ def read_source(path):
     """[(kernel name, [row dict])] per launch, ncu's copies dropped where every block is doubled."""
     if not os.path.exists(path):
         return []
-    return drop_copies(read_blocks(path))  # no launch list here (ncu_source.py)
+    return drop_copies(read_blocks(path))  # no launch list here (ncu_csv.py)
 
 
 def column(row, key):

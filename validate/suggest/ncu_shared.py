@@ -16,7 +16,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
-import ncu_source  # noqa: E402
+import ncu_csv  # noqa: E402
 import per_instruction as pi  # noqa: E402
 
 SHARED = ("LDS", "STS", "LDSM", "STSM", "LDGSTS")
@@ -36,8 +36,8 @@ def main():
     ap.add_argument("--csv")
     a = ap.parse_args()
     functions = pi.read_disassembly(a.disasm)
-    # no launch list here: copies are dropped only where every block is doubled (ncu_source.py)
-    launches = ncu_source.drop_copies(ncu_source.read_blocks(a.sass))
+    # no launch list here: copies are dropped only where every block is doubled (ncu_csv.py)
+    launches = ncu_csv.drop_copies(ncu_csv.read_blocks(a.sass))
     out = []
     for index, (kernel, rows) in enumerate(launches):
         # the function of that name when its instructions are the launch's (variants of one

@@ -1,6 +1,9 @@
-"""Nsight Compute's source page as CSV: the one Python reader of it.
+"""Nsight Compute's CSV pages: the one Python reader of them.
 
-`ncu -i REPORT --page source --csv --print-source sass` prints one block per
+The raw page (`ncu --csv --page raw`, one row per profiled launch) is read by
+read_raw; the source page by read_blocks.
+
+The source page: `ncu -i REPORT --page source --csv --print-source sass` prints one block per
 profiled launch, in profiling order: a "Kernel Name" line, then a header row
 opened by "Address", then one row per SASS instruction (its address 0x...).
 The C++ reader is capture/host/ncu_table.hpp; the rules for the blocks ncu
@@ -20,6 +23,19 @@ prints twice are the same as there (ncu_table.hpp, ncu_launches.hpp):
 Only the standard library is used.
 """
 import csv
+
+
+def raw_rows(lines):
+    """The launch rows of a raw page's lines, in launch order: ncu's own log
+    lines (==PROF==, ==WARNING==) and the units row under the header dropped."""
+    rows = csv.DictReader(line for line in lines if line.startswith('"'))
+    return [r for r in rows if r.get("ID", "").strip().isdigit()]
+
+
+def read_raw(path):
+    """raw_rows of the file at path."""
+    with open(path, newline="") as f:
+        return raw_rows(f)
 
 
 def read_blocks(path):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""validate/harness/ncu_source.py, the one Python reader of Nsight Compute's
+"""validate/harness/ncu_csv.py, the one Python reader of Nsight Compute's
 source page, on small pages written here by hand: the reader's blocks and
 rows, and the two rules for blocks printed twice, which are
 capture/host/ncu_table.hpp's and ncu_launches.hpp's. The mixed page is the
@@ -12,7 +12,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "validate", "harness"))
-import ncu_source  # noqa: E402
+import ncu_csv  # noqa: E402
 
 failures = []
 
@@ -31,7 +31,7 @@ def page(blocks):
     f = tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False)
     f.write("\n".join(lines) + "\n")
     f.close()
-    return ncu_source.read_blocks(f.name)
+    return ncu_csv.read_blocks(f.name)
 
 
 def shape(blocks):
@@ -45,19 +45,19 @@ check("blocks read", shape(blocks), [("a", ["1", "2"]), ("b", ["3"])])
 check("row keys", sorted(blocks[0][1][0]), ["Address", "Instructions Executed", "Source"])
 # Every block doubled: the copies go, with or without a launch list.
 doubled = page([a, a, b, b])
-check("doubled, no list", shape(ncu_source.drop_copies(doubled)), shape(page([a, b])))
-check("doubled, list", shape(ncu_source.drop_copies_by_launch_list(doubled, ["a", "b"])), shape(page([a, b])))
+check("doubled, no list", shape(ncu_csv.drop_copies(doubled)), shape(page([a, b])))
+check("doubled, list", shape(ncu_csv.drop_copies_by_launch_list(doubled, ["a", "b"])), shape(page([a, b])))
 # Mixed (b printed once): the page alone cannot tell, so nothing is dropped.
 mixed = page([a, a, b, c, c])
-check("mixed, no list", len(ncu_source.drop_copies(mixed)), 5)
-check("mixed, list", shape(ncu_source.drop_copies_by_launch_list(mixed, ["a", "b", "c"])), shape(page([a, b, c])))
-check("mixed, unnamed list", len(ncu_source.drop_copies_by_launch_list(mixed, [None] * 3)), 3)
+check("mixed, no list", len(ncu_csv.drop_copies(mixed)), 5)
+check("mixed, list", shape(ncu_csv.drop_copies_by_launch_list(mixed, ["a", "b", "c"])), shape(page([a, b, c])))
+check("mixed, unnamed list", len(ncu_csv.drop_copies_by_launch_list(mixed, [None] * 3)), 3)
 # Two real launches with equal counters, printed once each: neither is a copy.
-check("repeat launch, list", len(ncu_source.drop_copies_by_launch_list(page([a, a]), ["a", "a"])), 2)
+check("repeat launch, list", len(ncu_csv.drop_copies_by_launch_list(page([a, a]), ["a", "a"])), 2)
 # A page the list cannot pair is an error, never a silent drop.
 for what, blocks_, names in (("wrong name", page([a, b]), ["a", "c"]), ("extra block", page([a, b, c]), ["a", "b"])):
     try:
-        ncu_source.drop_copies_by_launch_list(blocks_, names)
+        ncu_csv.drop_copies_by_launch_list(blocks_, names)
         failures.append(f"{what}: no ValueError")
     except ValueError:
         pass
