@@ -3,7 +3,6 @@
 kernel) and the source page (per launch, one row per SASS instruction), and
 the memory instructions of a launch with their per-instruction counters.
 Standard library only."""
-import csv
 import os
 import re
 import sys
@@ -11,7 +10,7 @@ from collections import OrderedDict
 
 # ncu's source page is read as the per-instruction harness reads it.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness"))
-from ncu_csv import drop_copies, read_blocks  # noqa: E402
+from ncu_csv import drop_copies, raw_rows, read_blocks  # noqa: E402
 
 MEM = re.compile(r"^(LDS|STS|ATOMS|LDSM|STSM|LDGSTS|LDG|STG|ATOMG|ATOM|RED|REDG|LDL|STL|LD|ST)(\.|$)")
 # Source-page columns: the label ncu prints with --section SourceCounters,
@@ -42,18 +41,11 @@ def number(text):
 
 
 def read_raw(path):
-    """[row dict] per profiled kernel, in ncu's order."""
+    """[row dict] per profiled kernel, in ncu's order (harness/ncu_csv.py)."""
     if not os.path.exists(path):
         return []
-    rows = list(csv.reader(open(path, newline="", errors="replace")))
-    for i, r in enumerate(rows):
-        if r and r[0] == "ID":
-            header = r
-            body = rows[i + 1:]
-            if body and body[0] and body[0][0] == "":
-                body = body[1:]  # units row
-            return [dict(zip(header, b)) for b in body if b and b[0].strip().isdigit()]
-    return []
+    with open(path, newline="", errors="replace") as f:
+        return raw_rows(f)
 
 
 def read_source(path):
