@@ -58,6 +58,7 @@ import sys
 from collections import defaultdict
 
 import ncu_csv
+import sass_text
 
 FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 INSTR = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;?\s*$")
@@ -71,7 +72,7 @@ def normal(sass):
 
 
 def op_of(sass):
-    mnemonic = sass.split()[0] if not sass.startswith("@") else sass.split()[1]
+    mnemonic = sass_text.mnemonic(sass)
     if mnemonic.startswith("LDS") and not mnemonic.startswith("LDSM"):
         return "ld"
     if mnemonic.startswith("STS"):
@@ -222,11 +223,7 @@ def number(text):
         return 0.0
 
 
-def opcode(sass):
-    """Predicate and mnemonic: operands differ between the tools (branch
-    targets are addresses in ncu, labels in nvdisasm)."""
-    words = sass.split()
-    return " ".join(words[:2] if words and words[0].startswith("@") else words[:1])
+opcode = sass_text.opcode  # guard and mnemonic: operands differ between ncu and nvdisasm
 
 
 def match_function(rows, functions):

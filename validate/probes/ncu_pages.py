@@ -11,6 +11,7 @@ from collections import OrderedDict
 # ncu's source page is read as the per-instruction harness reads it.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness"))
 from ncu_csv import drop_copies, raw_rows, read_blocks  # noqa: E402
+from sass_text import split_guard  # noqa: E402
 
 MEM = re.compile(r"^(LDS|STS|ATOMS|LDSM|STSM|LDGSTS|LDG|STG|ATOMG|ATOM|RED|REDG|LDL|STL|LD|ST)(\.|$)")
 # Source-page columns: the label ncu prints with --section SourceCounters,
@@ -63,10 +64,9 @@ def column(row, key):
 
 
 def mnemonic(sass):
-    words = sass.split()
-    if words and words[0].startswith("@"):
-        return words[1] if len(words) > 1 else "", words[0]
-    return (words[0] if words else ""), ""
+    """(mnemonic, guard) of a SASS text (harness/sass_text.py)."""
+    guard, mn = split_guard(sass)
+    return mn, guard
 
 
 def instructions(rows):

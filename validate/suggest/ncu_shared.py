@@ -17,16 +17,10 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
 import ncu_csv  # noqa: E402
+import sass_text  # noqa: E402
 import per_instruction as pi  # noqa: E402
 
 SHARED = ("LDS", "STS", "LDSM", "STSM", "LDGSTS")
-
-
-def mnemonic(sass):
-    words = sass.split()
-    if words and words[0].startswith("@"):
-        words = words[1:]
-    return words[0] if words else ""
 
 
 def main():
@@ -50,7 +44,7 @@ def main():
         print(f"launch {index}: {kernel}" + ("" if fn else " (no unique function in the disassembly: no lines)"))
         for row, info in zip(rows, chains):
             sass = pi.normal(row.get("Source", ""))
-            op = mnemonic(sass)
+            op = sass_text.mnemonic(sass)
             executed = pi.number(row.get("Instructions Executed"))
             if not op.split(".")[0] in SHARED or executed == 0:
                 continue
