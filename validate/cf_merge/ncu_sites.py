@@ -26,6 +26,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+import ncu_csv  # noqa: E402
 import per_instruction as pi  # noqa: E402
 
 HEADER = "sim/algorithms/merge/cf_merge_sort.hpp"
@@ -53,10 +54,8 @@ def main():
     a = ap.parse_args()
     lines = open(os.path.join(a.repo, HEADER)).read().split("\n")
     functions = pi.read_disassembly(a.disasm)
-    launches = pi.read_sass_csv(a.sass)
-    # ncu 2025.3 prints every launch's source block twice (per_instruction.py)
-    if len(launches) % 2 == 0 and all(launches[i] == launches[i + 1] for i in range(0, len(launches), 2)):
-        launches = launches[::2]
+    # no launch list here: copies are dropped only where every block is doubled (ncu_csv.py)
+    launches = ncu_csv.drop_copies(ncu_csv.read_blocks(a.sass))
     rows_out, status = [], 0
     for index, (kernel, rows) in enumerate(launches):
         # functions with the same SASS (policies that compile alike) are the same code: take the first

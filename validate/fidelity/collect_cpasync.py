@@ -20,7 +20,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, os.pardir, "probes"))
+sys.path.insert(0, os.path.join(HERE, os.pardir, "harness"))
 from ncu_pages import column, instructions, mnemonic, number, read_source  # noqa: E402
+import sass_text  # noqa: E402
 
 SM90 = os.path.join(HERE, os.pardir, "sm90")
 
@@ -33,8 +35,7 @@ def predicate_operand(sass):
 
 def op_of(sass):
     """The trace op the measured SASS gives (capture/host/op_refinement.cpp's rule)."""
-    words = sass.split()
-    mnemonic = words[1] if words[0].startswith("@") else words[0]
+    mnemonic = sass_text.mnemonic(sass)
     if ".ZFILL" in mnemonic:
         return "cpasync.unmeasured"
     if ".BYPASS" not in mnemonic:

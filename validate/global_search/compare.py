@@ -17,36 +17,29 @@ site the compiler split into several SASS instructions stays unmatched (its
 rows are listed), and the kernel's total sectors are compared as well.
 Exit 0 when every site's sectors equal ncu's, 1 otherwise.
 """
-import csv
 import json
+import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness"))
+import ncu_csv  # noqa: E402
 
 CASE = ["K=65536", "u=256", "q=1", "blocks=8", "--seed", "1"]
 
 
 def ncu_blocks(path):
     """kernel name -> rows (sass, executed, sectors, ideal) of its first block with global sectors."""
-    blocks, header, kernel, block = {}, None, None, 0
-    for row in csv.reader(open(path, newline="")):
-        if not row:
-            continue
-        if row[0] == "Kernel Name":
-            kernel, header, block = row[1], None, block + 1
-            continue
-        if row[0] == "Address":
-            header = row
-            continue
-        if header is None or len(row) != len(header):
-            continue
-        d = dict(zip(header, row))
-        sectors = int(d.get("L2 Theoretical Sectors Global", "0") or 0)
-        if sectors == 0:
-            continue
-        name = "gms" if "gms_kernel" in kernel else "btree" if "btree_kernel" in kernel else kernel
-        rows = blocks.setdefault(name, {}).setdefault(block, [])
-        rows.append((d["Source"].strip(), int(d["Instructions Executed"]), sectors,
-                     int(d.get("L2 Theoretical Sectors Global Ideal", "0") or 0)))
+    blocks = {}
+    for block, (kernel, page_rows) in enumerate(ncu_csv.read_blocks(path), start=1):
+        for d in page_rows:
+            sectors = int(d.get("L2 Theoretical Sectors Global", "0") or 0)
+            if sectors == 0:
+                continue
+            name = "gms" if "gms_kernel" in kernel else "btree" if "btree_kernel" in kernel else kernel
+            rows = blocks.setdefault(name, {}).setdefault(block, [])
+            rows.append((d["Source"].strip(), int(d["Instructions Executed"]), sectors,
+                         int(d.get("L2 Theoretical Sectors Global Ideal", "0") or 0)))
     return {name: next(iter(b.values())) for name, b in blocks.items()}
 
 

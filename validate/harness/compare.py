@@ -30,6 +30,8 @@ import csv
 import itertools
 import sys
 
+import ncu_csv
+
 METRIC = {
     ("instructions", "ld"): "smsp__inst_executed_op_shared_ld.sum",
     ("instructions", "st"): "smsp__inst_executed_op_shared_st.sum",
@@ -47,14 +49,6 @@ def number(text):
     return float(text)
 
 
-def read_ncu(path):
-    """Rows of an `ncu --csv --page raw` file, units row dropped, in launch order."""
-    with open(path, newline="") as f:
-        lines = [l for l in f if l.startswith('"')]  # ncu prefixes its own log lines with ==PROF==
-    rows = list(csv.DictReader(lines))
-    return [r for r in rows if r.get("ID", "").strip().isdigit()]
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--predicted", required=True)
@@ -69,7 +63,7 @@ def main():
         predicted = {r["case"]: r for r in csv.DictReader(f)}
     with open(a.manifest, newline="") as f:
         manifest = list(csv.DictReader(f))
-    measured = read_ncu(a.ncu)
+    measured = ncu_csv.read_raw(a.ncu)
     problems = []
     if len(measured) != len(manifest):
         problems.append(f"{len(manifest)} launches in the manifest but {len(measured)} profiled kernels in {a.ncu}")

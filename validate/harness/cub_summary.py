@@ -7,6 +7,8 @@ import os
 import re
 import sys
 
+import ncu_csv
+
 COLUMNS = ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
            "smsp__inst_executed_op_shared_ld.sum", "smsp__inst_executed_op_shared_st.sum"]
@@ -18,9 +20,7 @@ def main(d):
     rows = []
     for path in glob.glob(os.path.join(d, "merge.cub.*.ncu.csv")):
         m = re.search(r"merge\.cub\.(\d+)\.(\w+)\.ncu\.csv$", path)
-        with open(path) as f:
-            lines = [l for l in f if l.startswith('"')]
-        recs = [r for r in csv.DictReader(lines) if r.get("ID", "").strip().isdigit()]
+        recs = ncu_csv.read_raw(path)
         sums = [sum(float((r.get(c) or "0").replace(",", "")) for r in recs) for c in COLUMNS]
         rows.append((256 * 17 << int(m.group(1)), m.group(2), len(recs), *[int(s) for s in sums]))
     for r in sorted(rows):

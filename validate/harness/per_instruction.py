@@ -57,6 +57,9 @@ import re
 import sys
 from collections import defaultdict
 
+import ncu_csv
+import sass_text
+
 FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 INSTR = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;?\s*$")
 SECTION = re.compile(r"^//-+ \.text\.(\S+) -+$")
@@ -69,7 +72,7 @@ def normal(sass):
 
 
 def op_of(sass):
-    mnemonic = sass.split()[0] if not sass.startswith("@") else sass.split()[1]
+    mnemonic = sass_text.mnemonic(sass)
     if mnemonic.startswith("LDS") and not mnemonic.startswith("LDSM"):
         return "ld"
     if mnemonic.startswith("STS"):
@@ -212,22 +215,6 @@ def site_of(chain, sites, allowed):
     return None
 
 
-def read_sass_csv(path):
-    """[(kernel name, [row dicts])] per launch, in order."""
-    launches, header = [], None
-    for row in csv.reader(open(path, newline="", errors="replace")):
-        if not row:
-            continue
-        if row[0] == "Kernel Name":
-            launches.append((row[1] if len(row) > 1 else "", []))
-            header = None
-        elif row[0] == "Address":
-            header = row
-        elif header and launches and row[0].startswith("0x"):
-            launches[-1][1].append(dict(zip(header, row)))
-    return launches
-
-
 def number(text):
     text = (text or "").replace(",", "").strip()
     try:
@@ -236,11 +223,7 @@ def number(text):
         return 0.0
 
 
-def opcode(sass):
-    """Predicate and mnemonic: operands differ between the tools (branch
-    targets are addresses in ncu, labels in nvdisasm)."""
-    words = sass.split()
-    return " ".join(words[:2] if words and words[0].startswith("@") else words[:1])
+opcode = sass_text.opcode  # guard and mnemonic: operands differ between ncu and nvdisasm
 
 
 def match_function(rows, functions):
@@ -261,17 +244,20 @@ def main():
 
     functions = read_disassembly(a.disasm)
     sites = SiteTable(a.repo)
-    launches = read_sass_csv(a.sass)
+    launches = ncu_csv.read_blocks(a.sass)
     manifest = list(csv.DictReader(open(a.manifest, newline="")))
     predicted = defaultdict(dict)
     for r in csv.DictReader(open(a.predicted_sites, newline="")):
         predicted[r["case"]][(r["site"], r["op"])] = r
 
     problems, out, unmapped = [], [], []
-    # ncu 2025.3's source-page export prints every launch twice in a row;
-    # accept exactly that (each pair identical), never silently anything else.
-    if len(launches) == 2 * len(manifest) and all(launches[i] == launches[i + 1] for i in range(0, len(launches), 2)):
-        launches = launches[::2]
+    # ncu 2025.3's source-page export prints most launches twice in a row; the
+    # manifest is the launch list (ncu_csv.py); blocks it cannot pair stay
+    # as they are and are reported below, never silently dropped.
+    try:
+        launches = ncu_csv.drop_copies_by_launch_list(launches, [None] * len(manifest))
+    except ValueError:
+        pass
     if len(launches) != len(manifest):
         problems.append(f"{len(manifest)} launches in the manifest, {len(launches)} in {a.sass}")
     for launch, (profiled, m) in enumerate(itertools.zip_longest(launches, manifest)):

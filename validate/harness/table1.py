@@ -11,6 +11,8 @@ import gzip
 import os
 import sys
 
+import ncu_csv
+
 VARIANT = {"0": "pbs", "3": "pbs-cf", "4": "pbs-cl"}  # PbsVariant values in the kernel names
 
 
@@ -24,7 +26,7 @@ def main(d):
         _, variant, inp, _ = r["case"].split("/")
         times[(variant, inp)] = float(r["median_ms"])
     with gzip.open(os.path.join(d, "table1.ncu.csv.gz"), "rt") as f:
-        rows = [r for r in csv.DictReader(l for l in f if l.startswith('"')) if r.get("ID", "").strip().isdigit()]
+        rows = ncu_csv.raw_rows(f)
     print("| kernel | input | time (ms, median of 15) | DRAM GB/s | stalled on global memory | stalled on shared memory |")
     print("|---|---|---:|---:|---:|---:|")
     for i, r in enumerate(rows):

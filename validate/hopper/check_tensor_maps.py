@@ -18,6 +18,9 @@ import csv
 import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness"))
+from sass_text import mnemonic  # noqa: E402
+
 K_ROWS = 64
 # (row_bytes, swizzle) of main()'s seven run<>() calls, in order.
 PROBES = [(128, "none"), (32, "32B"), (32, "32B"), (64, "64B"), (64, "64B"), (128, "128B"), (128, "128B")]
@@ -30,12 +33,6 @@ def check(ok, what):
     print(("PASS " if ok else "FAIL ") + what)
     if not ok:
         failed += 1
-
-
-def mnemonic(sass):
-    """The first word after the guard: "@UP3 UTMASTG.3D [UR32], [UR22]" -> "UTMASTG.3D"."""
-    words = sass.split()
-    return words[1] if words and words[0].startswith("@") and len(words) > 1 else (words[0] if words else "")
 
 
 def rows(path):

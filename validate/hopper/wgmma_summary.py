@@ -11,15 +11,15 @@ import os
 import re
 import sys
 
-# ncu's source page is read as the per-instruction harness reads it.
+# ncu's source page is read by its one Python reader (harness/ncu_csv.py).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness"))
-from per_instruction import read_sass_csv  # noqa: E402
+from ncu_csv import read_blocks  # noqa: E402
 
 
 def measured(path):
     """HGMMA-family rows by kernel (mangled name): (sass, executions, wavefronts, ideal)."""
     out = {}
-    for kernel, rows in read_sass_csv(path):
+    for kernel, rows in read_blocks(path):
         for d in rows:
             if re.match(r"\s*[A-Z]GMMA\.", d.get("Source", "")) and int(d.get("Instructions Executed", "0") or 0) > 0:
                 out[kernel] = (d["Source"].strip(), int(d["Instructions Executed"]), int(d["L1 Wavefronts Shared"]),

@@ -16,6 +16,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness"))
+from sass_text import mnemonic  # noqa: E402
+
 VERDICTS = ("yes", "no", "not modelled", "not traced", "executions differ")
 
 
@@ -24,10 +27,6 @@ def verdict(text):
         if text.startswith(v):
             return v
     raise ValueError(f"unknown verdict {text!r}")
-
-
-def mnemonic(sass):
-    return re.match(r"\s*(?:@!?U?P\w+\s+)?(\S+)", sass).group(1)
 
 
 def main(folder):

@@ -40,6 +40,9 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness"))
+import ncu_csv  # noqa: E402
+
 
 def number(text):
     text = (text or "").replace(",", "").strip()
@@ -57,25 +60,16 @@ def rows_of(path):
 def read_ncu_sass(path):
     """[(mangled kernel, first address, {offset: (wavefronts, ideal)})] per launch block of the SASS
     page, in ncu's order; when every block is followed by an identical one (ncu 2025.3 prints each
-    block twice), the copies are dropped, as `bankcheck compare` drops them."""
-    blocks, header = [], None
-    for r in rows_of(path):
-        if r[0] == "Kernel Name":
-            blocks.append([r[1] if len(r) > 1 else "", None, {}])
-            header = None
-        elif r[0] == "Address":
-            header = r
-        elif header and blocks and r[0].startswith("0x"):
-            d, block = dict(zip(header, r)), blocks[-1]
-            address = int(r[0], 16)
-            if block[1] is None:
-                block[1] = address
-            block[2][address - block[1]] = (number(d.get("L1 Wavefronts Shared")),
-                                            number(d.get("L1 Wavefronts Shared Ideal")))
-    n = len(blocks)
-    if n and n % 2 == 0 and all(blocks[i] == blocks[i + 1] for i in range(0, n, 2)):
-        blocks = blocks[::2]
-    return [tuple(b) for b in blocks if b[1] is not None]
+    block twice), the copies are dropped, as `bankcheck compare` drops them (harness/ncu_csv.py)."""
+    out = []
+    for kernel, rows in ncu_csv.drop_copies(ncu_csv.read_blocks(path)):
+        if not rows:
+            continue
+        first = int(rows[0]["Address"], 16)
+        out.append((kernel, first, {int(d["Address"], 16) - first: (number(d.get("L1 Wavefronts Shared")),
+                                                                     number(d.get("L1 Wavefronts Shared Ideal")))
+                                    for d in rows}))
+    return out
 
 
 def read_ncu_no_lineinfo(path):

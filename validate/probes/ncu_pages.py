@@ -3,7 +3,6 @@
 kernel) and the source page (per launch, one row per SASS instruction), and
 the memory instructions of a launch with their per-instruction counters.
 Standard library only."""
-import csv
 import os
 import re
 import sys
@@ -11,7 +10,8 @@ from collections import OrderedDict
 
 # ncu's source page is read as the per-instruction harness reads it.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness"))
-from per_instruction import read_sass_csv  # noqa: E402
+from ncu_csv import drop_copies, raw_rows, read_blocks  # noqa: E402
+from sass_text import split_guard  # noqa: E402
 
 MEM = re.compile(r"^(LDS|STS|ATOMS|LDSM|STSM|LDGSTS|LDG|STG|ATOMG|ATOM|RED|REDG|LDL|STL|LD|ST)(\.|$)")
 # Source-page columns: the label ncu prints with --section SourceCounters,
@@ -42,31 +42,18 @@ def number(text):
 
 
 def read_raw(path):
-    """[row dict] per profiled kernel, in ncu's order."""
+    """[row dict] per profiled kernel, in ncu's order (harness/ncu_csv.py)."""
     if not os.path.exists(path):
         return []
-    rows = list(csv.reader(open(path, newline="", errors="replace")))
-    for i, r in enumerate(rows):
-        if r and r[0] == "ID":
-            header = r
-            body = rows[i + 1:]
-            if body and body[0] and body[0][0] == "":
-                body = body[1:]  # units row
-            return [dict(zip(header, b)) for b in body if b and b[0].strip().isdigit()]
-    return []
+    with open(path, newline="", errors="replace") as f:
+        return raw_rows(f)
 
 
 def read_source(path):
-    """[(kernel name, [row dict])] per launch, exact repeats removed."""
+    """[(kernel name, [row dict])] per launch, ncu's copies dropped where every block is doubled."""
     if not os.path.exists(path):
         return []
-    launches = read_sass_csv(path)
-    n = len(launches)
-    if n % 2 == 0 and n and all(launches[i] == launches[i + 1] for i in range(0, n, 2)):
-        launches = launches[::2]      # what ncu 2025.3 does: each block twice in a row
-    elif n % 2 == 0 and n and launches[:n // 2] == launches[n // 2:]:
-        launches = launches[:n // 2]  # the whole page twice (not seen; accepted the same way)
-    return launches
+    return drop_copies(read_blocks(path))  # no launch list here (ncu_csv.py)
 
 
 def column(row, key):
@@ -77,10 +64,9 @@ def column(row, key):
 
 
 def mnemonic(sass):
-    words = sass.split()
-    if words and words[0].startswith("@"):
-        return words[1] if len(words) > 1 else "", words[0]
-    return (words[0] if words else ""), ""
+    """(mnemonic, guard) of a SASS text (harness/sass_text.py)."""
+    guard, mn = split_guard(sass)
+    return mn, guard
 
 
 def instructions(rows):

@@ -16,16 +16,11 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
+import ncu_csv  # noqa: E402
+import sass_text  # noqa: E402
 import per_instruction as pi  # noqa: E402
 
 SHARED = ("LDS", "STS", "LDSM", "STSM", "LDGSTS")
-
-
-def mnemonic(sass):
-    words = sass.split()
-    if words and words[0].startswith("@"):
-        words = words[1:]
-    return words[0] if words else ""
 
 
 def main():
@@ -35,10 +30,8 @@ def main():
     ap.add_argument("--csv")
     a = ap.parse_args()
     functions = pi.read_disassembly(a.disasm)
-    launches = pi.read_sass_csv(a.sass)
-    # ncu 2025.3 prints every launch's source block twice
-    if len(launches) % 2 == 0 and all(launches[i] == launches[i + 1] for i in range(0, len(launches), 2)):
-        launches = launches[::2]
+    # no launch list here: copies are dropped only where every block is doubled (ncu_csv.py)
+    launches = ncu_csv.drop_copies(ncu_csv.read_blocks(a.sass))
     out = []
     for index, (kernel, rows) in enumerate(launches):
         # the function of that name when its instructions are the launch's (variants of one
@@ -51,7 +44,7 @@ def main():
         print(f"launch {index}: {kernel}" + ("" if fn else " (no unique function in the disassembly: no lines)"))
         for row, info in zip(rows, chains):
             sass = pi.normal(row.get("Source", ""))
-            op = mnemonic(sass)
+            op = sass_text.mnemonic(sass)
             executed = pi.number(row.get("Instructions Executed"))
             if not op.split(".")[0] in SHARED or executed == 0:
                 continue
