@@ -90,9 +90,10 @@ std::string kernel_name_in_base(KernelNameBase base, std::string_view mangled, s
 
 bool is_mangled_name(std::string_view name) { return name.size() > 2 && name[0] == '_' && name[1] == 'Z'; }
 
-std::string demangled_identity(std::string_view demangled) {
-  std::string_view s = without_return_type(without_parameters(demangled));
-  // Tokens: words (identifiers, scopes, numbers) and single punctuation.
+namespace {
+
+/// Tokens: words (identifiers, scopes, numbers) and single punctuation; blanks dropped.
+std::vector<std::string> identity_tokens(std::string_view s) {
   std::vector<std::string> tokens;
   for (std::size_t i = 0; i < s.size();) {
     if (s[i] == ' ') {
@@ -109,27 +110,34 @@ std::string demangled_identity(std::string_view demangled) {
       ++i;
     }
   }
-  auto is_number = [](const std::string& t) {
-    std::size_t k = t.size();
-    while (k > 0 && (t[k - 1] == 'u' || t[k - 1] == 'l')) --k;  // c++filt's suffixes: 1u, 1ul, 1ll
-    if (k == 0) return false;
-    for (std::size_t i = 0; i < k; ++i)
-      if (!std::isdigit(static_cast<unsigned char>(t[i]))) return false;
-    return true;
-  };
-  auto strip_suffix = [](std::string t) {
-    while (!t.empty() && (t.back() == 'u' || t.back() == 'l')) t.pop_back();
-    return t;
-  };
-  static const std::vector<std::string> integer_words = {"int", "unsigned", "long", "short", "char", "signed"};
-  auto is_integer_word = [&](const std::string& t) {
-    for (const auto& w : integer_words)
-      if (t == w) return true;
-    return false;
-  };
+  return tokens;
+}
+
+bool is_number(const std::string& t) {
+  std::size_t k = t.size();
+  while (k > 0 && (t[k - 1] == 'u' || t[k - 1] == 'l')) --k;  // c++filt's suffixes: 1u, 1ul, 1ll
+  if (k == 0) return false;
+  for (std::size_t i = 0; i < k; ++i)
+    if (!std::isdigit(static_cast<unsigned char>(t[i]))) return false;
+  return true;
+}
+
+std::string strip_suffix(std::string t) {
+  while (!t.empty() && (t.back() == 'u' || t.back() == 'l')) t.pop_back();
+  return t;
+}
+
+bool is_integer_word(const std::string& t) {
+  for (const char* w : {"int", "unsigned", "long", "short", "char", "signed"})
+    if (t == w) return true;
+  return false;
+}
+
+/// Literals one way: ncu's "(int)1", "(unsigned long)1", "(bool)1" (a cast of a built-in type before a
+/// number) become "1" / "true", and c++filt's suffixes go.
+std::vector<std::string> plain_literals(const std::vector<std::string>& tokens) {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < tokens.size(); ++i) {
-    // ncu's "(int)1", "(unsigned long)1", "(bool)1": a cast of a built-in type before a number.
     if (tokens[i] == "(") {
       std::size_t j = i + 1;
       bool integer = false, boolean = false;
@@ -153,7 +161,11 @@ std::string demangled_identity(std::string_view demangled) {
     }
     out.push_back(tokens[i]);
   }
-  // A leading const ("const int*", after '<' or ',') moves behind its type words: "int const*".
+  return out;
+}
+
+/// A leading const ("const int*", after '<' or ',') moves behind its type words: "int const*".
+void const_behind(std::vector<std::string>& out) {
   for (std::size_t i = 0; i + 1 < out.size(); ++i) {
     if (out[i] != "const" || (i > 0 && out[i - 1] != "<" && out[i - 1] != ",")) continue;
     std::size_t j = i + 1;
@@ -164,7 +176,10 @@ std::string demangled_identity(std::string_view demangled) {
     std::copy(moved.begin(), moved.end(), out.begin() + static_cast<std::ptrdiff_t>(i));
     i = j - 1;
   }
-  // c++filt's "(anonymous namespace)" and ncu's "<unnamed>" are one scope.
+}
+
+/// c++filt's "(anonymous namespace)" and ncu's "<unnamed>" are one scope.
+void one_anonymous_scope(std::vector<std::string>& out) {
   for (std::size_t i = 0; i + 3 < out.size(); ++i) {
     const bool cxxfilt = out[i] == "(" && out[i + 1] == "anonymous" && out[i + 2] == "namespace" && out[i + 3] == ")";
     const bool ncu = out[i] == "<" && out[i + 1] == "unnamed" && out[i + 2] == ">";
@@ -173,6 +188,14 @@ std::string demangled_identity(std::string_view demangled) {
       out[i] = "{anonymous}";
     }
   }
+}
+
+}  // namespace
+
+std::string demangled_identity(std::string_view demangled) {
+  std::vector<std::string> out = plain_literals(identity_tokens(without_return_type(without_parameters(demangled))));
+  const_behind(out);
+  one_anonymous_scope(out);
   std::string key;
   for (std::size_t i = 0; i < out.size(); ++i) {
     // One blank between two words ("unsigned int"), none elsewhere.
