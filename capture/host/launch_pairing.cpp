@@ -52,6 +52,21 @@ std::optional<std::size_t> pair_past_end(const LaunchRow& row, std::uint64_t id,
   return std::nullopt;
 }
 
+/// The note for a function ncu profiled only some launches of: they are paired in order.
+std::string in_order_note(const LaunchRow& row, std::size_t profiled, std::size_t launched) {
+  return "launches of " + kernel_base_name(row.demangled) + ": ncu profiled " + std::to_string(profiled) +
+         " of the program's " + std::to_string(launched) +
+         "; the captured ones are paired with them in order, which holds when capture and ncu "
+         "select the same launches (docs/capture.md)";
+}
+
+/// Why ncu's launch `index` of the function is not the captured one: another grid or block.
+std::string shape_difference(std::size_t index, const NcuLaunchShape& ncu, const LaunchRow& row) {
+  return "ncu's launch " + std::to_string(index) + " of this function ran grid " + dims_text(ncu.grid) + " block " +
+         dims_text(ncu.block) + ", the captured one grid " + dims_text(row.grid) + " block " + dims_text(row.block) +
+         ": not the same launch";
+}
+
 /// The ncu launch list and the source page must list the same launches in the same order.
 void check_launch_list(const std::vector<NcuLaunchShape>& shapes, const std::vector<std::string>& ncu_names) {
   if (shapes.empty()) return;
@@ -124,11 +139,7 @@ std::vector<LaunchPair> pair_launches(const std::vector<LaunchRow>& table, const
       if (k < mine.size()) pick = mine[k];
       else
         p.reason = "ncu profiled " + std::to_string(mine.size()) + " launches of this function, fewer than were captured";
-      if (k == 0)
-        notes.push_back("launches of " + kernel_base_name(row.demangled) + ": ncu profiled " +
-                        std::to_string(mine.size()) + " of the program's " + std::to_string(all.size()) +
-                        "; the captured ones are paired with them in order, which holds when capture and ncu "
-                        "select the same launches (docs/capture.md)");
+      if (k == 0) notes.push_back(in_order_note(row, mine.size(), all.size()));
       ++k;
     }
     if (pick && used.count(*pick) != 0) {
@@ -136,9 +147,7 @@ std::vector<LaunchPair> pair_launches(const std::vector<LaunchRow>& table, const
       pick.reset();
     }
     if (pick && !shapes.empty() && (shapes[*pick].grid != row.grid || shapes[*pick].block != row.block)) {
-      p.reason = "ncu's launch " + std::to_string(*pick) + " of this function ran grid " + dims_text(shapes[*pick].grid) +
-                 " block " + dims_text(shapes[*pick].block) + ", the captured one grid " + dims_text(row.grid) +
-                 " block " + dims_text(row.block) + ": not the same launch";
+      p.reason = shape_difference(*pick, shapes[*pick], row);
       p.shape_differs = true;
       pick.reset();
     }

@@ -34,7 +34,6 @@ constexpr OverBudget kOverBudget[] = {
     // In code being reworked beside this list (capture, python): to be split there.
     {"capture/host/sass_constants.cpp", "SassConstants::SassConstants", 83},
     {"validate/capture/programs/smoke_kernels.cu", "main", 80},
-    {"capture/host/launch_pairing.cpp", "pair_launches", 65},
     {"tests/capture/host/summary_table_test.cpp",
      "TEST_CASE(\"threads filling the table give the sequential sums of the CPU model's costs\")", 72},
     {"capture/injection/tensor_map_callbacks.hpp", "Capture::on_tensor_map_encode", 68},
