@@ -210,53 +210,84 @@ void transfer(const Instruction& ins, Registers& r) {
 
 }  // namespace
 
+namespace {
+
+/// Basic-block leaders and each branch's target line, or why the listing cannot be followed.
+struct Branches {
+  std::vector<bool> leader;
+  std::vector<std::optional<std::size_t>> jump;
+  std::string unusable;
+};
+
+Branches find_branches(const std::vector<SassLine>& lines, const std::vector<Instruction>& parsed,
+                       std::uint64_t entry_pc) {
+  const std::size_t n = lines.size();
+  auto line_at = [&](std::uint64_t absolute) -> std::optional<std::size_t> {
+    if (absolute < entry_pc) return std::nullopt;
+    const std::uint64_t offset = absolute - entry_pc;
+    const auto it = std::lower_bound(lines.begin(), lines.end(), offset,
+                                     [](const SassLine& l, std::uint64_t o) { return l.offset < o; });
+    if (it == lines.end() || it->offset != offset) return std::nullopt;
+    return static_cast<std::size_t>(it - lines.begin());
+  };
+  Branches b{std::vector<bool>(n, false), std::vector<std::optional<std::size_t>>(n), ""};
+  b.leader[0] = true;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Instruction& ins = parsed[i];
+    if (ins.opcode == "BRX" || ins.opcode == "JMX") return {{}, {}, "an indirect branch: '" + lines[i].text + "'"};
+    if ((ins.opcode == "BRA" || ins.opcode == "JMP") && !target(ins))
+      return {{}, {}, "a branch whose target is not an address: '" + lines[i].text + "'"};
+    if (const auto t = target(ins)) {
+      b.jump[i] = line_at(*t);
+      if (!b.jump[i]) return {{}, {}, "a branch out of the listing: '" + lines[i].text + "'"};
+      b.leader[*b.jump[i]] = true;
+    }
+    if (is_control(ins.opcode) && i + 1 < n) b.leader[i + 1] = true;
+  }
+  return b;
+}
+
+/// The registers at a block's start, met into its successor's state: whether the successor's state changed.
+bool meet_into(std::vector<KnownBits>& state, bool& reached, const Registers& r) {
+  if (!reached) {
+    state = r;
+    reached = true;
+    return true;
+  }
+  bool changed = false;
+  for (std::size_t k = 0; k < kSlots; ++k) {
+    const KnownBits m = meet(state[k], r[k]);
+    if (m != state[k]) {
+      state[k] = m;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+}  // namespace
+
 SassConstants::SassConstants(std::vector<SassLine> lines, std::uint64_t entry_pc) : lines_(std::move(lines)) {
   const std::size_t n = lines_.size();
   if (n == 0) return;
   std::vector<Instruction> parsed;
   parsed.reserve(n);
   for (const SassLine& l : lines_) parsed.push_back(parse_instruction(l.text));
-  auto line_at = [&](std::uint64_t absolute) -> std::optional<std::size_t> {
-    if (absolute < entry_pc) return std::nullopt;
-    const std::uint64_t offset = absolute - entry_pc;
-    const auto it = std::lower_bound(lines_.begin(), lines_.end(), offset,
-                                     [](const SassLine& l, std::uint64_t o) { return l.offset < o; });
-    if (it == lines_.end() || it->offset != offset) return std::nullopt;
-    return static_cast<std::size_t>(it - lines_.begin());
-  };
-  std::vector<bool> leader(n, false);
-  leader[0] = true;
-  std::vector<std::optional<std::size_t>> jump(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const Instruction& ins = parsed[i];
-    if (ins.opcode == "BRX" || ins.opcode == "JMX") {
-      unusable_ = "an indirect branch: '" + lines_[i].text + "'";
-      return;
-    }
-    if ((ins.opcode == "BRA" || ins.opcode == "JMP") && !target(ins)) {
-      unusable_ = "a branch whose target is not an address: '" + lines_[i].text + "'";
-      return;
-    }
-    if (const auto t = target(ins)) {
-      jump[i] = line_at(*t);
-      if (!jump[i]) {
-        unusable_ = "a branch out of the listing: '" + lines_[i].text + "'";
-        return;
-      }
-      leader[*jump[i]] = true;
-    }
-    if (is_control(ins.opcode) && i + 1 < n) leader[i + 1] = true;
+  const Branches branches = find_branches(lines_, parsed, entry_pc);
+  if (!branches.unusable.empty()) {
+    unusable_ = branches.unusable;
+    return;
   }
   block_of_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
-    if (leader[i]) block_start_.push_back(i);
+    if (branches.leader[i]) block_start_.push_back(i);
     block_of_[i] = block_start_.size() - 1;
   }
   const std::size_t blocks = block_start_.size();
   std::vector<std::vector<std::size_t>> successors(blocks);
   for (std::size_t b = 0; b < blocks; ++b) {
     const std::size_t last = (b + 1 < blocks ? block_start_[b + 1] : n) - 1;
-    if (jump[last]) successors[b].push_back(block_of_[*jump[last]]);
+    if (branches.jump[last]) successors[b].push_back(block_of_[*branches.jump[last]]);
     if (!ends_flow(parsed[last]) && b + 1 < blocks) successors[b].push_back(b + 1);
   }
   // Nothing is known at the entry; a block no path has reached yet holds no state.
@@ -275,19 +306,9 @@ SassConstants::SassConstants(std::vector<SassLine> lines, std::uint64_t entry_pc
     const std::size_t end = b + 1 < blocks ? block_start_[b + 1] : n;
     for (std::size_t i = block_start_[b]; i < end; ++i) transfer(parsed[i], r);
     for (const std::size_t s : successors[b]) {
-      bool changed = !reached_[s];
-      if (!reached_[s]) {
-        in_[s] = r;
-        reached_[s] = true;
-      } else {
-        for (std::size_t k = 0; k < kSlots; ++k) {
-          const KnownBits m = meet(in_[s][k], r[k]);
-          if (m != in_[s][k]) {
-            in_[s][k] = m;
-            changed = true;
-          }
-        }
-      }
+      bool reached = reached_[s];
+      const bool changed = meet_into(in_[s], reached, r);
+      reached_[s] = reached;
       if (changed && !queued[s]) {
         queued[s] = true;
         work.push_back(s);
