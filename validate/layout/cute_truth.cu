@@ -5,15 +5,20 @@
 //   nvcc -std=c++17 -x cu -I.deps/cutlass/include validate/layout/cute_truth.cu -o cute_truth
 //   ./cute_truth SEED COUNT > tests/data/layouts/cute_truth.txt
 // One line per layout: the printed form, a tab, the offsets of indices
-// 0..size-1 separated by spaces. Swizzled layouts keep offsets non-negative
+// 0..size-1 separated by spaces (byte addresses, for a tensor's form). Swizzled layouts keep offsets non-negative
 // (bankcheck refuses a swizzle of a negative element offset); plain layouts
 // draw negative strides too.
 #include <cute/layout.hpp>
 #include <cute/layout_composed.hpp>
 #include <cute/swizzle.hpp>
 #include <cute/swizzle_layout.hpp>
+#include <cute/numeric/numeric_types.hpp>
+#include <cute/pointer.hpp>
+#include <cute/pointer_swizzle.hpp>
+#include <cute/tensor.hpp>
 #include <cutlass/version.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -45,25 +50,44 @@ void emit_offsets(const L& layout) {
   std::printf("\n");
 }
 
-// Prints "form<TAB>offsets" of the layout, alone or composed with a random swizzle and offset.
+// Prints "form<TAB>offsets" of a plain layout.
 template <class L>
 void emit_plain(const L& layout) {
   cute::print(layout);
   emit_offsets(layout);
 }
 
+// A tensor over a swizzled shared-memory pointer (never dereferenced): cute::print
+// writes "Sw<B,M,S>_smem_ptr[16b](0x...) o L", and &tensor(i) is the swizzled byte address.
+template <class S, class L>
+void emit_tensor(S swizzle, const L& layout) {
+  auto* base = reinterpret_cast<cute::half_t*>(std::uintptr_t{0x7f0a00000000} + 16 * draw(0, 4095));
+  auto tensor = cute::make_tensor(cute::make_swizzle_ptr(cute::make_smem_ptr(base), swizzle), layout);
+  cute::print(tensor.data());
+  cute::print(" o ");
+  cute::print(tensor.layout());
+  std::printf("\t");
+  for (int i = 0; i < int(cute::size(layout)); ++i)
+    std::printf(i ? " %llu" : "%llu", (unsigned long long)reinterpret_cast<std::uintptr_t>(&tensor(i)));
+  std::printf("\n");
+}
+
+// Prints "form<TAB>offsets" of the layout, alone, composed with a random
+// swizzle and offset (element offsets), or as a swizzled tensor (byte addresses).
 template <class L>
 void emit(const L& layout, bool swizzled) {
   if (!swizzled) return emit_plain(layout);
   int pick;
   do pick = draw(0, kSwizzles - 1);
   while (!usable(pick));
+  const bool tensor = draw(0, 2) == 0;
   const int offset = draw(0, 3) == 0 ? draw(1, 64) : 0;
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (([&] {
        if constexpr (usable(int(I))) {
          if (pick != int(I)) return;
          constexpr Bms x = swizzle_at(int(I));
+         if (tensor) return emit_tensor(cute::Swizzle<x.b, x.m, x.s>{}, layout);
          auto c = cute::make_composed_layout(cute::Swizzle<x.b, x.m, x.s>{}, offset, layout);
          cute::print(c);
          emit_offsets(c);
@@ -122,7 +146,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   rng.seed(seed);
-  std::printf("# cute_truth seed %llu count %d, CUTLASS %d.%d.%d (cute::print and layout(i))\n", seed, count,
+  std::printf("# cute_truth seed %llu count %d, CUTLASS %d.%d.%d (cute::print, layout(i), &tensor(i))\n", seed, count,
               CUTLASS_MAJOR, CUTLASS_MINOR, CUTLASS_PATCH);
   for (int k = 0; k < count; ++k) one(draw(0, 7), draw(0, 1) == 1);
 }

@@ -97,7 +97,8 @@ namespace {
 // Checks every line of a cute_truth file (validate/layout/cute_truth.cu): the
 // printed form parses, has CuTe's size, and each index's offset is CuTe's.
 // The offset goes through SharedLayout::byte_address with 1-byte elements
-// and a base far from 0, so that negative strides stay representable.
+// and a base far from 0, so that negative strides stay representable; a
+// tensor's form ("Sw<..>_smem_ptr[16b](0x..) o L") gives byte addresses.
 int check_against_cute(const std::string& path) {
   std::ifstream in(path);
   REQUIRE_MESSAGE(in, "cannot read " << path);
@@ -113,11 +114,15 @@ int check_against_cute(const std::string& path) {
     std::vector<std::int64_t> cute;
     for (std::int64_t v; offsets >> v;) cute.push_back(v);
     const SharedLayout l = parse_shared_layout(form);
-    CHECK(l.unit == SwizzleUnit::element);
     REQUIRE(l.layout.size() == cute.size());
+    // A tensor's form: CuTe gives byte addresses from its printed pointer.
+    const bool tensor = l.unit == SwizzleUnit::byte;
+    REQUIRE((!tensor || (l.pointer_address && l.pointer_bits)));
+    const unsigned bytes = tensor ? *l.pointer_bits / 8 : 1;
+    const std::uint64_t base = tensor ? *l.pointer_address : kBase, minus = tensor ? 0 : kBase;
     int wrong = 0;
     for (std::uint64_t i = 0; i < cute.size(); ++i) {
-      const auto got = static_cast<std::int64_t>(l.byte_address(l.layout(i), 1, kBase) - kBase);
+      const auto got = static_cast<std::int64_t>(l.byte_address(l.layout(i), bytes, base) - minus);
       if (got != cute[i] && ++wrong <= 3) CHECK_MESSAGE(got == cute[i], "index " << i);
     }
     CHECK(wrong == 0);
