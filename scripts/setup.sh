@@ -54,5 +54,31 @@ if command -v nvcc >/dev/null 2>&1 && ! command -v nvdisasm >/dev/null 2>&1 &&
   fi
   rm -rf "$tmp"
 fi
+# CuTe's headers (header-only) for the parser's check against the real CuTe
+# (validate/layout/cute_truth.cu): the nvidia-cutlass wheel's include/,
+# unpacked into the gitignored .deps/cutlass/include. Without pip or network
+# that test says "skipped: no CuTe headers".
+cutlass_wheel=4.2.0.0
+if [ ! -f .deps/cutlass/include/cute/layout.hpp ]; then
+  echo "setup: fetching CuTe's headers (nvidia-cutlass==$cutlass_wheel) into .deps/"
+  tmp=$(mktemp -d)
+  if python3 -m pip download --no-deps -q -d "$tmp" "nvidia-cutlass==$cutlass_wheel" &&
+     python3 - "$tmp"/nvidia_cutlass-*.whl <<'PY'
+import pathlib, sys, zipfile
+prefix = "cutlass_library/source/include/"
+with zipfile.ZipFile(sys.argv[1]) as wheel:
+    for name in wheel.namelist():
+        if name.startswith(prefix) and not name.endswith("/"):
+            target = pathlib.Path(".deps/cutlass/include") / name[len(prefix):]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(wheel.read(name))
+PY
+  then
+    :
+  else
+    echo "setup: could not fetch nvidia-cutlass: the CuTe check will say skipped: no CuTe headers"
+  fi
+  rm -rf "$tmp"
+fi
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)"

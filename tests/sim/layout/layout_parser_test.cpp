@@ -2,7 +2,16 @@
 // compositions, smem_ptr), and the errors that name a column.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
 #include "sim/layout/layout_parser.hpp"
+#include "tests/scratch.hpp"
+#include "tests/skip.hpp"
 
 using namespace bankcheck::layout;
 
@@ -81,4 +90,71 @@ TEST_CASE("parser: malformed input names the column and what was expected") {
       CHECK(std::string(e.what()).find("column " + std::to_string(b.column)) != std::string::npos);
     }
   }
+}
+
+namespace {
+
+// Checks every line of a cute_truth file (validate/layout/cute_truth.cu): the
+// printed form parses, has CuTe's size, and each index's offset is CuTe's.
+// The offset goes through SharedLayout::byte_address with 1-byte elements
+// and a base far from 0, so that negative strides stay representable; a
+// tensor's form ("Sw<..>_smem_ptr[16b](0x..) o L") gives byte addresses.
+int check_against_cute(const std::string& path) {
+  std::ifstream in(path);
+  REQUIRE_MESSAGE(in, "cannot read " << path);
+  constexpr std::uint64_t kBase = std::uint64_t{1} << 40;
+  int layouts = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto tab = line.find('\t');
+    REQUIRE(tab != std::string::npos);
+    const std::string form = line.substr(0, tab);
+    CAPTURE(form);
+    std::istringstream offsets(line.substr(tab + 1));
+    std::vector<std::int64_t> cute;
+    for (std::int64_t v; offsets >> v;) cute.push_back(v);
+    const SharedLayout l = parse_shared_layout(form);
+    REQUIRE(l.layout.size() == cute.size());
+    // A tensor's form: CuTe gives byte addresses from its printed pointer.
+    const bool tensor = l.unit == SwizzleUnit::byte;
+    REQUIRE((!tensor || (l.pointer_address && l.pointer_bits)));
+    const unsigned bytes = tensor ? *l.pointer_bits / 8 : 1;
+    const std::uint64_t base = tensor ? *l.pointer_address : kBase, minus = tensor ? 0 : kBase;
+    int wrong = 0;
+    for (std::uint64_t i = 0; i < cute.size(); ++i) {
+      const auto got = static_cast<std::int64_t>(l.byte_address(l.layout(i), bytes, base) - minus);
+      if (got != cute[i] && ++wrong <= 3) CHECK_MESSAGE(got == cute[i], "index " << i);
+    }
+    CHECK(wrong == 0);
+    ++layouts;
+  }
+  return layouts;
+}
+
+}  // namespace
+
+TEST_CASE("parser: random layouts as the real CuTe prints and evaluates them") {
+  // tests/data/layouts/cute_truth.txt: cute_truth.cu built against the
+  // nvidia-cutlass 4.2.0.0 wheel's headers, seed 20261129, 300 layouts.
+  const int checked = check_against_cute(std::string(BANKCHECK_SOURCE_DIR) + "/tests/data/layouts/cute_truth.txt");
+  CHECK(checked == 300);
+}
+
+TEST_CASE("parser: a fresh seed, regenerated with CuTe's headers") {
+  const std::string root = BANKCHECK_SOURCE_DIR;
+  const std::string include = root + "/.deps/cutlass/include";
+  if (!std::filesystem::exists(include + "/cute/layout.hpp")) {
+    bankcheck::test::skip("no CuTe headers (scripts/setup.sh unpacks them into .deps/cutlass)");
+    return;
+  }
+  if (std::system("command -v nvcc >/dev/null 2>&1") != 0) {
+    bankcheck::test::skip("no nvcc to build cute_truth.cu");
+    return;
+  }
+  const std::string exe = bankcheck::test::scratch("cute_truth"), out = bankcheck::test::scratch("cute_truth.txt");
+  const std::string build = "nvcc -std=c++20 -x cu -I'" + include + "' '" + root +
+                            "/validate/layout/cute_truth.cu' -o '" + exe + "'";
+  REQUIRE(std::system(build.c_str()) == 0);
+  REQUIRE(std::system(("'" + exe + "' 7 200 > '" + out + "'").c_str()) == 0);
+  CHECK(check_against_cute(out) == 200);
 }
