@@ -6,6 +6,8 @@
 // rest is counted as not modelled, per op.
 #include <doctest/doctest.h>
 
+#include "tests/support/tma_measured.hpp"
+
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -201,19 +203,12 @@ TEST_CASE("README's campaign table holds the model's verdicts on the committed c
   rows.push_back(table_row("fid8", "STS.64", 160, 160, 0));
   rows.push_back(table_row("fid64", "ATOMS.CAST.SPIN.64 + LDS.64 loop", 166, 166, 0));
   // TMA (rule 8): a form measured at 0 shared wavefronts in every instruction is `yes`.
-  std::ifstream tma(kCampaignRoot + "measured/cpasync_tma.csv");
-  REQUIRE(tma.good());
+  const auto tma = bankcheck::test::read_tma_measured(kCampaignRoot + "measured/cpasync_tma.csv");
+  REQUIRE(!tma.empty());
   std::map<std::string, std::array<std::size_t, 2>> forms;
-  for (std::string line; std::getline(tma, line);) {
-    if (line.empty() || line[0] == '#' || line.rfind("kernel,", 0) == 0) continue;
-    std::stringstream ss(line);
-    std::string kernel, sass, executions, wavefronts;
-    std::getline(ss, kernel, ',');
-    std::getline(ss, sass, ',');
-    std::getline(ss, executions, ',');
-    std::getline(ss, wavefronts, ',');
-    ++forms[sass][0];
-    forms[sass][1] += wavefronts == "0";
+  for (const auto& row : tma) {
+    ++forms[row.sass][0];
+    forms[row.sass][1] += row.wavefronts == "0";
   }
   for (const auto& [form, n] : forms) rows.push_back(table_row("TMA", form, n[0], n[1], n[0] - n[1]));
   CHECK(rows.size() > 15);

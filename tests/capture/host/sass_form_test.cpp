@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include "tests/support/tma_measured.hpp"
+
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -70,22 +72,15 @@ TEST_CASE("every TMA instruction of validate/fidelity/tma_forms.cu measured 0 sh
   // validate/sm90/measured/cpasync_tma.csv (H200, 2026-11-29): UTMACCTL.PF (prefetch.tensormap), UTMACCTL.IV
   // (fence.proxy.tensormap::generic.acquire), UTMAPF.L2.2D, a UTMALDG.2D and the UTMALDG.4D.MULTICAST of a
   // cluster of two blocks, whose tiles the program checked.
-  std::ifstream in(BANKCHECK_SOURCE_DIR "/validate/sm90/measured/cpasync_tma.csv");
-  REQUIRE(in.good());
+  const auto rows = bankcheck::test::read_tma_measured(BANKCHECK_SOURCE_DIR "/validate/sm90/measured/cpasync_tma.csv");
+  REQUIRE(!rows.empty());
   std::set<std::string> forms;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#' || line.rfind("kernel,", 0) == 0) continue;
-    std::stringstream ss(line);
-    std::string kernel, sass, executions, wavefronts;
-    std::getline(ss, kernel, ',');
-    std::getline(ss, sass, ',');
-    std::getline(ss, executions, ',');
-    std::getline(ss, wavefronts, ',');
-    CAPTURE(sass);
-    CHECK(std::stoull(executions) >= 1);
-    CHECK(wavefronts == "0");
-    CHECK(tma_form_measured(sass));
-    forms.insert(sass);
+  for (const auto& row : rows) {
+    CAPTURE(row.sass);
+    CHECK(std::stoull(row.executions) >= 1);
+    CHECK(row.wavefronts == "0");
+    CHECK(tma_form_measured(row.sass));
+    forms.insert(row.sass);
   }
   CHECK(forms == std::set<std::string>{"UTMACCTL.IV", "UTMACCTL.PF", "UTMALDG.2D", "UTMALDG.4D.MULTICAST", "UTMAPF.L2.2D"});
 }
