@@ -257,10 +257,10 @@ void note_unused_ncu_launches(CompareResult& result, const std::vector<std::stri
   }
 }
 
-/// ncu's page with the copies of blocks it printed twice dropped where the launch list tells them apart; a
-/// note where it cannot.
-NcuSourceTable aligned_page(const NcuSourceTable& page, const std::vector<NcuLaunchShape>& shapes,
-                            std::vector<std::string>& notes) {
+/// ncu's page without the copies of blocks it printed twice, where the launch list tells them apart (nullopt:
+/// the page stands as it is); a note where they cannot be told apart.
+std::optional<NcuSourceTable> aligned_page(const NcuSourceTable& page, const std::vector<NcuLaunchShape>& shapes,
+                                           std::vector<std::string>& notes) {
   if (!shapes.empty() && page.launches.size() != shapes.size()) {
     NcuSourceTable aligned = page;
     const std::size_t dropped = drop_copies_by_launch_list(aligned, shapes);
@@ -275,7 +275,7 @@ NcuSourceTable aligned_page(const NcuSourceTable& page, const std::vector<NcuLau
                         "--ncu-launches so compare can tell them apart");
         break;
       }
-  return page;
+  return std::nullopt;
 }
 
 /// The traces by folder (each folder one capture with its launches.csv): folder -> launch id -> trace.
@@ -304,7 +304,8 @@ std::map<fs::path, std::map<std::uint64_t, std::string>> traces_by_folder(
 CompareResult compare_with_ncu(const NcuSourceTable& page, const std::vector<std::string>& traces, const BankModel& model,
                                const std::vector<NcuLaunchShape>& shapes) {
   CompareResult result;
-  const NcuSourceTable ncu = aligned_page(page, shapes, result.notes);
+  const std::optional<NcuSourceTable> aligned = aligned_page(page, shapes, result.notes);
+  const NcuSourceTable& ncu = aligned ? *aligned : page;
   std::vector<std::string> ncu_names;
   for (const NcuLaunch& l : ncu.launches) ncu_names.push_back(l.kernel);
   std::map<fs::path, std::vector<LaunchRow>> tables;
