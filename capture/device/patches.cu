@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "capture/device/record_table.cuh"
 #include "capture/device/summary_patch.cuh"
 #include "capture/device/warp_identity.cuh"
 #include "capture/host/ring_layout.hpp"
@@ -85,6 +86,15 @@ __device__ __forceinline__ void emit(CaptureDescriptor* d, std::uint64_t pc, std
 
   const unsigned extra = bankcheck::capture::continuation_slots(op);
   const unsigned slots = 1 + extra;
+  if (d->table_capacity != 0) {  // merged on the device; the ring takes what the table cannot
+    std::uint32_t words[bankcheck::capture::kRecordSlots] = {};
+    if ((mask >> lane) & 1u) {
+      words[0] = static_cast<std::uint32_t>(address);
+      for (unsigned k = 0; k < extra; ++k)
+        words[1 + k] = continuation_word(bankcheck::capture::continuation(op, k), address, source);
+    }
+    if (table_add(d, pc, op, width, flags, group, mask, lane, leader, words, slots)) return;
+  }
   std::uint64_t ticket = 0;
   bool write = true;
   if (lane == leader) {

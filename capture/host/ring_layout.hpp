@@ -115,6 +115,7 @@ struct BlockRange {
 };
 
 struct SummarySlot;  // capture/host/summary_table.hpp
+struct RecordEntry;  // capture/host/record_table.hpp
 struct CaptureDescriptor;
 
 /// One entry of a graph launch's routes: the kernel node whose grid is
@@ -161,6 +162,12 @@ struct alignas(8) CaptureDescriptor {
   GridRoute* routes;                            ///< device memory
   std::uint64_t unrouted;                       ///< device: accesses of grids with no entry (no node the host knew)
   std::uint64_t unrouted_grid;                  ///< device: the grid id of one of them
+  /// A full capture's table of distinct records, merged on the device (record_table.hpp).
+  RecordEntry* table_entries;                   ///< device memory, `table_capacity` entries
+  std::uint32_t* table_buckets;                 ///< device memory, 2 * table_capacity buckets
+  std::uint32_t table_capacity;                 ///< a power of two; 0: every record goes to the ring
+  std::uint32_t table_used;                     ///< device: entries handed out (from table_capacity on: none left)
+  std::uint64_t table_executions;               ///< device: executions the table took
 };
 
 /// The host-side words next to the slots (pinned host memory). The host

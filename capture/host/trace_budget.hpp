@@ -10,6 +10,7 @@
 // written out, so the traces may pass the bound by the tables of the launches
 // in flight (at most kDedupRecords records each).
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 
 #include "capture/host/record_converter.hpp"
@@ -43,6 +44,17 @@ class BudgetedSlots {
     if (dropping_) return;
     if (dedup_ != nullptr) dedup_->add(s);
     else converter_.add(s);
+    charge();
+  }
+  /// A record the device's table merged (record_table.hpp): its `n` slots, as `count` executions. It
+  /// bypasses the host's table (its entries are distinct already) and is dropped whole once the budget is spent.
+  void take_repeated(const CaptureSlot* record, std::size_t n, std::uint64_t count) {
+    if (budget_ != nullptr && budget_->exceeded()) {
+      ++dropped_;
+      return;
+    }
+    converter_.add(record[0], count);
+    for (std::size_t k = 1; k < n; ++k) converter_.add(record[k]);
     charge();
   }
   /// The records the deduplication table still holds, written (before the converter finishes).

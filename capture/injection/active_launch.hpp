@@ -16,6 +16,7 @@
 
 #include "capture/host/launch_table.hpp"
 #include "capture/host/record_converter.hpp"
+#include "capture/host/record_table.hpp"
 #include "capture/host/ring_drain.hpp"
 #include "capture/host/slot_dedup.hpp"
 #include "capture/host/summary_table.hpp"
@@ -35,7 +36,7 @@ constexpr std::chrono::milliseconds kFinalDrainPatience{2000};
 /// The drain thread's pause when the ring is empty.
 constexpr std::chrono::microseconds kIdleDrainPause{100};
 /// Rings of one context, each held by one launch in flight: at most this
-/// many bytes of them (pinned ring slots and device summary tables), and
+/// many bytes of them (pinned ring slots, device summary and record tables), and
 /// between these many rings whatever their size.
 constexpr std::uint64_t kRingBytesPerContext = std::uint64_t{1} << 30;
 constexpr std::uint64_t kMinRingsPerContext = 2, kMaxRingsPerContext = 1024;
@@ -49,6 +50,9 @@ struct Ring {
   std::uint64_t capacity = 0;
   SummarySlot* summary = nullptr;  ///< device memory: the `--summary` table (summary mode only)
   std::uint64_t summary_slots = 0; ///< slots in all shards
+  RecordEntry* table = nullptr;    ///< device memory: the table of distinct records (full capture, deduplicated)
+  std::uint32_t* buckets = nullptr;  ///< device memory: its buckets
+  std::uint32_t table_capacity = 0;  ///< entries; 0: no table
   bool in_use = false;             ///< held by a launch between its begin and its end
 };
 

@@ -77,6 +77,10 @@ class Capture {
   bool begin_summary(ActiveLaunch& a, CaptureDescriptor& d, Sanitizer_StreamHandle stream);
   void end_summary(ActiveLaunch& a, const CaptureDescriptor& d, Sanitizer_StreamHandle stream,
                    std::vector<std::string>& problems);
+  std::uint64_t table_bytes() const;
+  bool allocate_table(Ring& ring);
+  bool begin_table(const Ring& ring, CaptureDescriptor& d, Sanitizer_StreamHandle stream);
+  void end_table(ActiveLaunch& a, const CaptureDescriptor& d, std::vector<std::string>& problems);
   void register_function(CUmodule module, const char* name);
   void on_query(Sanitizer_CallbackDomain domain, const Sanitizer_CallbackData& call, Sanitizer_CallbackId cbid);
 

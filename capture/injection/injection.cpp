@@ -36,6 +36,7 @@
 #include "capture/injection/patch_points.hpp"
 #include "capture/injection/query_callbacks.hpp"
 #include "capture/injection/summary_callbacks.hpp"
+#include "capture/injection/table_callbacks.hpp"
 #include "capture/injection/tensor_map_callbacks.hpp"
 
 namespace {

@@ -64,7 +64,8 @@ Ring* Capture::acquire_ring(CUcontext context) {
   // Several launches may be in flight at once (a graph's kernel nodes; launches from several threads), each
   // with a ring of its own; the rings of one context are bounded in bytes.
   const std::uint64_t capacity = options_.summary_slots != 0 ? 1 : options_.ring_slots;
-  const std::uint64_t bytes = sizeof(CaptureSlot) * capacity + sizeof(SummarySlot) * options_.summary_slots * kSummaryShards;
+  const std::uint64_t bytes = sizeof(CaptureSlot) * capacity + sizeof(SummarySlot) * options_.summary_slots * kSummaryShards +
+                              table_bytes();
   const std::uint64_t most = std::clamp<std::uint64_t>(kRingBytesPerContext / bytes, kMinRingsPerContext, kMaxRingsPerContext);
   if (rings_held(context) >= most) return nullptr;
   Ring* ring = allocate_ring(context);
@@ -91,6 +92,7 @@ Ring* Capture::allocate_ring(CUcontext context) {
       return nullptr;
     ring->summary = static_cast<SummarySlot*>(table);
   }
+  if (!allocate_table(*ring)) return nullptr;
   ring->slots = static_cast<CaptureSlot*>(slots);
   ring->control = static_cast<RingControl*>(control);
   ring->device = static_cast<CaptureDescriptor*>(device);
@@ -205,6 +207,7 @@ std::unique_ptr<ActiveLaunch> Capture::begin_launch(const Sanitizer_LaunchData& 
   for (std::size_t i = 0; i < options_.filter.blocks.size(); ++i) d.blocks[i] = options_.filter.blocks[i];
   if (options_.summary_slots != 0 && !begin_summary(*a, d, stream))
     return fail("the summary table could not be cleared");
+  if (!begin_table(ring, d, stream)) return fail("the record table could not be cleared");
   // The copy is complete before the kernel can start: a stream launch's kernel is queued after this
   // callback, and a graph's nodes are submitted after every node's begin callback.
   if (!check(sanitizerMemcpyHostToDeviceAsync(ring.device, &d, sizeof d, stream), "sanitizerMemcpyHostToDeviceAsync",
@@ -286,11 +289,13 @@ void Capture::end_trace(ActiveLaunch& launch, const CaptureDescriptor* device, s
   std::optional<std::uint64_t> device_records;
   if (device != nullptr) {
     const CaptureDescriptor& d = *device;
-    device_records = d.reserved - d.continuation_slots;  // instructions: continuation slots are part of their record
+    // instructions: continuation slots are part of their record; the table's executions are the device's too
+    device_records = d.reserved - d.continuation_slots + d.table_executions;
     if (!a->drain->drain_until(d.reserved, kFinalDrainPatience, handle))
       problems.push_back(std::to_string(d.reserved - a->drain->consumed()) + " of " + std::to_string(d.reserved) +
                          " records were reserved but never written");
     if (d.abandoned > 0) problems.push_back(std::to_string(d.abandoned) + " records abandoned");
+    end_table(*a, d, problems);
     a->row.untraced = untraced_text(d);
   } else {
     a->drain->drain_ready(handle);  // whatever was committed before the failure
