@@ -63,7 +63,8 @@ else()
   add_dependencies(gpu_programs bankcheck_capture_patches)
 
   add_library(bankcheck_capture_injection SHARED ${PROJECT_SOURCE_DIR}/capture/injection/injection.cpp)
-  target_include_directories(bankcheck_capture_injection PRIVATE ${BANKCHECK_SANITIZER_INCLUDE_DIR}
+  bankcheck_settings(bankcheck_capture_injection)
+  target_include_directories(bankcheck_capture_injection PRIVATE ${PROJECT_SOURCE_DIR} ${BANKCHECK_SANITIZER_INCLUDE_DIR}
                              ${CUDAToolkit_INCLUDE_DIRS})
   target_link_libraries(bankcheck_capture_injection PRIVATE bankcheck::capture ${BANKCHECK_SANITIZER_LIBRARY})
   set_target_properties(bankcheck_capture_injection PROPERTIES

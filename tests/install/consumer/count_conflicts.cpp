@@ -3,7 +3,7 @@
 // 4-byte word s*l hits bank (s*l) mod 32; stride 1 and 33 spread the lanes
 // over all banks (1 wavefront), stride 2 puts two distinct words in each of
 // 16 banks (2 wavefronts, 1 conflict), stride 32 puts all 32 in bank 0.
-#include <bankcheck/model/bank_model.hpp>
+#include "model/bank_model.hpp"
 
 #include <cstdio>
 #include <vector>
