@@ -10,9 +10,8 @@ import os
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "validate", "harness"))
-import ncu_csv  # noqa: E402
+from repo_root import ROOT  # noqa: F401  (puts the repository root on sys.path)
+from validate.harness import ncu_csv
 
 failures = []
 

@@ -25,9 +25,10 @@ import re
 import sys
 from collections import defaultdict
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
-import ncu_csv  # noqa: E402
-import per_instruction as pi  # noqa: E402
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.harness import ncu_csv  # noqa: E402
+from validate.harness import per_instruction as pi  # noqa: E402
 
 HEADER = "sim/algorithms/merge/cf_merge_sort.hpp"
 SITES = ["stage_key", "stage_value", "path_a", "path_b", "split_store", "split_load", "gather_key", "gather_value",

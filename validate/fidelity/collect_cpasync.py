@@ -19,10 +19,10 @@ import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, os.pardir, "probes"))
-sys.path.insert(0, os.path.join(HERE, os.pardir, "harness"))
-from ncu_pages import column, instructions, mnemonic, number, read_source  # noqa: E402
-import sass_text  # noqa: E402
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.probes.ncu_pages import column, instructions, mnemonic, number, read_source  # noqa: E402
+from validate.harness import sass_text  # noqa: E402
 
 SM90 = os.path.join(HERE, os.pardir, "sm90")
 

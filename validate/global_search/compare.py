@@ -22,8 +22,9 @@ import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness"))
-import ncu_csv  # noqa: E402
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.harness import ncu_csv  # noqa: E402
 
 CASE = ["K=65536", "u=256", "q=1", "blocks=8", "--seed", "1"]
 

@@ -28,9 +28,12 @@ we can rely on).
 import argparse
 import csv
 import itertools
+import os
 import sys
 
-import ncu_csv
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.harness import ncu_csv  # noqa: E402
 
 METRIC = {
     ("instructions", "ld"): "smsp__inst_executed_op_shared_ld.sum",

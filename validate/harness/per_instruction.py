@@ -57,8 +57,9 @@ import re
 import sys
 from collections import defaultdict
 
-import ncu_csv
-import sass_text
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.harness import ncu_csv, sass_text  # noqa: E402
 
 FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 INSTR = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;?\s*$")

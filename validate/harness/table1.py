@@ -11,7 +11,9 @@ import gzip
 import os
 import sys
 
-import ncu_csv
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.harness import ncu_csv  # noqa: E402
 
 VARIANT = {"0": "pbs", "3": "pbs-cf", "4": "pbs-cl"}  # PbsVariant values in the kernel names
 

@@ -23,8 +23,9 @@ import sys
 from collections import Counter
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "sm90", "probes"))
-from make_probe_cases import S12_SASS  # noqa: E402  (the documented 12-byte mapping)
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.sm90.probes.make_probe_cases import S12_SASS  # noqa: E402  (the documented 12-byte mapping)
 
 FUNC = re.compile(r"Function : (\S+)")
 INSTR = re.compile(r"^\s+/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")

@@ -9,9 +9,8 @@ import sys
 from collections import OrderedDict
 
 # ncu's source page is read as the per-instruction harness reads it.
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness"))
-from ncu_csv import drop_copies, raw_rows, read_blocks  # noqa: E402
-from sass_text import split_guard  # noqa: E402
+from validate.harness.ncu_csv import drop_copies, raw_rows, read_blocks
+from validate.harness.sass_text import split_guard
 
 MEM = re.compile(r"^(LDS|STS|ATOMS|LDSM|STSM|LDGSTS|LDG|STG|ATOMG|ATOM|RED|REDG|LDL|STL|LD|ST)(\.|$)")
 # Source-page columns: the label ncu prints with --section SourceCounters,
