@@ -60,6 +60,11 @@ for what, blocks_, names in (("wrong name", page([a, b]), ["a", "c"]), ("extra b
         failures.append(f"{what}: no ValueError")
     except ValueError:
         pass
+# The details page's long form: ncu's log lines and the program's output between its rows are not rows.
+long_form = ['==PROF== Connected to process 7 (/tmp/prog)', '"ID","Kernel Name","Metric Name","Metric Value"',
+             '"0","k(int)","gpu__time_duration.sum","1,024"', 'the program prints a line, "quoted" inside',
+             '==PROF== Profiling "k": 0%....100% - 1 pass', '"1","k(int)","gpu__time_duration.sum","998"']
+check("long form", [(r["ID"], r["Metric Value"]) for r in ncu_csv.metric_rows(long_form)], [("0", "1,024"), ("1", "998")])
 
 for f in failures:
     print("FAIL", f)
