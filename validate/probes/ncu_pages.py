@@ -86,8 +86,3 @@ def instructions(rows):
         out.append(d)
     return out
 
-
-def names_match(fn, kernel_name):
-    """Is kernel_name (as ncu prints it) the function fn, not merely one whose
-    name starts with it (probe_ldsm_x1 against probe_ldsm_x1_trans)?"""
-    return re.search(rf"(^|\s){re.escape(fn)}[(<]", kernel_name) is not None
