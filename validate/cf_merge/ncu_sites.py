@@ -60,9 +60,7 @@ def main():
     rows_out, status = [], 0
     for index, (kernel, rows) in enumerate(launches):
         # functions with the same SASS (policies that compile alike) are the same code: take the first
-        sass = [pi.opcode(pi.normal(r.get("Source", ""))) for r in rows]
-        hits = [name for name, instrs in functions.items()
-                if len(instrs) == len(sass) and all(x == pi.opcode(y) for x, (_, y, _) in zip(sass, instrs))]
+        hits = pi.matching_functions(rows, functions)
         fn = hits[0] if hits else None
         if fn is None:
             print(f"launch {index} ({kernel[:80]}): SASS matches no function of {a.disasm}")

@@ -227,11 +227,16 @@ def number(text):
 opcode = sass_text.opcode  # guard and mnemonic: operands differ between ncu and nvdisasm
 
 
+def matching_functions(rows, functions):
+    """The functions whose instruction sequence is the launch's, in the disassembly's order."""
+    sass = [opcode(normal(r.get("Source", ""))) for r in rows]
+    return [name for name, instrs in functions.items()
+            if len(instrs) == len(sass) and all(a == opcode(b) for a, (_, b, _) in zip(sass, instrs))]
+
+
 def match_function(rows, functions):
     """The one function whose instruction sequence is the launch's, or None."""
-    sass = [opcode(normal(r.get("Source", ""))) for r in rows]
-    hits = [name for name, instrs in functions.items()
-            if len(instrs) == len(sass) and all(a == opcode(b) for a, (_, b, _) in zip(sass, instrs))]
+    hits = matching_functions(rows, functions)
     return hits[0] if len(hits) == 1 else None
 
 
