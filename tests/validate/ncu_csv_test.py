@@ -65,6 +65,9 @@ long_form = ['==PROF== Connected to process 7 (/tmp/prog)', '"ID","Kernel Name",
              '"0","k(int)","gpu__time_duration.sum","1,024"', 'the program prints a line, "quoted" inside',
              '==PROF== Profiling "k": 0%....100% - 1 pass', '"1","k(int)","gpu__time_duration.sum","998"']
 check("long form", [(r["ID"], r["Metric Value"]) for r in ncu_csv.metric_rows(long_form)], [("0", "1,024"), ("1", "998")])
+# A cell's value: thousands separators go; nothing, "n/a" or text is None, never 0.
+check("numbers", [ncu_csv.number(t) for t in ("1,024", " 7 ", "0.5", "", None, "n/a", "LDS")],
+      [1024.0, 7.0, 0.5, None, None, None, None])
 
 for f in failures:
     print("FAIL", f)

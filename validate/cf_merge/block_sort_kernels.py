@@ -58,7 +58,7 @@ def read_launches(path):
     for r in ncu_csv.read_metric_rows(path):
         metric = METRICS.get(r["Metric Name"])
         if metric:
-            launches[(r["Kernel Name"], r["Grid Size"])][metric].append(float(r["Metric Value"].replace(",", "")))
+            launches[(r["Kernel Name"], r["Grid Size"])][metric].append(ncu_csv.number(r["Metric Value"]))
     return launches
 
 

@@ -45,12 +45,6 @@ METRIC = {
 }
 
 
-def number(text):
-    text = (text or "").replace(",", "").strip()
-    if text in ("", "n/a"):
-        return None
-    return float(text)
-
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -94,7 +88,7 @@ def main():
                 "conflicts": int(p[f"{op}_conflicts"]),
             }
             for quantity in ("instructions", "wavefronts", "conflicts"):
-                got = number(n.get(METRIC[(quantity, op)]))
+                got = ncu_csv.number(n.get(METRIC[(quantity, op)]))
                 row = {
                     "case": case, "op": op, "quantity": quantity, "metric": METRIC[(quantity, op)],
                     "predicted": pred[quantity], "measured": "" if got is None else int(got),

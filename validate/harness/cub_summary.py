@@ -23,7 +23,7 @@ def main(d):
     for path in glob.glob(os.path.join(d, "merge.cub.*.ncu.csv")):
         m = re.search(r"merge\.cub\.(\d+)\.(\w+)\.ncu\.csv$", path)
         recs = ncu_csv.read_raw(path)
-        sums = [sum(float((r.get(c) or "0").replace(",", "")) for r in recs) for c in COLUMNS]
+        sums = [sum(ncu_csv.number(r.get(c)) or 0.0 for r in recs) for c in COLUMNS]
         rows.append((256 * 17 << int(m.group(1)), m.group(2), len(recs), *[int(s) for s in sums]))
     for r in sorted(rows):
         w.writerow(r)

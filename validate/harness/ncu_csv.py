@@ -27,6 +27,16 @@ Only the standard library is used.
 import csv
 
 
+def number(text):
+    """A value of a page's cell: ncu's thousands separators ("1,024") dropped;
+    None where the cell is missing, empty, "n/a" or not a number."""
+    text = (text or "").replace(",", "").strip()
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
 def raw_rows(lines):
     """The launch rows of a raw page's lines, in launch order: ncu's own log
     lines (==PROF==, ==WARNING==) and the units row under the header dropped."""

@@ -217,11 +217,7 @@ def site_of(chain, sites, allowed):
 
 
 def number(text):
-    text = (text or "").replace(",", "").strip()
-    try:
-        return float(text)
-    except ValueError:
-        return 0.0
+    return ncu_csv.number(text) or 0.0
 
 
 opcode = sass_text.opcode  # guard and mnemonic: operands differ between ncu and nvdisasm

@@ -47,11 +47,7 @@ from validate.harness.kernel_names import display_name  # noqa: E402
 
 
 def number(text):
-    text = (text or "").replace(",", "").strip()
-    try:
-        return int(float(text))
-    except ValueError:
-        return 0
+    return int(ncu_csv.number(text) or 0)
 
 
 def rows_of(path):

@@ -9,6 +9,7 @@ import sys
 from collections import OrderedDict
 
 # ncu's source page is read as the per-instruction harness reads it.
+from validate.harness import ncu_csv
 from validate.harness.ncu_csv import drop_copies, raw_rows, read_blocks
 from validate.harness.sass_text import split_guard
 
@@ -32,12 +33,9 @@ NUMERIC = {"inst_executed", "thread_pred_on", "wavefronts", "wavefronts_ideal", 
 
 
 def number(text):
-    text = (text or "").replace(",", "").strip()
-    try:
-        v = float(text)
-        return int(v) if v == int(v) else v
-    except ValueError:
-        return None
+    """ncu_csv.number, as an int where the value is whole."""
+    v = ncu_csv.number(text)
+    return v if v is None or v != int(v) else int(v)
 
 
 def read_raw(path):
