@@ -58,18 +58,7 @@ RequestCost cost_of(const BankModel& model, const Lanes& addresses, unsigned wid
   return cost;
 }
 
-}  // namespace
-
-void bind_model(nb::module_& m) {
-  m.attr("ZERO_FILL") = kZeroFill;
-  m.def(
-      "presets",
-      [] {
-        const auto names = preset_names();
-        return std::vector<std::string>(names.begin(), names.end());
-      },
-      "The preset names Model accepts: dmm, sm90 (the measured H100), kepler-4B, kepler-8B.");
-
+void bind_cost(nb::module_& m) {
   nb::class_<RequestCost>(m, "Cost", "What one warp request costs (wavefronts == ideal + conflicts).")
       .def_ro("wavefronts", &RequestCost::wavefronts, "serialized passes of the banks")
       .def_ro("ideal", &RequestCost::ideal, "passes the request needs with no bank conflict")
@@ -79,7 +68,9 @@ void bind_model(nb::module_& m) {
         return "Cost(wavefronts=" + std::to_string(c.wavefronts) + ", ideal=" + std::to_string(c.ideal) +
                ", conflicts=" + std::to_string(c.conflicts) + ", degree=" + std::to_string(c.degree) + ")";
       });
+}
 
+void bind_bank_model(nb::module_& m) {
   nb::class_<BankModel>(m, "Model", "A bank model (docs/bank-model.md).")
       .def(nb::new_([](std::string_view preset, unsigned warp, unsigned banks) {
              return make_preset(preset, warp, banks);
@@ -122,6 +113,21 @@ void bind_model(nb::module_& m) {
           "addresses"_a, "width"_a = 4, "op"_a = "ld",
           "Per bank, the distinct words it serves, summed over the request's phases.")
       .def("__repr__", [](const BankModel& b) { return "Model('" + b.name() + "')"; });
+}
+
+}  // namespace
+
+void bind_model(nb::module_& m) {
+  m.attr("ZERO_FILL") = kZeroFill;
+  m.def(
+      "presets",
+      [] {
+        const auto names = preset_names();
+        return std::vector<std::string>(names.begin(), names.end());
+      },
+      "The preset names Model accepts: dmm, sm90 (the measured H100), kepler-4B, kepler-8B.");
+  bind_cost(m);
+  bind_bank_model(m);
 }
 
 }  // namespace bankcheck::python

@@ -10,9 +10,8 @@ import os
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "validate", "harness"))
-import ncu_csv  # noqa: E402
+from repo_root import ROOT  # noqa: F401  (puts the repository root on sys.path)
+from validate.harness import ncu_csv
 
 failures = []
 
@@ -61,6 +60,14 @@ for what, blocks_, names in (("wrong name", page([a, b]), ["a", "c"]), ("extra b
         failures.append(f"{what}: no ValueError")
     except ValueError:
         pass
+# The details page's long form: ncu's log lines and the program's output between its rows are not rows.
+long_form = ['==PROF== Connected to process 7 (/tmp/prog)', '"ID","Kernel Name","Metric Name","Metric Value"',
+             '"0","k(int)","gpu__time_duration.sum","1,024"', 'the program prints a line, "quoted" inside',
+             '==PROF== Profiling "k": 0%....100% - 1 pass', '"1","k(int)","gpu__time_duration.sum","998"']
+check("long form", [(r["ID"], r["Metric Value"]) for r in ncu_csv.metric_rows(long_form)], [("0", "1,024"), ("1", "998")])
+# A cell's value: thousands separators go; nothing, "n/a" or text is None, never 0.
+check("numbers", [ncu_csv.number(t) for t in ("1,024", " 7 ", "0.5", "", None, "n/a", "LDS")],
+      [1024.0, 7.0, 0.5, None, None, None, None])
 
 for f in failures:
     print("FAIL", f)

@@ -17,11 +17,11 @@ import sys
 import tempfile
 import unittest
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+from repo_root import ROOT
+from validate.harness import per_instruction
+
 DATA = os.path.join(ROOT, "validate", "results", "h100-2026-11-22", "per-instruction")
 SCRIPT = os.path.join(ROOT, "validate", "harness", "per_instruction.py")
-sys.path.insert(0, os.path.dirname(SCRIPT))
-import per_instruction  # noqa: E402
 
 
 def run(program, work, predicted=None):

@@ -18,11 +18,11 @@ import sys
 import tempfile
 from collections import defaultdict
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo_root import ROOT
+from validate.suggest import table
+
 CASES = os.path.join(ROOT, "validate", "results", "h200-2026-11-29", "suggest", "cases")
 README = os.path.join(ROOT, "validate", "results", "h200-2026-11-29", "suggest", "README.md")
-sys.path.insert(0, os.path.join(ROOT, "validate", "suggest"))
-import table  # noqa: E402
 
 
 def run(*args):

@@ -18,12 +18,16 @@ keys, 256 x 8 for 8-byte) differ, so besides the time the table gives the time p
 and level, and both against CUB's launch at the same n and key type from the same
 program. Medians over every launch of a kernel at one n. Only the standard library.
 """
-import csv
 import math
+import os
 import re
 import statistics
 import sys
 from collections import defaultdict
+
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.harness import ncu_csv  # noqa: E402
 
 CUB_TILE = {4: (256, 17), 8: (256, 8)}
 METRICS = {"gpu__time_duration.sum": "ns", "smsp__inst_executed.sum": "inst",
@@ -51,15 +55,10 @@ def kernel_form(name):
 def read_launches(path):
     """{(kernel name, grid): {metric: [values]}} from one ncu CSV."""
     launches = defaultdict(lambda: defaultdict(list))
-    with open(path, newline="") as f:
-        rows = csv.reader(line for line in f if line.startswith('"'))
-        header = next(rows)
-        col = {h: i for i, h in enumerate(header)}
-        for r in rows:
-            metric = METRICS.get(r[col["Metric Name"]])
-            if metric:
-                value = float(r[col["Metric Value"]].replace(",", ""))
-                launches[(r[col["Kernel Name"]], r[col["Grid Size"]])][metric].append(value)
+    for r in ncu_csv.read_metric_rows(path):
+        metric = METRICS.get(r["Metric Name"])
+        if metric:
+            launches[(r["Kernel Name"], r["Grid Size"])][metric].append(ncu_csv.number(r["Metric Value"]))
     return launches
 
 

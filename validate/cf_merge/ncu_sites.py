@@ -25,9 +25,10 @@ import re
 import sys
 from collections import defaultdict
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness"))
-import ncu_csv  # noqa: E402
-import per_instruction as pi  # noqa: E402
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.harness import ncu_csv  # noqa: E402
+from validate.harness import per_instruction as pi  # noqa: E402
 
 HEADER = "sim/algorithms/merge/cf_merge_sort.hpp"
 SITES = ["stage_key", "stage_value", "path_a", "path_b", "split_store", "split_load", "gather_key", "gather_value",
@@ -59,9 +60,7 @@ def main():
     rows_out, status = [], 0
     for index, (kernel, rows) in enumerate(launches):
         # functions with the same SASS (policies that compile alike) are the same code: take the first
-        sass = [pi.opcode(pi.normal(r.get("Source", ""))) for r in rows]
-        hits = [name for name, instrs in functions.items()
-                if len(instrs) == len(sass) and all(x == pi.opcode(y) for x, (_, y, _) in zip(sass, instrs))]
+        hits = pi.matching_functions(rows, functions)
         fn = hits[0] if hits else None
         if fn is None:
             print(f"launch {index} ({kernel[:80]}): SASS matches no function of {a.disasm}")

@@ -19,10 +19,13 @@ import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, os.pardir, "probes"))
-sys.path.insert(0, os.path.join(HERE, os.pardir, "harness"))
-from ncu_pages import column, instructions, mnemonic, number, read_source  # noqa: E402
-import sass_text  # noqa: E402
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.probes.ncu_pages import column, instructions, mnemonic, number, read_source  # noqa: E402
+from validate.harness import sass_text  # noqa: E402
+from validate.harness.kernel_names import base_name  # noqa: E402
+
+PROBES = ("cpasync_probe", "cg_srcsize_p1", "cg_ignore_p0", "cg_ignore_p2")  # cpasync.cu's kernels
 
 SM90 = os.path.join(HERE, os.pardir, "sm90")
 
@@ -62,7 +65,7 @@ def chunk_rows(res, chunk):
     out = []
     for fields, (kernel, rows) in zip(cases, launches):
         copies = [d for d in instructions(rows) if d["mnemonic"].startswith("LDGSTS")]
-        if len(copies) != 1 or not any(k in kernel for k in ("cpasync_probe", "cg_srcsize_p1", "cg_ignore_p")):
+        if len(copies) != 1 or base_name(kernel) not in PROBES:
             sys.exit(f"{fields[0]}: {len(copies)} LDGSTS in launch of {kernel}")
         d = copies[0]
         out.append((fields, {"sass": d["mnemonic"], "text": d["sass"], "wavefronts": d["wavefronts"], "ideal": d["wavefronts_ideal"],
@@ -112,7 +115,7 @@ def collect_tma(res, env, name):
     csv.append("kernel,sass,executions,wavefronts")
     n = 0
     for kernel, rows in read_source(os.path.join(res, "tma_forms.sass.csv")):
-        short = "tma_multicast" if "tma_multicast" in kernel else "tma_control"
+        short = base_name(kernel)  # tma_control or tma_multicast
         for r in rows:  # TMA instructions are not among ncu_pages' memory mnemonics: read the rows
             mn, _ = mnemonic(" ".join(r.get("Source", "").split()))
             if mn.startswith(("UTMA", "UBLK")):

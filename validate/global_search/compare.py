@@ -22,8 +22,10 @@ import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness"))
-import ncu_csv  # noqa: E402
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.harness import ncu_csv  # noqa: E402
+from validate.harness.kernel_names import base_name  # noqa: E402
 
 CASE = ["K=65536", "u=256", "q=1", "blocks=8", "--seed", "1"]
 
@@ -36,7 +38,7 @@ def ncu_blocks(path):
             sectors = int(d.get("L2 Theoretical Sectors Global", "0") or 0)
             if sectors == 0:
                 continue
-            name = "gms" if "gms_kernel" in kernel else "btree" if "btree_kernel" in kernel else kernel
+            name = {"gms_kernel": "gms", "btree_kernel": "btree"}.get(base_name(kernel), kernel)
             rows = blocks.setdefault(name, {}).setdefault(block, [])
             rows.append((d["Source"].strip(), int(d["Instructions Executed"]), sectors,
                          int(d.get("L2 Theoretical Sectors Global Ideal", "0") or 0)))

@@ -28,9 +28,12 @@ we can rely on).
 import argparse
 import csv
 import itertools
+import os
 import sys
 
-import ncu_csv
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.harness import ncu_csv  # noqa: E402
 
 METRIC = {
     ("instructions", "ld"): "smsp__inst_executed_op_shared_ld.sum",
@@ -41,12 +44,6 @@ METRIC = {
     ("conflicts", "st"): "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
 }
 
-
-def number(text):
-    text = (text or "").replace(",", "").strip()
-    if text in ("", "n/a"):
-        return None
-    return float(text)
 
 
 def main():
@@ -91,7 +88,7 @@ def main():
                 "conflicts": int(p[f"{op}_conflicts"]),
             }
             for quantity in ("instructions", "wavefronts", "conflicts"):
-                got = number(n.get(METRIC[(quantity, op)]))
+                got = ncu_csv.number(n.get(METRIC[(quantity, op)]))
                 row = {
                     "case": case, "op": op, "quantity": quantity, "metric": METRIC[(quantity, op)],
                     "predicted": pred[quantity], "measured": "" if got is None else int(got),

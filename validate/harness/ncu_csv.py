@@ -1,7 +1,9 @@
 """Nsight Compute's CSV pages: the one Python reader of them.
 
 The raw page (`ncu --csv --page raw`, one row per profiled launch) is read by
-read_raw; the source page by read_blocks.
+read_raw; the details page in its long form (`ncu --csv` with --metrics and no
+--page: one row per launch and metric, "Metric Name", "Metric Unit", "Metric
+Value") by read_metric_rows; the source page by read_blocks.
 
 The source page: `ncu -i REPORT --page source --csv --print-source sass` prints one block per
 profiled launch, in profiling order: a "Kernel Name" line, then a header row
@@ -25,6 +27,16 @@ Only the standard library is used.
 import csv
 
 
+def number(text):
+    """A value of a page's cell: ncu's thousands separators ("1,024") dropped;
+    None where the cell is missing, empty, "n/a" or not a number."""
+    text = (text or "").replace(",", "").strip()
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
 def raw_rows(lines):
     """The launch rows of a raw page's lines, in launch order: ncu's own log
     lines (==PROF==, ==WARNING==) and the units row under the header dropped."""
@@ -36,6 +48,19 @@ def read_raw(path):
     """raw_rows of the file at path."""
     with open(path, newline="") as f:
         return raw_rows(f)
+
+
+def metric_rows(lines):
+    """The rows of a long-form details page's lines, one per launch and metric,
+    in page order: ncu's own log lines and the profiled program's output (any
+    line not opened by a quote) dropped."""
+    return list(csv.DictReader(line for line in lines if line.startswith('"')))
+
+
+def read_metric_rows(path):
+    """metric_rows of the file at path."""
+    with open(path, newline="") as f:
+        return metric_rows(f)
 
 
 def read_blocks(path):

@@ -57,8 +57,9 @@ import re
 import sys
 from collections import defaultdict
 
-import ncu_csv
-import sass_text
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.harness import ncu_csv, sass_text  # noqa: E402
 
 FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 INSTR = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;?\s*$")
@@ -216,21 +217,22 @@ def site_of(chain, sites, allowed):
 
 
 def number(text):
-    text = (text or "").replace(",", "").strip()
-    try:
-        return float(text)
-    except ValueError:
-        return 0.0
+    return ncu_csv.number(text) or 0.0
 
 
 opcode = sass_text.opcode  # guard and mnemonic: operands differ between ncu and nvdisasm
 
 
+def matching_functions(rows, functions):
+    """The functions whose instruction sequence is the launch's, in the disassembly's order."""
+    sass = [opcode(normal(r.get("Source", ""))) for r in rows]
+    return [name for name, instrs in functions.items()
+            if len(instrs) == len(sass) and all(a == opcode(b) for a, (_, b, _) in zip(sass, instrs))]
+
+
 def match_function(rows, functions):
     """The one function whose instruction sequence is the launch's, or None."""
-    sass = [opcode(normal(r.get("Source", ""))) for r in rows]
-    hits = [name for name, instrs in functions.items()
-            if len(instrs) == len(sass) and all(a == opcode(b) for a, (_, b, _) in zip(sass, instrs))]
+    hits = matching_functions(rows, functions)
     return hits[0] if len(hits) == 1 else None
 
 

@@ -11,13 +11,11 @@ import gzip
 import os
 import sys
 
-import ncu_csv
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.harness import ncu_csv  # noqa: E402
 
 VARIANT = {"0": "pbs", "3": "pbs-cf", "4": "pbs-cl"}  # PbsVariant values in the kernel names
-
-
-def number(text):
-    return float(text.replace(",", ""))
 
 
 def main(d):
@@ -33,10 +31,10 @@ def main(d):
         name = r["Kernel Name"]
         variant = "read-write" if "read_write" in name else VARIANT[name.split("PbsFactory<long, ")[1].split(">")[0]]
         inp = "random" if i < len(rows) // 2 else "worst"  # profile mode: all kernels on random, then on worst
-        latency = number(r["smsp__average_warp_latency_per_inst_issued.ratio"])
-        long_sb = number(r["smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio"])
-        short_sb = number(r["smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio"])
-        gbs = number(r["dram__bytes.sum.per_second"]) / 1e9
+        latency = ncu_csv.number(r["smsp__average_warp_latency_per_inst_issued.ratio"])
+        long_sb = ncu_csv.number(r["smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio"])
+        short_sb = ncu_csv.number(r["smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio"])
+        gbs = ncu_csv.number(r["dram__bytes.sum.per_second"]) / 1e9
         print(f"| {variant} | {inp} | {times[(variant, inp)]:.2f} | {gbs:.0f} | {100 * long_sb / latency:.1f}% | "
               f"{100 * short_sb / latency:.1f}% |")
 

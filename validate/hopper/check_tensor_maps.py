@@ -18,8 +18,9 @@ import csv
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness"))
-from sass_text import mnemonic  # noqa: E402
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.harness.sass_text import mnemonic  # noqa: E402
 
 K_ROWS = 64
 # (row_bytes, swizzle) of main()'s seven run<>() calls, in order.

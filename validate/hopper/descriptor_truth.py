@@ -8,7 +8,12 @@ recovered from the SASS against (never the recovery's own output).
 Columns: the kernel's mangled name, whether A is read from shared memory,
 and the swizzle mode and stride byte offset of both operands' descriptors.
 """
-import make_wgmma_probes as p
+import os
+import sys
+
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.hopper import make_wgmma_probes as p  # noqa: E402
 
 SWIZZLE_NAME = {"none": "none", "128B": "128B", "64B": "64B", "32B": "32B"}
 

@@ -12,8 +12,9 @@ import re
 import sys
 
 # ncu's source page is read by its one Python reader (harness/ncu_csv.py).
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness"))
-from ncu_csv import read_blocks  # noqa: E402
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.harness.ncu_csv import read_blocks  # noqa: E402
 
 
 def measured(path):

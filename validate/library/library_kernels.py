@@ -13,6 +13,9 @@ import sys
 import torch
 import torch.nn.functional as F
 
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+
 
 def rel_err(got, ref):
     got = got.double().cpu()
@@ -82,8 +85,7 @@ def conv(dtype):
 def triton_matmul(stages, bm=64, bn=64, bk=32, warps=4):
     def run():
         # the kernel of validate/programs/triton_kernels.py, here at other tile sizes and pipeline depths
-        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "programs"))
-        from triton_kernels import matmul_kernel
+        from validate.programs.triton_kernels import matmul_kernel
 
         M = N = K = 1024
         a = torch.randn(M, K, device="cuda", dtype=torch.float16)

@@ -40,16 +40,14 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness"))
-import ncu_csv  # noqa: E402
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.harness import ncu_csv  # noqa: E402
+from validate.harness.kernel_names import display_name  # noqa: E402
 
 
 def number(text):
-    text = (text or "").replace(",", "").strip()
-    try:
-        return int(float(text))
-    except ValueError:
-        return 0
+    return int(ncu_csv.number(text) or 0)
 
 
 def rows_of(path):
@@ -273,21 +271,13 @@ def check_report(path, blocks, lines, no_lineinfo):
     return out
 
 
-def short_kernel(name):
-    """"void ns::(anonymous namespace)::k<T>(float*)" as "ns::k": the table's column."""
-    name = name[5:] if name.startswith("void ") else name
-    name = name.replace("(anonymous namespace)::", "")
-    cut = [i for i in (name.find("<"), name.find("(")) if i > 0]
-    return name[:min(cut)] if cut else name
-
-
 def print_table(title, rows, totals):
     print(f"{title}: {len(rows)} conflicting instructions (ncu: wavefronts > ideal), {totals}")
     fmt = "{:<24} {:>7} {:<32} {:>7} {:>6}  {:<76} {:<20} {:<18} {}"
     print(fmt.format("kernel", "offset", "sass", "ncu wf", "ideal", "bankcheck line", "ncu line", "verdict",
                      "MARK"))
     for r in rows:
-        print(fmt.format(short_kernel(r["kernel"])[:24], r["offset"], r["sass"][:32], r["ncu_wavefronts"],
+        print(fmt.format(display_name(r["kernel"])[:24], r["offset"], r["sass"][:32], r["ncu_wavefronts"],
                          r["ncu_ideal"], r["bankcheck"][:76], r["ncu"][:20], r["verdict"], r["mark"]))
 
 

@@ -23,22 +23,14 @@ import sys
 from collections import Counter
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "sm90", "probes"))
-from make_probe_cases import S12_SASS  # noqa: E402  (the documented 12-byte mapping)
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.harness.kernel_names import mangled_base_name as demangle  # noqa: E402
+from validate.sm90.probes.make_probe_cases import S12_SASS  # noqa: E402  (the documented 12-byte mapping)
 
 FUNC = re.compile(r"Function : (\S+)")
 INSTR = re.compile(r"^\s+/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
 MEM = re.compile(r"^(LDS|STS|ATOMS|LDSM|STSM|LDGSTS|LDG|STG|ATOMG|ATOM|RED|REDG|LDL|STL|LD|ST)(\.|$)")
-
-
-def demangle(name):
-    """Base name of an Itanium-mangled function (_Z<len><name>...)."""
-    m = re.match(r"_Z(\d+)", name)
-    if not m:
-        return name
-    n = int(m.group(1))
-    start = m.end()
-    return name[start:start + n]
 
 
 def read_sass(path):

@@ -9,9 +9,9 @@ import sys
 from collections import OrderedDict
 
 # ncu's source page is read as the per-instruction harness reads it.
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "harness"))
-from ncu_csv import drop_copies, raw_rows, read_blocks  # noqa: E402
-from sass_text import split_guard  # noqa: E402
+from validate.harness import ncu_csv
+from validate.harness.ncu_csv import drop_copies, raw_rows, read_blocks
+from validate.harness.sass_text import split_guard
 
 MEM = re.compile(r"^(LDS|STS|ATOMS|LDSM|STSM|LDGSTS|LDG|STG|ATOMG|ATOM|RED|REDG|LDL|STL|LD|ST)(\.|$)")
 # Source-page columns: the label ncu prints with --section SourceCounters,
@@ -33,12 +33,9 @@ NUMERIC = {"inst_executed", "thread_pred_on", "wavefronts", "wavefronts_ideal", 
 
 
 def number(text):
-    text = (text or "").replace(",", "").strip()
-    try:
-        v = float(text)
-        return int(v) if v == int(v) else v
-    except ValueError:
-        return None
+    """ncu_csv.number, as an int where the value is whole."""
+    v = ncu_csv.number(text)
+    return v if v is None or v != int(v) else int(v)
 
 
 def read_raw(path):
@@ -87,8 +84,3 @@ def instructions(rows):
         out.append(d)
     return out
 
-
-def names_match(fn, kernel_name):
-    """Is kernel_name (as ncu prints it) the function fn, not merely one whose
-    name starts with it (probe_ldsm_x1 against probe_ldsm_x1_trans)?"""
-    return re.search(rf"(^|\s){re.escape(fn)}[(<]", kernel_name) is not None

@@ -41,7 +41,10 @@ import re
 import sys
 from collections import OrderedDict, defaultdict
 
-from ncu_pages import COLUMNS, instructions, names_match, number, read_raw, read_source
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.harness.kernel_names import is_function  # noqa: E402
+from validate.probes.ncu_pages import COLUMNS, instructions, number, read_raw, read_source  # noqa: E402
 
 # The kinds whose probed instruction is a cp.async (LDGSTS).
 COPY_KINDS = ("cpasync", "cgsrc", "cgline", "cgwarm", "cgsrcsize", "cgignore", "cgpair", "cgpairplain", "cgwarmsrcsize",
@@ -97,9 +100,9 @@ def analyse_step(step, manifest, problems):
         kernel_fn = launch[1] if len(launch) > 1 else ""
         r = raw[i] if i < len(raw) else {}
         kname = r.get("Kernel Name", "")
-        if kernel_fn and kname and not names_match(kernel_fn, kname):
+        if kernel_fn and kname and not is_function(kernel_fn, kname):
             problems.append(f"{name} launch {i}: case {case_name} expects kernel {kernel_fn}, ncu says {kname}")
-        if src and i < len(src) and kernel_fn and not names_match(kernel_fn, src[i][0]):
+        if src and i < len(src) and kernel_fn and not is_function(kernel_fn, src[i][0]):
             problems.append(f"{name} launch {i}: source block of {src[i][0]}, expected {kernel_fn}")
         case = manifest.get(case_name, {})
         kind = target_kind(group, case)

@@ -3,7 +3,7 @@ ld8cap sets; see that file's docstring). Split out so each file holds one
 concern."""
 import random
 
-from case_format import SHARED, W, line
+from validate.sm90.case_format import SHARED, W, line
 
 def ld8mix_cases():
     rnd = random.Random(8_2026_11_23)

@@ -32,11 +32,14 @@ Two sets, written as bankcheck text traces (docs/trace-format.md):
 The test suite checks the preset on the first five sets.
 Addresses stay inside the microbenchmark's 48 KiB shared array.
 """
+import os
 import random
 import sys
 
-from case_format import SHARED, W, WIDTHS, fit, line
-from ld8_cases import ld8cap_cases, ld8mix_cases, ld8pair_cases
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.sm90.case_format import SHARED, W, WIDTHS, fit, line  # noqa: E402
+from validate.sm90.ld8_cases import ld8cap_cases, ld8mix_cases, ld8pair_cases  # noqa: E402
 
 def design_cases():
     out = []

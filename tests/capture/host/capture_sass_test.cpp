@@ -38,6 +38,62 @@ bool make_cubin(const fs::path& dir, const std::string& a, const std::string& b,
   REQUIRE_MESSAGE(std::system(cmd.c_str()) == 0, "nvcc failed: " << read_file(log));
   return true;
 }
+
+/// The stand-in nvdisasm, dir/tools/nvdisasm: logs its arguments to `log`; refuses -fun when FAIL_FUN is set
+/// (an nvdisasm without it) and -gi when FAIL_GI is; prints one LDS of wanted_kernel.
+void write_stand_in_nvdisasm(const fs::path& dir, const fs::path& log) {
+  {
+    std::ofstream tool(dir / "tools" / "nvdisasm");
+    tool << "#!/bin/sh\necho \"$*\" >> " << log.string() << "\n"
+         << "case \"$*\" in *-fun*) [ -n \"$FAIL_FUN\" ] && exit 1;; esac\n"
+         << "case \"$*\" in *-gi*) [ -n \"$FAIL_GI\" ] && exit 1;; esac\n"
+         << "echo '.text._Z13wanted_kernelPi:'\necho '        /*0010*/                   LDS R1, [R2] ;'\n";
+  }
+  fs::permissions(dir / "tools" / "nvdisasm", fs::perms::owner_all);
+}
+
+LaunchRow launch_row(const std::string& kernel, const char* status) {
+  LaunchRow row;
+  row.kernel = kernel;
+  row.status = status;
+  return row;
+}
+
+/// The symbol index of the function `name` in a cubin file, as nvdisasm -fun takes it ("" when absent).
+std::string symbol_in(const fs::path& cubin, const std::string& name) {
+  std::ifstream in(cubin, std::ios::binary);
+  const std::string image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const CubinFunction& f : cubin_functions({reinterpret_cast<const std::byte*>(image.data()), image.size()}))
+    if (f.name == name) return std::to_string(f.symbol);
+  return "";
+}
+
+/// One captured launch (module-0's wanted_kernel) and one skipped (module-1's): only module-0 is
+/// disassembled, by -fun naming the function, or whole where -fun fails.
+void check_captured_cubins_only(const fs::path& dir, const fs::path& log, bool fail_fun) {
+  CAPTURE(fail_fun);
+  fs::remove(log);
+  if (fail_fun) ::setenv("FAIL_FUN", "1", 1);
+  CaptureReport report;
+  report.launches = {launch_row("_Z13wanted_kernelPi", kStatusCaptured),
+                     launch_row("_Z13unused_kernelPi", kStatusSkipped)};
+  const auto problems = write_sass(dir / "staging", {(dir / "tools").string()}, report);
+  ::unsetenv("FAIL_FUN");
+  CHECK(problems.empty());
+  const std::string calls = read_file(log);
+  CHECK(calls.find("module-1.cubin") == std::string::npos);  // no captured function in it
+  const fs::path module0 = dir / "staging" / "cubins" / "module-0.cubin";
+  const std::string wanted_symbol = symbol_in(module0, "_Z13wanted_kernelPi");
+  REQUIRE(!wanted_symbol.empty());
+  CHECK(calls.find("-c -gi -fun " + wanted_symbol + " " + module0.string()) != std::string::npos);
+  // Where -fun fails, the whole cubin follows.
+  CHECK((calls.find("-c -gi " + module0.string()) != std::string::npos) == fail_fun);
+  const std::string sass = read_file(dir / "staging" / "sass.csv");
+  CHECK(sass.find("_Z13wanted_kernelPi,0x10,\"LDS R1, [R2]\"") != std::string::npos);  // csv-quoted: it holds a comma
+  REQUIRE(!report.notes.empty());
+  CHECK(report.notes.back().find("1 of 2 cubins hold no captured launch's function") != std::string::npos);
+}
+
 }  // namespace
 
 TEST_CASE("write_sass disassembles only the captured functions' cubins, naming the functions") {
@@ -51,56 +107,14 @@ TEST_CASE("write_sass disassembles only the captured functions' cubins, naming t
   fs::create_directories(dir / "tools");
   make_cubin(dir, "wanted_kernel", "other_kernel", dir / "staging" / "cubins" / "module-0.cubin");
   make_cubin(dir, "unused_kernel", "spare_kernel", dir / "staging" / "cubins" / "module-1.cubin");
-  // The stand-in: logs its arguments; refuses -fun when FAIL_FUN is set (an nvdisasm without it).
   const fs::path log = dir / "calls.log";
-  {
-    std::ofstream tool(dir / "tools" / "nvdisasm");
-    tool << "#!/bin/sh\necho \"$*\" >> " << log.string() << "\n"
-         << "case \"$*\" in *-fun*) [ -n \"$FAIL_FUN\" ] && exit 1;; esac\n"
-         << "case \"$*\" in *-gi*) [ -n \"$FAIL_GI\" ] && exit 1;; esac\n"
-         << "echo '.text._Z13wanted_kernelPi:'\necho '        /*0010*/                   LDS R1, [R2] ;'\n";
-  }
-  fs::permissions(dir / "tools" / "nvdisasm", fs::perms::owner_all);
-  for (const bool fail_fun : {false, true}) {
-    CAPTURE(fail_fun);
-    fs::remove(log);
-    if (fail_fun) ::setenv("FAIL_FUN", "1", 1);
-    CaptureReport report;
-    LaunchRow captured;
-    captured.kernel = "_Z13wanted_kernelPi";
-    captured.status = kStatusCaptured;
-    LaunchRow skipped;
-    skipped.kernel = "_Z13unused_kernelPi";
-    skipped.status = kStatusSkipped;
-    report.launches = {captured, skipped};
-    const auto problems = write_sass(dir / "staging", {(dir / "tools").string()}, report);
-    ::unsetenv("FAIL_FUN");
-    CHECK(problems.empty());
-    const std::string calls = read_file(log);
-    CHECK(calls.find("module-1.cubin") == std::string::npos);  // no captured function in it
-    std::ifstream in(dir / "staging" / "cubins" / "module-0.cubin", std::ios::binary);
-    const std::string image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::string wanted_symbol;
-    for (const CubinFunction& f : cubin_functions({reinterpret_cast<const std::byte*>(image.data()), image.size()}))
-      if (f.name == "_Z13wanted_kernelPi") wanted_symbol = std::to_string(f.symbol);
-    REQUIRE(!wanted_symbol.empty());
-    CHECK(calls.find("-c -gi -fun " + wanted_symbol + " " + (dir / "staging" / "cubins" / "module-0.cubin").string()) !=
-          std::string::npos);
-    // Where -fun fails, the whole cubin follows.
-    CHECK((calls.find("-c -gi " + (dir / "staging" / "cubins" / "module-0.cubin").string()) != std::string::npos) == fail_fun);
-    const std::string sass = read_file(dir / "staging" / "sass.csv");
-    CHECK(sass.find("_Z13wanted_kernelPi,0x10,\"LDS R1, [R2]\"") != std::string::npos);  // csv-quoted: it holds a comma
-    REQUIRE(!report.notes.empty());
-    CHECK(report.notes.back().find("1 of 2 cubins hold no captured launch's function") != std::string::npos);
-  }
+  write_stand_in_nvdisasm(dir, log);
+  for (const bool fail_fun : {false, true}) check_captured_cubins_only(dir, log, fail_fun);
   // An nvdisasm that cannot give line info for the cubin: its SASS all the same, without lines.
   fs::remove(log);
   ::setenv("FAIL_GI", "1", 1);
   CaptureReport report;
-  LaunchRow captured;
-  captured.kernel = "_Z13wanted_kernelPi";
-  captured.status = kStatusCaptured;
-  report.launches = {captured};
+  report.launches = {launch_row("_Z13wanted_kernelPi", kStatusCaptured)};
   CHECK(write_sass(dir / "staging", {(dir / "tools").string()}, report).empty());
   ::unsetenv("FAIL_GI");
   CHECK(read_file(log).find("-c " + (dir / "staging" / "cubins" / "module-0.cubin").string()) != std::string::npos);

@@ -7,7 +7,10 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
+#include <string>
 
 using namespace bankcheck::capture;
 
@@ -26,6 +29,23 @@ TEST_CASE("kernel base names match across demanglers") {
         "cunn_SoftMaxForwardReg");
   CHECK(kernel_base_name("void (anonymous namespace)::k(int)") == "k");
   CHECK(kernel_base_name("_Z1kv") == "_Z1kv");
+}
+
+TEST_CASE("kernel base names of the names on committed pages, the rows the Python rule is held to") {
+  // tests/data/kernel_names/base_names.tsv (function, name, where from): its header says where each row's
+  // function comes from; tests/validate/kernel_names_test.py holds validate/harness/kernel_names.py to it.
+  std::ifstream in(std::filesystem::path(BANKCHECK_SOURCE_DIR) / "tests/data/kernel_names/base_names.tsv");
+  REQUIRE(in);
+  int rows = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const std::size_t name = line.find('\t') + 1, from = line.find('\t', name);
+    REQUIRE(from != std::string::npos);
+    CAPTURE(line);
+    CHECK(kernel_base_name(line.substr(name, from - name)) == line.substr(0, name - 1));
+    ++rows;
+  }
+  CHECK(rows >= 75);
 }
 
 TEST_CASE("one function spelled by c++filt and by ncu has one identity") {

@@ -61,18 +61,12 @@ struct Expected {
   std::uint32_t degree = 0;
 };
 
-}  // namespace
-
-TEST_CASE("threads filling the table give the sequential sums of the CPU model's costs") {
-  const BankModel model = make_preset("sm90");
-  std::mt19937_64 rng(15);
-  const unsigned kThreads = 8, kPerThread = 3000, kPcs = 40;
-  std::vector<std::vector<SummaryRequest>> work(kThreads);
+/// Per pc, the sums and maxima of the CPU model's costs over every request, taken in order.
+std::map<std::uint64_t, Expected> sequential_sums(const BankModel& model,
+                                                  const std::vector<std::vector<SummaryRequest>>& work) {
   std::map<std::uint64_t, Expected> want;
-  for (auto& list : work)
-    for (unsigned i = 0; i < kPerThread; ++i) {
-      list.push_back(random_request(rng, kPcs));
-      const SummaryRequest& r = list.back();
+  for (const auto& list : work)
+    for (const SummaryRequest& r : list) {
       Expected& e = want[r.pc];
       const RequestCost c = cpu_cost(model, r.op, r);
       e.executions += 1;
@@ -85,13 +79,56 @@ TEST_CASE("threads filling the table give the sequential sums of the CPU model's
       e.alt_wavefronts += a.wavefronts;
       e.alt_worst_excess = std::max(e.alt_worst_excess, a.conflicts);
     }
-  Table t(64, 4);
+  return want;
+}
+
+/// One thread per list, each summarizing its requests into shard k % shards, as the GPU's warps do.
+void fill_from_threads(Table& t, const std::vector<std::vector<SummaryRequest>>& work) {
   std::vector<std::thread> threads;
-  for (unsigned k = 0; k < kThreads; ++k)
+  for (unsigned k = 0; k < work.size(); ++k)
     threads.emplace_back([&, k] {
       for (const SummaryRequest& r : work[k]) summarize(t.view, k % t.view.shards, r);
     });
   for (auto& th : threads) th.join();
+}
+
+/// The worst records a row keeps are ones that cost that much on the CPU.
+void check_worst_records(const BankModel& model, const InstructionSummary& row, const Expected& e) {
+  REQUIRE(row.worst);
+  CHECK(row.worst->excess == e.worst_excess);
+  SummaryRequest again;
+  again.op = row.op;
+  again.width = row.width;
+  again.mask = row.worst->mask;
+  for (unsigned l = 0; l < 32; ++l) again.addr[l] = row.worst->addr[l];
+  const RequestCost c = cpu_cost(model, row.op, again);
+  CHECK(c.conflicts == row.worst->excess);
+  CHECK(c.wavefronts == row.worst->wavefronts);
+  // An atom or a 16-byte cp.async also keeps the alternative kind's own worst
+  // record (the SASS may refine the kind after the run: H100 capture of CUB's
+  // radix sort, where the atom column's worst was not atom.popc's), when
+  // the alternative kind costs at least one execution (a cpasync.cg
+  // without sources is often not modelled: rule 6b).
+  CHECK(row.alt_worst.has_value() == (row.alt.has_value() && row.alt->unmodelled < row.executions));
+  if (!row.alt_worst) return;
+  CHECK(row.alt_worst->excess == e.alt_worst_excess);
+  for (unsigned l = 0; l < 32; ++l) again.addr[l] = row.alt_worst->addr[l];
+  again.mask = row.alt_worst->mask;
+  CHECK(cpu_cost(model, alternative_op(row.op, row.width), again).conflicts == row.alt_worst->excess);
+}
+
+}  // namespace
+
+TEST_CASE("threads filling the table give the sequential sums of the CPU model's costs") {
+  const BankModel model = make_preset("sm90");
+  std::mt19937_64 rng(15);
+  const unsigned kThreads = 8, kPerThread = 3000, kPcs = 40;
+  std::vector<std::vector<SummaryRequest>> work(kThreads);
+  for (auto& list : work)
+    for (unsigned i = 0; i < kPerThread; ++i) list.push_back(random_request(rng, kPcs));
+  const std::map<std::uint64_t, Expected> want = sequential_sums(model, work);
+  Table t(64, 4);
+  fill_from_threads(t, work);
   CHECK(t.overflow == 0);
   CHECK(t.mismatch == 0);
 
@@ -113,28 +150,7 @@ TEST_CASE("threads filling the table give the sequential sums of the CPU model's
     CHECK(row.costs.degree == e.degree);
     CHECK(row.alt.has_value() == (alternative_op(row.op, row.width) != row.op));
     if (row.alt) CHECK(row.alt->wavefronts == e.alt_wavefronts);
-    REQUIRE(row.worst);
-    CHECK(row.worst->excess == e.worst_excess);
-    // The record kept is one that costs that much on the CPU.
-    SummaryRequest again;
-    again.op = row.op;
-    again.width = row.width;
-    again.mask = row.worst->mask;
-    for (unsigned l = 0; l < 32; ++l) again.addr[l] = row.worst->addr[l];
-    const RequestCost c = cpu_cost(model, row.op, again);
-    CHECK(c.conflicts == row.worst->excess);
-    CHECK(c.wavefronts == row.worst->wavefronts);
-    // An atom or a 16-byte cp.async also keeps the alternative kind's own worst
-    // record (the SASS may refine the kind after the run: H100 capture of CUB's
-    // radix sort, where the atom column's worst was not atom.popc's), when
-    // the alternative kind costs at least one execution (a cpasync.cg
-    // without sources is often not modelled: rule 6b).
-    CHECK(row.alt_worst.has_value() == (row.alt.has_value() && row.alt->unmodelled < row.executions));
-    if (!row.alt_worst) continue;
-    CHECK(row.alt_worst->excess == e.alt_worst_excess);
-    for (unsigned l = 0; l < 32; ++l) again.addr[l] = row.alt_worst->addr[l];
-    again.mask = row.alt_worst->mask;
-    CHECK(cpu_cost(model, alternative_op(row.op, row.width), again).conflicts == row.alt_worst->excess);
+    check_worst_records(model, row, e);
   }
 }
 

@@ -69,10 +69,12 @@ import os
 import random
 import sys
 
-from probe_case_kinds import (S12_SASS, SHARED, W, atom_cases, cpasync_cases,  # noqa: F401
-                              global_cases, ld8_cases, matrix_cases, row_lanes, s12_cases)
-from probe_cases_cgsrc import cgline_cases, cgsrc_cases
-from probe_cases_ltc import IGNORE_SOURCE, hinted_cases, zero_fill_cases
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.sm90.probes.probe_case_kinds import (S12_SASS, SHARED, W, atom_cases, cpasync_cases,  # noqa: E402,F401
+                                                   global_cases, ld8_cases, matrix_cases, row_lanes, s12_cases)
+from validate.sm90.probes.probe_cases_cgsrc import cgline_cases, cgsrc_cases  # noqa: E402
+from validate.sm90.probes.probe_cases_ltc import IGNORE_SOURCE, hinted_cases, zero_fill_cases  # noqa: E402
 
 
 class Cases:

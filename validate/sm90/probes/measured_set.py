@@ -16,34 +16,52 @@ import os
 import re
 import sys
 
-res, kind, name, gpu, command = sys.argv[1:6]
-root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-rows = {}
-for r in csv.DictReader(open(os.path.join(res, "summary", f"{kind}.instructions.csv"))):
-    if r["target"] == "1":
-        rows.setdefault(r["name"], r)  # a case of two probed copies (cgpair): the first, which its line describes
-out_trace, out_csv = [], []
-for line in open(os.path.join(res, "cases", f"{kind}.trace")):
-    if not line.startswith("@"):
-        continue
-    site = line.split()[0][1:]
-    r = rows[site]
-    sass = r["sass"].split(" ")[0]
-    if ".BYPASS" in sass:
-        # The predicate operand's register decides (op refinement, capture/host/op_refinement.hpp):
-        # P0 the zero-fill form's cost, another register the plain form's, a negated one unmeasured.
-        m = re.search(r",\s*(!?P[0-6T])(\s|,|;|$)", r["sass"])
-        pred = m.group(1) if m else ""
-        refined = "cpasync.unmeasured" if pred.startswith("!") else "cpasync.cg.zfill" if pred == "P0" else "cpasync.cg"
-        op = line.split()[1]
-        line = line.replace(f"@{site} {op} ", f"@{site} {refined} ", 1)
-    out_trace.append(line.rstrip("\n"))
-    out_csv.append(f"{site},{r['wavefronts']},{sass}")
-with open(os.path.join(root, "cases", f"{name}.trace"), "w") as f:
-    f.write(f"# sm90 single-instruction {kind} cases of validate/sm90/probes (make_probe_cases.py), op refined from the SASS\n")
-    f.write("warp 32\n" + "\n".join(out_trace) + "\n")
-with open(os.path.join(root, "measured", f"{name}.csv"), "w") as f:
-    f.write(f"# Nsight Compute per-instruction \"L1 Wavefronts Shared\" of the probed instruction of each case of cases/{name}.trace\n")
-    f.write(f"# {gpu}\n# command: {command}\n")
-    f.write("site,wavefronts,sass\n" + "\n".join(out_csv) + "\n")
-print(f"{len(out_csv)} cases -> cases/{name}.trace, measured/{name}.csv")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+
+
+def probed_rows(res, kind):
+    """{case: its summary row} of the probed instruction (target 1) of each case."""
+    rows = {}
+    for r in csv.DictReader(open(os.path.join(res, "summary", f"{kind}.instructions.csv"))):
+        if r["target"] == "1":
+            rows.setdefault(r["name"], r)  # a case of two probed copies (cgpair): the first, which its line describes
+    return rows
+
+
+def refined(line, site, r):
+    """The case's trace line, its op refined from the SASS the probe compiled to."""
+    if ".BYPASS" not in r["sass"].split(" ")[0]:
+        return line
+    # The predicate operand's register decides (op refinement, capture/host/op_refinement.hpp):
+    # P0 the zero-fill form's cost, another register the plain form's, a negated one unmeasured.
+    m = re.search(r",\s*(!?P[0-6T])(\s|,|;|$)", r["sass"])
+    pred = m.group(1) if m else ""
+    op = "cpasync.unmeasured" if pred.startswith("!") else "cpasync.cg.zfill" if pred == "P0" else "cpasync.cg"
+    return line.replace(f"@{site} {line.split()[1]} ", f"@{site} {op} ", 1)
+
+
+def main(res, kind, name, gpu, command):
+    rows = probed_rows(res, kind)
+    out_trace, out_csv = [], []
+    for line in open(os.path.join(res, "cases", f"{kind}.trace")):
+        if not line.startswith("@"):
+            continue
+        site = line.split()[0][1:]
+        r = rows[site]
+        out_trace.append(refined(line, site, r).rstrip("\n"))
+        out_csv.append(f"{site},{r['wavefronts']},{r['sass'].split(' ')[0]}")
+    with open(os.path.join(ROOT, "cases", f"{name}.trace"), "w") as f:
+        f.write(f"# sm90 single-instruction {kind} cases of validate/sm90/probes (make_probe_cases.py), op refined from the SASS\n")
+        f.write("warp 32\n" + "\n".join(out_trace) + "\n")
+    with open(os.path.join(ROOT, "measured", f"{name}.csv"), "w") as f:
+        f.write(f"# Nsight Compute per-instruction \"L1 Wavefronts Shared\" of the probed instruction of each case of cases/{name}.trace\n")
+        f.write(f"# {gpu}\n# command: {command}\n")
+        f.write("site,wavefronts,sass\n" + "\n".join(out_csv) + "\n")
+    print(f"{len(out_csv)} cases -> cases/{name}.trace, measured/{name}.csv")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 6:
+        print(__doc__.splitlines()[2].strip(), file=sys.stderr)
+        sys.exit(2)
+    main(*sys.argv[1:6])

@@ -3,8 +3,7 @@ documents what a lane token means per kind): each `KIND_cases(c, ...)` adds
 the kind's cases to the case set `c` (make_probe_cases.Cases) in launch
 order, drawing only from the seeded `rnd` it is given, so the files stay
 reproducible byte for byte. Only the standard library is used."""
-import os
-import sys
+from validate.sm90.make_cases import ld8mix_cases
 
 W = 32
 SHARED = 48 * 1024
@@ -277,8 +276,6 @@ def ld8_cases(c):
     `pred-copy`: every eighth, the idle lanes holding their partner's
     address (l^1, else l^2, else l^3, else the first active lane's), which
     changes nothing if read; `div`: every eighth from the fifth on."""
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-    from make_cases import ld8mix_cases
     idle_cases = []
     for text in ld8mix_cases():
         t = text.split()

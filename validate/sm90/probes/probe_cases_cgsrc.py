@@ -1,6 +1,6 @@
 """cp.async.cg probe cases (kind `cgsrc`, validate/sm90/cases/cgsrc.trace):
 sources and destinations varied in 16-byte chunks (docs/bank-model.md, rule 6b)."""
-from probe_case_kinds import W
+from validate.sm90.probes.probe_case_kinds import W
 
 
 def cgsrc_cases(c, rnd):

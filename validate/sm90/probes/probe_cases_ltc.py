@@ -4,7 +4,7 @@ their source and fill their destination with zeros (kind zfill). In a trace a
 zero-filling lane's source is `z` (docs/trace-format.md); the manifest gives
 it as IGNORE_SOURCE, which the kernel turns into a null source and a true
 ignore-src predicate (probe_kernels_cpasync.cuh)."""
-from probe_case_kinds import W, row_lanes
+from validate.sm90.probes.probe_case_kinds import W, row_lanes
 
 IGNORE_SOURCE = 0xFFFFFFFF
 Z = "z"
