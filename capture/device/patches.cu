@@ -3,13 +3,16 @@
 // in capture/injection/injection.cpp). Built as a tools patch
 // (`nvcc -arch=sm_90 --fatbin --keep-device-functions -Xptxas
 // --compile-as-tools-patch`, no -rdc): without that ABI, patched real
-// kernels fault with illegal addresses (measured on the H100, issue 13).
+// kernels fault with illegal addresses (measured on the H100).
 //
 // Each lane calls the patch for its own access. The lanes of a warp that
 // execute the same instruction (same pc) are grouped with
-// __match_any_sync(__activemask(), pc); the group's lowest lane reserves a
-// slot of the ring (capture/host/ring_layout.hpp), every lane writes its
-// own offset into it (one coalesced write), and the leader commits it. In
+// __match_any_sync(__activemask(), pc). In a deduplicated full capture (the
+// default) the group first looks its record up in the launch's table of
+// distinct records in device memory (record_table.cuh): a record seen before
+// only adds to its count. Otherwise the group's lowest lane reserves a slot
+// of the ring (capture/host/ring_layout.hpp), every lane writes its own
+// offset into it (one coalesced write), and the leader commits it. In
 // summary mode (`capture --summary`) the leader costs the request instead
 // and adds it to a per-instruction table in device memory.
 #include <sanitizer_patching.h>
@@ -64,6 +67,22 @@ __device__ __forceinline__ std::uint32_t continuation_word(SlotOp kind, std::uin
   return static_cast<std::uint32_t>(address >> 32);
 }
 
+/// Whether the launch's table of distinct records took this warp's record
+/// (record_table.cuh): its lanes' words are the offset and, for a kind with
+/// continuation slots, the words those slots would carry; 0 outside `mask`.
+__device__ __forceinline__ bool merged(CaptureDescriptor* d, std::uint64_t pc, std::uint64_t address,
+                                       std::uint32_t width, SlotOp op, std::uint32_t flags, unsigned group,
+                                       unsigned mask, unsigned lane, unsigned leader, const void* source) {
+  const unsigned extra = bankcheck::capture::continuation_slots(op);
+  std::uint32_t words[bankcheck::capture::kRecordSlots] = {};
+  if ((mask >> lane) & 1u) {
+    words[0] = static_cast<std::uint32_t>(address);
+    for (unsigned k = 0; k < extra; ++k)
+      words[1 + k] = continuation_word(bankcheck::capture::continuation(op, k), address, source);
+  }
+  return table_add(d, pc, op, width, flags, group, mask, lane, leader, words, 1 + extra);
+}
+
 /// Write one warp record for the lanes of this warp at `pc`.
 /// `address`: the lane's shared-memory offset, or its global address for gld/gst.
 /// `lane_limit`: lanes at or above it take part in the instruction but
@@ -86,15 +105,8 @@ __device__ __forceinline__ void emit(CaptureDescriptor* d, std::uint64_t pc, std
 
   const unsigned extra = bankcheck::capture::continuation_slots(op);
   const unsigned slots = 1 + extra;
-  if (d->table_capacity != 0) {  // merged on the device; the ring takes what the table cannot
-    std::uint32_t words[bankcheck::capture::kRecordSlots] = {};
-    if ((mask >> lane) & 1u) {
-      words[0] = static_cast<std::uint32_t>(address);
-      for (unsigned k = 0; k < extra; ++k)
-        words[1 + k] = continuation_word(bankcheck::capture::continuation(op, k), address, source);
-    }
-    if (table_add(d, pc, op, width, flags, group, mask, lane, leader, words, slots)) return;
-  }
+  // Merged on the device; the ring takes what the table cannot.
+  if (d->table_capacity != 0 && merged(d, pc, address, width, op, flags, group, mask, lane, leader, source)) return;
   std::uint64_t ticket = 0;
   bool write = true;
   if (lane == leader) {

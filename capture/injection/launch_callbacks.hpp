@@ -205,9 +205,8 @@ std::unique_ptr<ActiveLaunch> Capture::begin_launch(const Sanitizer_LaunchData& 
   d.record_global = options_.global ? 1 : 0;
   d.block_ranges = static_cast<std::uint32_t>(options_.filter.blocks.size());
   for (std::size_t i = 0; i < options_.filter.blocks.size(); ++i) d.blocks[i] = options_.filter.blocks[i];
-  if (options_.summary_slots != 0 && !begin_summary(*a, d, stream))
-    return fail("the summary table could not be cleared");
-  if (!begin_table(ring, d, stream)) return fail("the record table could not be cleared");
+  if ((options_.summary_slots != 0 && !begin_summary(*a, d, stream)) || !begin_table(ring, d, stream))
+    return fail("the device's summary or record table could not be cleared");
   // The copy is complete before the kernel can start: a stream launch's kernel is queued after this
   // callback, and a graph's nodes are submitted after every node's begin callback.
   if (!check(sanitizerMemcpyHostToDeviceAsync(ring.device, &d, sizeof d, stream), "sanitizerMemcpyHostToDeviceAsync",
