@@ -1,0 +1,142 @@
+"""Turns the paired 8-byte load campaign's exports (validate/fidelity/lds64_on_gpu.sh)
+into a committed probe set and a per-form table:
+
+    python3 validate/fidelity/collect_lds64.py RESULTS_DIR [--write]
+
+RESULTS_DIR: the unpacked lds64/ folder (lds64.cases, lds64.plan, lds64.sass,
+lds64a.sass.csv, lds64b.sass.csv (the plan's two parts), single.trace, single.sass.csv, environment.txt). Prints, per
+launch shape and SASS form, how many sites equal rule 3 per instruction
+(d0 + d1 where a paired load's merged phase conflicts), the merged degree u
+and the worse half max(d0, d1) (validate/fidelity/make_lds64_cases.py's
+`rules`, the generator's copy of the rule; the committed test costs the
+same requests with the model itself). With --write: validate/sm90/cases/
+lds64.trace (each measured site's distinct warp requests) and
+measured/lds64.csv (site, the site's total wavefronts, its executions, and
+how many times each request of the site ran). Standard library only."""
+import os
+import sys
+from collections import Counter, defaultdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, os.pardir, "probes"))
+sys.path.insert(0, HERE)
+from ncu_pages import instructions, read_source  # noqa: E402
+from lds64_sites import orders  # noqa: E402
+from make_lds64_cases import SITES, rules  # noqa: E402
+
+SM90 = os.path.join(HERE, os.pardir, "sm90")
+FORMS = ["rur", "imm", "reg", "pred", "loop", "dep", "u64", "mix"]  # lds64.cu's Form, in order
+
+
+def data(path):
+    return [l.split() for l in open(path) if l.strip() and not l.startswith("#")]
+
+
+def warp_requests(patterns, threads, exit_mask, extra):
+    """{offsets per lane (None inactive): warps per block issuing it}; warp w
+    reads patterns[w] (one for all where there is one), plus `extra` (the imm
+    form's +256) on every offset."""
+    out = Counter()
+    for w in range((threads + 31) // 32):
+        lanes, pattern = min(32, threads - 32 * w), patterns[w if len(patterns) > 1 else 0]
+        off = tuple(o + extra if l < lanes and (exit_mask >> l) & 1 and o >= 0 else None
+                    for l, o in enumerate(pattern))
+        if any((exit_mask >> l) & 1 for l in range(lanes)):  # a warp whose lanes all exited issues nothing
+            out[off] += 1
+    return out
+
+
+def per_request(off):
+    """rule 3 (model), merged degree, max(d0, d1) of one warp request."""
+    model, merged, worst = rules([o if o is not None else -1 for o in off])
+    return model, merged if merged is not None else model, worst
+
+
+def launches(res):
+    cases = data(os.path.join(res, "lds64.cases"))
+    plan = data(os.path.join(res, "lds64.plan"))
+    order = orders(open(os.path.join(res, "lds64.sass")).read(), SITES)
+    blocks = [b for part in ("lds64a", "lds64b") for b in read_source(os.path.join(res, part + ".sass.csv"))]
+    if len(blocks) > len(plan):
+        sys.exit(f"lds64: {len(blocks)} launches in the source pages, {len(plan)} in the plan")
+    if len(blocks) < len(plan):  # a part that ran out of time: the launches before it are whole
+        print(f"partial: {len(blocks)} of {len(plan)} launches profiled")
+    for li, ((kernel, rows), p) in enumerate(zip(blocks, plan)):
+        form, nblocks, threads, exit_mask, first, iters, warp_rows = (p[0], int(p[1]), int(p[2]), int(p[3], 16),
+                                                                      int(p[4]), int(p[5]), int(p[6]))
+        fid = FORMS.index(form)
+        if f"lds64_sites<{fid}>" not in kernel.replace(" ", "").replace("(int)", ""):
+            sys.exit(f"launch {li}: kernel {kernel}, the plan says form {form}")
+        name = next(n for n in order if f"lds64_sitesILi{fid}E" in n)
+        lds = [d for d in instructions(rows) if d["mnemonic"] == "LDS.64"]
+        if len(lds) != SITES:
+            sys.exit(f"launch {li}: {len(lds)} LDS.64 in the source page")
+        for d, s in zip(lds, order[name]):
+            pats = [cases[first + w * warp_rows + s] for w in range((threads + 31) // 32 if warp_rows else 1)]
+            reqs = warp_requests([[int(x) for x in p[1:]] for p in pats], threads, exit_mask, 256 if form == "imm" else 0)
+            yield li, form, nblocks, threads, exit_mask, iters, warp_rows, s, pats[0][0], reqs, d
+
+
+def main():
+    res = sys.argv[1]
+    write = "--write" in sys.argv[2:]
+    env = [l.rstrip("\n") for l in open(os.path.join(res, "environment.txt"))]
+    table = defaultdict(Counter)
+    trace, csv = [], []
+    for li, form, nb, th, em, iters, rows, s, pname, reqs, d in launches(res):
+        runs = nb * iters
+        execs = runs * sum(reqs.values())
+        got = {k: runs * sum(n * per_request(off)[i] for off, n in reqs.items()) for i, k in
+               enumerate(("model", "merged", "worst"))}
+        key = f"{form} {nb}x{th} exit 0x{em:08x} x{iters}" + (" warps shifted" if rows else "")
+        t = table[key]
+        t["sites"] += 1
+        t["executions ok"] += d["inst_executed"] == execs
+        for k, v in got.items():
+            t[k] += d["wavefronts"] == v
+        t["disagree"] += got["model"] != got["merged"]
+        t["disagree, = merged"] += got["model"] != got["merged"] and d["wavefronts"] == got["merged"]
+        t["disagree, = worst"] += got["model"] != got["worst"] and d["wavefronts"] == got["worst"]
+        if d["wavefronts"] not in got.values():
+            t["none"] += 1
+        site = f"lds64-L{li:02d}-{form}-s{s:03d}-{pname}"
+        if len(set(reqs.values())) != 1:
+            sys.exit(f"{site}: its warp requests run unequal numbers of times")
+        for off in reqs:
+            if any(o is not None for o in off):  # a request without an active lane costs nothing
+                trace.append(f"@{site} ld 8 " + " ".join("-" if o is None else str(o) for o in off))
+        csv.append(f"{site},{d['wavefronts']},{d['inst_executed']},{runs * next(iter(reqs.values()))}")
+    for key, t in table.items():
+        print(f"{key:40s} " + " ".join(f"{k}={v}" for k, v in t.items()))
+    single(res, table)
+    if write:
+        head = [f"# Nsight Compute per-instruction counts (SourceCounters) of validate/sm90/cases/lds64.trace"]
+        head += ["# " + l for l in env]
+        head.append("site,wavefronts,executions,runs_per_request")
+        open(os.path.join(SM90, "measured", "lds64.csv"), "w").write("\n".join(head + csv) + "\n")
+        open(os.path.join(SM90, "cases", "lds64.trace"), "w").write(
+            "# validate/fidelity/lds64.cu's sites (validate/fidelity/collect_lds64.py): each site's distinct warp requests\n"
+            "warp 32\n" + "\n".join(trace) + "\n")
+
+
+def single(res, table):
+    """The same patterns as single-instruction kernels (microbench.cu)."""
+    path, tpath = os.path.join(res, "single.sass.csv"), os.path.join(res, "single.trace")
+    tr = [l.split() for l in open(tpath) if l.startswith("@")] if os.path.exists(tpath) else []
+    rows = read_source(path) if os.path.exists(path) else []
+    if len(rows) != len(tr):
+        print(f"single: {len(rows)} launches for {len(tr)} cases; not compared")
+        return
+    t = Counter()
+    for line, (_, r) in zip(tr, rows):
+        d = next(x for x in instructions(r) if x["mnemonic"] == "LDS.64")
+        off = tuple(None if x == "-" else int(x) for x in line[3:])
+        got = per_request(off)
+        t["sites"] += 1
+        for i, k in enumerate(("model", "merged", "worst")):
+            t[k] += d["wavefronts"] == got[i]
+    print(f"{'single-instruction (microbench)':40s} " + " ".join(f"{k}={v}" for k, v in t.items()))
+
+
+if __name__ == "__main__":
+    main()
