@@ -3,7 +3,7 @@
 #   OUT=DIR bash validate/fidelity/lds64_on_gpu.sh
 # Generates the patterns and the launch plan (validate/fidelity/make_lds64_cases.py,
 # seed SEED, default 4646), compiles validate/fidelity/lds64.cu (256 LDS.64
-# sites per kernel, seven SASS forms) and validate/sm90/microbench.cu (the
+# sites per kernel, eight SASS forms) and validate/sm90/microbench.cu (the
 # single-instruction form of the earlier probes, for the first SINGLE patterns
 # of each pool), runs lds64 once natively, then profiles both with Nsight
 # Compute (SourceCounters: per-instruction "L1 Wavefronts Shared" and
@@ -67,8 +67,8 @@ prof() {  # prof NAME KERNEL_REGEX LIMIT CMD...
 # the plan in two parts (a part cut short by its timeout loses only its own report)
 grep -v '^#' "$R/lds64.plan" | head -n "$PART_A" > "$W/plan-a"
 grep -v '^#' "$R/lds64.plan" | tail -n +"$((PART_A + 1))" > "$W/plan-b"
-prof lds64a lds64_sites 130 "$W/lds64" "$R/lds64.cases" "$W/plan-a"
-prof lds64b lds64_sites 100 "$W/lds64" "$R/lds64.cases" "$W/plan-b"
-prof single one_instruction 60 "$W/microbench" "$R/single.trace"
+prof lds64a lds64_sites 120 "$W/lds64" "$R/lds64.cases" "$W/plan-a"
+prof lds64b lds64_sites 90 "$W/lds64" "$R/lds64.cases" "$W/plan-b"
+prof single one_instruction 50 "$W/microbench" "$R/single.trace"
 tar -C "$W" -czf "$OUT/lds64.tar.gz" lds64
 ls -la "$OUT"
