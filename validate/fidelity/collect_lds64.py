@@ -10,9 +10,9 @@ launch shape and SASS form, how many sites equal rule 3 per instruction
 and the worse half max(d0, d1) (validate/fidelity/make_lds64_cases.py's
 `rules`, the generator's copy of the rule; the committed test costs the
 same requests with the model itself). With --write: validate/sm90/cases/
-lds64.trace (each measured site's distinct warp requests) and
-measured/lds64.csv (site, the site's total wavefronts, its executions, and
-how many times each request of the site ran). Standard library only."""
+lds64.trace (every distinct warp request once) and measured/lds64.csv (per
+site: its total wavefronts, its executions, and its requests, each with the
+times it ran). Standard library only."""
 import os
 import sys
 from collections import Counter, defaultdict
@@ -77,49 +77,51 @@ def launches(res):
             yield li, form, nblocks, threads, exit_mask, iters, warp_rows, s, pats[0][0], reqs, d
 
 
+def tally(t, d, reqs, runs):
+    """Counts one site against the three readings (rule 3, merged, worst half)."""
+    got = {k: runs * sum(n * per_request(off)[i] for off, n in reqs.items()) for i, k in
+           enumerate(("model", "merged", "worst"))}
+    t["sites"] += 1
+    t["executions ok"] += d["inst_executed"] == runs * sum(reqs.values())
+    for k, v in got.items():
+        t[k] += d["wavefronts"] == v
+    t["disagree"] += got["model"] != got["merged"]
+    t["disagree, = merged"] += got["model"] != got["merged"] and d["wavefronts"] == got["merged"]
+    t["disagree, = worst"] += got["model"] != got["worst"] and d["wavefronts"] == got["worst"]
+    t["none"] += d["wavefronts"] not in got.values()
+
+
 def main():
     res = sys.argv[1]
     write = "--write" in sys.argv[2:]
     env = [l.rstrip("\n") for l in open(os.path.join(res, "environment.txt"))]
     table = defaultdict(Counter)
-    trace, csv = [], []
+    requests, csv = {}, []  # each distinct warp request once, as q<index>
     for li, form, nb, th, em, iters, rows, s, pname, reqs, d in launches(res):
         runs = nb * iters
-        execs = runs * sum(reqs.values())
-        got = {k: runs * sum(n * per_request(off)[i] for off, n in reqs.items()) for i, k in
-               enumerate(("model", "merged", "worst"))}
-        key = f"{form} {nb}x{th} exit 0x{em:08x} x{iters}" + (" warps shifted" if rows else "")
-        t = table[key]
-        t["sites"] += 1
-        t["executions ok"] += d["inst_executed"] == execs
-        for k, v in got.items():
-            t[k] += d["wavefronts"] == v
-        t["disagree"] += got["model"] != got["merged"]
-        t["disagree, = merged"] += got["model"] != got["merged"] and d["wavefronts"] == got["merged"]
-        t["disagree, = worst"] += got["model"] != got["worst"] and d["wavefronts"] == got["worst"]
-        if d["wavefronts"] not in got.values():
-            t["none"] += 1
-        site = f"lds64-L{li:02d}-{form}-s{s:03d}-{pname}"
-        if len(set(reqs.values())) != 1:
-            sys.exit(f"{site}: its warp requests run unequal numbers of times")
-        for off in reqs:
+        tally(table[f"{form} {nb}x{th} exit 0x{em:08x} x{iters}" + (" warps shifted" if rows else "")], d, reqs, runs)
+        parts = []
+        for off, n in reqs.items():
             if any(o is not None for o in off):  # a request without an active lane costs nothing
-                trace.append(f"@{site} ld 8 " + " ".join("-" if o is None else str(o) for o in off))
-        csv.append(f"{site},{d['wavefronts']},{d['inst_executed']},{runs * next(iter(reqs.values()))}")
+                q = requests.setdefault(off, f"q{len(requests):05d}")
+                parts.append(f"{q}*{n * runs}")
+        csv.append(f"L{li:02d}-{form}-s{s:03d}-{pname.split('-')[0]},{d['wavefronts']},{d['inst_executed']},{';'.join(parts)}")
     for key, t in table.items():
-        print(f"{key:40s} " + " ".join(f"{k}={v}" for k, v in t.items()))
-    single(res, table)
+        print(f"{key:44s} " + " ".join(f"{k}={v}" for k, v in t.items()))
+    single(res)
     if write:
-        head = [f"# Nsight Compute per-instruction counts (SourceCounters) of validate/sm90/cases/lds64.trace"]
+        head = ["# Nsight Compute per-instruction counts (SourceCounters) of validate/fidelity/lds64.cu's LDS.64 sites;",
+                "# requests: the site's distinct warp requests in validate/sm90/cases/lds64.trace, each times it ran"]
         head += ["# " + l for l in env]
-        head.append("site,wavefronts,executions,runs_per_request")
+        head.append("site,wavefronts,executions,requests")
         open(os.path.join(SM90, "measured", "lds64.csv"), "w").write("\n".join(head + csv) + "\n")
+        lines = [f"@{q} ld 8 " + " ".join("-" if o is None else str(o) for o in off) for off, q in requests.items()]
         open(os.path.join(SM90, "cases", "lds64.trace"), "w").write(
-            "# validate/fidelity/lds64.cu's sites (validate/fidelity/collect_lds64.py): each site's distinct warp requests\n"
-            "warp 32\n" + "\n".join(trace) + "\n")
+            "# the distinct warp requests of validate/fidelity/lds64.cu's sites (validate/fidelity/collect_lds64.py)\n"
+            "warp 32\n" + "\n".join(lines) + "\n")
 
 
-def single(res, table):
+def single(res):
     """The same patterns as single-instruction kernels (microbench.cu)."""
     path, tpath = os.path.join(res, "single.sass.csv"), os.path.join(res, "single.trace")
     tr = [l.split() for l in open(tpath) if l.startswith("@")] if os.path.exists(tpath) else []
