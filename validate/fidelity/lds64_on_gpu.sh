@@ -19,7 +19,7 @@ SEED=${SEED:-4646}
 SINGLE=${SINGLE:-64}
 PART_A=${PART_A:-36}
 W=$(mktemp -d /tmp/lds64.XXXXXX)
-R=$W/lds64
+R=$W/lds64  # the results folder: the binary is lds64.bin beside it
 mkdir -p "$R" "$OUT"
 {
   date -u +"date %Y-%m-%dT%H:%M:%SZ"
@@ -44,15 +44,16 @@ with open(f"{r}/single.trace", "w") as f:
         f.write(f"@{p[0]} ld 8 " + " ".join("-" if o == "-1" else o for o in p[1:]) + "\n")
 EOF
 NV=(-arch=sm_90 -O2 -std=c++20 -lineinfo -I validate)
-nvcc "${NV[@]}" -o "$W/lds64" "$HERE/lds64.cu" > "$R/compile-lds64.log" 2>&1 &
+nvcc "${NV[@]}" -o "$W/lds64.bin" "$HERE/lds64.cu" > "$R/compile-lds64.log" 2>&1 &
 nvcc "${NV[@]}" -o "$W/microbench" validate/sm90/microbench.cu > "$R/compile-microbench.log" 2>&1 &
 wait
-cuobjdump -sass "$W/lds64" > "$R/lds64.sass" 2>&1
+[ -x "$W/lds64.bin" ] || { echo "lds64.cu did not compile:"; head -n 5 "$R/compile-lds64.log"; }
+cuobjdump -sass "$W/lds64.bin" > "$R/lds64.sass" 2>&1
 cuobjdump -sass "$W/microbench" > "$R/microbench.sass" 2>&1
 python3 "$HERE/lds64_sites.py" "$R/lds64.sass" | tee "$R/sites.txt"
 grep -E "LDS" "$R/lds64.sass" | sed -E 's/.*\*\/ +//; s/ ;.*//; s/R[0-9]+/R/g; s/UR[0-9]+/UR/g; s/P[0-9]/P/g' | sort | uniq -c
 t0=$SECONDS
-timeout 60 "$W/lds64" "$R/lds64.cases" "$R/lds64.plan" > "$R/native.txt" 2>&1
+timeout 60 "$W/lds64.bin" "$R/lds64.cases" "$R/lds64.plan" > "$R/native.txt" 2>&1
 echo "lds64 native: exit $? after $((SECONDS - t0)) s: $(tail -n 1 "$R/native.txt")"
 SRC=(--section SourceCounters --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,smsp__inst_executed_op_shared_ld.sum)
 prof() {  # prof NAME KERNEL_REGEX LIMIT CMD...
@@ -67,8 +68,8 @@ prof() {  # prof NAME KERNEL_REGEX LIMIT CMD...
 # the plan in two parts (a part cut short by its timeout loses only its own report)
 grep -v '^#' "$R/lds64.plan" | head -n "$PART_A" > "$W/plan-a"
 grep -v '^#' "$R/lds64.plan" | tail -n +"$((PART_A + 1))" > "$W/plan-b"
-prof lds64a lds64_sites 120 "$W/lds64" "$R/lds64.cases" "$W/plan-a"
-prof lds64b lds64_sites 90 "$W/lds64" "$R/lds64.cases" "$W/plan-b"
+prof lds64a lds64_sites 120 "$W/lds64.bin" "$R/lds64.cases" "$W/plan-a"
+prof lds64b lds64_sites 90 "$W/lds64.bin" "$R/lds64.cases" "$W/plan-b"
 prof single one_instruction 50 "$W/microbench" "$R/single.trace"
 tar -C "$W" -czf "$OUT/lds64.tar.gz" lds64
 ls -la "$OUT"

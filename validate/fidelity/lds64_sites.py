@@ -65,6 +65,18 @@ def site_order(instructions):
     return order
 
 
+SOURCE = re.compile(r"^\s*(@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_.]*)\s*(.*?)\s*;?\s*$")
+
+
+def page_order(sources, sites, what):
+    """The site order from Nsight Compute's source page: its SASS texts ("Source"), in address order."""
+    ins = [(m.group(2), m.group(3)) for m in (SOURCE.match(t) for t in sources) if m]
+    order = site_order(ins)
+    if sorted(o for o in order if o is not None) != list(range(sites)) or None in order:
+        sys.exit(f"{what}: its {len(order)} LDS.64 do not read sites 0..{sites - 1} once each")
+    return order
+
+
 def orders(text, sites):
     """{kernel: order} for every lds64_sites kernel; exits where one is not a permutation of the sites."""
     out = {}
