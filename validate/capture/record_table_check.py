@@ -10,33 +10,15 @@ replay must equal the ring's site by site (instructions, lane accesses,
 wavefronts, ideal, worst degree), and both the GPU summary's totals; the
 program's output must equal its plain run's under every capture.
 """
-import json
 import os
 import sys
 
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.capture.scaling_check import read_json, same_file, say  # noqa: E402
+
 KEYS = ("instructions", "lane_accesses", "wavefronts", "ideal", "conflicts", "worst_degree")
 TOTALS = ("instructions", "lane_accesses", "wavefronts", "ideal", "conflicts")
-
-
-def read_json(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError) as e:
-        return {"_error": str(e)}
-
-
-def same_bytes(a, b):
-    try:
-        with open(a, "rb") as x, open(b, "rb") as y:
-            return x.read() == y.read()
-    except OSError:
-        return False
-
-
-def say(ok, what):
-    print(f"{'PASS' if ok else 'FAIL'} {what}")
-    return ok
 
 
 def sites(replay):
@@ -45,7 +27,7 @@ def sites(replay):
 
 def check_case(out, work, case):
     for run in ("table", "ring", "summary"):
-        say(same_bytes(os.path.join(out, f"{case}-plain.bin"), os.path.join(out, f"{case}-{run}.bin")),
+        say(same_file(os.path.join(out, f"{case}-plain.bin"), os.path.join(out, f"{case}-{run}.bin")),
             f"{case} {run}: the program's output equals the plain run's")
         j = read_json(os.path.join(work, f"{case}-{run}", "capture.json"))
         say(j.get("status") == "complete", f"{case} {run}: capture.json says {j.get('status')} "
@@ -54,7 +36,7 @@ def check_case(out, work, case):
     ring = read_json(os.path.join(out, f"{case}-ring.json"))
     a, b = sites(table), sites(ring)
     differ = sorted(s for s in set(a) | set(b) if a.get(s) != b.get(s))
-    say(a and not differ, f"{case}: the table's replay equals the ring's at {len(a) - len(differ)} of {len(set(a) | set(b))} "
+    say(bool(a) and not differ, f"{case}: the table's replay equals the ring's at {len(a) - len(differ)} of {len(set(a) | set(b))} "
         f"sites" + (f" (differing: {[(s, a.get(s), b.get(s)) for s in differ[:4]]})" if differ else ""))
     summary = read_json(os.path.join(work, f"{case}-summary", "summary.json")).get("totals", {})
     got = table.get("totals", {})

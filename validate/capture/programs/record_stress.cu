@@ -17,14 +17,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(call)                                                                               \
-  do {                                                                                            \
-    const cudaError_t e_ = (call);                                                                \
-    if (e_ != cudaSuccess) {                                                                      \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                               \
-    }                                                                                             \
-  } while (0)
+#include "../../cuda_check.cuh"
 
 constexpr int kBlocks = 264, kThreads = 256, kWords = 4096;
 
