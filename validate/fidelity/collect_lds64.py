@@ -22,11 +22,11 @@ import sys
 from collections import Counter, defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, os.pardir, "probes"))
-sys.path.insert(0, HERE)
-from ncu_pages import instructions, read_source  # noqa: E402
-from lds64_sites import orders, page_order  # noqa: E402
-from make_lds64_cases import SITES, rules  # noqa: E402
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.probes.ncu_pages import instructions, read_source  # noqa: E402
+from validate.fidelity.lds64_sites import orders, page_order  # noqa: E402
+from validate.fidelity.make_lds64_cases import SITES, rules  # noqa: E402
 
 SM90 = os.path.join(HERE, os.pardir, "sm90")
 FORMS = ["rur", "imm", "reg", "pred", "loop", "dep", "u64", "mix"]  # lds64.cu's Form, in order
