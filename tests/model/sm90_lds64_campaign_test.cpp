@@ -1,9 +1,10 @@
 // The paired 8-byte load campaign (docs/bank-model.md, rule 3) as a
 // regression set: validate/sm90/cases/lds64.trace against the H200's
 // per-instruction counts in validate/sm90/measured/lds64.csv
-// (validate/fidelity/make_lds64_cases.py, lds64.cu, collect_lds64.py): 16
-// kernels of 256 LDS.64 sites in eight SASS forms, launch shapes from one
-// warp to 132 blocks of 8 warps, and 128 single-instruction kernels. A
+// (validate/fidelity/make_lds64_cases.py, lds64.cu, collect_lds64.py): 92
+// kernels of 256 LDS.64 sites in eight SASS forms (run 3's 76 launches, run
+// 2's 16 captured ones), launch shapes from one warp to 264 blocks of 16
+// warps, and 128 single-instruction kernels. A
 // site's measured total is the sum, over its distinct warp requests (lines
 // of lds64.trace, named in the site's row), of the model's per-instruction
 // cost times the times each ran. The patterns were drawn where rule 3's
@@ -26,10 +27,10 @@ using namespace bankcheck;
 
 namespace {
 
-// The set's size (validate/results/h200-2026-11-29/lds64/): 16 x 256 + 128 sites, and the sites
+// The set's size (validate/results/h200-2026-11-29/lds64/): 92 x 256 + 128 sites, and the sites
 // whose requests' d0 + d1 differs from the merged degree.
-constexpr std::size_t kLds64Sites = 4224;
-constexpr std::size_t kLds64Disagree = 3736;
+constexpr std::size_t kLds64Sites = 23680;
+constexpr std::size_t kLds64Disagree = 21238;
 
 /// One LDS.64 site of validate/sm90/measured/lds64.csv.
 struct Site {
