@@ -3,7 +3,6 @@
 sm_90 without one."""
 import json
 import os
-import sys
 
 import triton
 import triton.language as tl
@@ -11,8 +10,6 @@ from triton.experimental import gluon
 from triton.experimental.gluon import language as ttgl
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import cases as C  # noqa: E402  (compile_check.py reads K.C)
 
 VARIANTS = ("triton", "suggested", "plain")
 

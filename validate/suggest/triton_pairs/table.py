@@ -89,9 +89,12 @@ def ncu_number(text):
 def launches(manifest, blocks):
     """{(case, variant): (tiles, measured)}; ValueError when the page's blocks
     are not one per launch of the manifest (all launches share one name)."""
-    blocks = ncu_csv.drop_copies(blocks)
+    # Decided for the whole page: consecutive variants with one layout are identical
+    # launches, so a block equal to the one before it is a copy only where all are.
+    if len(blocks) == 2 * len(manifest) and ncu_csv.every_block_doubled(blocks):
+        blocks = blocks[::2]
     if len(blocks) != len(manifest):
-        raise ValueError(f"{len(blocks)} profiled launches on the source page, {len(manifest)} in the manifest")
+        raise ValueError(f"{len(blocks)} blocks on the source page for {len(manifest)} launches in the manifest")
     return {(c, v): (t, measured(rows)) for (c, v, t), (_, rows) in zip(manifest, blocks)}
 
 
@@ -230,11 +233,13 @@ def comparison_rows(preds, got, checks, caps, ptx):
         outputs = "identical" if wrong and all(w == "0" for w in wrong) else \
             "wrong: " + ", ".join(f"{v}={w if w is not None else 'not run'}" for v, w in zip(VARIANTS, wrong))
         times = "{} / {}".format(*(checks.get((name, v), {}).get("median_ms", "-") for v in ("triton", "suggested")))
+        cap = caps.get(name)
+        capture = f"{fmt(cap['tile'])} -> {fmt(cap['after'])}: {'; '.join(cap['verdict'])}" if cap else "-"
         rows.append([name, tri + ("" if bt_src == "layout" else f" [{bt_src}]"),
                      f"`{sug['layout']}` = {sug.get('triton') or 'not expressible'}",
                      f"{fmt(bt)} / {fmt(bs)}", f"{fmt(mt)} / {fmt(ms)}",
                      f"{fmt(bp)} / {fmt(measured_tile(name, 'plain', got))}",
-                     verdict(bt, bs), verdict(mt, ms), outputs, times])
+                     verdict(bt, bs), verdict(mt, ms), outputs, times, capture])
     return rows
 
 
@@ -254,8 +259,8 @@ def detail_rows(preds, got, caps, ptx):
             ok = src in ("layout", "capture")
             sass = " / ".join(",".join(sorted(m[c][2])) or "-" for c in ("store", "load"))
             rows.append([name, v, sass, src,
-                         f"{per_instruction(p['store']) if ok else '-'} / {per_instruction(m['store'][:2])}",
-                         f"{per_instruction(p['load']) if ok else '-'} / {per_instruction(m['load'][:2])}",
+                         f"{per_instruction(p['store']) if ok else '-'} / {per_instruction(m['store'][1::-1])}",
+                         f"{per_instruction(p['load']) if ok else '-'} / {per_instruction(m['load'][1::-1])}",
                          f"{fmt(m['store'][0] / tiles)} / {fmt(m['load'][0] / tiles)}"])
     return rows
 
@@ -272,7 +277,8 @@ def main():
     preds, got, checks, caps, ptx = read_results(a.results)
     print(markdown(["case", "Triton's layout", "bankcheck's suggestion", "bankcheck: Triton's / suggested",
                     "measured: Triton's / suggested", "plain: bankcheck / measured", "verdict (bankcheck)",
-                    "verdict (measured)", "outputs", "ms Triton's / suggested"],
+                    "verdict (measured)", "outputs", "ms Triton's / suggested",
+                    "`bankcheck suggest` on Triton's own instructions (capture): per tile"],
                    comparison_rows(preds, got, checks, caps, ptx)))
     print()
     print(markdown(["case", "variant", "SASS stores / loads", "bankcheck from", "store w/i: bankcheck / measured",
