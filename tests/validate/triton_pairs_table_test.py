@@ -8,7 +8,9 @@ shared instructions match bankcheck's accesses or not, and outputs with one
 wrong variant. The expected cells are the hand sums, not the script's output:
 wavefronts per tile = (store + load wavefronts) / tiles, bankcheck's per tile
 = the weighted total of `layout --suggest` (64 + 2 x 64 for the dot operand
-read by two warps), the capture's = its before / its tiles."""
+read by two warps), the capture's = its before / its tiles; excess per ideal
+wavefront = (wavefronts - ideal) / ideal, Triton's own count from the
+committed triton_counts.json."""
 import json
 import os
 import shutil
@@ -25,21 +27,21 @@ LDSM = "ldmatrix.sync.aligned.m8n8.x4.shared.b16"
 
 
 def block(rows):
-    """One launch of the source page: (SASS, executed, wavefronts) rows, plus an unrelated instruction."""
+    """One launch of the source page: (SASS, executed, wavefronts, ideal) rows, plus an unrelated instruction."""
     lines = ['"Kernel Name","pair_kernel",', ",".join(f'"{h}"' for h in HEADER)]
-    for i, (sass, executed, waves) in enumerate([("LDG.E.128 R4, desc[UR4][R2.64]", 32, 0)] + rows):
-        lines.append(f'"0x{0x7f00 + 16 * i:x}","      {sass} ;","{executed:,}","{waves:,}","0"')
+    for i, (sass, executed, waves, ideal) in enumerate([("LDG.E.128 R4, desc[UR4][R2.64]", 32, 0, 0)] + rows):
+        lines.append(f'"0x{0x7f00 + 16 * i:x}","      {sass} ;","{executed:,}","{waves:,}","{ideal:,}"')
     return lines
 
 
 # (case, variant): SASS rows of one launch of 2 tiles
 LAUNCHES = [
-    ("dotA_f16_64x64", "triton", [("STS.128 [R3], R8", 32, 128), ("LDSM.16.M88.4 R8, [R5]", 64, 256)]),
-    ("dotA_f16_64x64", "suggested", [("STS.128 [R3], R8", 32, 128), ("LDSM.16.M88.4 R8, [R5]", 64, 256)]),
-    ("dotA_f16_64x64", "plain", [("STS.128 [R3], R8", 32, 128), ("LDSM.16.M88.4 R8, [R5]", 64, 2048)]),
-    ("trans_f32_32x32", "triton", [("STS [R3], R8", 64, 64), ("LDS R8, [R5]", 64, 64)]),
-    ("trans_f32_32x32", "suggested", [("STS [R3], R8", 64, 64), ("@P0 LDS R8, [R5]", 64, 96)]),
-    ("trans_f32_32x32", "plain", [("STSM.16.M88.4 [R3], R8", 8, 32), ("LDS R8, [R5]", 64, 2048)]),
+    ("dotA_f16_64x64", "triton", [("STS.128 [R3], R8", 32, 128, 128), ("LDSM.16.M88.4 R8, [R5]", 64, 256, 256)]),
+    ("dotA_f16_64x64", "suggested", [("STS.128 [R3], R8", 32, 128, 128), ("LDSM.16.M88.4 R8, [R5]", 64, 256, 256)]),
+    ("dotA_f16_64x64", "plain", [("STS.128 [R3], R8", 32, 128, 128), ("LDSM.16.M88.4 R8, [R5]", 64, 2048, 256)]),
+    ("trans_f32_32x32", "triton", [("STS [R3], R8", 64, 64, 64), ("LDS R8, [R5]", 64, 64, 64)]),
+    ("trans_f32_32x32", "suggested", [("STS [R3], R8", 64, 64, 64), ("@P0 LDS R8, [R5]", 64, 96, 64)]),
+    ("trans_f32_32x32", "plain", [("STSM.16.M88.4 [R3], R8", 8, 32, 32), ("LDS R8, [R5]", 64, 2048, 64)]),
 ]
 PTX = {("dotA_f16_64x64", v): f"st.shared.v4.b32 [%r1], {{%r2}};\n{LDSM} {{%r3}}, [%r4];\n"
        for v in ("triton", "suggested", "plain")}
@@ -48,8 +50,8 @@ PTX.update({("trans_f32_32x32", "suggested"): "st.shared.b32 [%r1], %r2;\nld.sha
                                           "ld.shared.b32 %r3, [%r4];\n",
             ("trans_f32_32x32", "triton"): "st.shared.b32 [%r1], %r2;\nld.shared.b32 %r3, [%r4];\n"})
 CAPTURE = {"launches": [{"buffers": [{"verdict": "keep: already conflict-free", "instructions": [
-    {"op": "st", "executions": 128, "before": 128, "after": 128},
-    {"op": "ld", "executions": 128, "before": 128, "after": 128},
+    {"op": "st", "executions": 128, "before": 128, "after": 128, "ideal": 128},
+    {"op": "ld", "executions": 128, "before": 128, "after": 128, "ideal": 128},
     {"op": "ld", "executions": 4, "before": None, "after": None}]}]}]}
 
 
@@ -86,7 +88,7 @@ def main():
     try:
         make(tmp)
         data = table.read_results(tmp)
-        rows = {r[0]: r for r in table.comparison_rows(*data)}
+        rows = {r[0]: r for r in table.comparison_rows(*data[:5])}
         dot, tr = rows["dotA_f16_64x64"], rows["trans_f32_32x32"]
         check("dot: bankcheck Triton's / suggested", dot[3], "192 / 192")
         check("dot: measured Triton's / suggested", dot[4], "192 / 192")
@@ -99,11 +101,16 @@ def main():
         check("transpose: plain not comparable (stmatrix emitted, st.32 counted)", tr[5], "- / 1040")
         check("transpose: verdicts", tr[6:8], ["equal", "Triton's fewer"])
         check("transpose: outputs", tr[8], "wrong: triton=0, suggested=3, plain=0")
-        detail = {(r[0], r[1]): r for r in table.detail_rows(data[0], data[1], data[3], data[4])}
+        detail = {(r[0], r[1]): r for r in table.detail_rows(data[0], data[1], data[3], data[4], data[5])}
         check("detail dot plain", detail[("dotA_f16_64x64", "plain")][2:],
-              ["STS.128 / LDSM.16.M88.4", "layout", "4.00 / 4.00", "32.00 / 32.00", "16 / 32"])
+              ["STS.128 / LDSM.16.M88.4", "layout", "4.00 / 4.00", "32.00 / 32.00", "16 / 32",
+               "0 / 0.00 / 0.00; 7 / 7.00 / 7.00"])
         check("detail transpose triton", detail[("trans_f32_32x32", "triton")][3:6],
               ["capture", "1.00 / 1.00", "1.00 / 1.00"])
+        check("detail transpose suggested: Triton's model / bankcheck / measured excess",
+              detail[("trans_f32_32x32", "suggested")][7], "0 / 0.00 / 0.00; 0 / 0.00 / 0.50")
+        check("detail transpose triton: no Triton count for its convert_layout",
+              detail[("trans_f32_32x32", "triton")][7], "- / 0.00 / 0.00; - / 0.00 / 0.00")
         check("detail transpose plain", detail[("trans_f32_32x32", "plain")][2:4], ["STSM.16.M88.4 / LDS", "not comparable"])
         check("verdict lower is better", [table.verdict(5, 4), table.verdict(4, 5), table.verdict(None, 1)],
               ["suggestion fewer", "Triton's fewer", "-"])
@@ -114,7 +121,7 @@ def main():
         try:
             make(tmp, doubled=kind == "doubled", extra=kind == "extra")
             try:
-                rows = {r[0]: r for r in table.comparison_rows(*table.read_results(tmp))}
+                rows = {r[0]: r for r in table.comparison_rows(*table.read_results(tmp)[:5])}
                 check(f"{kind}: measured", (rows["dotA_f16_64x64"][4], kind), ("192 / 192", "doubled"))
             except ValueError:
                 check(f"{kind}: ValueError", kind, "extra")

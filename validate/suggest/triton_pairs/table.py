@@ -67,8 +67,8 @@ def read_manifest(path):
 
 
 def measured(rows):
-    """One launch's SASS rows -> {class: [executed, wavefronts, {mnemonics}]}."""
-    out = {"store": [0, 0, set()], "load": [0, 0, set()]}
+    """One launch's SASS rows -> {class: [executed, wavefronts, {mnemonics}, ideal wavefronts]}."""
+    out = {"store": [0, 0, set(), 0], "load": [0, 0, set(), 0]}
     for r in rows:
         sass = " ".join(r.get("Source", "").replace(";", " ").split())
         c = sass_class(sass)
@@ -78,6 +78,7 @@ def measured(rows):
         out[c][0] += executed
         out[c][1] += ncu_number(r.get("L1 Wavefronts Shared"))
         out[c][2].add(sass_text.mnemonic(sass))
+        out[c][3] += ncu_number(r.get("L1 Wavefronts Shared Ideal"))
     return out
 
 
@@ -99,11 +100,12 @@ def launches(manifest, blocks):
 
 
 def access_rows(pred, variant):
-    """[(access kind, weight, wavefronts, instructions)] bankcheck counts for a variant's layout."""
+    """[(access kind, weight, wavefronts, instructions, ideal)] bankcheck counts for a variant's layout."""
     if variant == "plain":
-        return [(a["access"], a["weight"], a["wavefronts"], a["instructions"]) for a in pred["plain"]["accesses"]]
+        return [(a["access"], a["weight"], a["wavefronts"], a["instructions"], a["ideal"])
+                for a in pred["plain"]["accesses"]]
     side = "before" if variant == "triton" else "after"
-    return [(a["access"], a["weight"], a[side]["wavefronts"], a[side]["instructions"])
+    return [(a["access"], a["weight"], a[side]["wavefronts"], a[side]["instructions"], a[side]["ideal"])
             for a in pred["suggest"]["accesses"]]
 
 
@@ -112,13 +114,14 @@ def predicted(pred, variant):
     from bankcheck's layout counts, or None (Triton's convert_layout: no layout to count)."""
     if variant == "triton" and C.by_name()[pred["name"]]["triton"] == "convert":
         return None
-    out = {"tile": 0, "store": [0, 0], "load": [0, 0], "ptx": set()}
-    for access, weight, waves, instructions in access_rows(pred, variant):
+    out = {"tile": 0, "store": [0, 0, 0], "load": [0, 0, 0], "ptx": set()}
+    for access, weight, waves, instructions, ideal in access_rows(pred, variant):
         kind = access.split(",")[0]
         c = "store" if is_store(kind) else "load"
         out["tile"] += weight * waves
         out[c][0] += waves
         out[c][1] += instructions
+        out[c][2] += ideal
         out["ptx"].add(PTX_OF.get(kind, kind))
     return out
 
@@ -126,7 +129,7 @@ def predicted(pred, variant):
 def captured(doc, tiles):
     """bankcheck's count of a capture: {"tile": before per tile, "after": after per tile,
     "store"/"load": [before, executions], "verdict": ...}."""
-    out = {"tile": 0, "after": 0, "store": [0, 0], "load": [0, 0], "verdict": []}
+    out = {"tile": 0, "after": 0, "store": [0, 0, 0], "load": [0, 0, 0], "verdict": []}
     for launch in doc.get("launches", []):
         for buf in launch.get("buffers", []):
             out["verdict"].append(buf.get("verdict") or buf.get("why_not") or "")
@@ -136,6 +139,7 @@ def captured(doc, tiles):
                 c = "store" if str(ins.get("op", "")).startswith("st") else "load"
                 out[c][0] += ins["before"]
                 out[c][1] += ins["executions"]
+                out[c][2] += ins.get("ideal") or 0
                 out["tile"] += ins["before"]
                 out["after"] += ins["after"]
     out["tile"] /= tiles
@@ -172,6 +176,11 @@ def per_instruction(pair):
     return f"{pair[1] and pair[0] / pair[1]:.2f}" if pair and pair[1] else "-"
 
 
+def excess(waves, ideal):
+    """Excess accesses per ideal wavefront, (wavefronts - ideal) / ideal: Triton's bank_conflicts unit."""
+    return f"{(waves - ideal) / ideal:.2f}" if ideal else "-"
+
+
 def read_results(results):
     """Everything table() needs from RESULTS_DIR; missing pieces are empty."""
     def path(*p):
@@ -198,7 +207,10 @@ def read_results(results):
         for v in VARIANTS:
             p = path("ir", f"{name}.{v}.ptx")
             ptx[(name, v)] = open(p).read() if os.path.exists(p) else None
-    return preds, got, checks, caps, ptx
+    counts = path("triton_counts.json")  # else the committed one beside this script
+    counts = counts if os.path.exists(counts) else os.path.join(HERE, "triton_counts.json")
+    tcounts = json.load(open(counts)) if os.path.exists(counts) else {}
+    return preds, got, checks, caps, ptx, tcounts
 
 
 def bankcheck_tile(name, variant, preds, caps, ptx):
@@ -243,7 +255,7 @@ def comparison_rows(preds, got, checks, caps, ptx):
     return rows
 
 
-def detail_rows(preds, got, caps, ptx):
+def detail_rows(preds, got, caps, ptx, tcounts):
     rows = []
     for name, pred in preds.items():
         for v in VARIANTS:
@@ -258,10 +270,13 @@ def detail_rows(preds, got, caps, ptx):
                 src = "layout" if comparable(p, ptx[(name, v)]) else "not comparable"
             ok = src in ("layout", "capture")
             sass = " / ".join(",".join(sorted(m[c][2])) or "-" for c in ("store", "load"))
+            t = tcounts.get(f"{name}.{v}")
+            ex = "; ".join(f"{t[c + '_excess'] if t else '-'} / {excess(*p[c][0:3:2]) if ok else '-'} / "
+                           f"{excess(m[c][1], m[c][3])}" for c in ("store", "load"))
             rows.append([name, v, sass, src,
                          f"{per_instruction(p['store']) if ok else '-'} / {per_instruction(m['store'][1::-1])}",
                          f"{per_instruction(p['load']) if ok else '-'} / {per_instruction(m['load'][1::-1])}",
-                         f"{fmt(m['store'][0] / tiles)} / {fmt(m['load'][0] / tiles)}"])
+                         f"{fmt(m['store'][0] / tiles)} / {fmt(m['load'][0] / tiles)}", ex])
     return rows
 
 
@@ -274,7 +289,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("results")
     a = ap.parse_args()
-    preds, got, checks, caps, ptx = read_results(a.results)
+    preds, got, checks, caps, ptx, tcounts = read_results(a.results)
     print(markdown(["case", "Triton's layout", "bankcheck's suggestion", "bankcheck: Triton's / suggested",
                     "measured: Triton's / suggested", "plain: bankcheck / measured", "verdict (bankcheck)",
                     "verdict (measured)", "outputs", "ms Triton's / suggested",
@@ -282,8 +297,9 @@ def main():
                    comparison_rows(preds, got, checks, caps, ptx)))
     print()
     print(markdown(["case", "variant", "SASS stores / loads", "bankcheck from", "store w/i: bankcheck / measured",
-                    "load w/i: bankcheck / measured", "instructions per tile: stores / loads"],
-                   detail_rows(preds, got, caps, ptx)))
+                    "load w/i: bankcheck / measured", "instructions per tile: stores / loads",
+                    "excess per ideal wavefront, stores; loads: Triton's model / bankcheck / measured"],
+                   detail_rows(preds, got, caps, ptx, tcounts)))
     return 0
 
 
