@@ -218,6 +218,8 @@ def bankcheck_tile(name, variant, preds, caps, ptx):
     p = predicted(preds[name], variant)
     if p is None:
         return (caps[name]["tile"], "capture") if name in caps else (None, "no capture")
+    if ptx[(name, variant)] is None:
+        return None, "no PTX"
     if not comparable(p, ptx[(name, variant)]):
         return None, "not comparable"
     return p["tile"], "layout"
@@ -248,7 +250,8 @@ def comparison_rows(preds, got, checks, caps, ptx):
         cap = caps.get(name)
         capture = f"{fmt(cap['tile'])} -> {fmt(cap['after'])}: {'; '.join(cap['verdict'])}" if cap else "-"
         rows.append([name, tri + ("" if bt_src == "layout" else f" [{bt_src}]"),
-                     f"`{sug['layout']}` = {sug.get('triton') or 'not expressible'}",
+                     f"`{sug['layout']}` = " + ("SwizzledSharedLayout({}, {}, {}, {})".format(*pred["gluon"][1:])
+                                                if pred.get("gluon") else "not expressible as a SwizzledSharedLayout"),
                      f"{fmt(bt)} / {fmt(bs)}", f"{fmt(mt)} / {fmt(ms)}",
                      f"{fmt(bp)} / {fmt(measured_tile(name, 'plain', got))}",
                      verdict(bt, bs), verdict(mt, ms), outputs, times, capture])
