@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """CUTLASS 4.2's CuTe tutorial sgemm_2.cu, as shipped, and with bankcheck's suggestion applied.
 
-  make_variants.py OUTDIR [--source DIR]
+  make_variants.py OUTDIR [--source DIR | --wheel WHL]
 
 DIR is the nvidia-cutlass wheel's source tree (cutlass_library/source: the
-examples, include/ and tools/util/include); by default the installed
-cutlass_library package's, else .deps/cutlass-source. Writes OUTDIR/orig.cu
+examples, include/ and tools/util/include); WHL the wheel itself, whose
+source tree is unpacked into OUTDIR/source (fetch_wheel.sh puts it in
+.deps/cutlass-wheel); by default the installed cutlass_library package's.
+Prints the example's path: its source tree is four folders up. Writes OUTDIR/orig.cu
 (the example) and OUTDIR/suggested.cu (gemm_tn's sA and sB, padded m-major
 (128,8):(1,129), replaced by the layout `bankcheck layout --suggest` returned
 for them: predictions.txt). Both get one added line after the first run: a
@@ -16,6 +18,7 @@ not the one this was written against.
 import argparse
 import os
 import sys
+import zipfile
 
 PADDED = """  auto sA = make_layout(make_shape (      bM,          bK),
                         make_stride(Int<1>{}, bM+Int<1>{}));        // (m,k) -> smem_idx; padded m-major
@@ -36,22 +39,34 @@ HASH = RESULT + """  {  // added: FNV-1a of the result's bytes, to compare varia
 """
 
 
-def source_dir(given):
+def source_dir(given, wheel, outdir):
     if given:
         return given
+    if wheel:
+        prefix = "cutlass_library/source/"
+        with zipfile.ZipFile(wheel) as z:
+            for name in z.namelist():
+                if name.startswith(prefix) and not name.endswith("/"):
+                    target = os.path.join(outdir, "source", name[len(prefix):])
+                    os.makedirs(os.path.dirname(target), exist_ok=True)
+                    with open(target, "wb") as f:
+                        f.write(z.read(name))
+        return os.path.join(outdir, "source")
     try:
         import cutlass_library
         return os.path.join(os.path.dirname(cutlass_library.__file__), "source")
     except ImportError:
-        return os.path.join(os.path.dirname(__file__), "..", "..", "..", ".deps", "cutlass-source")
+        return "(no cutlass_library installed: give --source or --wheel)"
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("outdir")
     ap.add_argument("--source")
+    ap.add_argument("--wheel")
     a = ap.parse_args()
-    path = os.path.join(source_dir(a.source), "examples", "cute", "tutorial", "sgemm_2.cu")
+    os.makedirs(a.outdir, exist_ok=True)
+    path = os.path.join(source_dir(a.source, a.wheel, a.outdir), "examples", "cute", "tutorial", "sgemm_2.cu")
     try:
         text = open(path).read()
     except OSError as e:
@@ -62,7 +77,6 @@ def main():
             print(f"make_variants.py: {path}: {what} found {text.count(needle)} times, expected once", file=sys.stderr)
             return 2
     orig = text.replace(RESULT, HASH)
-    os.makedirs(a.outdir, exist_ok=True)
     for name, body in (("orig.cu", orig), ("suggested.cu", orig.replace(PADDED, SUGGESTED))):
         with open(os.path.join(a.outdir, name), "w") as f:
             f.write(body)

@@ -5,7 +5,9 @@
 #
 #   OUT=DIR bash validate/suggest/cutlass_sgemm2/run_on_gpu.sh      (about 2 minutes)
 #
-# 1. make_variants.py: orig.cu and suggested.cu from the installed wheel's example;
+# with .deps/cutlass-wheel carried (fetch_wheel.sh on the development machine;
+# else the installed cutlass_library package is used)
+# 1. make_variants.py: orig.cu and suggested.cu from the wheel's example;
 # 2. builds both for sm_90 (-O3 -lineinfo), in parallel;
 # 3. runs both at the example's default size, transposes T N (times, result hash);
 # 4. profiles the first TN launch of each at 512 x 512 x 256 with Nsight
@@ -31,7 +33,9 @@ pack() { tar -C "$OUT" -czf "$OUT/cutlass-sgemm2.tar.gz" cutlass-sgemm2; }
   echo "cutlass: $(python3 -c 'import importlib.metadata as m; print(m.version("nvidia-cutlass"))' 2>&1)"
   echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
 } >"$R/environment.txt"
-python3 "$D/make_variants.py" "$W" >"$R/make_variants.log" 2>&1 || { log "make_variants failed"; pack; exit 1; }
+WHEEL=$(ls .deps/cutlass-wheel/nvidia_cutlass-4.2.0.0-*.whl 2>/dev/null | head -n 1)  # fetch_wheel.sh, carried
+python3 "$D/make_variants.py" "$W" ${WHEEL:+--wheel "$WHEEL"} >"$R/make_variants.log" 2>&1 ||
+  { log "make_variants failed"; pack; exit 1; }
 SRC=$(dirname "$(dirname "$(dirname "$(dirname "$(head -n 1 "$R/make_variants.log")")")")")  # the wheel's source/
 cp "$W/orig.cu" "$W/suggested.cu" "$R/"
 for v in orig suggested; do

@@ -2,7 +2,8 @@
 # The Triton pairs against bankcheck's suggestions (docs/layout.md, "Against
 # Triton's own choice"), on the GPU machine from the repository root:
 #
-#   OUT=DIR bash validate/suggest/triton_pairs/run_on_gpu.sh      (about 3 minutes)
+#   OUT=DIR bash validate/suggest/triton_pairs/run_on_gpu.sh      (about 2 minutes)
+#   ONLY_CAPTURE=1 OUT=DIR bash ...                                (step 4 alone, about 1 minute)
 #
 # with build-gpu/capture carried for step 4 (validate/capture/build_carry.sh
 # capture; without it step 4 says skipped). predictions.json was made before
@@ -13,7 +14,8 @@
 # 3. ncu: one launch of every variant (8 tiles), SourceCounters (wavefronts per
 #    SASS instruction) and the kernel-level l1tex counters;
 # 4. capture: Triton's convert_layout variants under `bankcheck capture`, and
-#    `bankcheck suggest` on each (bankcheck's count of Triton's own layout).
+#    `bankcheck suggest` on each (bankcheck's count of Triton's own layout; a
+#    full trace, --no-dedup, as suggest needs every record's location).
 # Packs everything into $OUT/triton-pairs.tar.gz.
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
@@ -54,6 +56,7 @@ step() {  # step NAME SECONDS CMD...: stdout+stderr to $R/NAME.log, status noted
 } >"$R/environment.txt"
 cp "$P/predictions.json" "$R/predictions.json"
 
+if [ -z "${ONLY_CAPTURE:-}" ]; then  # ONLY_CAPTURE=1: step 4 alone (a run whose 1-3 are already in)
 step ttgir 90 python3 "$P/pairs.py" ttgir "$R/ir"
 step check 100 python3 "$P/pairs.py" check --reps 21
 cp "$R/check.log" "$R/check.txt"
@@ -67,10 +70,11 @@ cp "$R/export.log" "$R/ncu-source.csv"
 step raw 60 "$NCU" -i "$W/prof.ncu-rep" --page raw --csv --metrics "$metrics"
 cp "$R/raw.log" "$R/ncu-raw.csv"
 pack
+fi
 
 if [ -x "$BC" ]; then
   for c in $(python3 -c "import sys; sys.path.insert(0, '$P'); import cases; print(' '.join(c['name'] for c in cases.CASES if c['triton'] == 'convert'))"); do
-    step "capture-$c" 45 "$BC" capture --kernel pair_kernel --launch-count 1 -o "$W/cap-$c" -- \
+    step "capture-$c" 45 "$BC" capture --kernel pair_kernel --launch-count 1 --no-dedup -o "$W/cap-$c" -- \
       python3 "$P/pairs.py" capture "$c" triton --tiles 4
     "$BC" suggest "$W/cap-$c" >"$R/suggest-$c.txt" 2>&1
     "$BC" suggest "$W/cap-$c" --json >"$R/suggest-$c.json" 2>>"$R/suggest-$c.txt"

@@ -200,7 +200,7 @@ def read_results(results):
         cap = path(f"suggest-{name}.json")
         log = path(f"capture-{name}.log")
         m = re.search(r"launched, (\d+) tiles", open(log).read()) if os.path.exists(log) else None
-        if os.path.exists(cap) and m:
+        if os.path.exists(cap) and m and open(cap).read().strip():  # an empty file: suggest refused (its .txt says why)
             caps[name] = captured(json.load(open(cap)), int(m.group(1)))
     ptx = {}
     for name in preds:
