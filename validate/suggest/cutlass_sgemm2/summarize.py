@@ -50,7 +50,11 @@ def main():
         if not os.path.exists(path):
             print(f"{v}: no {path}")
             continue
-        rows, totals = summarize(path)
+        try:
+            rows, totals = summarize(path)
+        except ValueError as e:  # a failed profile: said, and the other variant still summarized
+            print(f"{v}: {e}")
+            continue
         print(f"{v}:")
         for sass, executed, waves in rows:
             print(f"  {sass[:48]:48} executed {executed:8}  wavefronts {waves:9}  per execution {waves / executed:.3f}")
