@@ -10,7 +10,9 @@ wavefronts per tile = (store + load wavefronts) / tiles, bankcheck's per tile
 = the weighted total of `layout --suggest` (64 + 2 x 64 for the dot operand
 read by two warps), the capture's = its before / its tiles; excess per ideal
 wavefront = (wavefronts - ideal) / ideal, Triton's own count from the
-committed triton_counts.json."""
+committed triton_counts.json. Then the H200 run committed under
+validate/results/h200-2026-11-29/triton-pairs: its table.md is table.py's
+output, and each of the 37 layout counts set beside a measurement equals it."""
 import json
 import os
 import shutil
@@ -77,6 +79,40 @@ def make(tmp, doubled=False, extra=False):
         open(os.path.join(tmp, "ir", f"{c}.{v}.ptx"), "w").write(text)
 
 
+def measured_run(failures):
+    """The H200 run: table.md is table.py's output, and every layout count set beside a
+    measurement (per tile and per instruction) equals Nsight Compute's: 37 variants."""
+    results = os.path.join(ROOT, "validate", "results", "h200-2026-11-29", "triton-pairs")
+    import subprocess
+    got = subprocess.run([sys.executable, os.path.join(PAIRS, "table.py"), results], capture_output=True,
+                         text=True, check=True).stdout
+    if got != open(os.path.join(results, "table.md")).read():
+        failures.append("table.py does not reproduce triton-pairs/table.md")
+    data = table.read_results(results)
+    compared = 0
+    for row in table.comparison_rows(*data[:5]):
+        for cell in (row[3], row[4]):
+            if "/" not in cell:
+                failures.append(f"{row[0]}: cell {cell!r}")
+        bank, meas = row[3].split(" / "), row[4].split(" / ")
+        plain = row[5].split(" / ")
+        for what, b, m in (("Triton's", bank[0], meas[0]), ("suggested", bank[1], meas[1]), ("plain", plain[0], plain[1])):
+            if b != "-":
+                compared += 1
+                if b != m:
+                    failures.append(f"{row[0]} {what}: bankcheck {b} per tile, measured {m}")
+        if row[8] != "identical":
+            failures.append(f"{row[0]}: outputs {row[8]}")
+    for row in table.detail_rows(data[0], data[1], data[3], data[4], data[5]):
+        if row[3] == "layout":
+            for cell in (row[4], row[5]):
+                b, m = cell.split(" / ")
+                if b != m:
+                    failures.append(f"{row[0]} {row[1]}: per instruction bankcheck {b}, measured {m}")
+    if compared != 37:
+        failures.append(f"{compared} variants with a layout count beside the measurement, expected 37")
+
+
 def main():
     failures = []
 
@@ -127,6 +163,7 @@ def main():
                 check(f"{kind}: ValueError", kind, "extra")
         finally:
             shutil.rmtree(tmp)
+    measured_run(failures)
     for f in failures:
         print("FAIL:", f)
     print("triton pairs table:", "failed" if failures else "passed")

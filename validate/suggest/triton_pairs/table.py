@@ -5,8 +5,8 @@
 
 RESULTS_DIR is what run_on_gpu.sh packed: predictions.json (made before the
 run by predict.py), manifest.txt (the profiled launches in order: index, case,
-variant, tiles), ncu-source.csv (SourceCounters per SASS instruction, one
-block per launch), check.txt (outputs and times), ir/CASE.VARIANT.ptx (the
+variant, tiles), ncu-source.csv or .csv.gz (SourceCounters per SASS
+instruction, one block per launch), check.txt (outputs and times), ir/CASE.VARIANT.ptx (the
 shared-memory instructions Triton emitted) and suggest-CASE.json (`bankcheck
 suggest` on a capture of Triton's convert_layout variant).
 
@@ -19,10 +19,12 @@ A prediction whose accesses are not the instructions Triton emitted for the
 variant (its PTX) is "not comparable", never set beside the measurement.
 """
 import argparse
+import gzip
 import json
 import os
 import re
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "harness"))
@@ -187,8 +189,13 @@ def read_results(results):
         return os.path.join(results, *p)
     preds = {p["name"]: p for p in json.load(open(path("predictions.json")))}
     got = {}
-    if os.path.exists(path("manifest.txt")) and os.path.exists(path("ncu-source.csv")):
-        got = launches(read_manifest(path("manifest.txt")), ncu_csv.read_blocks(path("ncu-source.csv")))
+    page = path("ncu-source.csv")
+    if not os.path.exists(page) and os.path.exists(page + ".gz"):  # as committed
+        with gzip.open(page + ".gz", "rt") as src, tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as dst:
+            dst.write(src.read())
+        page = dst.name
+    if os.path.exists(path("manifest.txt")) and os.path.exists(page):
+        got = launches(read_manifest(path("manifest.txt")), ncu_csv.read_blocks(page))
     checks = {}
     if os.path.exists(path("check.txt")):
         for line in open(path("check.txt")):
