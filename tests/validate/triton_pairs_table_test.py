@@ -19,10 +19,10 @@ import shutil
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo_root import ROOT  # (puts the repository root on sys.path)
+from validate.suggest.triton_pairs import table  # noqa: E402
+
 PAIRS = os.path.join(ROOT, "validate", "suggest", "triton_pairs")
-sys.path.insert(0, PAIRS)
-import table  # noqa: E402
 
 HEADER = ["Address", "Source", "Instructions Executed", "L1 Wavefronts Shared", "L1 Wavefronts Shared Ideal"]
 LDSM = "ldmatrix.sync.aligned.m8n8.x4.shared.b16"

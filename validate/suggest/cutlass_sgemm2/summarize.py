@@ -13,9 +13,9 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "harness"))
-import ncu_csv  # noqa: E402
-import sass_text  # noqa: E402
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.harness import ncu_csv, sass_text  # noqa: E402
 
 
 def number(text):

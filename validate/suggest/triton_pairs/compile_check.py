@@ -19,8 +19,10 @@ from triton.backends.compiler import GPUTarget
 from triton.compiler import compile as triton_compile
 from triton.experimental.gluon._runtime import GluonASTSource
 
-import cases as C
-import kernels as K
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.suggest.triton_pairs import cases as C  # noqa: E402
+from validate.suggest.triton_pairs import kernels as K  # noqa: E402
 
 SHARED = re.compile(r"\b(ldmatrix[\w.]*|stmatrix[\w.]*|st\.shared[\w.]*|ld\.shared[\w.]*)")
 SIG = {"x_ptr": None, "y_ptr": None, "R": "constexpr", "COLS": "constexpr", "SRC": "constexpr",

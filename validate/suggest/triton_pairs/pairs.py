@@ -23,9 +23,10 @@ import torch
 import triton
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import cases as C  # noqa: E402
-from kernels import VARIANTS, distributed, dot_kernel, pair_kernel, predictions, shared, variant_layout  # noqa: E402
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.suggest.triton_pairs import cases as C  # noqa: E402
+from validate.suggest.triton_pairs.kernels import VARIANTS, distributed, dot_kernel, pair_kernel, predictions, shared, variant_layout  # noqa: E402
 
 TORCH = {"fp16": torch.float16, "fp32": torch.float32, "int8": torch.int8}
 BITS = {"fp16": torch.int16, "fp32": torch.int32, "int8": torch.int8}

@@ -21,8 +21,9 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import cases as C  # noqa: E402
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.suggest.triton_pairs import cases as C  # noqa: E402
 
 SWIZZLED = re.compile(r"^SwizzledSharedLayout\(vec=(\d+), per_phase=(\d+), max_phase=(\d+), order=\[(\d), (\d)\]\)$")
 

@@ -73,7 +73,7 @@ pack
 fi
 
 if [ -x "$BC" ]; then
-  for c in $(python3 -c "import sys; sys.path.insert(0, '$P'); import cases; print(' '.join(c['name'] for c in cases.CASES if c['triton'] == 'convert'))"); do
+  for c in $(python3 -c "from validate.suggest.triton_pairs import cases; print(' '.join(c['name'] for c in cases.CASES if c['triton'] == 'convert'))"); do
     step "capture-$c" 45 "$BC" capture --kernel pair_kernel --launch-count 1 --no-dedup -o "$W/cap-$c" -- \
       python3 "$P/pairs.py" capture "$c" triton --tiles 4
     "$BC" suggest "$W/cap-$c" >"$R/suggest-$c.txt" 2>&1

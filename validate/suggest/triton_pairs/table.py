@@ -27,12 +27,11 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "harness"))
-import ncu_csv  # noqa: E402
-import sass_text  # noqa: E402
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.harness import ncu_csv, sass_text  # noqa: E402
 
-sys.path.insert(0, HERE)
-import cases as C  # noqa: E402
+from validate.suggest.triton_pairs import cases as C  # noqa: E402
 
 # bankcheck's access kind -> the PTX instruction Triton emits for it
 PTX_OF = {"st.128": "st.shared.v4.b32", "st.64": "st.shared.v2.b32", "st.32": "st.shared.b32",

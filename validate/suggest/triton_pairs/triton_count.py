@@ -26,9 +26,10 @@ from triton.experimental.gluon import language as ttgl
 from triton.experimental.gluon._runtime import GluonASTSource
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import cases as C  # noqa: E402
-import kernels as K  # noqa: E402
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.suggest.triton_pairs import cases as C  # noqa: E402
+from validate.suggest.triton_pairs import kernels as K  # noqa: E402
 
 
 @gluon.jit
