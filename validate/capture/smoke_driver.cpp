@@ -27,11 +27,11 @@
 #include <tuple>
 #include <vector>
 
-#include "capture/host/capture_run.hpp"
-#include "capture/host/compare.hpp"
-#include "capture/host/instruction_summary.hpp"
-#include "capture/host/launch_filter.hpp"
-#include "capture/host/ncu_table.hpp"
+#include "capture/host/run/capture_run.hpp"
+#include "capture/host/ncu/compare.hpp"
+#include "capture/host/summary/instruction_summary.hpp"
+#include "capture/host/launch/launch_filter.hpp"
+#include "capture/host/ncu/ncu_table.hpp"
 #include "model/bank_model.hpp"
 #include "sim/replay/replay.hpp"
 #include "sim/trace/trace_error.hpp"
