@@ -1,7 +1,7 @@
 // The minimal capture driver of validate/capture/gpu_smoke.sh: the same
-// library functions as `bankcheck capture` and `bankcheck replay`, with no
-// dependency beyond the C++ standard library, so that it builds on the GPU
-// machine with g++ alone.
+// library functions as `bankcheck capture` and `bankcheck replay`, without the
+// CLI. CMake's target capture_smoke_driver (cmake/BankcheckCapture.cmake),
+// built on the development machine and carried (validate/capture/build_carry.sh smoke).
 //   smoke_driver capture OUT LIBRARY PATCHES RING_SLOTS -- PROGRAM [ARGS...]
 //   smoke_driver check TRACE EXPECTED.trace     (same records, as multisets, after
 //       the reserved base of the shared window and SASS refinement of ops)
