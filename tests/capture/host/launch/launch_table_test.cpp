@@ -1,4 +1,4 @@
-// Tests of capture/host/launch/launch_table.hpp and capture/host/csv.hpp.
+// Tests of capture/host/launch/launch_table.hpp.
 #include "capture/host/launch/launch_table.hpp"
 
 #include <doctest/doctest.h>
@@ -6,18 +6,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "capture/host/csv.hpp"
 #include "tests/scratch.hpp"
 
 using namespace bankcheck::capture;
-
-TEST_CASE("csv fields and lines") {
-  CHECK(csv_field("plain") == "plain");
-  CHECK(csv_field("a,b") == "\"a,b\"");
-  CHECK(csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
-  CHECK(parse_csv_line("a,\"b,c\",\"d \"\"e\"\"\",\r") == std::vector<std::string>{"a", "b,c", "d \"e\"", ""});
-  CHECK_THROWS_AS(parse_csv_line("\"open"), std::invalid_argument);
-}
 
 TEST_CASE("launch table rows round trip; a malformed row names its line") {
   LaunchRow r;
