@@ -5,11 +5,11 @@
 // function) are (1) converted and written to a file (RecordConverter and
 // BinaryTraceWriter, what the drain thread runs per slot), and (2) drained
 // from a ring that a producer thread fills in ticket order with the
-// protocol of capture/host/ring_layout.hpp (RingDrain, converter, writer).
+// protocol of capture/host/ring/ring_layout.hpp (RingDrain, converter, writer).
 // Printed: medians of --runs runs, slots/s and trace bytes/s, and the ratio
 // of (2) to (1). docs/scaling.md uses the figures: they bound what a full
 // capture can write per second whatever the GPU does. (3) and (4) take the
-// slots through the deduplication table (capture/host/slot_dedup.hpp) first:
+// slots through the deduplication table (capture/host/ring/slot_dedup.hpp) first:
 // (3) the same slots, which hardly repeat (the table's cost alone), (4) slots
 // whose offsets depend on the pc and the warp only, as most kernels' do, so
 // that every block repeats them; (4) is also timed without the table.
@@ -26,10 +26,10 @@
 #include <CLI/CLI.hpp>
 
 #include "bench/bench_stats.hpp"
-#include "capture/host/function_map.hpp"
-#include "capture/host/record_converter.hpp"
-#include "capture/host/ring_drain.hpp"
-#include "capture/host/slot_dedup.hpp"
+#include "capture/host/ring/function_map.hpp"
+#include "capture/host/ring/record_converter.hpp"
+#include "capture/host/ring/ring_drain.hpp"
+#include "capture/host/ring/slot_dedup.hpp"
 #include "sim/trace/trace_binary.hpp"
 #include "sim/trace/trace_file.hpp"
 

@@ -1,7 +1,7 @@
 // `bankcheck capture [--kernel REGEX] [--launch-skip N] [--launch-count N]
 // [--blocks LIST] -o OUT -- PROGRAM [ARGS...]`: run an unmodified CUDA
 // program with the capture library injected and write one trace per
-// captured launch (docs/capture.md). The work is capture/host/capture_run.hpp;
+// captured launch (docs/capture.md). The work is capture/host/run/capture_run.hpp;
 // this file parses, prints and passes the exit code on.
 #include <unistd.h>
 
@@ -13,16 +13,16 @@
 #include <string>
 #include <vector>
 
-#include "capture/host/capture_options.hpp"
-#include "capture/host/capture_run.hpp"
-#include "capture/host/instruction_summary.hpp"
-#include "capture/host/sass_table.hpp"
-#include "capture/host/summary_results.hpp"
+#include "capture/host/run/capture_options.hpp"
+#include "capture/host/run/capture_run.hpp"
+#include "capture/host/summary/instruction_summary.hpp"
+#include "capture/host/sass/sass_table.hpp"
+#include "capture/host/summary/summary_results.hpp"
 #include "model/bank_model.hpp"
 #include "sim/report/results_writer.hpp"
 #include "sim/trace/atomic_file.hpp"
-#include "capture/host/launch_filter.hpp"
-#include "capture/host/process.hpp"
+#include "capture/host/launch/launch_filter.hpp"
+#include "capture/host/run/process.hpp"
 #include "cli/commands.hpp"
 
 namespace bankcheck::cli {

@@ -1,6 +1,6 @@
 // `bankcheck compare --ncu REPORT.csv TRACE... [--json|--csv] [-o FILE]`:
 // the model's wavefronts per captured instruction against Nsight Compute's
-// (capture/host/compare.hpp), printed by cli/compare_report.hpp. Exit 0 when every instruction of every
+// (capture/host/ncu/compare.hpp), printed by cli/compare_report.hpp. Exit 0 when every instruction of every
 // captured launch is `yes`, 1 when any row is another verdict or a launch
 // could not be compared (each listed with its reason), 2 on bad input.
 #include <fstream>
@@ -8,9 +8,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "capture/host/compare.hpp"
-#include "capture/host/ncu_launches.hpp"
-#include "capture/host/ncu_table.hpp"
+#include "capture/host/ncu/compare.hpp"
+#include "capture/host/ncu/ncu_launches.hpp"
+#include "capture/host/ncu/ncu_table.hpp"
 #include "cli/commands.hpp"
 #include "cli/compare_report.hpp"
 #include "sim/report/result_output.hpp"

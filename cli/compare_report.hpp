@@ -1,12 +1,12 @@
 #pragma once
-// What `bankcheck compare` prints of a comparison (capture/host/compare.hpp):
+// What `bankcheck compare` prints of a comparison (capture/host/ncu/compare.hpp):
 // the JSON document, the CSV table and the text table with its verdict
 // counts, launches not compared and notes. The command parses, compares and
 // writes one of these; the formats themselves live here.
 #include <ostream>
 #include <string>
 
-#include "capture/host/compare.hpp"
+#include "capture/host/ncu/compare.hpp"
 
 namespace bankcheck::cli {
 

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "capture/host/sass_table.hpp"
+#include "capture/host/sass/sass_table.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "sim/parallel/cluster.hpp"

@@ -7,11 +7,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "capture/host/function_map.hpp"
-#include "capture/host/instruction_summary.hpp"
-#include "capture/host/launch_table.hpp"
-#include "capture/host/sass_table.hpp"
-#include "capture/host/summary_results.hpp"
+#include "capture/host/ring/function_map.hpp"
+#include "capture/host/summary/instruction_summary.hpp"
+#include "capture/host/launch/launch_table.hpp"
+#include "capture/host/sass/sass_table.hpp"
+#include "capture/host/summary/summary_results.hpp"
 #include "model/cost_invariants.hpp"
 #include "sim/trace/trace_file.hpp"
 

@@ -10,8 +10,8 @@
 #include <sstream>
 #include <string>
 
-#include "capture/host/launch_table.hpp"
-#include "capture/host/sass_table.hpp"
+#include "capture/host/launch/launch_table.hpp"
+#include "capture/host/sass/sass_table.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "model/shared_timing.hpp"

@@ -82,3 +82,61 @@ else()
   endif()
   add_dependencies(bankcheck bankcheck_capture_injection)
 endif()
+
+# The smoke test's pieces (validate/capture/gpu_smoke.sh): its driver, the
+# library functions of `capture`, `replay` and `compare` without the CLI,
+# and the programs it captures with their expected traces. One build
+# description for every place they are built: the GPU machine has nvcc and
+# CMake but not the project's dependencies (Boost, nlohmann-json, ...), so
+# they are built here and carried (validate/capture/build_carry.sh smoke).
+# Target capture_smoke, part of gpu_programs so that CI compiles them too,
+# into build/capture-smoke/.
+if(BANKCHECK_CAPTURE_BUILT)
+  set(_smoke_dir ${CMAKE_BINARY_DIR}/capture-smoke)
+  set(_smoke_src ${PROJECT_SOURCE_DIR}/validate/capture)
+  add_executable(capture_smoke_driver EXCLUDE_FROM_ALL ${_smoke_src}/smoke_driver.cpp)
+  target_link_libraries(capture_smoke_driver PRIVATE bankcheck::capture)
+  # It uses none of sim/parallel's MPI (as the injection library above).
+  target_link_options(capture_smoke_driver PRIVATE -Wl,--as-needed)
+  add_executable(capture_smoke_kernels EXCLUDE_FROM_ALL ${_smoke_src}/programs/smoke_kernels.cu)
+  set_target_properties(capture_smoke_kernels PROPERTIES CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON)
+  add_executable(capture_smoke_driver_api EXCLUDE_FROM_ALL ${_smoke_src}/programs/driver_api.cpp)
+  target_link_libraries(capture_smoke_driver_api PRIVATE CUDA::cuda_driver)
+  foreach(_smoke capture_smoke_driver capture_smoke_kernels capture_smoke_driver_api)
+    bankcheck_settings(${_smoke})
+  endforeach()
+  set_target_properties(capture_smoke_driver PROPERTIES OUTPUT_NAME smoke_driver RUNTIME_OUTPUT_DIRECTORY ${_smoke_dir})
+  set_target_properties(capture_smoke_kernels PROPERTIES OUTPUT_NAME smoke_kernels RUNTIME_OUTPUT_DIRECTORY ${_smoke_dir})
+  set_target_properties(capture_smoke_driver_api PROPERTIES OUTPUT_NAME driver_api RUNTIME_OUTPUT_DIRECTORY ${_smoke_dir})
+  # The kernel driver_api loads with cuModuleLoad: a cubin, which CMake 3.25
+  # has no target property for.
+  set(_smoke_cubin ${_smoke_dir}/driver_kernel.cubin)
+  add_custom_command(
+    OUTPUT ${_smoke_cubin}
+    COMMAND ${CMAKE_CUDA_COMPILER} -arch=sm_90 -cubin ${_smoke_src}/programs/driver_kernel.cu -o ${_smoke_cubin}
+    DEPENDS ${_smoke_src}/programs/driver_kernel.cu
+    VERBATIM)
+  add_custom_target(capture_smoke_cubin DEPENDS ${_smoke_cubin})
+  add_custom_target(capture_smoke)
+  add_dependencies(capture_smoke capture_smoke_driver capture_smoke_kernels capture_smoke_driver_api
+                   capture_smoke_cubin)
+  add_dependencies(gpu_programs capture_smoke)
+
+  # What validate/capture/build_carry.sh carries, part by part: one line
+  # "PART TARGET FILE" per file, FILE built by TARGET. The script reads this
+  # list rather than naming files itself, and ctest capture.carry checks that
+  # what it packs is these files.
+  set(_carry_library "bankcheck_capture_injection $<TARGET_FILE:bankcheck_capture_injection>")
+  set(_carry_patches "bankcheck_capture_patches ${_patches}")
+  file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/capture_carry.txt CONTENT
+"capture bankcheck $<TARGET_FILE:bankcheck>
+capture ${_carry_library}
+capture ${_carry_patches}
+smoke ${_carry_library}
+smoke ${_carry_patches}
+smoke capture_smoke_driver $<TARGET_FILE:capture_smoke_driver>
+smoke capture_smoke_kernels $<TARGET_FILE:capture_smoke_kernels>
+smoke capture_smoke_driver_api $<TARGET_FILE:capture_smoke_driver_api>
+smoke capture_smoke_cubin ${_smoke_cubin}
+")
+endif()

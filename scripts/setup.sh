@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(cmake ninja-build g++ libboost-dev libeigen3-dev doctest-dev libgraphviz-dev graphviz
-          libcli11-dev nlohmann-json3-dev pkg-config openmpi-bin libopenmpi-dev ccache)
+          libcli11-dev nlohmann-json3-dev pkg-config openmpi-bin libopenmpi-dev ccache patchelf)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

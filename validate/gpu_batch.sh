@@ -53,7 +53,8 @@ mkdir -p "$OUT"
 W=$(mktemp -d /tmp/bankcheck-batch.XXXXXX)
 B=$W/B
 mkdir -p "$B" build
-cp build-gpu/smoke/* build-gpu/programs/* "$B/"
+cp -r build-gpu/smoke/. "$B/"  # with lib/, the shared libraries the pieces load (RPATH $ORIGIN/lib)
+cp build-gpu/programs/* "$B/"
 cp -r build-gpu/cli/. build/
 LOG=$OUT/batch.log
 step() {  # step NAME SECONDS CMD...

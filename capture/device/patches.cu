@@ -11,7 +11,7 @@
 // default) the group first looks its record up in the launch's table of
 // distinct records in device memory (record_table.cuh): a record seen before
 // only adds to its count. Otherwise the group's lowest lane reserves a slot
-// of the ring (capture/host/ring_layout.hpp), every lane writes its own
+// of the ring (capture/host/ring/ring_layout.hpp), every lane writes its own
 // offset into it (one coalesced write), and the leader commits it. In
 // summary mode (`capture --summary`) the leader costs the request instead
 // and adds it to a per-instruction table in device memory.
@@ -23,8 +23,8 @@
 #include "capture/device/record_table.cuh"
 #include "capture/device/summary_patch.cuh"
 #include "capture/device/warp_identity.cuh"
-#include "capture/host/ring_layout.hpp"
-#include "capture/host/summary_table.hpp"
+#include "capture/host/ring/ring_layout.hpp"
+#include "capture/host/summary/summary_table.hpp"
 
 using bankcheck::capture::CaptureDescriptor;
 using bankcheck::capture::CaptureSlot;

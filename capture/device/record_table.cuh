@@ -1,5 +1,5 @@
 #pragma once
-// A full capture's records merged on the GPU (capture/host/record_table.hpp
+// A full capture's records merged on the GPU (capture/host/ring/record_table.hpp
 // says the protocol): a warp whose record is already in its launch's table
 // adds 1 to the entry's count and writes nothing across PCIe; the first
 // execution of a record writes the entry. The ring takes what the table
@@ -7,8 +7,8 @@
 #include <cstdint>
 
 #include "capture/device/warp_identity.cuh"
-#include "capture/host/record_table.hpp"
-#include "capture/host/ring_layout.hpp"
+#include "capture/host/ring/record_table.hpp"
+#include "capture/host/ring/ring_layout.hpp"
 
 namespace bankcheck::capture::device {
 

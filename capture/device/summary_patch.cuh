@@ -1,12 +1,12 @@
 #pragma once
 // `capture --summary` on the GPU: the patches' requests costed with the sm90
 // rules (model/sm90_warp_cost.hpp, the code the CPU model runs) and added to
-// the per-instruction table in device memory (capture/host/summary_table.hpp).
+// the per-instruction table in device memory (capture/host/summary/summary_table.hpp).
 #include <cstdint>
 
 #include "capture/device/warp_identity.cuh"
-#include "capture/host/ring_layout.hpp"
-#include "capture/host/summary_table.hpp"
+#include "capture/host/ring/ring_layout.hpp"
+#include "capture/host/summary/summary_table.hpp"
 
 namespace bankcheck::capture::device {
 
@@ -34,7 +34,7 @@ __device__ __forceinline__ void submit(CaptureDescriptor* d, const bankcheck::ca
 
 /// `capture --summary`: the leader gathers the group's offsets, costs the
 /// request with the sm90 rules (model/sm90_warp_cost.hpp, the CPU's code)
-/// and adds it to its SM's shard of the table (capture/host/summary_table.hpp).
+/// and adds it to its SM's shard of the table (capture/host/summary/summary_table.hpp).
 __device__ __forceinline__ void summarize_warp(CaptureDescriptor* d, std::uint64_t pc, std::uint32_t offset,
                                                std::uint32_t width, SlotOp op, unsigned group, unsigned mask,
                                                unsigned lane, unsigned leader, const void* source) {
@@ -62,7 +62,7 @@ __device__ __forceinline__ void summarize_warp(CaptureDescriptor* d, std::uint64
 }
 
 /// `capture --summary` for a wgmma: the request a trace's record becomes
-/// (capture/host/record_converter.cpp, write_wgmma), costed by rule 8 on the
+/// (capture/host/ring/record_converter.cpp, write_wgmma), costed by rule 8 on the
 /// warp's lowest lane: the warpgroup's first warp carries A's and B's
 /// addresses in lanes 0 and 1 and their sizes as the lanes' sources; the
 /// other three warps have no lane (their share is the first warp's). Operands

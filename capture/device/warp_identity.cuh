@@ -4,7 +4,7 @@
 // select it, and the SM (the summary table's shard).
 #include <cstdint>
 
-#include "capture/host/ring_layout.hpp"
+#include "capture/host/ring/ring_layout.hpp"
 
 namespace bankcheck::capture::device {
 

@@ -14,13 +14,13 @@
 #include <thread>
 #include <vector>
 
-#include "capture/host/launch_table.hpp"
-#include "capture/host/record_converter.hpp"
-#include "capture/host/record_table.hpp"
-#include "capture/host/ring_drain.hpp"
-#include "capture/host/slot_dedup.hpp"
-#include "capture/host/summary_table.hpp"
-#include "capture/host/trace_budget.hpp"
+#include "capture/host/launch/launch_table.hpp"
+#include "capture/host/ring/record_converter.hpp"
+#include "capture/host/ring/record_table.hpp"
+#include "capture/host/ring/ring_drain.hpp"
+#include "capture/host/ring/slot_dedup.hpp"
+#include "capture/host/summary/summary_table.hpp"
+#include "capture/host/ring/trace_budget.hpp"
 #include "sim/trace/trace.hpp"
 #include "sim/trace/trace_binary.hpp"
 

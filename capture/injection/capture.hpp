@@ -16,12 +16,12 @@
 #include <thread>
 #include <vector>
 
-#include "capture/host/capture_options.hpp"
-#include "capture/host/driver_queries.hpp"
-#include "capture/host/function_map.hpp"
-#include "capture/host/launch_filter.hpp"
-#include "capture/host/launch_table.hpp"
-#include "capture/host/tensor_maps.hpp"
+#include "capture/host/run/capture_options.hpp"
+#include "capture/host/launch/driver_queries.hpp"
+#include "capture/host/ring/function_map.hpp"
+#include "capture/host/launch/launch_filter.hpp"
+#include "capture/host/launch/launch_table.hpp"
+#include "capture/host/tensor_maps/tensor_maps.hpp"
 #include "capture/injection/active_launch.hpp"
 
 namespace {

@@ -26,10 +26,10 @@
 #include <system_error>
 #include <vector>
 
-#include "capture/host/capture_options.hpp"
-#include "capture/host/function_map.hpp"
-#include "capture/host/launch_filter.hpp"
-#include "capture/host/launch_table.hpp"
+#include "capture/host/run/capture_options.hpp"
+#include "capture/host/ring/function_map.hpp"
+#include "capture/host/launch/launch_filter.hpp"
+#include "capture/host/launch/launch_table.hpp"
 #include "capture/injection/capture.hpp"
 #include "capture/injection/graph_callbacks.hpp"
 #include "capture/injection/launch_callbacks.hpp"

@@ -19,9 +19,9 @@
 #include <thread>
 #include <vector>
 
-#include "capture/host/launch_table.hpp"
-#include "capture/host/record_converter.hpp"
-#include "capture/host/ring_drain.hpp"
+#include "capture/host/launch/launch_table.hpp"
+#include "capture/host/ring/record_converter.hpp"
+#include "capture/host/ring/ring_drain.hpp"
 #include "capture/injection/active_launch.hpp"
 #include "capture/injection/api_params.hpp"
 #include "capture/injection/capture.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 // The capture library's record of what the program asks the driver about its
-// device and kernels (capture/host/driver_queries.hpp, OUT/queries.csv):
+// device and kernels (capture/host/launch/driver_queries.hpp, OUT/queries.csv):
 // device attributes, function attributes and occupancy, from the driver and
 // runtime API exit callbacks (the parameter structs of generated_cuda_meta.h
 // and generated_cuda_runtime_api_meta.h; the answers are in the program's
@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <string>
 
-#include "capture/host/driver_queries.hpp"
+#include "capture/host/launch/driver_queries.hpp"
 #include "capture/injection/api_params.hpp"
 #include "capture/injection/capture.hpp"
 

@@ -1,7 +1,7 @@
 #pragma once
 // `capture --summary` in the capture library: the device table is cleared
 // when a launch begins and read back when it ends, its rows appended to
-// OUT/summary.csv (capture/host/instruction_summary.hpp). Nothing is drained
+// OUT/summary.csv (capture/host/summary/instruction_summary.hpp). Nothing is drained
 // while the kernel runs: the patches cost each request on the device.
 #include <sanitizer.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "capture/host/instruction_summary.hpp"
+#include "capture/host/summary/instruction_summary.hpp"
 #include "capture/injection/active_launch.hpp"
 #include "capture/injection/capture.hpp"
 #include "capture/injection/launch_callbacks.hpp"

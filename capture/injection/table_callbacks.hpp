@@ -1,6 +1,6 @@
 #pragma once
 // A full, deduplicated capture's table of distinct records on the device
-// (capture/host/record_table.hpp): allocated with the ring, its buckets
+// (capture/host/ring/record_table.hpp): allocated with the ring, its buckets
 // cleared when a launch begins, its entries read back when the launch ends
 // and written to the trace, each as one record with its count.
 #include <sanitizer.h>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "capture/host/record_table.hpp"
+#include "capture/host/ring/record_table.hpp"
 #include "capture/injection/active_launch.hpp"
 #include "capture/injection/capture.hpp"
 #include "capture/injection/launch_callbacks.hpp"

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "capture/host/tensor_maps.hpp"
+#include "capture/host/tensor_maps/tensor_maps.hpp"
 #include "capture/injection/api_params.hpp"
 #include "capture/injection/capture.hpp"
 

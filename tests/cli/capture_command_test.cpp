@@ -13,9 +13,9 @@
 #include <optional>
 #include <sstream>
 
-#include "capture/host/capture_run.hpp"
-#include "capture/host/instruction_summary.hpp"
-#include "capture/host/launch_table.hpp"
+#include "capture/host/run/capture_run.hpp"
+#include "capture/host/summary/instruction_summary.hpp"
+#include "capture/host/launch/launch_table.hpp"
 #include "tests/cli/cli_runner.hpp"
 #include "tests/scratch.hpp"
 #include "tests/skip.hpp"

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "capture/host/instruction_summary.hpp"
+#include "capture/host/summary/instruction_summary.hpp"
 #include "tests/cli/cli_runner.hpp"
 
 namespace report_command_test {

@@ -2,7 +2,7 @@
 """validate/harness/kernel_names.py against the C++ rule and the committed pages.
 
 base_name must give the function of every row of tests/data/kernel_names/
-base_names.tsv, the rows tests/capture/host/kernel_name_test.cpp holds the
+base_names.tsv, the rows tests/capture/host/launch/kernel_name_test.cpp holds the
 C++'s kernel_base_name to: so the two agree on every name there. The probe rows
 of that file are checked here against the archive they come from (the probe
 program's launch list names the function, ncu's raw page the launch), and

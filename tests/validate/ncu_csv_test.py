@@ -2,7 +2,7 @@
 """validate/harness/ncu_csv.py, the one Python reader of Nsight Compute's
 source page, on small pages written here by hand: the reader's blocks and
 rows, and the two rules for blocks printed twice, which are
-capture/host/ncu_table.hpp's and ncu_launches.hpp's. The mixed page is the
+capture/host/ncu/ncu_table.hpp's and ncu_launches.hpp's. The mixed page is the
 case the H100 showed on 2026-11-26 (cuDNN's sm90 attention kernels printed
 once, the others twice): without a launch list nothing may be dropped, with
 it exactly the copies are."""

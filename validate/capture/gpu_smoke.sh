@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# GPU smoke test of `bankcheck capture` (issue 13), for the H100 machine:
-#   OUT=/some/dir bash validate/capture/gpu_smoke.sh        (from the repository root)
-# Builds the capture pieces with the CUDA toolkit and g++ only (the patch
-# fatbin, libbankcheck_capture.so against the toolkit's own sanitizer, and
-# the minimal driver validate/capture/smoke_driver.cpp), builds the test
-# programs in validate/capture/programs/, captures each, checks the records
-# against the addresses each program computed on the host, replays them on
-# sm90, and writes $OUT/summary.txt. Every step has a timeout and a log;
-# a failing step is reported and the script goes on. Budget: < 3 minutes.
+# GPU smoke test of `bankcheck capture`, for the H100/H200 machine:
+#   bash validate/capture/build_carry.sh smoke                  (development machine: build-gpu/smoke)
+#   OUT=/some/dir bash validate/capture/gpu_smoke.sh            (GPU machine, repository root, build-gpu/smoke carried)
+# The capture pieces (the patch fatbin, libbankcheck_capture.so, the minimal
+# driver validate/capture/smoke_driver.cpp and the test programs in
+# validate/capture/programs/) are CMake's targets, built on the development
+# machine and carried (PREBUILT_B, default build-gpu/smoke); nothing is built
+# here. The script captures each program, checks the records against the
+# addresses each program computed on the host, replays them on sm90, and
+# writes $OUT/summary.txt. Every step has a timeout and a log; a failing step
+# is reported and the script goes on. Budget: < 3 minutes. SKIP_PYTHON=1: without
+# the PyTorch and Triton programs.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 : "${OUT:?set OUT to a folder for the logs}"
@@ -27,46 +30,16 @@ step() {  # step NAME SECONDS COMMAND...: run with a timeout, log to $OUT/NAME.l
   return $rc
 }
 
-NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-CUDA=$(dirname "$(dirname "$NVCC")")
-SAN=${SAN:-}
-[ -n "$SAN" ] || for d in "$CUDA/compute-sanitizer" /usr/local/cuda*/compute-sanitizer /opt/nvidia/*/compute-sanitizer; do
-  if [ -f "$d/include/sanitizer_patching.h" ]; then SAN=$d; break; fi
-done
-log "nvcc: $NVCC ($("$NVCC" --version | tail -n 1))"
-log "sanitizer: ${SAN:-NOT FOUND}"
-log "driver: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo none)"
-SANLIB=$(dirname "$(find "$SAN" -name 'libsanitizer-public.so' | head -n 1)")
-
-# capture/host without summary_results.cpp, the one file that needs the results schema (nlohmann/json),
-# and the one file of sim/layout it uses (hgmma_descriptors.cpp: the wgmma descriptor's fields). This list
-# must follow CMake's; validate/capture/build_carry.sh capture carries the CMake-built library and patches
-# instead (PREBUILT_B below takes them, with the smoke driver built here).
-HOST_SOURCES=($(ls capture/host/*.cpp | grep -v summary_results.cpp) sim/trace/*.cpp sim/layout/wgmma_descriptor.cpp)
-# The library is linked with --no-undefined: the driver loads it with every
-# symbol resolved, and silently skips a library that does not load.
-MODEL_SOURCES=(sim/replay/replay.cpp model/bank_model.cpp model/phase_rules.cpp model/simd_degree.cpp model/simd_path_choice.cpp model/global_access.cpp)
-if [ -n "${PREBUILT_B:-}" ]; then
-  # Pieces built on another machine against the same toolkit (saves the GPU
-  # machine's time): copied, not rebuilt.
-  cp -r "$PREBUILT_B"/. "$B"/
-  log "prebuilt: $(ls "$B" | tr '\n' ' ')"
-else
-step build.patches 400 "$NVCC" -std=c++20 -arch=sm_90 --fatbin --keep-device-functions -Xptxas --compile-as-tools-patch \
-  -I. -I"$SAN/include" capture/device/patches.cu -o "$B/bankcheck_capture_patches.fatbin"
-step build.library 180 g++ -std=c++20 -O2 -fPIC -shared -I. -I"$CUDA/include" -I"$SAN/include" \
-  capture/injection/injection.cpp "${HOST_SOURCES[@]}" "${MODEL_SOURCES[@]}" -L"$SANLIB" -lsanitizer-public \
-  -Wl,-rpath,"$SANLIB" -Wl,--no-undefined -ldl -pthread -o "$B/libbankcheck_capture.so"
-step build.driver 180 g++ -std=c++20 -O2 -I. validate/capture/smoke_driver.cpp "${HOST_SOURCES[@]}" \
-  "${MODEL_SOURCES[@]}" -ldl -pthread -o "$B/smoke_driver"
-step build.kernels 120 "$NVCC" -std=c++17 -arch=sm_90 -O2 validate/capture/programs/smoke_kernels.cu -o "$B/smoke_kernels"
-step build.driver_kernel 60 "$NVCC" -arch=sm_90 -cubin validate/capture/programs/driver_kernel.cu -o "$B/driver_kernel.cubin"
-step build.driver_api 60 g++ -O2 -I"$CUDA/include" validate/capture/programs/driver_api.cpp -L"$CUDA/lib64/stubs" \
-  -L"$CUDA/lib64" -lcuda -o "$B/driver_api"
+PREBUILT_B=${PREBUILT_B:-build-gpu/smoke}
+if [ ! -x "$PREBUILT_B/smoke_driver" ]; then
+  log "FAIL: no $PREBUILT_B/smoke_driver (bash validate/capture/build_carry.sh smoke on the development machine, and carry build-gpu/smoke)"
+  exit 1
 fi
-# BUILD_ONLY=1: stop after building (validate/capture/build_carry.sh builds
-# the pieces here, against the GPU machine's sanitizer version, with SAN=).
-[ -n "${BUILD_ONLY:-}" ] && exit 0
+cp -r "$PREBUILT_B"/. "$B"/
+log "prebuilt: $(ls "$B" | tr '\n' ' ')"
+log "nvcc: $(nvcc --version 2>/dev/null | tail -n 1)"
+log "sanitizer: $(ldd "$B/libbankcheck_capture.so" | grep -o '/[^ ]*libsanitizer-public[^ ]*' || echo NOT FOUND)"
+log "driver: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo none)"
 
 capture() {  # capture NAME RING_SLOTS -- PROGRAM...
   local name=$1 ring=$2
@@ -102,14 +75,19 @@ for t in torch triton; do
     [ -f "$f" ] && step "replay.$t.$(basename "$f" .bktrace)" 30 "$B/smoke_driver" replay "$f"
   done
 done
-# Where a bankcheck CLI was carried here: its replay with SASS, and the same for the ncu comparison.
-if [ -x build/bankcheck ] && build/bankcheck --help >/dev/null 2>&1; then
-  step cli.replay.conflicts 30 build/bankcheck replay --per-instruction "$OUT/cap-conflicts/launch-0.bktrace"
+# Where a bankcheck CLI was carried here (BANKCHECK: build/bankcheck from build_carry.sh cli, or
+# build-gpu/capture/bankcheck, with the capture library and patches beside it): a capture through it,
+# its replay with SASS, and the ncu comparison.
+BANKCHECK=${BANKCHECK:-build/bankcheck}
+if [ -x "$BANKCHECK" ] && "$BANKCHECK" --help >/dev/null 2>&1; then
+  step cli.capture.conflicts 60 "$BANKCHECK" capture --no-dedup -o "$OUT/cli-cap-conflicts" -- "$B/smoke_kernels" conflicts /dev/null
+  step cli.check.conflicts 30 "$B/smoke_driver" check "$OUT/cli-cap-conflicts/launch-0.bktrace" "$OUT/expected-conflicts.trace"
+  step cli.replay.conflicts 30 "$BANKCHECK" replay --per-instruction "$OUT/cap-conflicts/launch-0.bktrace"
   if command -v ncu >/dev/null; then
     step ncu.conflicts 120 ncu --section SourceCounters --page source --print-source sass --csv \
       "$B/smoke_kernels" conflicts /dev/null
     cp "$OUT/ncu.conflicts.log" "$OUT/ncu-conflicts.csv"
-    step cli.compare.conflicts 30 build/bankcheck compare --ncu "$OUT/ncu-conflicts.csv" "$OUT/cap-conflicts/launch-0.bktrace"
+    step cli.compare.conflicts 30 "$BANKCHECK" compare --ncu "$OUT/ncu-conflicts.csv" "$OUT/cap-conflicts/launch-0.bktrace"
   fi
 fi
 tar -czf "$OUT/capture-smoke.tar.gz" -C "$OUT" --exclude=build --exclude=capture-smoke.tar.gz . 2>/dev/null

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The device's record table (capture/host/record_table.hpp) on the GPU:
+# The device's record table (capture/host/ring/record_table.hpp) on the GPU:
 #   1. correctness: validate/capture/programs/record_stress.cu captured three
 #      ways (the default: records merged on the device; --no-dedup: every
 #      record through the ring; --summary) in two cases: `distinct` (more

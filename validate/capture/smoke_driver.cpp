@@ -1,7 +1,7 @@
 // The minimal capture driver of validate/capture/gpu_smoke.sh: the same
-// library functions as `bankcheck capture` and `bankcheck replay`, with no
-// dependency beyond the C++ standard library, so that it builds on the GPU
-// machine with g++ alone.
+// library functions as `bankcheck capture` and `bankcheck replay`, without the
+// CLI. CMake's target capture_smoke_driver (cmake/BankcheckCapture.cmake),
+// built on the development machine and carried (validate/capture/build_carry.sh smoke).
 //   smoke_driver capture OUT LIBRARY PATCHES RING_SLOTS -- PROGRAM [ARGS...]
 //   smoke_driver check TRACE EXPECTED.trace     (same records, as multisets, after
 //       the reserved base of the shared window and SASS refinement of ops)
@@ -27,11 +27,11 @@
 #include <tuple>
 #include <vector>
 
-#include "capture/host/capture_run.hpp"
-#include "capture/host/compare.hpp"
-#include "capture/host/instruction_summary.hpp"
-#include "capture/host/launch_filter.hpp"
-#include "capture/host/ncu_table.hpp"
+#include "capture/host/run/capture_run.hpp"
+#include "capture/host/ncu/compare.hpp"
+#include "capture/host/summary/instruction_summary.hpp"
+#include "capture/host/launch/launch_filter.hpp"
+#include "capture/host/ncu/ncu_table.hpp"
 #include "model/bank_model.hpp"
 #include "sim/replay/replay.hpp"
 #include "sim/trace/trace_error.hpp"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `bankcheck capture --summary` on the GPU machine (issue 15), after
-# validate/capture/gpu_smoke.sh has built the capture pieces into $B:
+# the capture pieces are in $B (build-gpu/smoke, from validate/capture/build_carry.sh smoke,
+# or the copy validate/capture/gpu_smoke.sh makes in its OUT/build):
 #   OUT=DIR B=DIR/build bash validate/capture/summary_on_gpu.sh     (from the repository root)
 # (a) Equality: each program is captured twice, with --summary (the sm90
 #     rules evaluated on the GPU) and as full traces; `smoke_driver
@@ -17,7 +18,7 @@
 # after $DEADLINE seconds (default 440) so the whole run stays under 8 minutes.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-: "${OUT:?set OUT}" "${B:?set B to the folder gpu_smoke.sh built into}"
+: "${OUT:?set OUT}" "${B:?set B to the capture pieces (build-gpu/smoke)}"
 WORK=${WORK:-/tmp/bankcheck-summary}
 DEADLINE=${DEADLINE:-440}
 SIZES=${SIZES:-"24 26 28"}      # log2 keys for the overhead table (CUB sorts)
@@ -55,7 +56,7 @@ capture() { echo env SMOKE_SUMMARY_SLOTS="$1" "$DRIVER" capture "$2" "$B/libbank
 log "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo none)"
 log "nvcc: $("$NVCC" --version | tail -n 1); compute-sanitizer: $SAN"
 for f in smoke_driver smoke_kernels libbankcheck_capture.so bankcheck_capture_patches.fatbin; do
-  [ -e "$B/$f" ] || log "MISSING $B/$f: run validate/capture/gpu_smoke.sh first"
+  [ -e "$B/$f" ] || log "MISSING $B/$f: carry build-gpu/smoke (validate/capture/build_carry.sh smoke)"
 done
 CUB="$B/cub_device"
 if [ ! -x "$CUB" ] && [ -x "$OUT/programs/bin/cub_device" ]; then cp "$OUT/programs/bin/cub_device" "$CUB"; fi

@@ -37,7 +37,7 @@ def predicate_operand(sass):
 
 
 def op_of(sass):
-    """The trace op the measured SASS gives (capture/host/op_refinement.cpp's rule)."""
+    """The trace op the measured SASS gives (capture/host/sass/op_refinement.cpp's rule)."""
     mnemonic = sass_text.mnemonic(sass)
     if ".ZFILL" in mnemonic:
         return "cpasync.unmeasured"

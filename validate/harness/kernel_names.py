@@ -6,7 +6,7 @@ launch ran.
                             arguments, parameters or return type:
                             "void ns::f<int>(T1)" -> "f" (ncu's
                             --kernel-name-base function). The C++ rule is
-                            capture/host/kernel_name.hpp's kernel_base_name;
+                            capture/host/launch/kernel_name.hpp's kernel_base_name;
                             this is the same scan, and
                             tests/validate/kernel_names_test.py holds the two
                             to the same cases (tests/data/kernel_names/

@@ -8,7 +8,7 @@ Value") by read_metric_rows; the source page by read_blocks.
 The source page: `ncu -i REPORT --page source --csv --print-source sass` prints one block per
 profiled launch, in profiling order: a "Kernel Name" line, then a header row
 opened by "Address", then one row per SASS instruction (its address 0x...).
-The C++ reader is capture/host/ncu_table.hpp; the rules for the blocks ncu
+The C++ reader is capture/host/ncu/ncu_table.hpp; the rules for the blocks ncu
 prints twice are the same as there (ncu_table.hpp, ncu_launches.hpp):
 
   drop_copies                 without a launch list: only when every block is

@@ -1,6 +1,6 @@
 """Prints the matrix descriptors the wgmma probes and the TMA + wgmma GEMM
 build, as the programs' own parameters give them: the truth that
-tests/capture/host/hgmma_descriptors_test.cpp checks the descriptors
+tests/capture/host/sass/hgmma_descriptors_test.cpp checks the descriptors
 recovered from the SASS against (never the recovery's own output).
 
     python3 descriptor_truth.py > tests/data/hopper/descriptor_truth.csv

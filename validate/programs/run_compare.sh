@@ -2,11 +2,12 @@
 # Capture real programs and compare the sm90 model with Nsight Compute per
 # SASS instruction: validation on programs nobody here wrote.
 # Run on the GPU machine from the repository root, after
-# validate/capture/gpu_smoke.sh has built the capture pieces into $B:
+# the capture pieces are in $B (build-gpu/smoke, from validate/capture/build_carry.sh smoke,
+# or the copy validate/capture/gpu_smoke.sh makes in its OUT/build):
 #   OUT=DIR B=DIR/build bash validate/programs/run_compare.sh GROUP...
 # With BANKCHECK=path/to/bankcheck, the CLI captures and compares
 # (`bankcheck capture --library $B/...`, `bankcheck compare --ncu`);
-# without it, the minimal smoke driver that gpu_smoke.sh built does.
+# without it, the minimal smoke driver in $B does.
 # GROUP: cub-device cub-block triton torch global-search library script ldgsts atomics64 hopper-gemm (each a list of
 # programs below). CAPTURE_ARGS: more options for `bankcheck capture`, e.g.
 # `--global` (global loads and stores too, compared with ncu's sectors).
@@ -21,7 +22,7 @@
 KEEP_LINES=${KEEP_LINES:-3000}
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-: "${OUT:?set OUT}" "${B:?set B to the folder gpu_smoke.sh built into}"
+: "${OUT:?set OUT}" "${B:?set B to the capture pieces (build-gpu/smoke)}"
 P="$OUT/programs"
 mkdir -p "$P"
 BIN=${PROGRAM_BIN:-$P/bin}

@@ -1,5 +1,5 @@
 // Many warps, records that repeat and records that do not: the device's
-// record table (capture/host/record_table.hpp) against the ring and against
+// record table (capture/host/ring/record_table.hpp) against the ring and against
 // --summary (validate/capture/record_table_on_gpu.sh).
 //
 //   record_stress ITERATIONS DISTINCT RESULT

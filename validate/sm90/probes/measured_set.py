@@ -32,7 +32,7 @@ def refined(line, site, r):
     """The case's trace line, its op refined from the SASS the probe compiled to."""
     if ".BYPASS" not in r["sass"].split(" ")[0]:
         return line
-    # The predicate operand's register decides (op refinement, capture/host/op_refinement.hpp):
+    # The predicate operand's register decides (op refinement, capture/host/sass/op_refinement.hpp):
     # P0 the zero-fill form's cost, another register the plain form's, a negated one unmeasured.
     m = re.search(r",\s*(!?P[0-6T])(\s|,|;|$)", r["sass"])
     pred = m.group(1) if m else ""
