@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -109,84 +110,109 @@ void check(cudaError_t e, const char* what) {
 
 }  // namespace
 
+// Each case launches its kernel and writes the records it expects.
+using Case = void (*)(Expected&, void*, std::vector<long long>&);
+
+void run_conflicts(Expected& e, void* buffer, std::vector<long long>& a) {
+  conflicts<<<1, 64>>>(static_cast<int*>(buffer));
+  for (int w = 0; w < 2; ++w) {
+    e.at(0, w);
+    for (int l = 0; l < kWarp; ++l) a[l] = 4 * (w * kWarp + l);
+    e.record("st", 4, a);
+    for (int l = 0; l < kWarp; ++l) a[l] = 4 * (l * 32 + w);
+    e.record("ld", 4, a);
+  }
+}
+
+void run_wide(Expected& e, void* buffer, std::vector<long long>& a) {
+  wide<<<1, 64>>>(static_cast<long long*>(buffer));
+  for (int w = 0; w < 2; ++w) {
+    e.at(0, w);
+    for (int l = 0; l < kWarp; ++l) a[l] = 8 * (w * kWarp + l);
+    e.record("st", 8, a);
+    for (int l = 0; l < kWarp; ++l) a[l] = 8 * (((w * kWarp + l) * 2) % 64);
+    e.record("ld", 8, a);
+  }
+}
+
+void run_atomic(Expected& e, void* buffer, std::vector<long long>& a) {
+  atomic<<<1, 32>>>(static_cast<int*>(buffer));
+  e.at(0, 0);
+  for (int l = 0; l < kWarp; ++l) a[l] = l < 4 ? 4 * l : -1;
+  e.record("st", 4, a);
+  for (int l = 0; l < kWarp; ++l) a[l] = 4 * (l % 4);
+  e.record("atom", 4, a);
+  for (int l = 0; l < kWarp; ++l) a[l] = l < 4 ? 4 * l : -1;
+  e.record("ld", 4, a);
+}
+
+void run_ldmatrix(Expected& e, void* buffer, std::vector<long long>& a) {
+  ldmatrix<<<1, 32>>>(static_cast<unsigned*>(buffer));
+  e.at(0, 0);
+  for (int i = 0; i < 2; ++i) {
+    for (int l = 0; l < kWarp; ++l) a[l] = 2 * (l + 32 * i);
+    e.record("st", 2, a);
+  }
+  for (int l = 0; l < kWarp; ++l) a[l] = l < 8 ? 16 * l : -1;
+  e.record("ldsm", 16, a);
+}
+
+void run_cpasync(Expected& e, void* buffer, std::vector<long long>& a) {
+  int4* in = static_cast<int4*>(buffer);
+  cpasync<<<1, 32>>>(in, in + 64);
+  e.at(0, 0);
+  for (int l = 0; l < kWarp; ++l) a[l] = 16 * l;
+  e.record("cpasync", 16, a);
+  for (int l = 0; l < kWarp; ++l) a[l] = 16 * (31 - l);
+  e.record("ld", 16, a);
+}
+
+void run_fill(Expected& e, void* buffer, std::vector<long long>& a) {
+  const int blocks = 32, threads = 256;
+  fill<<<blocks, threads>>>(static_cast<int*>(buffer), kFillRounds);
+  for (int b = 0; b < blocks; ++b)
+    for (int w = 0; w < threads / kWarp; ++w) {
+      e.at(b, w);
+      for (int l = 0; l < kWarp; ++l) a[l] = 4 * (w * kWarp + l);
+      e.record("st", 4, a);
+      for (int i = 0; i < kFillRounds; ++i) {
+        for (int l = 0; l < kWarp; ++l) a[l] = 4 * ((w * kWarp + l + i) % 256);
+        e.record("ld", 4, a);
+      }
+    }
+}
+
+void run_fault(Expected& e, void* buffer, std::vector<long long>& a) {
+  fault<<<1, 32>>>(static_cast<int*>(buffer));
+  e.at(0, 0);
+  for (int l = 0; l < kWarp; ++l) a[l] = 4 * l;
+  e.record("st", 4, a);
+  for (int l = 0; l < kWarp; ++l) a[l] = 4 * (31 - l);
+  e.record("ld", 4, a);
+}
+
 int main(int argc, char** argv) {
   if (argc != 3) {
     std::fprintf(stderr, "usage: smoke_kernels CASE EXPECTED.trace\n");
     return 2;
   }
+  const std::pair<const char*, Case> cases[] = {{"conflicts", run_conflicts}, {"wide", run_wide},
+                                                {"atomic", run_atomic},       {"ldmatrix", run_ldmatrix},
+                                                {"cpasync", run_cpasync},     {"fill", run_fill},
+                                                {"fault", run_fault}};
   const std::string c = argv[1];
+  Case run = nullptr;
+  for (const auto& [name, f] : cases)
+    if (c == name) run = f;
+  if (run == nullptr) {
+    std::fprintf(stderr, "unknown case '%s' (conflicts, wide, atomic, ldmatrix, cpasync, fill, fault)\n", c.c_str());
+    return 2;
+  }
   Expected e(argv[2]);
   void* buffer = nullptr;
   check(cudaMalloc(&buffer, 1 << 20), "cudaMalloc");
   std::vector<long long> a(kWarp);
-  if (c == "conflicts") {
-    conflicts<<<1, 64>>>(static_cast<int*>(buffer));
-    for (int w = 0; w < 2; ++w) {
-      e.at(0, w);
-      for (int l = 0; l < kWarp; ++l) a[l] = 4 * (w * kWarp + l);
-      e.record("st", 4, a);
-      for (int l = 0; l < kWarp; ++l) a[l] = 4 * (l * 32 + w);
-      e.record("ld", 4, a);
-    }
-  } else if (c == "wide") {
-    wide<<<1, 64>>>(static_cast<long long*>(buffer));
-    for (int w = 0; w < 2; ++w) {
-      e.at(0, w);
-      for (int l = 0; l < kWarp; ++l) a[l] = 8 * (w * kWarp + l);
-      e.record("st", 8, a);
-      for (int l = 0; l < kWarp; ++l) a[l] = 8 * (((w * kWarp + l) * 2) % 64);
-      e.record("ld", 8, a);
-    }
-  } else if (c == "atomic") {
-    atomic<<<1, 32>>>(static_cast<int*>(buffer));
-    e.at(0, 0);
-    for (int l = 0; l < kWarp; ++l) a[l] = l < 4 ? 4 * l : -1;
-    e.record("st", 4, a);
-    for (int l = 0; l < kWarp; ++l) a[l] = 4 * (l % 4);
-    e.record("atom", 4, a);
-    for (int l = 0; l < kWarp; ++l) a[l] = l < 4 ? 4 * l : -1;
-    e.record("ld", 4, a);
-  } else if (c == "ldmatrix") {
-    ldmatrix<<<1, 32>>>(static_cast<unsigned*>(buffer));
-    e.at(0, 0);
-    for (int i = 0; i < 2; ++i) {
-      for (int l = 0; l < kWarp; ++l) a[l] = 2 * (l + 32 * i);
-      e.record("st", 2, a);
-    }
-    for (int l = 0; l < kWarp; ++l) a[l] = l < 8 ? 16 * l : -1;
-    e.record("ldsm", 16, a);
-  } else if (c == "cpasync") {
-    int4* in = static_cast<int4*>(buffer);
-    cpasync<<<1, 32>>>(in, in + 64);
-    e.at(0, 0);
-    for (int l = 0; l < kWarp; ++l) a[l] = 16 * l;
-    e.record("cpasync", 16, a);
-    for (int l = 0; l < kWarp; ++l) a[l] = 16 * (31 - l);
-    e.record("ld", 16, a);
-  } else if (c == "fill") {
-    const int blocks = 32, threads = 256;
-    fill<<<blocks, threads>>>(static_cast<int*>(buffer), kFillRounds);
-    for (int b = 0; b < blocks; ++b)
-      for (int w = 0; w < threads / kWarp; ++w) {
-        e.at(b, w);
-        for (int l = 0; l < kWarp; ++l) a[l] = 4 * (w * kWarp + l);
-        e.record("st", 4, a);
-        for (int i = 0; i < kFillRounds; ++i) {
-          for (int l = 0; l < kWarp; ++l) a[l] = 4 * ((w * kWarp + l + i) % 256);
-          e.record("ld", 4, a);
-        }
-      }
-  } else if (c == "fault") {
-    fault<<<1, 32>>>(static_cast<int*>(buffer));
-    e.at(0, 0);
-    for (int l = 0; l < kWarp; ++l) a[l] = 4 * l;
-    e.record("st", 4, a);
-    for (int l = 0; l < kWarp; ++l) a[l] = 4 * (31 - l);
-    e.record("ld", 4, a);
-  } else {
-    std::fprintf(stderr, "unknown case '%s' (conflicts, wide, atomic, ldmatrix, cpasync, fill, fault)\n", c.c_str());
-    return 2;
-  }
+  run(e, buffer, a);
   check(cudaGetLastError(), "launch");
   check(cudaDeviceSynchronize(), "kernel");
   return 0;
