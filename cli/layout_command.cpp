@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cli/commands.hpp"
+#include "cli/conversion_suggest.hpp"
 #include "cli/layout_suggest.hpp"
 #include "cli/options.hpp"
 #include "cli/wgmma_picture.hpp"
@@ -18,6 +19,7 @@
 #include "sim/draw/bank_grid.hpp"
 #include "sim/layout/layout_access.hpp"
 #include "sim/layout/layout_explanation.hpp"
+#include "sim/layout/register_layout.hpp"
 #include "sim/report/replay_report.hpp"
 #include "sim/report/result_output.hpp"
 #include "sim/trace/trace.hpp"
@@ -32,6 +34,7 @@ struct LayoutOptions {
   std::vector<std::string> accesses;  ///< one, or with --suggest every access of the tile
   bool suggest = false;
   std::string tile;
+  std::string from, to;  ///< --suggest: register layouts the tile is written from and read into
   std::string along = "auto";
   std::uint64_t base = 0;
   ModelOptions model;
@@ -100,6 +103,15 @@ nlohmann::ordered_json symbolic_json(const proofs::LayoutSymbolic& s, const repo
 
 /// --suggest: the options it takes, then the search (cli/layout_suggest.hpp).
 void suggest(const LayoutOptions& o) {
+  if (!o.from.empty() || !o.to.empty()) {
+    if (o.from.empty() || o.to.empty() || !o.accesses.empty() || !o.layout.empty() || !o.layout_file.empty() ||
+        o.along != "auto" || o.base != 0 || o.per_instruction || o.per_bank || !o.svg.empty() ||
+        o.gate.fail_on_conflicts || !o.gate.sites.empty())
+      throw std::invalid_argument("--from and --to go together, with --suggest, --tile, --type, --model, --json/--csv, "
+                                  "-o; not --access (the instructions are chosen), a layout, --along, --base, --per-*, "
+                                  "--svg or the gate");
+    return run_conversion_suggest(ConversionOptions{o.tile, o.element, o.from, o.to, o.model, o.output});
+  }
   if (!o.layout_file.empty() || o.along != "auto" || o.per_instruction || o.per_bank || !o.svg.empty() ||
       o.gate.fail_on_conflicts || !o.gate.sites.empty())
     throw std::invalid_argument("--suggest takes the layout or --tile, --type, --access (each with its own ',along='), "
@@ -213,6 +225,16 @@ void add_layout_command(CLI::App& app) {
                                 "search the layout of the tile with the fewest wavefronts over every --access "
                                 "(docs/layout.md, \"Suggesting a layout\")");
   cmd->add_option("--tile", o->tile, "with --suggest and no layout: the tile, ROWSxCOLS (e.g. 64x64)")->type_name("RxC");
+  auto* from = cmd->add_option("--from", o->from,
+                               std::string("with --suggest, instead of --access: the registers the tile is written "
+                                           "from, ") + std::string(layout::kRegisterLayoutForm) +
+                                   "; the instructions are chosen with the layout (docs/layout.md, \"Choosing the "
+                                   "instructions\")")
+                   ->type_name("REGS");
+  auto* to = cmd->add_option("--to", o->to, "with --from: the registers the tile is read into (same form)")
+                 ->type_name("REGS");
+  from->needs(suggest);
+  to->needs(suggest);
   cmd->add_option("--along", o->along,
                   "the mode a lane's bytes run along: 0 (rows), 1 (columns), or auto (columns, else rows, whichever "
                   "holds them contiguously)");
