@@ -145,6 +145,16 @@ ConversionSpec spec_of(const char* from, const char* to, std::uint64_t rows, std
   return s;
 }
 
+/// The library's planned lane addresses equal the ones derived here, instruction by instruction.
+void same_addresses(const std::vector<Ins>& mine, const RegisterAccess& theirs) {
+  REQUIRE(mine.size() == theirs.check.access.instructions.size());
+  for (std::size_t i = 0; i < mine.size(); ++i)
+    for (unsigned l = 0; l < 32; ++l) {
+      const std::uint64_t a = theirs.check.access.instructions[i].addr[l];
+      CHECK(mine[i].addr[l] == (a == kInactive ? ~std::uint64_t{0} : a));
+    }
+}
+
 /// The suggestion's counts, recounted here from its printed layout.
 void recount(const ConversionSuggestion& s, const ConversionSpec& spec) {
   std::vector<std::uint64_t> a;
@@ -154,8 +164,12 @@ void recount(const ConversionSuggestion& s, const ConversionSpec& spec) {
     for (std::uint64_t r = 0; r < spec.rows; ++r)
       for (std::uint64_t c = 0; c < spec.cols; ++c) a.push_back(l.byte_address(l.layout(r + c * spec.rows), spec.element.bytes, 0));
   }
-  CHECK(count(derive(spec.from, s.store.chosen.choice, a, spec.cols, spec.element.bytes)) == s.store.chosen.check.wavefronts);
-  CHECK(count(derive(spec.to, s.load.chosen.choice, a, spec.cols, spec.element.bytes)) == s.load.chosen.check.wavefronts);
+  const std::vector<Ins> st = derive(spec.from, s.store.chosen.choice, a, spec.cols, spec.element.bytes);
+  const std::vector<Ins> ld = derive(spec.to, s.load.chosen.choice, a, spec.cols, spec.element.bytes);
+  CHECK(count(st) == s.store.chosen.check.wavefronts);
+  CHECK(count(ld) == s.load.chosen.check.wavefronts);
+  same_addresses(st, s.store.chosen);
+  same_addresses(ld, s.load.chosen);
   CHECK(s.total == s.store.chosen.check.wavefronts + s.load.chosen.check.wavefronts);
 }
 
@@ -169,6 +183,7 @@ TEST_CASE("conversion: what the fp32 transpose's registers permit on the plain r
   for (const RegisterAccess& x : register_accesses(s.from, true, s.element, a, sm90())) {
     stores[x.choice.kind.name()] = x.check.wavefronts;
     CHECK(count(derive(s.from, x.choice, a.byte, 64, 4)) == x.check.wavefronts);
+    same_addresses(derive(s.from, x.choice, a.byte, 64, 4), x);
   }
   for (const RegisterAccess& x : register_accesses(s.to, false, s.element, a, sm90())) {
     loads[x.choice.kind.name()] = x.check.wavefronts;
