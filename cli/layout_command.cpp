@@ -202,6 +202,19 @@ void run_layout(const LayoutOptions& o) {
   if (exit_code() != kOk) std::cerr << "bankcheck layout: " << report::exit_reason(r) << "\n";
 }
 
+/// --from/--to: the register layouts of a conversion, whose instructions --suggest chooses.
+void add_conversion_options(CLI::App& cmd, LayoutOptions& o, CLI::Option* suggest) {
+  cmd.add_option("--from", o.from,
+                 std::string("with --suggest, instead of --access: the registers the tile is written from, ") +
+                     std::string(layout::kRegisterLayoutForm) +
+                     "; the instructions are chosen with the layout (docs/layout.md, \"Choosing the instructions\")")
+      ->type_name("REGS")
+      ->needs(suggest);
+  cmd.add_option("--to", o.to, "with --from: the registers the tile is read into (same form)")
+      ->type_name("REGS")
+      ->needs(suggest);
+}
+
 }  // namespace
 
 void add_layout_command(CLI::App& app) {
@@ -225,16 +238,7 @@ void add_layout_command(CLI::App& app) {
                                 "search the layout of the tile with the fewest wavefronts over every --access "
                                 "(docs/layout.md, \"Suggesting a layout\")");
   cmd->add_option("--tile", o->tile, "with --suggest and no layout: the tile, ROWSxCOLS (e.g. 64x64)")->type_name("RxC");
-  auto* from = cmd->add_option("--from", o->from,
-                               std::string("with --suggest, instead of --access: the registers the tile is written "
-                                           "from, ") + std::string(layout::kRegisterLayoutForm) +
-                                   "; the instructions are chosen with the layout (docs/layout.md, \"Choosing the "
-                                   "instructions\")")
-                   ->type_name("REGS");
-  auto* to = cmd->add_option("--to", o->to, "with --from: the registers the tile is read into (same form)")
-                 ->type_name("REGS");
-  from->needs(suggest);
-  to->needs(suggest);
+  add_conversion_options(*cmd, *o, suggest);
   cmd->add_option("--along", o->along,
                   "the mode a lane's bytes run along: 0 (rows), 1 (columns), or auto (columns, else rows, whichever "
                   "holds them contiguously)");

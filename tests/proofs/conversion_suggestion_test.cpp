@@ -173,6 +173,32 @@ void recount(const ConversionSuggestion& s, const ConversionSpec& spec) {
   CHECK(s.total == s.store.chosen.check.wavefronts + s.load.chosen.check.wavefronts);
 }
 
+/// A register layout of random independent bases (often plain coordinate bits), `warps` warp bits, 5 lane bits.
+std::string random_regs(std::mt19937_64& rng, unsigned n, unsigned cb, std::uint64_t cols, unsigned warps) {
+  std::vector<std::uint64_t> basis;
+  while (basis.size() < n) {
+    std::uint64_t v = rng() & ((std::uint64_t{1} << n) - 1);
+    if (rng() % 2) v = std::uint64_t{1} << (rng() % n);
+    std::vector<std::uint64_t> all = basis;
+    all.push_back(v);
+    std::set<std::uint64_t> span{0};
+    for (std::uint64_t b : all) {
+      std::set<std::uint64_t> more = span;
+      for (std::uint64_t x : span) more.insert(x ^ b);
+      span = more;
+    }
+    if (span.size() == (std::size_t{1} << all.size())) basis.push_back(v);
+  }
+  auto coord = [&](std::uint64_t v) { return "[" + std::to_string(v >> cb) + "," + std::to_string(v & (cols - 1)) + "]"; };
+  std::string t = "register=[";
+  for (unsigned i = 0; i < n - 5 - warps; ++i) t += (i ? "," : "") + coord(basis[i]);
+  t += "] lane=[";
+  for (unsigned i = 0; i < 5; ++i) t += (i ? "," : "") + coord(basis[n - 5 - warps + i]);
+  t += "] warp=[";
+  for (unsigned i = 0; i < warps; ++i) t += (i ? "," : "") + coord(basis[n - warps + i]);
+  return t + "]";
+}
+
 }  // namespace
 
 TEST_CASE("conversion: what the fp32 transpose's registers permit on the plain row-major tile, counted by hand") {
@@ -244,31 +270,7 @@ TEST_CASE("conversion: random register layouts, counts recounted here, never wor
     const Shape& sh = shapes[k % 5];
     const unsigned cb = static_cast<unsigned>(std::countr_zero(sh.cols)), n = cb + static_cast<unsigned>(std::countr_zero(sh.rows));
     const unsigned warps = static_cast<unsigned>(rng() % 3);
-    auto random_regs = [&]() {
-      std::vector<std::uint64_t> basis;  // random independent vectors of the coordinate bits
-      while (basis.size() < n) {
-        std::uint64_t v = rng() & ((std::uint64_t{1} << n) - 1);
-        if (rng() % 2) v = std::uint64_t{1} << (rng() % n);  // often a plain coordinate bit, as blocked layouts have
-        std::vector<std::uint64_t> all = basis;
-        all.push_back(v);
-        std::set<std::uint64_t> span{0};
-        for (std::uint64_t b : all) {
-          std::set<std::uint64_t> more = span;
-          for (std::uint64_t x : span) more.insert(x ^ b);
-          span = more;
-        }
-        if (span.size() == (std::size_t{1} << all.size())) basis.push_back(v);
-      }
-      std::string t = "register=[";
-      auto coord = [&](std::uint64_t v) { return "[" + std::to_string(v >> cb) + "," + std::to_string(v & (sh.cols - 1)) + "]"; };
-      for (unsigned i = 0; i < n - 5 - warps; ++i) t += (i ? "," : "") + coord(basis[i]);
-      t += "] lane=[";
-      for (unsigned i = 0; i < 5; ++i) t += (i ? "," : "") + coord(basis[n - 5 - warps + i]);
-      t += "] warp=[";
-      for (unsigned i = 0; i < warps; ++i) t += (i ? "," : "") + coord(basis[n - warps + i]);
-      return t + "]";
-    };
-    const std::string from = random_regs(), to = random_regs();
+    const std::string from = random_regs(rng, n, cb, sh.cols, warps), to = random_regs(rng, n, cb, sh.cols, warps);
     CAPTURE(from);
     CAPTURE(to);
     const ConversionSpec s = spec_of(from.c_str(), to.c_str(), sh.rows, sh.cols, sh.type);
