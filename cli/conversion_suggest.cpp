@@ -104,7 +104,7 @@ Json conversion_json(const proofs::ConversionSuggestion& s, const proofs::Conver
   j["load"] = side_json(s.load);
   j["suggestion"] = {{"layout", s.best.text()},
                      {"family", s.best.linear ? "linear" : proofs::LayoutCandidate::family_name(s.best.cute->family)},
-                     {"offset_bases", s.best.linear ? Json(s.best.linear->text()) : Json(nullptr)},
+                     {"offset_bases", s.linear_form ? Json(s.linear_form->text()) : Json(nullptr)},
                      {"wavefronts", s.total}, {"instructions", s.instructions}, {"shared_bytes", s.footprint},
                      {"optimal", s.optimal}, {"verdict", s.verdict}, {"cute", s.paste_cute},
                      {"triton", s.paste_triton}, {"cpp", s.paste_cpp}};

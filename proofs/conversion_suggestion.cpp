@@ -148,6 +148,27 @@ void cs_paste(ConversionSuggestion& out, const ConversionSpec& s) {
   out.paste_cpp = "(" + l.cpp() + ") * " + std::to_string(s.element.bytes);
 }
 
+/// The coordinate at each element offset 2^i, where those bases give every element's address; else none (padding).
+std::optional<LinearSharedLayout> cs_linear_form(const TileAddresses& a, unsigned e) {
+  const std::uint64_t n = a.rows * a.cols;
+  if (!std::has_single_bit(a.rows) || !std::has_single_bit(a.cols)) return std::nullopt;
+  std::vector<layout::TileCoord> bases;
+  for (std::uint64_t bit = 1; bit < n; bit <<= 1) {
+    const auto it = std::find(a.byte.begin(), a.byte.end(), bit * e);
+    if (it == a.byte.end()) return std::nullopt;
+    const auto i = static_cast<std::uint64_t>(it - a.byte.begin());
+    bases.push_back(layout::TileCoord{i / a.cols, i % a.cols});
+  }
+  try {
+    LinearSharedLayout l = linear_layout_of(a.rows, a.cols, bases);
+    for (std::uint64_t i = 0; i < n; ++i)
+      if (l.offset(i / a.cols, i % a.cols) * e != a.byte[i]) return std::nullopt;
+    return l;
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
+  }
+}
+
 }  // namespace
 
 std::string ConversionLayout::text() const { return linear ? linear->text() : cute->text(); }
@@ -205,6 +226,7 @@ ConversionSuggestion suggest_conversion(const ConversionSpec& s, const BankModel
                             "costed by the " + model.name() + " model (the counts above)");
   out.certificate.push_back(cs_parse_back(out, s, model));
   cs_paste(out, s);
+  out.linear_form = out.best.linear ? out.best.linear : cs_linear_form(out.best.addresses(s.element), s.element.bytes);
   return out;
 }
 

@@ -69,6 +69,8 @@ struct ConversionSuggestion {
   std::uint64_t candidates = 0, feasible = 0, cute_candidates = 0, linear_candidates = 0;
   std::vector<std::string> certificate;
   std::string paste_cute, paste_triton, paste_cpp;
+  /// The layout as offset bases (the coordinate at element offset 2^i), where it is GF(2)-linear (checked on every element).
+  std::optional<LinearSharedLayout> linear_form;
 };
 
 /// @throws std::invalid_argument on a tile no layout serves (with why).

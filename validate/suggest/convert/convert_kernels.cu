@@ -131,6 +131,46 @@ __global__ void __launch_bounds__(128) convert_trans_f32_32x32(const uint32_t* _
   }
 }
 
+
+// epilogue_f16_64x64: stmatrix.x4 (registers 0 in a word; matrices: registers 1,2) then ld.128 (registers 0,1,2 in one vector) on Sw<3,3,3> o 0 o (64,64):(64,1)
+__global__ void __launch_bounds__(128) convert_epilogue_f16_64x64(const uint16_t* __restrict__ in, uint16_t* __restrict__ out, int tiles) {
+  __shared__ __align__(1024) uint16_t tile[4096];
+  const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const uint32_t sbase = (uint32_t)__cvta_generic_to_shared(tile);
+  const uint32_t gin = ((((lane) >> 0) & 1 ? 2u : 0u) ^ (((lane) >> 1) & 1 ? 4u : 0u) ^ (((lane) >> 2) & 1 ? 64u : 0u) ^ (((lane) >> 3) & 1 ? 128u : 0u) ^ (((lane) >> 4) & 1 ? 256u : 0u)) ^ ((((warp) >> 0) & 1 ? 1024u : 0u) ^ (((warp) >> 1) & 1 ? 2048u : 0u)), gout = ((((lane) >> 0) & 1 ? 512u : 0u) ^ (((lane) >> 1) & 1 ? 1024u : 0u) ^ (((lane) >> 2) & 1 ? 2048u : 0u) ^ (((lane) >> 3) & 1 ? 1u : 0u) ^ (((lane) >> 4) & 1 ? 2u : 0u)) ^ ((((warp) >> 0) & 1 ? 4u : 0u) ^ (((warp) >> 1) & 1 ? 8u : 0u));
+  static constexpr uint32_t kIn[32] = {0, 1, 512, 513, 8, 9, 520, 521, 16, 17, 528, 529, 24, 25, 536, 537, 32, 33, 544, 545, 40, 41, 552, 553, 48, 49, 560, 561, 56, 57, 568, 569};
+  static constexpr uint32_t kOut[32] = {0, 64, 128, 192, 256, 320, 384, 448, 16, 80, 144, 208, 272, 336, 400, 464, 32, 96, 160, 224, 288, 352, 416, 480, 48, 112, 176, 240, 304, 368, 432, 496};
+  for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const uint16_t* tin = in + (size_t)t * 4096;
+    uint16_t* tout = out + (size_t)t * 4096;
+    {
+      uint16_t v[32];
+#pragma unroll
+      for (int r = 0; r < 32; ++r) v[r] = tin[kIn[r] ^ gin];
+      const uint32_t lw = ((((lane) >> 0) & 1 ? 2u : 0u) ^ (((lane) >> 1) & 1 ? 4u : 0u) ^ (((lane) >> 2) & 1 ? 72u : 0u) ^ (((lane) >> 3) & 1 ? 144u : 0u) ^ (((lane) >> 4) & 1 ? 288u : 0u)) ^ ((((warp) >> 0) & 1 ? 1024u : 0u) ^ (((warp) >> 1) & 1 ? 2048u : 0u)), lwarp = (((warp) >> 0) & 1 ? 1024u : 0u) ^ (((warp) >> 1) & 1 ? 2048u : 0u);
+      (void)lw; (void)lwarp;
+      const uint32_t mrow = (((((lane >> 3)) >> 0) & 1 ? 512u : 0u) ^ ((((lane >> 3)) >> 1) & 1 ? 8u : 0u)) ^ ((((lane) >> 0) & 1 ? 72u : 0u) ^ (((lane) >> 1) & 1 ? 144u : 0u) ^ (((lane) >> 2) & 1 ? 288u : 0u));
+      { uint32_t w0 = (uint32_t)v[0] | ((uint32_t)v[1] << 16); uint32_t w1 = (uint32_t)v[2] | ((uint32_t)v[3] << 16); uint32_t w2 = (uint32_t)v[4] | ((uint32_t)v[5] << 16); uint32_t w3 = (uint32_t)v[6] | ((uint32_t)v[7] << 16); asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((0u) ^ mrow ^ lwarp) * 2u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+      { uint32_t w0 = (uint32_t)v[8] | ((uint32_t)v[9] << 16); uint32_t w1 = (uint32_t)v[10] | ((uint32_t)v[11] << 16); uint32_t w2 = (uint32_t)v[12] | ((uint32_t)v[13] << 16); uint32_t w3 = (uint32_t)v[14] | ((uint32_t)v[15] << 16); asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((16u) ^ mrow ^ lwarp) * 2u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+      { uint32_t w0 = (uint32_t)v[16] | ((uint32_t)v[17] << 16); uint32_t w1 = (uint32_t)v[18] | ((uint32_t)v[19] << 16); uint32_t w2 = (uint32_t)v[20] | ((uint32_t)v[21] << 16); uint32_t w3 = (uint32_t)v[22] | ((uint32_t)v[23] << 16); asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((32u) ^ mrow ^ lwarp) * 2u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+      { uint32_t w0 = (uint32_t)v[24] | ((uint32_t)v[25] << 16); uint32_t w1 = (uint32_t)v[26] | ((uint32_t)v[27] << 16); uint32_t w2 = (uint32_t)v[28] | ((uint32_t)v[29] << 16); uint32_t w3 = (uint32_t)v[30] | ((uint32_t)v[31] << 16); asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((48u) ^ mrow ^ lwarp) * 2u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+    }
+    __syncthreads();
+    {
+      uint16_t v[32];
+      const uint32_t lw = ((((lane) >> 0) & 1 ? 8u : 0u) ^ (((lane) >> 1) & 1 ? 16u : 0u) ^ (((lane) >> 2) & 1 ? 32u : 0u) ^ (((lane) >> 3) & 1 ? 72u : 0u) ^ (((lane) >> 4) & 1 ? 144u : 0u)) ^ ((((warp) >> 0) & 1 ? 288u : 0u) ^ (((warp) >> 1) & 1 ? 512u : 0u)), lwarp = (((warp) >> 0) & 1 ? 288u : 0u) ^ (((warp) >> 1) & 1 ? 512u : 0u);
+      (void)lw; (void)lwarp;
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((0u) ^ lw) * 2u)) : "memory"); v[0] = (uint16_t)(w0 & 0xffff); v[1] = (uint16_t)(w0 >> 16); v[2] = (uint16_t)(w1 & 0xffff); v[3] = (uint16_t)(w1 >> 16); v[4] = (uint16_t)(w2 & 0xffff); v[5] = (uint16_t)(w2 >> 16); v[6] = (uint16_t)(w3 & 0xffff); v[7] = (uint16_t)(w3 >> 16); }
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((1024u) ^ lw) * 2u)) : "memory"); v[8] = (uint16_t)(w0 & 0xffff); v[9] = (uint16_t)(w0 >> 16); v[10] = (uint16_t)(w1 & 0xffff); v[11] = (uint16_t)(w1 >> 16); v[12] = (uint16_t)(w2 & 0xffff); v[13] = (uint16_t)(w2 >> 16); v[14] = (uint16_t)(w3 & 0xffff); v[15] = (uint16_t)(w3 >> 16); }
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((2048u) ^ lw) * 2u)) : "memory"); v[16] = (uint16_t)(w0 & 0xffff); v[17] = (uint16_t)(w0 >> 16); v[18] = (uint16_t)(w1 & 0xffff); v[19] = (uint16_t)(w1 >> 16); v[20] = (uint16_t)(w2 & 0xffff); v[21] = (uint16_t)(w2 >> 16); v[22] = (uint16_t)(w3 & 0xffff); v[23] = (uint16_t)(w3 >> 16); }
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((3072u) ^ lw) * 2u)) : "memory"); v[24] = (uint16_t)(w0 & 0xffff); v[25] = (uint16_t)(w0 >> 16); v[26] = (uint16_t)(w1 & 0xffff); v[27] = (uint16_t)(w1 >> 16); v[28] = (uint16_t)(w2 & 0xffff); v[29] = (uint16_t)(w2 >> 16); v[30] = (uint16_t)(w3 & 0xffff); v[31] = (uint16_t)(w3 >> 16); }
+#pragma unroll
+      for (int r = 0; r < 32; ++r) tout[kOut[r] ^ gout] = v[r];
+    }
+    __syncthreads();
+  }
+}
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -195,5 +235,6 @@ int main(int argc, char** argv) {
   rc |= run<uint32_t>("trans_f32_64x64", convert_trans_f32_64x64, 64, 64, 128, mode);
   rc |= run<uint16_t>("trans_f16_64x64", convert_trans_f16_64x64, 64, 64, 128, mode);
   rc |= run<uint32_t>("trans_f32_32x32", convert_trans_f32_32x32, 32, 32, 128, mode);
+  rc |= run<uint16_t>("epilogue_f16_64x64", convert_epilogue_f16_64x64, 64, 64, 128, mode);
   return rc;
 }

@@ -197,8 +197,8 @@ def kernel(name, case, sug):
     rows, cols = case["shape"]
     e = {"fp32": 4, "fp16": 2}[case["dtype"]]
     ty = {4: "uint32_t", 2: "uint16_t"}[e]
-    src = linear.blocked_bases(case["src"], case["shape"])
-    dst = linear.blocked_bases(case["dst"], case["shape"])
+    src = linear.bases(case["src"], case["shape"])
+    dst = linear.bases(case["dst"], case["shape"])
     sh = Shared(parse_offset_bases(sug["suggestion"]["offset_bases"]), rows, cols)
     s, d = Side(src, sh, rows, cols, False), Side(dst, sh, rows, cols, True)
     for side in (s, d):

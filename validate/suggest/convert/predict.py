@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Ask `bankcheck layout --suggest --from --to` for the conversions Triton's
 convert_layout lowers with its own choice of instructions (the 64x64
-transposes of validate/suggest/triton_pairs/cases.py, and the 32x32 one), with
+transposes of validate/suggest/triton_pairs/cases.py, the 32x32 one and the
+mma v2 epilogue), with
 Triton's register layouts as linear.py converts them; write each suggestion
 (text and JSON) under validate/suggest/convert/predictions/, then generate the
 kernel that implements them (gen_kernel.py -> convert_kernels.cu). Run before
@@ -18,7 +19,7 @@ if not __package__:
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
 from validate.suggest.triton_pairs import cases, linear  # noqa: E402
 
-CASES = ["trans_f32_64x64", "trans_f16_64x64", "trans_f32_32x32"]
+CASES = ["trans_f32_64x64", "trans_f16_64x64", "trans_f32_32x32", "epilogue_f16_64x64"]
 TYPES = {"fp32": "f32", "fp16": "fp16"}
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -26,8 +27,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 def command(bc, case):
     rows, cols = case["shape"]
     return [bc, "layout", "--suggest", "--tile", f"{rows}x{cols}", "--type", TYPES[case["dtype"]],
-            "--from", linear.text(linear.blocked_bases(case["src"], case["shape"])),
-            "--to", linear.text(linear.blocked_bases(case["dst"], case["shape"]))]
+            "--from", linear.text(linear.bases(case["src"], case["shape"])),
+            "--to", linear.text(linear.bases(case["dst"], case["shape"]))]
 
 
 def main():

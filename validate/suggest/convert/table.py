@@ -26,7 +26,7 @@ def triton_measured():
     with open(TRITON) as f:
         for line in f:
             cells = [c.strip() for c in line.split("|")]
-            if len(cells) > 6 and cells[1].startswith("trans_") and "convert_layout" in cells[2]:
+            if len(cells) > 6 and "convert_layout" in cells[2]:
                 triton, earlier = (int(x) for x in cells[5].split("/"))
                 out[cells[1]] = (triton, earlier)
     return out

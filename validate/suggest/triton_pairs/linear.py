@@ -10,6 +10,13 @@ threads_per_warp); where the shape exceeds that CTA tile, the tile repeats,
 each repeat one more register basis (steps of the CTA tile), again along the
 dims in `order`. A layout that would hold an element twice (a CTA tile larger
 than the shape) is refused: bankcheck does not model broadcasts.
+
+An mma v2 accumulator (("mma2", warps_per_cta), 16x8 per warp instruction,
+PTX's m16n8 C fragment): lane l holds row l / 4 and l / 4 + 8, columns
+2 (l mod 4) and + 1, so registers [0,1], [8,0], lanes [0,2], [0,4], [1,0],
+[2,0], [4,0]; the warps step 16 rows (or 8 columns), and the tile repeats
+along the columns, then the rows. Only warps along one dim are converted
+(their order is then unambiguous).
 """
 
 
@@ -21,6 +28,26 @@ def _log2(v):
 
 def _unit(dim, value):
     return [value, 0] if dim == 0 else [0, value]
+
+
+def mma2_bases(spec, shape):
+    _, wpc = spec
+    if wpc[0] > 1 and wpc[1] > 1:
+        raise ValueError("mma v2 warps along both dims are not converted here")
+    reg = [[0, 1], [8, 0]]
+    lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]
+    warp = [[16 << i, 0] for i in range(_log2(wpc[0]))] + [[0, 8 << i] for i in range(_log2(wpc[1]))]
+    cta = [16 * wpc[0], 8 * wpc[1]]
+    for d in (1, 0):
+        if cta[d] > shape[d]:
+            raise ValueError(f"the CTA tile ({cta[d]}) exceeds the shape ({shape[d]}) along dim {d}: a broadcast")
+        reg += [_unit(d, cta[d] << i) for i in range(_log2(shape[d] // cta[d]))]
+    return {"register": reg, "lane": lane, "warp": warp}
+
+
+def bases(spec, shape):
+    """A blocked or mma v2 layout's bases."""
+    return mma2_bases(spec, shape) if spec[0] == "mma2" else blocked_bases(spec, shape)
 
 
 def blocked_bases(spec, shape):
