@@ -8,4 +8,5 @@ NB_MODULE(bankcheck, m) {
   bankcheck::python::bind_replay(m);
   bankcheck::python::bind_layout(m);
   bankcheck::python::bind_suggest(m);
+  bankcheck::python::bind_conversion(m);
 }

@@ -18,6 +18,7 @@ void bind_replay(nanobind::module_& m);
 void bind_layout(nanobind::module_& m);
 /// suggest(accesses, dtype, layout | tile, base, model): the layout suggestion.
 void bind_suggest(nanobind::module_& m);
+void bind_conversion(nanobind::module_& m);
 
 /// Thrown for a request the model has no rule for, so that Python gets
 /// NotModelledError instead of a number.
