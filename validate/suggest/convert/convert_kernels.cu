@@ -20,28 +20,28 @@ __global__ void __launch_bounds__(128) convert_trans_f32_64x64(const uint32_t* _
       const uint32_t lw = ((((lane) >> 0) & 1 ? 1u : 0u) ^ (((lane) >> 1) & 1 ? 2u : 0u) ^ (((lane) >> 2) & 1 ? 4u : 0u) ^ (((lane) >> 3) & 1 ? 8u : 0u) ^ (((lane) >> 4) & 1 ? 16u : 0u)) ^ ((((warp) >> 0) & 1 ? 1028u : 0u) ^ (((warp) >> 1) & 1 ? 2056u : 0u)), lwarp = (((warp) >> 0) & 1 ? 1028u : 0u) ^ (((warp) >> 1) & 1 ? 2056u : 0u);
       (void)lw; (void)lwarp;
       const uint32_t mrow = (((((lane >> 3)) >> 0) & 1 ? 32u : 0u) ^ ((((lane >> 3)) >> 1) & 1 ? 64u : 0u)) ^ ((((lane) >> 0) & 1 ? 4u : 0u) ^ (((lane) >> 1) & 1 ? 8u : 0u) ^ (((lane) >> 2) & 1 ? 16u : 0u));
-      { uint32_t w0 = v[0]; uint32_t w1 = v[1]; uint32_t w2 = v[2]; uint32_t w3 = v[3]; asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((0u) ^ mrow ^ lwarp) * 4u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
-      { uint32_t w0 = v[4]; uint32_t w1 = v[5]; uint32_t w2 = v[6]; uint32_t w3 = v[7]; asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((128u) ^ mrow ^ lwarp) * 4u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
-      { uint32_t w0 = v[8]; uint32_t w1 = v[9]; uint32_t w2 = v[10]; uint32_t w3 = v[11]; asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((256u) ^ mrow ^ lwarp) * 4u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
-      { uint32_t w0 = v[12]; uint32_t w1 = v[13]; uint32_t w2 = v[14]; uint32_t w3 = v[15]; asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((384u) ^ mrow ^ lwarp) * 4u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
-      { uint32_t w0 = v[16]; uint32_t w1 = v[17]; uint32_t w2 = v[18]; uint32_t w3 = v[19]; asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((512u) ^ mrow ^ lwarp) * 4u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
-      { uint32_t w0 = v[20]; uint32_t w1 = v[21]; uint32_t w2 = v[22]; uint32_t w3 = v[23]; asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((640u) ^ mrow ^ lwarp) * 4u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
-      { uint32_t w0 = v[24]; uint32_t w1 = v[25]; uint32_t w2 = v[26]; uint32_t w3 = v[27]; asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((768u) ^ mrow ^ lwarp) * 4u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
-      { uint32_t w0 = v[28]; uint32_t w1 = v[29]; uint32_t w2 = v[30]; uint32_t w3 = v[31]; asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((896u) ^ mrow ^ lwarp) * 4u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[0] << 0); uint32_t w1 = ((uint32_t)v[1] << 0); uint32_t w2 = ((uint32_t)v[2] << 0); uint32_t w3 = ((uint32_t)v[3] << 0); asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((0u) ^ mrow ^ lwarp) * 4u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[4] << 0); uint32_t w1 = ((uint32_t)v[5] << 0); uint32_t w2 = ((uint32_t)v[6] << 0); uint32_t w3 = ((uint32_t)v[7] << 0); asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((128u) ^ mrow ^ lwarp) * 4u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[8] << 0); uint32_t w1 = ((uint32_t)v[9] << 0); uint32_t w2 = ((uint32_t)v[10] << 0); uint32_t w3 = ((uint32_t)v[11] << 0); asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((256u) ^ mrow ^ lwarp) * 4u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[12] << 0); uint32_t w1 = ((uint32_t)v[13] << 0); uint32_t w2 = ((uint32_t)v[14] << 0); uint32_t w3 = ((uint32_t)v[15] << 0); asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((384u) ^ mrow ^ lwarp) * 4u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[16] << 0); uint32_t w1 = ((uint32_t)v[17] << 0); uint32_t w2 = ((uint32_t)v[18] << 0); uint32_t w3 = ((uint32_t)v[19] << 0); asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((512u) ^ mrow ^ lwarp) * 4u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[20] << 0); uint32_t w1 = ((uint32_t)v[21] << 0); uint32_t w2 = ((uint32_t)v[22] << 0); uint32_t w3 = ((uint32_t)v[23] << 0); asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((640u) ^ mrow ^ lwarp) * 4u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[24] << 0); uint32_t w1 = ((uint32_t)v[25] << 0); uint32_t w2 = ((uint32_t)v[26] << 0); uint32_t w3 = ((uint32_t)v[27] << 0); asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((768u) ^ mrow ^ lwarp) * 4u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[28] << 0); uint32_t w1 = ((uint32_t)v[29] << 0); uint32_t w2 = ((uint32_t)v[30] << 0); uint32_t w3 = ((uint32_t)v[31] << 0); asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((896u) ^ mrow ^ lwarp) * 4u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
     }
     __syncthreads();
     {
       uint32_t v[32];
       const uint32_t lw = ((((lane) >> 0) & 1 ? 16u : 0u) ^ (((lane) >> 1) & 1 ? 1028u : 0u) ^ (((lane) >> 2) & 1 ? 2056u : 0u) ^ (((lane) >> 3) & 1 ? 128u : 0u) ^ (((lane) >> 4) & 1 ? 256u : 0u)) ^ ((((warp) >> 0) & 1 ? 32u : 0u) ^ (((warp) >> 1) & 1 ? 64u : 0u)), lwarp = (((warp) >> 0) & 1 ? 32u : 0u) ^ (((warp) >> 1) & 1 ? 64u : 0u);
       (void)lw; (void)lwarp;
-      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((0u) ^ lw) * 4u)) : "memory"); v[0] = w0; v[2] = w1; v[4] = w2; v[6] = w3; }
-      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((512u) ^ lw) * 4u)) : "memory"); v[1] = w0; v[3] = w1; v[5] = w2; v[7] = w3; }
-      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((4u) ^ lw) * 4u)) : "memory"); v[8] = w0; v[10] = w1; v[12] = w2; v[14] = w3; }
-      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((516u) ^ lw) * 4u)) : "memory"); v[9] = w0; v[11] = w1; v[13] = w2; v[15] = w3; }
-      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((8u) ^ lw) * 4u)) : "memory"); v[16] = w0; v[18] = w1; v[20] = w2; v[22] = w3; }
-      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((520u) ^ lw) * 4u)) : "memory"); v[17] = w0; v[19] = w1; v[21] = w2; v[23] = w3; }
-      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((12u) ^ lw) * 4u)) : "memory"); v[24] = w0; v[26] = w1; v[28] = w2; v[30] = w3; }
-      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((524u) ^ lw) * 4u)) : "memory"); v[25] = w0; v[27] = w1; v[29] = w2; v[31] = w3; }
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((0u) ^ lw) * 4u)) : "memory"); v[0] = (uint32_t)((w0 >> 0) & 4294967295u); v[2] = (uint32_t)((w1 >> 0) & 4294967295u); v[4] = (uint32_t)((w2 >> 0) & 4294967295u); v[6] = (uint32_t)((w3 >> 0) & 4294967295u); }
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((512u) ^ lw) * 4u)) : "memory"); v[1] = (uint32_t)((w0 >> 0) & 4294967295u); v[3] = (uint32_t)((w1 >> 0) & 4294967295u); v[5] = (uint32_t)((w2 >> 0) & 4294967295u); v[7] = (uint32_t)((w3 >> 0) & 4294967295u); }
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((4u) ^ lw) * 4u)) : "memory"); v[8] = (uint32_t)((w0 >> 0) & 4294967295u); v[10] = (uint32_t)((w1 >> 0) & 4294967295u); v[12] = (uint32_t)((w2 >> 0) & 4294967295u); v[14] = (uint32_t)((w3 >> 0) & 4294967295u); }
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((516u) ^ lw) * 4u)) : "memory"); v[9] = (uint32_t)((w0 >> 0) & 4294967295u); v[11] = (uint32_t)((w1 >> 0) & 4294967295u); v[13] = (uint32_t)((w2 >> 0) & 4294967295u); v[15] = (uint32_t)((w3 >> 0) & 4294967295u); }
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((8u) ^ lw) * 4u)) : "memory"); v[16] = (uint32_t)((w0 >> 0) & 4294967295u); v[18] = (uint32_t)((w1 >> 0) & 4294967295u); v[20] = (uint32_t)((w2 >> 0) & 4294967295u); v[22] = (uint32_t)((w3 >> 0) & 4294967295u); }
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((520u) ^ lw) * 4u)) : "memory"); v[17] = (uint32_t)((w0 >> 0) & 4294967295u); v[19] = (uint32_t)((w1 >> 0) & 4294967295u); v[21] = (uint32_t)((w2 >> 0) & 4294967295u); v[23] = (uint32_t)((w3 >> 0) & 4294967295u); }
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((12u) ^ lw) * 4u)) : "memory"); v[24] = (uint32_t)((w0 >> 0) & 4294967295u); v[26] = (uint32_t)((w1 >> 0) & 4294967295u); v[28] = (uint32_t)((w2 >> 0) & 4294967295u); v[30] = (uint32_t)((w3 >> 0) & 4294967295u); }
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((524u) ^ lw) * 4u)) : "memory"); v[25] = (uint32_t)((w0 >> 0) & 4294967295u); v[27] = (uint32_t)((w1 >> 0) & 4294967295u); v[29] = (uint32_t)((w2 >> 0) & 4294967295u); v[31] = (uint32_t)((w3 >> 0) & 4294967295u); }
 #pragma unroll
       for (int r = 0; r < 32; ++r) tout[kOut[r] ^ gout] = v[r];
     }
@@ -68,10 +68,10 @@ __global__ void __launch_bounds__(128) convert_trans_f16_64x64(const uint16_t* _
       const uint32_t lw = ((((lane) >> 0) & 1 ? 16u : 0u) ^ (((lane) >> 1) & 1 ? 32u : 0u) ^ (((lane) >> 2) & 1 ? 1u : 0u) ^ (((lane) >> 3) & 1 ? 2u : 0u) ^ (((lane) >> 4) & 1 ? 4u : 0u)) ^ ((((warp) >> 0) & 1 ? 520u : 0u) ^ (((warp) >> 1) & 1 ? 1040u : 0u)), lwarp = (((warp) >> 0) & 1 ? 520u : 0u) ^ (((warp) >> 1) & 1 ? 1040u : 0u);
       (void)lw; (void)lwarp;
       const uint32_t mrow = (((((lane >> 3)) >> 0) & 1 ? 64u : 0u) ^ ((((lane >> 3)) >> 1) & 1 ? 128u : 0u)) ^ (((lane & 1) ? 8u : 0u) ^ ((((lane >> 1)) >> 0) & 1 ? 16u : 0u) ^ ((((lane >> 1)) >> 1) & 1 ? 32u : 0u));
-      { uint32_t w0 = (uint32_t)v[0] | ((uint32_t)v[1] << 16); uint32_t w1 = (uint32_t)v[2] | ((uint32_t)v[3] << 16); uint32_t w2 = (uint32_t)v[4] | ((uint32_t)v[5] << 16); uint32_t w3 = (uint32_t)v[6] | ((uint32_t)v[7] << 16); asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((0u) ^ mrow ^ lwarp) * 2u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
-      { uint32_t w0 = (uint32_t)v[8] | ((uint32_t)v[9] << 16); uint32_t w1 = (uint32_t)v[10] | ((uint32_t)v[11] << 16); uint32_t w2 = (uint32_t)v[12] | ((uint32_t)v[13] << 16); uint32_t w3 = (uint32_t)v[14] | ((uint32_t)v[15] << 16); asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((2080u) ^ mrow ^ lwarp) * 2u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
-      { uint32_t w0 = (uint32_t)v[16] | ((uint32_t)v[17] << 16); uint32_t w1 = (uint32_t)v[18] | ((uint32_t)v[19] << 16); uint32_t w2 = (uint32_t)v[20] | ((uint32_t)v[21] << 16); uint32_t w3 = (uint32_t)v[22] | ((uint32_t)v[23] << 16); asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((256u) ^ mrow ^ lwarp) * 2u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
-      { uint32_t w0 = (uint32_t)v[24] | ((uint32_t)v[25] << 16); uint32_t w1 = (uint32_t)v[26] | ((uint32_t)v[27] << 16); uint32_t w2 = (uint32_t)v[28] | ((uint32_t)v[29] << 16); uint32_t w3 = (uint32_t)v[30] | ((uint32_t)v[31] << 16); asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((2336u) ^ mrow ^ lwarp) * 2u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[0] << 0) | ((uint32_t)v[1] << 16); uint32_t w1 = ((uint32_t)v[2] << 0) | ((uint32_t)v[3] << 16); uint32_t w2 = ((uint32_t)v[4] << 0) | ((uint32_t)v[5] << 16); uint32_t w3 = ((uint32_t)v[6] << 0) | ((uint32_t)v[7] << 16); asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((0u) ^ mrow ^ lwarp) * 2u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[8] << 0) | ((uint32_t)v[9] << 16); uint32_t w1 = ((uint32_t)v[10] << 0) | ((uint32_t)v[11] << 16); uint32_t w2 = ((uint32_t)v[12] << 0) | ((uint32_t)v[13] << 16); uint32_t w3 = ((uint32_t)v[14] << 0) | ((uint32_t)v[15] << 16); asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((2080u) ^ mrow ^ lwarp) * 2u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[16] << 0) | ((uint32_t)v[17] << 16); uint32_t w1 = ((uint32_t)v[18] << 0) | ((uint32_t)v[19] << 16); uint32_t w2 = ((uint32_t)v[20] << 0) | ((uint32_t)v[21] << 16); uint32_t w3 = ((uint32_t)v[22] << 0) | ((uint32_t)v[23] << 16); asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((256u) ^ mrow ^ lwarp) * 2u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[24] << 0) | ((uint32_t)v[25] << 16); uint32_t w1 = ((uint32_t)v[26] << 0) | ((uint32_t)v[27] << 16); uint32_t w2 = ((uint32_t)v[28] << 0) | ((uint32_t)v[29] << 16); uint32_t w3 = ((uint32_t)v[30] << 0) | ((uint32_t)v[31] << 16); asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((2336u) ^ mrow ^ lwarp) * 2u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
     }
     __syncthreads();
     {
@@ -79,10 +79,10 @@ __global__ void __launch_bounds__(128) convert_trans_f16_64x64(const uint16_t* _
       const uint32_t lw = ((((lane) >> 0) & 1 ? 2u : 0u) ^ (((lane) >> 1) & 1 ? 4u : 0u) ^ (((lane) >> 2) & 1 ? 520u : 0u) ^ (((lane) >> 3) & 1 ? 1040u : 0u) ^ (((lane) >> 4) & 1 ? 2080u : 0u)) ^ ((((warp) >> 0) & 1 ? 8u : 0u) ^ (((warp) >> 1) & 1 ? 64u : 0u)), lwarp = (((warp) >> 0) & 1 ? 8u : 0u) ^ (((warp) >> 1) & 1 ? 64u : 0u);
       (void)lw; (void)lwarp;
       const uint32_t mrow = (((((lane >> 3)) >> 0) & 1 ? 256u : 0u) ^ ((((lane >> 3)) >> 1) & 1 ? 128u : 0u)) ^ ((((lane) >> 0) & 1 ? 520u : 0u) ^ (((lane) >> 1) & 1 ? 1040u : 0u) ^ (((lane) >> 2) & 1 ? 2080u : 0u));
-      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((0u) ^ mrow ^ lwarp) * 2u)) : "memory"); v[0] = (uint16_t)(w0 & 0xffff); v[16] = (uint16_t)(w0 >> 16); v[1] = (uint16_t)(w1 & 0xffff); v[17] = (uint16_t)(w1 >> 16); v[2] = (uint16_t)(w2 & 0xffff); v[18] = (uint16_t)(w2 >> 16); v[3] = (uint16_t)(w3 & 0xffff); v[19] = (uint16_t)(w3 >> 16); }
-      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((16u) ^ mrow ^ lwarp) * 2u)) : "memory"); v[4] = (uint16_t)(w0 & 0xffff); v[20] = (uint16_t)(w0 >> 16); v[5] = (uint16_t)(w1 & 0xffff); v[21] = (uint16_t)(w1 >> 16); v[6] = (uint16_t)(w2 & 0xffff); v[22] = (uint16_t)(w2 >> 16); v[7] = (uint16_t)(w3 & 0xffff); v[23] = (uint16_t)(w3 >> 16); }
-      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((32u) ^ mrow ^ lwarp) * 2u)) : "memory"); v[8] = (uint16_t)(w0 & 0xffff); v[24] = (uint16_t)(w0 >> 16); v[9] = (uint16_t)(w1 & 0xffff); v[25] = (uint16_t)(w1 >> 16); v[10] = (uint16_t)(w2 & 0xffff); v[26] = (uint16_t)(w2 >> 16); v[11] = (uint16_t)(w3 & 0xffff); v[27] = (uint16_t)(w3 >> 16); }
-      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((48u) ^ mrow ^ lwarp) * 2u)) : "memory"); v[12] = (uint16_t)(w0 & 0xffff); v[28] = (uint16_t)(w0 >> 16); v[13] = (uint16_t)(w1 & 0xffff); v[29] = (uint16_t)(w1 >> 16); v[14] = (uint16_t)(w2 & 0xffff); v[30] = (uint16_t)(w2 >> 16); v[15] = (uint16_t)(w3 & 0xffff); v[31] = (uint16_t)(w3 >> 16); }
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((0u) ^ mrow ^ lwarp) * 2u)) : "memory"); v[0] = (uint16_t)((w0 >> 0) & 65535u); v[16] = (uint16_t)((w0 >> 16) & 65535u); v[1] = (uint16_t)((w1 >> 0) & 65535u); v[17] = (uint16_t)((w1 >> 16) & 65535u); v[2] = (uint16_t)((w2 >> 0) & 65535u); v[18] = (uint16_t)((w2 >> 16) & 65535u); v[3] = (uint16_t)((w3 >> 0) & 65535u); v[19] = (uint16_t)((w3 >> 16) & 65535u); }
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((16u) ^ mrow ^ lwarp) * 2u)) : "memory"); v[4] = (uint16_t)((w0 >> 0) & 65535u); v[20] = (uint16_t)((w0 >> 16) & 65535u); v[5] = (uint16_t)((w1 >> 0) & 65535u); v[21] = (uint16_t)((w1 >> 16) & 65535u); v[6] = (uint16_t)((w2 >> 0) & 65535u); v[22] = (uint16_t)((w2 >> 16) & 65535u); v[7] = (uint16_t)((w3 >> 0) & 65535u); v[23] = (uint16_t)((w3 >> 16) & 65535u); }
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((32u) ^ mrow ^ lwarp) * 2u)) : "memory"); v[8] = (uint16_t)((w0 >> 0) & 65535u); v[24] = (uint16_t)((w0 >> 16) & 65535u); v[9] = (uint16_t)((w1 >> 0) & 65535u); v[25] = (uint16_t)((w1 >> 16) & 65535u); v[10] = (uint16_t)((w2 >> 0) & 65535u); v[26] = (uint16_t)((w2 >> 16) & 65535u); v[11] = (uint16_t)((w3 >> 0) & 65535u); v[27] = (uint16_t)((w3 >> 16) & 65535u); }
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((48u) ^ mrow ^ lwarp) * 2u)) : "memory"); v[12] = (uint16_t)((w0 >> 0) & 65535u); v[28] = (uint16_t)((w0 >> 16) & 65535u); v[13] = (uint16_t)((w1 >> 0) & 65535u); v[29] = (uint16_t)((w1 >> 16) & 65535u); v[14] = (uint16_t)((w2 >> 0) & 65535u); v[30] = (uint16_t)((w2 >> 16) & 65535u); v[15] = (uint16_t)((w3 >> 0) & 65535u); v[31] = (uint16_t)((w3 >> 16) & 65535u); }
 #pragma unroll
       for (int r = 0; r < 32; ++r) tout[kOut[r] ^ gout] = v[r];
     }
@@ -108,22 +108,22 @@ __global__ void __launch_bounds__(128) convert_trans_f32_32x32(const uint32_t* _
       for (int r = 0; r < 8; ++r) v[r] = tin[kIn[r] ^ gin];
       const uint32_t lw = ((((lane) >> 0) & 1 ? 4u : 0u) ^ (((lane) >> 1) & 1 ? 8u : 0u) ^ (((lane) >> 2) & 1 ? 1u : 0u) ^ (((lane) >> 3) & 1 ? 16u : 0u) ^ (((lane) >> 4) & 1 ? 2u : 0u)) ^ ((((warp) >> 0) & 1 ? 132u : 0u) ^ (((warp) >> 1) & 1 ? 264u : 0u)), lwarp = (((warp) >> 0) & 1 ? 132u : 0u) ^ (((warp) >> 1) & 1 ? 264u : 0u);
       (void)lw; (void)lwarp;
-      { uint32_t w0 = v[0]; asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((0u) ^ lw) * 4u)), "r"(w0) : "memory"); }
-      { uint32_t w0 = v[1]; asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((528u) ^ lw) * 4u)), "r"(w0) : "memory"); }
-      { uint32_t w0 = v[2]; asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((32u) ^ lw) * 4u)), "r"(w0) : "memory"); }
-      { uint32_t w0 = v[3]; asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((560u) ^ lw) * 4u)), "r"(w0) : "memory"); }
-      { uint32_t w0 = v[4]; asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((64u) ^ lw) * 4u)), "r"(w0) : "memory"); }
-      { uint32_t w0 = v[5]; asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((592u) ^ lw) * 4u)), "r"(w0) : "memory"); }
-      { uint32_t w0 = v[6]; asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((96u) ^ lw) * 4u)), "r"(w0) : "memory"); }
-      { uint32_t w0 = v[7]; asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((624u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[0] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((0u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[1] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((528u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[2] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((32u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[3] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((560u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[4] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((64u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[5] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((592u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[6] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((96u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[7] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((624u) ^ lw) * 4u)), "r"(w0) : "memory"); }
     }
     __syncthreads();
     {
       uint32_t v[8];
       const uint32_t lw = ((((lane) >> 0) & 1 ? 132u : 0u) ^ (((lane) >> 1) & 1 ? 264u : 0u) ^ (((lane) >> 2) & 1 ? 528u : 0u) ^ (((lane) >> 3) & 1 ? 32u : 0u) ^ (((lane) >> 4) & 1 ? 64u : 0u)) ^ ((((warp) >> 0) & 1 ? 4u : 0u) ^ (((warp) >> 1) & 1 ? 8u : 0u)), lwarp = (((warp) >> 0) & 1 ? 4u : 0u) ^ (((warp) >> 1) & 1 ? 8u : 0u);
       (void)lw; (void)lwarp;
-      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((0u) ^ lw) * 4u)) : "memory"); v[0] = w0; v[1] = w1; v[4] = w2; v[5] = w3; }
-      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((16u) ^ lw) * 4u)) : "memory"); v[2] = w0; v[3] = w1; v[6] = w2; v[7] = w3; }
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((0u) ^ lw) * 4u)) : "memory"); v[0] = (uint32_t)((w0 >> 0) & 4294967295u); v[1] = (uint32_t)((w1 >> 0) & 4294967295u); v[4] = (uint32_t)((w2 >> 0) & 4294967295u); v[5] = (uint32_t)((w3 >> 0) & 4294967295u); }
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((16u) ^ lw) * 4u)) : "memory"); v[2] = (uint32_t)((w0 >> 0) & 4294967295u); v[3] = (uint32_t)((w1 >> 0) & 4294967295u); v[6] = (uint32_t)((w2 >> 0) & 4294967295u); v[7] = (uint32_t)((w3 >> 0) & 4294967295u); }
 #pragma unroll
       for (int r = 0; r < 8; ++r) tout[kOut[r] ^ gout] = v[r];
     }
@@ -150,20 +150,678 @@ __global__ void __launch_bounds__(128) convert_epilogue_f16_64x64(const uint16_t
       const uint32_t lw = ((((lane) >> 0) & 1 ? 2u : 0u) ^ (((lane) >> 1) & 1 ? 4u : 0u) ^ (((lane) >> 2) & 1 ? 72u : 0u) ^ (((lane) >> 3) & 1 ? 144u : 0u) ^ (((lane) >> 4) & 1 ? 288u : 0u)) ^ ((((warp) >> 0) & 1 ? 1024u : 0u) ^ (((warp) >> 1) & 1 ? 2048u : 0u)), lwarp = (((warp) >> 0) & 1 ? 1024u : 0u) ^ (((warp) >> 1) & 1 ? 2048u : 0u);
       (void)lw; (void)lwarp;
       const uint32_t mrow = (((((lane >> 3)) >> 0) & 1 ? 512u : 0u) ^ ((((lane >> 3)) >> 1) & 1 ? 8u : 0u)) ^ ((((lane) >> 0) & 1 ? 72u : 0u) ^ (((lane) >> 1) & 1 ? 144u : 0u) ^ (((lane) >> 2) & 1 ? 288u : 0u));
-      { uint32_t w0 = (uint32_t)v[0] | ((uint32_t)v[1] << 16); uint32_t w1 = (uint32_t)v[2] | ((uint32_t)v[3] << 16); uint32_t w2 = (uint32_t)v[4] | ((uint32_t)v[5] << 16); uint32_t w3 = (uint32_t)v[6] | ((uint32_t)v[7] << 16); asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((0u) ^ mrow ^ lwarp) * 2u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
-      { uint32_t w0 = (uint32_t)v[8] | ((uint32_t)v[9] << 16); uint32_t w1 = (uint32_t)v[10] | ((uint32_t)v[11] << 16); uint32_t w2 = (uint32_t)v[12] | ((uint32_t)v[13] << 16); uint32_t w3 = (uint32_t)v[14] | ((uint32_t)v[15] << 16); asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((16u) ^ mrow ^ lwarp) * 2u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
-      { uint32_t w0 = (uint32_t)v[16] | ((uint32_t)v[17] << 16); uint32_t w1 = (uint32_t)v[18] | ((uint32_t)v[19] << 16); uint32_t w2 = (uint32_t)v[20] | ((uint32_t)v[21] << 16); uint32_t w3 = (uint32_t)v[22] | ((uint32_t)v[23] << 16); asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((32u) ^ mrow ^ lwarp) * 2u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
-      { uint32_t w0 = (uint32_t)v[24] | ((uint32_t)v[25] << 16); uint32_t w1 = (uint32_t)v[26] | ((uint32_t)v[27] << 16); uint32_t w2 = (uint32_t)v[28] | ((uint32_t)v[29] << 16); uint32_t w3 = (uint32_t)v[30] | ((uint32_t)v[31] << 16); asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((48u) ^ mrow ^ lwarp) * 2u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[0] << 0) | ((uint32_t)v[1] << 16); uint32_t w1 = ((uint32_t)v[2] << 0) | ((uint32_t)v[3] << 16); uint32_t w2 = ((uint32_t)v[4] << 0) | ((uint32_t)v[5] << 16); uint32_t w3 = ((uint32_t)v[6] << 0) | ((uint32_t)v[7] << 16); asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((0u) ^ mrow ^ lwarp) * 2u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[8] << 0) | ((uint32_t)v[9] << 16); uint32_t w1 = ((uint32_t)v[10] << 0) | ((uint32_t)v[11] << 16); uint32_t w2 = ((uint32_t)v[12] << 0) | ((uint32_t)v[13] << 16); uint32_t w3 = ((uint32_t)v[14] << 0) | ((uint32_t)v[15] << 16); asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((16u) ^ mrow ^ lwarp) * 2u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[16] << 0) | ((uint32_t)v[17] << 16); uint32_t w1 = ((uint32_t)v[18] << 0) | ((uint32_t)v[19] << 16); uint32_t w2 = ((uint32_t)v[20] << 0) | ((uint32_t)v[21] << 16); uint32_t w3 = ((uint32_t)v[22] << 0) | ((uint32_t)v[23] << 16); asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((32u) ^ mrow ^ lwarp) * 2u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[24] << 0) | ((uint32_t)v[25] << 16); uint32_t w1 = ((uint32_t)v[26] << 0) | ((uint32_t)v[27] << 16); uint32_t w2 = ((uint32_t)v[28] << 0) | ((uint32_t)v[29] << 16); uint32_t w3 = ((uint32_t)v[30] << 0) | ((uint32_t)v[31] << 16); asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((48u) ^ mrow ^ lwarp) * 2u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
     }
     __syncthreads();
     {
       uint16_t v[32];
       const uint32_t lw = ((((lane) >> 0) & 1 ? 8u : 0u) ^ (((lane) >> 1) & 1 ? 16u : 0u) ^ (((lane) >> 2) & 1 ? 32u : 0u) ^ (((lane) >> 3) & 1 ? 72u : 0u) ^ (((lane) >> 4) & 1 ? 144u : 0u)) ^ ((((warp) >> 0) & 1 ? 288u : 0u) ^ (((warp) >> 1) & 1 ? 512u : 0u)), lwarp = (((warp) >> 0) & 1 ? 288u : 0u) ^ (((warp) >> 1) & 1 ? 512u : 0u);
       (void)lw; (void)lwarp;
-      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((0u) ^ lw) * 2u)) : "memory"); v[0] = (uint16_t)(w0 & 0xffff); v[1] = (uint16_t)(w0 >> 16); v[2] = (uint16_t)(w1 & 0xffff); v[3] = (uint16_t)(w1 >> 16); v[4] = (uint16_t)(w2 & 0xffff); v[5] = (uint16_t)(w2 >> 16); v[6] = (uint16_t)(w3 & 0xffff); v[7] = (uint16_t)(w3 >> 16); }
-      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((1024u) ^ lw) * 2u)) : "memory"); v[8] = (uint16_t)(w0 & 0xffff); v[9] = (uint16_t)(w0 >> 16); v[10] = (uint16_t)(w1 & 0xffff); v[11] = (uint16_t)(w1 >> 16); v[12] = (uint16_t)(w2 & 0xffff); v[13] = (uint16_t)(w2 >> 16); v[14] = (uint16_t)(w3 & 0xffff); v[15] = (uint16_t)(w3 >> 16); }
-      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((2048u) ^ lw) * 2u)) : "memory"); v[16] = (uint16_t)(w0 & 0xffff); v[17] = (uint16_t)(w0 >> 16); v[18] = (uint16_t)(w1 & 0xffff); v[19] = (uint16_t)(w1 >> 16); v[20] = (uint16_t)(w2 & 0xffff); v[21] = (uint16_t)(w2 >> 16); v[22] = (uint16_t)(w3 & 0xffff); v[23] = (uint16_t)(w3 >> 16); }
-      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((3072u) ^ lw) * 2u)) : "memory"); v[24] = (uint16_t)(w0 & 0xffff); v[25] = (uint16_t)(w0 >> 16); v[26] = (uint16_t)(w1 & 0xffff); v[27] = (uint16_t)(w1 >> 16); v[28] = (uint16_t)(w2 & 0xffff); v[29] = (uint16_t)(w2 >> 16); v[30] = (uint16_t)(w3 & 0xffff); v[31] = (uint16_t)(w3 >> 16); }
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((0u) ^ lw) * 2u)) : "memory"); v[0] = (uint16_t)((w0 >> 0) & 65535u); v[1] = (uint16_t)((w0 >> 16) & 65535u); v[2] = (uint16_t)((w1 >> 0) & 65535u); v[3] = (uint16_t)((w1 >> 16) & 65535u); v[4] = (uint16_t)((w2 >> 0) & 65535u); v[5] = (uint16_t)((w2 >> 16) & 65535u); v[6] = (uint16_t)((w3 >> 0) & 65535u); v[7] = (uint16_t)((w3 >> 16) & 65535u); }
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((1024u) ^ lw) * 2u)) : "memory"); v[8] = (uint16_t)((w0 >> 0) & 65535u); v[9] = (uint16_t)((w0 >> 16) & 65535u); v[10] = (uint16_t)((w1 >> 0) & 65535u); v[11] = (uint16_t)((w1 >> 16) & 65535u); v[12] = (uint16_t)((w2 >> 0) & 65535u); v[13] = (uint16_t)((w2 >> 16) & 65535u); v[14] = (uint16_t)((w3 >> 0) & 65535u); v[15] = (uint16_t)((w3 >> 16) & 65535u); }
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((2048u) ^ lw) * 2u)) : "memory"); v[16] = (uint16_t)((w0 >> 0) & 65535u); v[17] = (uint16_t)((w0 >> 16) & 65535u); v[18] = (uint16_t)((w1 >> 0) & 65535u); v[19] = (uint16_t)((w1 >> 16) & 65535u); v[20] = (uint16_t)((w2 >> 0) & 65535u); v[21] = (uint16_t)((w2 >> 16) & 65535u); v[22] = (uint16_t)((w3 >> 0) & 65535u); v[23] = (uint16_t)((w3 >> 16) & 65535u); }
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((3072u) ^ lw) * 2u)) : "memory"); v[24] = (uint16_t)((w0 >> 0) & 65535u); v[25] = (uint16_t)((w0 >> 16) & 65535u); v[26] = (uint16_t)((w1 >> 0) & 65535u); v[27] = (uint16_t)((w1 >> 16) & 65535u); v[28] = (uint16_t)((w2 >> 0) & 65535u); v[29] = (uint16_t)((w2 >> 16) & 65535u); v[30] = (uint16_t)((w3 >> 0) & 65535u); v[31] = (uint16_t)((w3 >> 16) & 65535u); }
+#pragma unroll
+      for (int r = 0; r < 32; ++r) tout[kOut[r] ^ gout] = v[r];
+    }
+    __syncthreads();
+  }
+}
+
+
+// rand0_fp16_64x64: st.32 (registers 1 in one vector) then ld.16 on offset=[[0,16],[32,0],[8,0],[6,1],[0,32],[58,23],[0,2],[0,4],[0,8],[2,0],[4,0],[1,32]]
+__global__ void __launch_bounds__(128) convert_rand0_fp16_64x64(const uint16_t* __restrict__ in, uint16_t* __restrict__ out, int tiles) {
+  __shared__ __align__(1024) uint16_t tile[4096];
+  const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const uint32_t sbase = (uint32_t)__cvta_generic_to_shared(tile);
+  const uint32_t gin = ((((lane) >> 0) & 1 ? 2048u : 0u) ^ (((lane) >> 1) & 1 ? 512u : 0u) ^ (((lane) >> 2) & 1 ? 385u : 0u) ^ (((lane) >> 3) & 1 ? 32u : 0u) ^ (((lane) >> 4) & 1 ? 3735u : 0u)) ^ ((((warp) >> 0) & 1 ? 64u : 0u) ^ (((warp) >> 1) & 1 ? 8u : 0u)), gout = ((((lane) >> 0) & 1 ? 1u : 0u) ^ (((lane) >> 1) & 1 ? 1024u : 0u) ^ (((lane) >> 2) & 1 ? 64u : 0u) ^ (((lane) >> 3) & 1 ? 8u : 0u) ^ (((lane) >> 4) & 1 ? 32u : 0u)) ^ ((((warp) >> 0) & 1 ? 2048u : 0u) ^ (((warp) >> 1) & 1 ? 2766u : 0u));
+  static constexpr uint32_t kIn[32] = {0, 128, 16, 144, 2, 130, 18, 146, 3504, 3376, 3488, 3360, 3506, 3378, 3490, 3362, 1, 129, 17, 145, 3, 131, 19, 147, 3505, 3377, 3489, 3361, 3507, 3379, 3491, 3363};
+  static constexpr uint32_t kOut[32] = {0, 128, 256, 384, 3634, 3762, 3890, 4018, 16, 144, 272, 400, 3618, 3746, 3874, 4002, 2, 130, 258, 386, 3632, 3760, 3888, 4016, 18, 146, 274, 402, 3616, 3744, 3872, 4000};
+  for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const uint16_t* tin = in + (size_t)t * 4096;
+    uint16_t* tout = out + (size_t)t * 4096;
+    {
+      uint16_t v[32];
+#pragma unroll
+      for (int r = 0; r < 32; ++r) v[r] = tin[kIn[r] ^ gin];
+      const uint32_t lw = ((((lane) >> 0) & 1 ? 2u : 0u) ^ (((lane) >> 1) & 1 ? 4u : 0u) ^ (((lane) >> 2) & 1 ? 8u : 0u) ^ (((lane) >> 3) & 1 ? 16u : 0u) ^ (((lane) >> 4) & 1 ? 32u : 0u)) ^ ((((warp) >> 0) & 1 ? 2064u : 0u) ^ (((warp) >> 1) & 1 ? 256u : 0u)), lwarp = (((warp) >> 0) & 1 ? 2064u : 0u) ^ (((warp) >> 1) & 1 ? 256u : 0u);
+      (void)lw; (void)lwarp;
+      { uint32_t w0 = ((uint32_t)v[0] << 0) | ((uint32_t)v[2] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((0u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[1] << 0) | ((uint32_t)v[3] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((512u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[4] << 0) | ((uint32_t)v[6] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((64u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[5] << 0) | ((uint32_t)v[7] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((576u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[8] << 0) | ((uint32_t)v[10] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((764u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[9] << 0) | ((uint32_t)v[11] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((252u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[12] << 0) | ((uint32_t)v[14] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((700u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[13] << 0) | ((uint32_t)v[15] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((188u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[16] << 0) | ((uint32_t)v[18] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1544u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[17] << 0) | ((uint32_t)v[19] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1032u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[20] << 0) | ((uint32_t)v[22] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1608u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[21] << 0) | ((uint32_t)v[23] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1096u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[24] << 0) | ((uint32_t)v[26] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1268u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[25] << 0) | ((uint32_t)v[27] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1780u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[28] << 0) | ((uint32_t)v[30] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1204u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[29] << 0) | ((uint32_t)v[31] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1716u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+    }
+    __syncthreads();
+    {
+      uint16_t v[32];
+      const uint32_t lw = ((((lane) >> 0) & 1 ? 2064u : 0u) ^ (((lane) >> 1) & 1 ? 1u : 0u) ^ (((lane) >> 2) & 1 ? 1544u : 0u) ^ (((lane) >> 3) & 1 ? 4u : 0u) ^ (((lane) >> 4) & 1 ? 2u : 0u)) ^ ((((warp) >> 0) & 1 ? 16u : 0u) ^ (((warp) >> 1) & 1 ? 348u : 0u)), lwarp = (((warp) >> 0) & 1 ? 16u : 0u) ^ (((warp) >> 1) & 1 ? 348u : 0u);
+      (void)lw; (void)lwarp;
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((0u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[0] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((64u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[1] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((128u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[2] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((192u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[3] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((2044u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[4] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1980u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[5] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1916u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[6] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1852u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[7] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1263u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[8] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1199u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[9] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1135u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[10] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1071u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[11] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((787u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[12] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((851u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[13] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((915u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[14] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((979u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[15] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((512u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[16] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((576u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[17] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((640u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[18] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((704u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[19] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1532u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[20] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1468u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[21] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1404u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[22] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1340u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[23] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1775u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[24] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1711u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[25] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1647u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[26] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1583u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[27] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((275u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[28] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((339u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[29] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((403u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[30] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((467u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[31] = (uint16_t)((w0 >> 0) & 65535u); }
+#pragma unroll
+      for (int r = 0; r < 32; ++r) tout[kOut[r] ^ gout] = v[r];
+    }
+    __syncthreads();
+  }
+}
+
+
+// rand1_f32_32x64: st.32 then ld.32 on offset=[[0,16],[0,32],[14,53],[0,4],[0,2],[0,8],[8,0],[16,0],[0,5],[1,16],[4,32]]
+__global__ void __launch_bounds__(128) convert_rand1_f32_32x64(const uint32_t* __restrict__ in, uint32_t* __restrict__ out, int tiles) {
+  __shared__ __align__(1024) uint32_t tile[2048];
+  const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const uint32_t sbase = (uint32_t)__cvta_generic_to_shared(tile);
+  const uint32_t gin = ((((lane) >> 0) & 1 ? 64u : 0u) ^ (((lane) >> 1) & 1 ? 949u : 0u) ^ (((lane) >> 2) & 1 ? 256u : 0u) ^ (((lane) >> 3) & 1 ? 4u : 0u) ^ (((lane) >> 4) & 1 ? 2u : 0u)) ^ ((((warp) >> 0) & 1 ? 1024u : 0u) ^ (((warp) >> 1) & 1 ? 1481u : 0u)), gout = ((((lane) >> 0) & 1 ? 32u : 0u) ^ (((lane) >> 1) & 1 ? 64u : 0u) ^ (((lane) >> 2) & 1 ? 2u : 0u) ^ (((lane) >> 3) & 1 ? 1u : 0u) ^ (((lane) >> 4) & 1 ? 4u : 0u)) ^ ((((warp) >> 0) & 1 ? 496u : 0u) ^ (((warp) >> 1) & 1 ? 8u : 0u));
+  static constexpr uint32_t kIn[16] = {0, 1, 512, 513, 32, 33, 544, 545, 1645, 1644, 1133, 1132, 1613, 1612, 1101, 1100};
+  static constexpr uint32_t kOut[16] = {0, 128, 512, 640, 16, 144, 528, 656, 1024, 1152, 1536, 1664, 1040, 1168, 1552, 1680};
+  for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const uint32_t* tin = in + (size_t)t * 2048;
+    uint32_t* tout = out + (size_t)t * 2048;
+    {
+      uint32_t v[16];
+#pragma unroll
+      for (int r = 0; r < 16; ++r) v[r] = tin[kIn[r] ^ gin];
+      const uint32_t lw = ((((lane) >> 0) & 1 ? 513u : 0u) ^ (((lane) >> 1) & 1 ? 4u : 0u) ^ (((lane) >> 2) & 1 ? 1026u : 0u) ^ (((lane) >> 3) & 1 ? 8u : 0u) ^ (((lane) >> 4) & 1 ? 16u : 0u)) ^ ((((warp) >> 0) & 1 ? 128u : 0u) ^ (((warp) >> 1) & 1 ? 750u : 0u)), lwarp = (((warp) >> 0) & 1 ? 128u : 0u) ^ (((warp) >> 1) & 1 ? 750u : 0u);
+      (void)lw; (void)lwarp;
+      { uint32_t w0 = ((uint32_t)v[0] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((0u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[1] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((264u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[2] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((64u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[3] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((328u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[4] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((2u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[5] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((266u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[6] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((66u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[7] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((330u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[8] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((995u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[9] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((747u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[10] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((931u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[11] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((683u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[12] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((993u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[13] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((745u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[14] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((929u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[15] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((681u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+    }
+    __syncthreads();
+    {
+      uint32_t v[16];
+      const uint32_t lw = ((((lane) >> 0) & 1 ? 264u : 0u) ^ (((lane) >> 1) & 1 ? 16u : 0u) ^ (((lane) >> 2) & 1 ? 1349u : 0u) ^ (((lane) >> 3) & 1 ? 513u : 0u) ^ (((lane) >> 4) & 1 ? 1026u : 0u)) ^ ((((warp) >> 0) & 1 ? 432u : 0u) ^ (((warp) >> 1) & 1 ? 64u : 0u)), lwarp = (((warp) >> 0) & 1 ? 432u : 0u) ^ (((warp) >> 1) & 1 ? 64u : 0u);
+      (void)lw; (void)lwarp;
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((0u) ^ lw) * 4u)) : "memory"); v[0] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((8u) ^ lw) * 4u)) : "memory"); v[1] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((1u) ^ lw) * 4u)) : "memory"); v[2] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((9u) ^ lw) * 4u)) : "memory"); v[3] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((128u) ^ lw) * 4u)) : "memory"); v[4] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((136u) ^ lw) * 4u)) : "memory"); v[5] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((129u) ^ lw) * 4u)) : "memory"); v[6] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((137u) ^ lw) * 4u)) : "memory"); v[7] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((2u) ^ lw) * 4u)) : "memory"); v[8] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((10u) ^ lw) * 4u)) : "memory"); v[9] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((3u) ^ lw) * 4u)) : "memory"); v[10] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((11u) ^ lw) * 4u)) : "memory"); v[11] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((130u) ^ lw) * 4u)) : "memory"); v[12] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((138u) ^ lw) * 4u)) : "memory"); v[13] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((131u) ^ lw) * 4u)) : "memory"); v[14] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((139u) ^ lw) * 4u)) : "memory"); v[15] = (uint32_t)((w0 >> 0) & 4294967295u); }
+#pragma unroll
+      for (int r = 0; r < 16; ++r) tout[kOut[r] ^ gout] = v[r];
+    }
+    __syncthreads();
+  }
+}
+
+
+// rand2_int8_64x64: stmatrix.x4 (registers 4,2 in a word; matrices: registers 0,1) then ld.8 on offset=[[0,1],[32,0],[0,16],[51,51],[33,2],[48,21],[0,4],[0,2],[0,8],[0,32],[8,0],[4,4]]
+__global__ void __launch_bounds__(128) convert_rand2_int8_64x64(const uint8_t* __restrict__ in, uint8_t* __restrict__ out, int tiles) {
+  __shared__ __align__(1024) uint8_t tile[4096];
+  const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const uint32_t sbase = (uint32_t)__cvta_generic_to_shared(tile);
+  const uint32_t gin = ((((lane) >> 0) & 1 ? 16u : 0u) ^ (((lane) >> 1) & 1 ? 3315u : 0u) ^ (((lane) >> 2) & 1 ? 2114u : 0u) ^ (((lane) >> 3) & 1 ? 3093u : 0u) ^ (((lane) >> 4) & 1 ? 4u : 0u)) ^ ((((warp) >> 0) & 1 ? 512u : 0u) ^ (((warp) >> 1) & 1 ? 2u : 0u)), gout = ((((lane) >> 0) & 1 ? 1u : 0u) ^ (((lane) >> 1) & 1 ? 2396u : 0u) ^ (((lane) >> 2) & 1 ? 1024u : 0u) ^ (((lane) >> 3) & 1 ? 211u : 0u) ^ (((lane) >> 4) & 1 ? 4u : 0u)) ^ ((((warp) >> 0) & 1 ? 2u : 0u) ^ (((warp) >> 1) & 1 ? 2048u : 0u));
+  static constexpr uint32_t kIn[32] = {0, 32, 8, 40, 2048, 2080, 2056, 2088, 256, 288, 264, 296, 2304, 2336, 2312, 2344, 1, 33, 9, 41, 2049, 2081, 2057, 2089, 257, 289, 265, 297, 2305, 2337, 2313, 2345};
+  static constexpr uint32_t kOut[32] = {0, 256, 16, 272, 32, 288, 48, 304, 2746, 3002, 2730, 2986, 2714, 2970, 2698, 2954, 128, 384, 144, 400, 160, 416, 176, 432, 2618, 2874, 2602, 2858, 2586, 2842, 2570, 2826};
+  for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const uint8_t* tin = in + (size_t)t * 4096;
+    uint8_t* tout = out + (size_t)t * 4096;
+    {
+      uint8_t v[32];
+#pragma unroll
+      for (int r = 0; r < 32; ++r) v[r] = tin[kIn[r] ^ gin];
+      const uint32_t lw = ((((lane) >> 0) & 1 ? 4u : 0u) ^ (((lane) >> 1) & 1 ? 8u : 0u) ^ (((lane) >> 2) & 1 ? 16u : 0u) ^ (((lane) >> 3) & 1 ? 32u : 0u) ^ (((lane) >> 4) & 1 ? 64u : 0u)) ^ ((((warp) >> 0) & 1 ? 1024u : 0u) ^ (((warp) >> 1) & 1 ? 128u : 0u)), lwarp = (((warp) >> 0) & 1 ? 1024u : 0u) ^ (((warp) >> 1) & 1 ? 128u : 0u);
+      (void)lw; (void)lwarp;
+      const uint32_t mrow = (((((lane >> 3)) >> 0) & 1 ? 512u : 0u) ^ ((((lane >> 3)) >> 1) & 1 ? 256u : 0u)) ^ ((((lane) >> 0) & 1 ? 16u : 0u) ^ (((lane) >> 1) & 1 ? 32u : 0u) ^ (((lane) >> 2) & 1 ? 64u : 0u));
+      { uint32_t w0 = ((uint32_t)v[0] << 0) | ((uint32_t)v[16] << 8) | ((uint32_t)v[4] << 16) | ((uint32_t)v[20] << 24); uint32_t w1 = ((uint32_t)v[1] << 0) | ((uint32_t)v[17] << 8) | ((uint32_t)v[5] << 16) | ((uint32_t)v[21] << 24); uint32_t w2 = ((uint32_t)v[2] << 0) | ((uint32_t)v[18] << 8) | ((uint32_t)v[6] << 16) | ((uint32_t)v[22] << 24); uint32_t w3 = ((uint32_t)v[3] << 0) | ((uint32_t)v[19] << 8) | ((uint32_t)v[7] << 16) | ((uint32_t)v[23] << 24); asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((0u) ^ mrow ^ lwarp) * 1u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[8] << 0) | ((uint32_t)v[24] << 8) | ((uint32_t)v[12] << 16) | ((uint32_t)v[28] << 24); uint32_t w1 = ((uint32_t)v[9] << 0) | ((uint32_t)v[25] << 8) | ((uint32_t)v[13] << 16) | ((uint32_t)v[29] << 24); uint32_t w2 = ((uint32_t)v[10] << 0) | ((uint32_t)v[26] << 8) | ((uint32_t)v[14] << 16) | ((uint32_t)v[30] << 24); uint32_t w3 = ((uint32_t)v[11] << 0) | ((uint32_t)v[27] << 8) | ((uint32_t)v[15] << 16) | ((uint32_t)v[31] << 24); asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((2112u) ^ mrow ^ lwarp) * 1u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+    }
+    __syncthreads();
+    {
+      uint8_t v[32];
+      const uint32_t lw = ((((lane) >> 0) & 1 ? 146u : 0u) ^ (((lane) >> 1) & 1 ? 3686u : 0u) ^ (((lane) >> 2) & 1 ? 4u : 0u) ^ (((lane) >> 3) & 1 ? 526u : 0u) ^ (((lane) >> 4) & 1 ? 2112u : 0u)) ^ ((((warp) >> 0) & 1 ? 634u : 0u) ^ (((warp) >> 1) & 1 ? 512u : 0u)), lwarp = (((warp) >> 0) & 1 ? 634u : 0u) ^ (((warp) >> 1) & 1 ? 512u : 0u);
+      (void)lw; (void)lwarp;
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((0u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[0] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((64u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[1] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((103u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[2] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((39u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[3] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((2u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[4] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((66u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[5] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((101u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[6] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((37u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[7] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1439u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[8] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1503u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[9] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1528u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[10] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1464u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[11] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1437u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[12] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1501u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[13] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1530u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[14] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1466u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[15] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((128u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[16] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((192u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[17] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((231u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[18] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((167u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[19] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((130u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[20] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((194u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[21] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((229u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[22] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((165u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[23] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1311u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[24] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1375u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[25] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1400u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[26] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1336u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[27] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1309u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[28] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1373u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[29] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1402u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[30] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((1338u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[31] = (uint8_t)((w0 >> 0) & 255u); }
+#pragma unroll
+      for (int r = 0; r < 32; ++r) tout[kOut[r] ^ gout] = v[r];
+    }
+    __syncthreads();
+  }
+}
+
+
+// rand3_fp16_64x64: stmatrix.x4.trans (register 4 picks row 2t+1; matrices: registers 0,1) then ld.16 on offset=[[0,16],[32,0],[0,1],[0,2],[0,4],[0,32],[0,8],[1,0],[2,0],[4,0],[8,0],[16,0]]
+__global__ void __launch_bounds__(128) convert_rand3_fp16_64x64(const uint16_t* __restrict__ in, uint16_t* __restrict__ out, int tiles) {
+  __shared__ __align__(1024) uint16_t tile[4096];
+  const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const uint32_t sbase = (uint32_t)__cvta_generic_to_shared(tile);
+  const uint32_t gin = ((((lane) >> 0) & 1 ? 4u : 0u) ^ (((lane) >> 1) & 1 ? 32u : 0u) ^ (((lane) >> 2) & 1 ? 16u : 0u) ^ (((lane) >> 3) & 1 ? 2048u : 0u) ^ (((lane) >> 4) & 1 ? 1u : 0u)) ^ ((((warp) >> 0) & 1 ? 512u : 0u) ^ (((warp) >> 1) & 1 ? 256u : 0u)), gout = ((((lane) >> 0) & 1 ? 1024u : 0u) ^ (((lane) >> 1) & 1 ? 2426u : 0u) ^ (((lane) >> 2) & 1 ? 64u : 0u) ^ (((lane) >> 3) & 1 ? 267u : 0u) ^ (((lane) >> 4) & 1 ? 32u : 0u)) ^ ((((warp) >> 0) & 1 ? 16u : 0u) ^ (((warp) >> 1) & 1 ? 1688u : 0u));
+  static constexpr uint32_t kIn[32] = {0, 1024, 8, 1032, 64, 1088, 72, 1096, 128, 1152, 136, 1160, 192, 1216, 200, 1224, 2, 1026, 10, 1034, 66, 1090, 74, 1098, 130, 1154, 138, 1162, 194, 1218, 202, 1226};
+  static constexpr uint32_t kOut[32] = {0, 2048, 2, 2050, 256, 2304, 258, 2306, 512, 2560, 514, 2562, 768, 2816, 770, 2818, 4, 2052, 6, 2054, 260, 2308, 262, 2310, 516, 2564, 518, 2566, 772, 2820, 774, 2822};
+  for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const uint16_t* tin = in + (size_t)t * 4096;
+    uint16_t* tout = out + (size_t)t * 4096;
+    {
+      uint16_t v[32];
+#pragma unroll
+      for (int r = 0; r < 32; ++r) v[r] = tin[kIn[r] ^ gin];
+      const uint32_t lw = ((((lane) >> 0) & 1 ? 16u : 0u) ^ (((lane) >> 1) & 1 ? 32u : 0u) ^ (((lane) >> 2) & 1 ? 1u : 0u) ^ (((lane) >> 3) & 1 ? 2u : 0u) ^ (((lane) >> 4) & 1 ? 4u : 0u)) ^ ((((warp) >> 0) & 1 ? 1024u : 0u) ^ (((warp) >> 1) & 1 ? 512u : 0u)), lwarp = (((warp) >> 0) & 1 ? 1024u : 0u) ^ (((warp) >> 1) & 1 ? 512u : 0u);
+      (void)lw; (void)lwarp;
+      const uint32_t mrow = (((((lane >> 3)) >> 0) & 1 ? 2048u : 0u) ^ ((((lane >> 3)) >> 1) & 1 ? 64u : 0u)) ^ (((lane & 1) ? 8u : 0u) ^ ((((lane >> 1)) >> 0) & 1 ? 16u : 0u) ^ ((((lane >> 1)) >> 1) & 1 ? 32u : 0u));
+      { uint32_t w0 = ((uint32_t)v[0] << 0) | ((uint32_t)v[16] << 16); uint32_t w1 = ((uint32_t)v[1] << 0) | ((uint32_t)v[17] << 16); uint32_t w2 = ((uint32_t)v[2] << 0) | ((uint32_t)v[18] << 16); uint32_t w3 = ((uint32_t)v[3] << 0) | ((uint32_t)v[19] << 16); asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((0u) ^ mrow ^ lwarp) * 2u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[4] << 0) | ((uint32_t)v[20] << 16); uint32_t w1 = ((uint32_t)v[5] << 0) | ((uint32_t)v[21] << 16); uint32_t w2 = ((uint32_t)v[6] << 0) | ((uint32_t)v[22] << 16); uint32_t w3 = ((uint32_t)v[7] << 0) | ((uint32_t)v[23] << 16); asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((128u) ^ mrow ^ lwarp) * 2u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[8] << 0) | ((uint32_t)v[24] << 16); uint32_t w1 = ((uint32_t)v[9] << 0) | ((uint32_t)v[25] << 16); uint32_t w2 = ((uint32_t)v[10] << 0) | ((uint32_t)v[26] << 16); uint32_t w3 = ((uint32_t)v[11] << 0) | ((uint32_t)v[27] << 16); asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((256u) ^ mrow ^ lwarp) * 2u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[12] << 0) | ((uint32_t)v[28] << 16); uint32_t w1 = ((uint32_t)v[13] << 0) | ((uint32_t)v[29] << 16); uint32_t w2 = ((uint32_t)v[14] << 0) | ((uint32_t)v[30] << 16); uint32_t w3 = ((uint32_t)v[15] << 0) | ((uint32_t)v[31] << 16); asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(sbase + (((384u) ^ mrow ^ lwarp) * 2u)), "r"(w0), "r"(w1), "r"(w2), "r"(w3) : "memory"); }
+    }
+    __syncthreads();
+    {
+      uint16_t v[32];
+      const uint32_t lw = ((((lane) >> 0) & 1 ? 1u : 0u) ^ (((lane) >> 1) & 1 ? 3382u : 0u) ^ (((lane) >> 2) & 1 ? 4u : 0u) ^ (((lane) >> 3) & 1 ? 1424u : 0u) ^ (((lane) >> 4) & 1 ? 2u : 0u)) ^ ((((warp) >> 0) & 1 ? 2048u : 0u) ^ (((warp) >> 1) & 1 ? 3145u : 0u)), lwarp = (((warp) >> 0) & 1 ? 2048u : 0u) ^ (((warp) >> 1) & 1 ? 3145u : 0u);
+      (void)lw; (void)lwarp;
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((0u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[0] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((32u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[1] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((256u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[2] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((288u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[3] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((16u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[4] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((48u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[5] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((272u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[6] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((304u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[7] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((64u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[8] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((96u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[9] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((320u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[10] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((352u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[11] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((80u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[12] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((112u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[13] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((336u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[14] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((368u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[15] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((512u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[16] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((544u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[17] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((768u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[18] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((800u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[19] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((528u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[20] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((560u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[21] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((784u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[22] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((816u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[23] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((576u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[24] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((608u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[25] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((832u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[26] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((864u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[27] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((592u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[28] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((624u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[29] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((848u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[30] = (uint16_t)((w0 >> 0) & 65535u); }
+      { unsigned short h0; asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h0) : "r"(sbase + (((880u) ^ lw) * 2u)) : "memory"); uint32_t w0 = h0; v[31] = (uint16_t)((w0 >> 0) & 65535u); }
+#pragma unroll
+      for (int r = 0; r < 32; ++r) tout[kOut[r] ^ gout] = v[r];
+    }
+    __syncthreads();
+  }
+}
+
+
+// rand4_f32_32x64: st.32 then ld.64 (registers 3 in one vector) on offset=[[2,0],[0,32],[0,1],[8,0],[0,16],[0,4],[16,0],[0,18],[0,40],[3,0],[12,0]]
+__global__ void __launch_bounds__(128) convert_rand4_f32_32x64(const uint32_t* __restrict__ in, uint32_t* __restrict__ out, int tiles) {
+  __shared__ __align__(1024) uint32_t tile[2048];
+  const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const uint32_t sbase = (uint32_t)__cvta_generic_to_shared(tile);
+  const uint32_t gin = ((((lane) >> 0) & 1 ? 32u : 0u) ^ (((lane) >> 1) & 1 ? 1u : 0u) ^ (((lane) >> 2) & 1 ? 64u : 0u) ^ (((lane) >> 3) & 1 ? 512u : 0u) ^ (((lane) >> 4) & 1 ? 16u : 0u)) ^ ((((warp) >> 0) & 1 ? 8u : 0u) ^ (((warp) >> 1) & 1 ? 1575u : 0u)), gout = ((((lane) >> 0) & 1 ? 64u : 0u) ^ (((lane) >> 1) & 1 ? 4u : 0u) ^ (((lane) >> 2) & 1 ? 256u : 0u) ^ (((lane) >> 3) & 1 ? 32u : 0u) ^ (((lane) >> 4) & 1 ? 267u : 0u)) ^ ((((warp) >> 0) & 1 ? 128u : 0u) ^ (((warp) >> 1) & 1 ? 8u : 0u));
+  static constexpr uint32_t kIn[16] = {0, 128, 256, 384, 1024, 1152, 1280, 1408, 1522, 1394, 1266, 1138, 498, 370, 242, 114};
+  static constexpr uint32_t kOut[16] = {0, 1724, 1024, 700, 16, 1708, 1040, 684, 2, 1726, 1026, 702, 18, 1710, 1042, 686};
+  for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const uint32_t* tin = in + (size_t)t * 2048;
+    uint32_t* tout = out + (size_t)t * 2048;
+    {
+      uint32_t v[16];
+#pragma unroll
+      for (int r = 0; r < 16; ++r) v[r] = tin[kIn[r] ^ gin];
+      const uint32_t lw = ((((lane) >> 0) & 1 ? 2u : 0u) ^ (((lane) >> 1) & 1 ? 4u : 0u) ^ (((lane) >> 2) & 1 ? 513u : 0u) ^ (((lane) >> 3) & 1 ? 8u : 0u) ^ (((lane) >> 4) & 1 ? 16u : 0u)) ^ ((((warp) >> 0) & 1 ? 258u : 0u) ^ (((warp) >> 1) & 1 ? 254u : 0u)), lwarp = (((warp) >> 0) & 1 ? 258u : 0u) ^ (((warp) >> 1) & 1 ? 254u : 0u);
+      (void)lw; (void)lwarp;
+      { uint32_t w0 = ((uint32_t)v[0] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((0u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[1] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[2] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1032u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[3] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1033u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[4] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((64u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[5] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((65u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[6] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1096u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[7] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1097u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[8] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1738u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[9] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1739u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[10] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((706u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[11] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((707u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[12] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1674u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[13] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1675u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[14] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((642u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[15] << 0); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((643u) ^ lw) * 4u)), "r"(w0) : "memory"); }
+    }
+    __syncthreads();
+    {
+      uint32_t v[16];
+      const uint32_t lw = ((((lane) >> 0) & 1 ? 144u : 0u) ^ (((lane) >> 1) & 1 ? 1032u : 0u) ^ (((lane) >> 2) & 1 ? 258u : 0u) ^ (((lane) >> 3) & 1 ? 4u : 0u) ^ (((lane) >> 4) & 1 ? 778u : 0u)) ^ ((((warp) >> 0) & 1 ? 32u : 0u) ^ (((warp) >> 1) & 1 ? 8u : 0u)), lwarp = (((warp) >> 0) & 1 ? 32u : 0u) ^ (((warp) >> 1) & 1 ? 8u : 0u);
+      (void)lw; (void)lwarp;
+      { uint32_t w0; uint32_t w1; asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(w0), "=r"(w1) : "r"(sbase + (((0u) ^ lw) * 4u)) : "memory"); v[0] = (uint32_t)((w0 >> 0) & 4294967295u); v[8] = (uint32_t)((w1 >> 0) & 4294967295u); }
+      { uint32_t w0; uint32_t w1; asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(w0), "=r"(w1) : "r"(sbase + (((1142u) ^ lw) * 4u)) : "memory"); v[1] = (uint32_t)((w0 >> 0) & 4294967295u); v[9] = (uint32_t)((w1 >> 0) & 4294967295u); }
+      { uint32_t w0; uint32_t w1; asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(w0), "=r"(w1) : "r"(sbase + (((2u) ^ lw) * 4u)) : "memory"); v[2] = (uint32_t)((w0 >> 0) & 4294967295u); v[10] = (uint32_t)((w1 >> 0) & 4294967295u); }
+      { uint32_t w0; uint32_t w1; asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(w0), "=r"(w1) : "r"(sbase + (((1140u) ^ lw) * 4u)) : "memory"); v[3] = (uint32_t)((w0 >> 0) & 4294967295u); v[11] = (uint32_t)((w1 >> 0) & 4294967295u); }
+      { uint32_t w0; uint32_t w1; asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(w0), "=r"(w1) : "r"(sbase + (((64u) ^ lw) * 4u)) : "memory"); v[4] = (uint32_t)((w0 >> 0) & 4294967295u); v[12] = (uint32_t)((w1 >> 0) & 4294967295u); }
+      { uint32_t w0; uint32_t w1; asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(w0), "=r"(w1) : "r"(sbase + (((1078u) ^ lw) * 4u)) : "memory"); v[5] = (uint32_t)((w0 >> 0) & 4294967295u); v[13] = (uint32_t)((w1 >> 0) & 4294967295u); }
+      { uint32_t w0; uint32_t w1; asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(w0), "=r"(w1) : "r"(sbase + (((66u) ^ lw) * 4u)) : "memory"); v[6] = (uint32_t)((w0 >> 0) & 4294967295u); v[14] = (uint32_t)((w1 >> 0) & 4294967295u); }
+      { uint32_t w0; uint32_t w1; asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(w0), "=r"(w1) : "r"(sbase + (((1076u) ^ lw) * 4u)) : "memory"); v[7] = (uint32_t)((w0 >> 0) & 4294967295u); v[15] = (uint32_t)((w1 >> 0) & 4294967295u); }
+#pragma unroll
+      for (int r = 0; r < 16; ++r) tout[kOut[r] ^ gout] = v[r];
+    }
+    __syncthreads();
+  }
+}
+
+
+// rand5_int8_64x64: st.16 (registers 1 in one vector) then ld.8 on Sw<5,2,5> o 0 o (64,64):(1,64)
+__global__ void __launch_bounds__(128) convert_rand5_int8_64x64(const uint8_t* __restrict__ in, uint8_t* __restrict__ out, int tiles) {
+  __shared__ __align__(1024) uint8_t tile[4096];
+  const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const uint32_t sbase = (uint32_t)__cvta_generic_to_shared(tile);
+  const uint32_t gin = ((((lane) >> 0) & 1 ? 16u : 0u) ^ (((lane) >> 1) & 1 ? 512u : 0u) ^ (((lane) >> 2) & 1 ? 808u : 0u) ^ (((lane) >> 3) & 1 ? 1u : 0u) ^ (((lane) >> 4) & 1 ? 2u : 0u)) ^ ((((warp) >> 0) & 1 ? 2048u : 0u) ^ (((warp) >> 1) & 1 ? 3764u : 0u)), gout = ((((lane) >> 0) & 1 ? 512u : 0u) ^ (((lane) >> 1) & 1 ? 2048u : 0u) ^ (((lane) >> 2) & 1 ? 256u : 0u) ^ (((lane) >> 3) & 1 ? 4u : 0u) ^ (((lane) >> 4) & 1 ? 874u : 0u)) ^ ((((warp) >> 0) & 1 ? 585u : 0u) ^ (((warp) >> 1) & 1 ? 1443u : 0u));
+  static constexpr uint32_t kIn[32] = {0, 1024, 64, 1088, 4, 1028, 68, 1092, 32, 1056, 96, 1120, 36, 1060, 100, 1124, 256, 1280, 320, 1344, 260, 1284, 324, 1348, 288, 1312, 352, 1376, 292, 1316, 356, 1380};
+  static constexpr uint32_t kOut[32] = {0, 3349, 16, 3333, 32, 3381, 48, 3365, 2, 3351, 18, 3335, 34, 3383, 50, 3367, 64, 3413, 80, 3397, 96, 3445, 112, 3429, 66, 3415, 82, 3399, 98, 3447, 114, 3431};
+  for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const uint8_t* tin = in + (size_t)t * 4096;
+    uint8_t* tout = out + (size_t)t * 4096;
+    {
+      uint8_t v[32];
+#pragma unroll
+      for (int r = 0; r < 32; ++r) v[r] = tin[kIn[r] ^ gin];
+      const uint32_t lw = ((((lane) >> 0) & 1 ? 1056u : 0u) ^ (((lane) >> 1) & 1 ? 8u : 0u) ^ (((lane) >> 2) & 1 ? 2652u : 0u) ^ (((lane) >> 3) & 1 ? 64u : 0u) ^ (((lane) >> 4) & 1 ? 132u : 0u)) ^ ((((warp) >> 0) & 1 ? 32u : 0u) ^ (((warp) >> 1) & 1 ? 3410u : 0u)), lwarp = (((warp) >> 0) & 1 ? 32u : 0u) ^ (((warp) >> 1) & 1 ? 3410u : 0u);
+      (void)lw; (void)lwarp;
+      { uint32_t w0; w0 = ((uint32_t)v[0] << 0) | ((uint32_t)v[2] << 8); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((0u) ^ lw) * 1u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[1] << 0) | ((uint32_t)v[3] << 8); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((16u) ^ lw) * 1u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[4] << 0) | ((uint32_t)v[6] << 8); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((264u) ^ lw) * 1u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[5] << 0) | ((uint32_t)v[7] << 8); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((280u) ^ lw) * 1u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[8] << 0) | ((uint32_t)v[10] << 8); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((2112u) ^ lw) * 1u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[9] << 0) | ((uint32_t)v[11] << 8); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((2128u) ^ lw) * 1u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[12] << 0) | ((uint32_t)v[14] << 8); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((2376u) ^ lw) * 1u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[13] << 0) | ((uint32_t)v[15] << 8); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((2392u) ^ lw) * 1u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[16] << 0) | ((uint32_t)v[18] << 8); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((4u) ^ lw) * 1u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[17] << 0) | ((uint32_t)v[19] << 8); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((20u) ^ lw) * 1u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[20] << 0) | ((uint32_t)v[22] << 8); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((268u) ^ lw) * 1u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[21] << 0) | ((uint32_t)v[23] << 8); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((284u) ^ lw) * 1u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[24] << 0) | ((uint32_t)v[26] << 8); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((2116u) ^ lw) * 1u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[25] << 0) | ((uint32_t)v[27] << 8); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((2132u) ^ lw) * 1u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[28] << 0) | ((uint32_t)v[30] << 8); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((2380u) ^ lw) * 1u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[29] << 0) | ((uint32_t)v[31] << 8); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((2396u) ^ lw) * 1u)), "h"((unsigned short)w0) : "memory"); }
+    }
+    __syncthreads();
+    {
+      uint8_t v[32];
+      const uint32_t lw = ((((lane) >> 0) & 1 ? 528u : 0u) ^ (((lane) >> 1) & 1 ? 2112u : 0u) ^ (((lane) >> 2) & 1 ? 264u : 0u) ^ (((lane) >> 3) & 1 ? 4u : 0u) ^ (((lane) >> 4) & 1 ? 882u : 0u)) ^ ((((warp) >> 0) & 1 ? 601u : 0u) ^ (((warp) >> 1) & 1 ? 1423u : 0u)), lwarp = (((warp) >> 0) & 1 ? 601u : 0u) ^ (((warp) >> 1) & 1 ? 1423u : 0u);
+      (void)lw; (void)lwarp;
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((0u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[0] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((3453u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[1] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((16u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[2] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((3437u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[3] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((32u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[4] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((3421u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[5] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((48u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[6] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((3405u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[7] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((2u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[8] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((3455u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[9] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((18u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[10] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((3439u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[11] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((34u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[12] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((3423u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[13] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((50u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[14] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((3407u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[15] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((64u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[16] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((3389u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[17] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((80u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[18] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((3373u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[19] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((96u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[20] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((3357u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[21] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((112u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[22] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((3341u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[23] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((66u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[24] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((3391u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[25] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((82u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[26] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((3375u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[27] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((98u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[28] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((3359u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[29] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((114u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[30] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((3343u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[31] = (uint8_t)((w0 >> 0) & 255u); }
+#pragma unroll
+      for (int r = 0; r < 32; ++r) tout[kOut[r] ^ gout] = v[r];
+    }
+    __syncthreads();
+  }
+}
+
+
+// rand6_fp16_64x64: st.16 then ld.128 (registers 0,1,4 in one vector) on offset=[[2,0],[8,0],[25,54],[32,0],[0,8],[0,4],[0,2],[0,16],[0,32],[1,0],[4,0],[0,9]]
+__global__ void __launch_bounds__(128) convert_rand6_fp16_64x64(const uint16_t* __restrict__ in, uint16_t* __restrict__ out, int tiles) {
+  __shared__ __align__(1024) uint16_t tile[4096];
+  const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const uint32_t sbase = (uint32_t)__cvta_generic_to_shared(tile);
+  const uint32_t gin = ((((lane) >> 0) & 1 ? 128u : 0u) ^ (((lane) >> 1) & 1 ? 2048u : 0u) ^ (((lane) >> 2) & 1 ? 8u : 0u) ^ (((lane) >> 3) & 1 ? 4u : 0u) ^ (((lane) >> 4) & 1 ? 512u : 0u)) ^ ((((warp) >> 0) & 1 ? 2u : 0u) ^ (((warp) >> 1) & 1 ? 83u : 0u)), gout = ((((lane) >> 0) & 1 ? 2913u : 0u) ^ (((lane) >> 1) & 1 ? 64u : 0u) ^ (((lane) >> 2) & 1 ? 256u : 0u) ^ (((lane) >> 3) & 1 ? 128u : 0u) ^ (((lane) >> 4) & 1 ? 1u : 0u)) ^ ((((warp) >> 0) & 1 ? 1024u : 0u) ^ (((warp) >> 1) & 1 ? 4u : 0u));
+  static constexpr uint32_t kIn[32] = {0, 32, 64, 96, 1024, 1056, 1088, 1120, 1121, 1089, 1057, 1025, 97, 65, 33, 1, 256, 288, 320, 352, 1280, 1312, 1344, 1376, 1377, 1345, 1313, 1281, 353, 321, 289, 257};
+  static constexpr uint32_t kOut[32] = {0, 2, 8, 10, 512, 514, 520, 522, 2048, 2050, 2056, 2058, 2560, 2562, 2568, 2570, 3481, 3483, 3473, 3475, 3993, 3995, 3985, 3987, 1433, 1435, 1425, 1427, 1945, 1947, 1937, 1939};
+  for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const uint16_t* tin = in + (size_t)t * 4096;
+    uint16_t* tout = out + (size_t)t * 4096;
+    {
+      uint16_t v[32];
+#pragma unroll
+      for (int r = 0; r < 32; ++r) v[r] = tin[kIn[r] ^ gin];
+      const uint32_t lw = ((((lane) >> 0) & 1 ? 1u : 0u) ^ (((lane) >> 1) & 1 ? 8u : 0u) ^ (((lane) >> 2) & 1 ? 16u : 0u) ^ (((lane) >> 3) & 1 ? 32u : 0u) ^ (((lane) >> 4) & 1 ? 2u : 0u)) ^ ((((warp) >> 0) & 1 ? 64u : 0u) ^ (((warp) >> 1) & 1 ? 2768u : 0u)), lwarp = (((warp) >> 0) & 1 ? 64u : 0u) ^ (((warp) >> 1) & 1 ? 2768u : 0u);
+      (void)lw; (void)lwarp;
+      { uint32_t w0; w0 = ((uint32_t)v[0] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((0u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[1] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((256u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[2] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((512u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[3] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((768u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[4] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((998u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[5] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((742u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[6] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((486u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[7] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((230u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[8] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((2294u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[9] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((2550u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[10] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((2806u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[11] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((3062u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[12] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((2832u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[13] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((2576u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[14] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((2320u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[15] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((2064u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[16] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((1024u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[17] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((1280u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[18] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((1536u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[19] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((1792u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[20] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((2022u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[21] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((1766u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[22] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((1510u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[23] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((1254u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[24] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((3318u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[25] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((3574u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[26] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((3830u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[27] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((4086u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[28] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((3856u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[29] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((3600u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[30] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((3344u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+      { uint32_t w0; w0 = ((uint32_t)v[31] << 0); asm volatile("st.shared.u16 [%0], %1;" :: "r"(sbase + (((3088u) ^ lw) * 2u)), "h"((unsigned short)w0) : "memory"); }
+    }
+    __syncthreads();
+    {
+      uint16_t v[32];
+      const uint32_t lw = ((((lane) >> 0) & 1 ? 2856u : 0u) ^ (((lane) >> 1) & 1 ? 2064u : 0u) ^ (((lane) >> 2) & 1 ? 32u : 0u) ^ (((lane) >> 3) & 1 ? 64u : 0u) ^ (((lane) >> 4) & 1 ? 512u : 0u)) ^ ((((warp) >> 0) & 1 ? 128u : 0u) ^ (((warp) >> 1) & 1 ? 1024u : 0u)), lwarp = (((warp) >> 0) & 1 ? 128u : 0u) ^ (((warp) >> 1) & 1 ? 1024u : 0u);
+      (void)lw; (void)lwarp;
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((0u) ^ lw) * 2u)) : "memory"); v[0] = (uint16_t)((w0 >> 0) & 65535u); v[1] = (uint16_t)((w0 >> 16) & 65535u); v[2] = (uint16_t)((w1 >> 0) & 65535u); v[3] = (uint16_t)((w1 >> 16) & 65535u); v[16] = (uint16_t)((w2 >> 0) & 65535u); v[17] = (uint16_t)((w2 >> 16) & 65535u); v[18] = (uint16_t)((w3 >> 0) & 65535u); v[19] = (uint16_t)((w3 >> 16) & 65535u); }
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((16u) ^ lw) * 2u)) : "memory"); v[4] = (uint16_t)((w0 >> 0) & 65535u); v[5] = (uint16_t)((w0 >> 16) & 65535u); v[6] = (uint16_t)((w1 >> 0) & 65535u); v[7] = (uint16_t)((w1 >> 16) & 65535u); v[20] = (uint16_t)((w2 >> 0) & 65535u); v[21] = (uint16_t)((w2 >> 16) & 65535u); v[22] = (uint16_t)((w3 >> 0) & 65535u); v[23] = (uint16_t)((w3 >> 16) & 65535u); }
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((256u) ^ lw) * 2u)) : "memory"); v[8] = (uint16_t)((w0 >> 0) & 65535u); v[9] = (uint16_t)((w0 >> 16) & 65535u); v[10] = (uint16_t)((w1 >> 0) & 65535u); v[11] = (uint16_t)((w1 >> 16) & 65535u); v[24] = (uint16_t)((w2 >> 0) & 65535u); v[25] = (uint16_t)((w2 >> 16) & 65535u); v[26] = (uint16_t)((w3 >> 0) & 65535u); v[27] = (uint16_t)((w3 >> 16) & 65535u); }
+      { uint32_t w0; uint32_t w1; uint32_t w2; uint32_t w3; asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(w0), "=r"(w1), "=r"(w2), "=r"(w3) : "r"(sbase + (((272u) ^ lw) * 2u)) : "memory"); v[12] = (uint16_t)((w0 >> 0) & 65535u); v[13] = (uint16_t)((w0 >> 16) & 65535u); v[14] = (uint16_t)((w1 >> 0) & 65535u); v[15] = (uint16_t)((w1 >> 16) & 65535u); v[28] = (uint16_t)((w2 >> 0) & 65535u); v[29] = (uint16_t)((w2 >> 16) & 65535u); v[30] = (uint16_t)((w3 >> 0) & 65535u); v[31] = (uint16_t)((w3 >> 16) & 65535u); }
+#pragma unroll
+      for (int r = 0; r < 32; ++r) tout[kOut[r] ^ gout] = v[r];
+    }
+    __syncthreads();
+  }
+}
+
+
+// rand7_f32_32x64: st.64 (registers 2 in one vector) then ld.32 on offset=[[8,0],[0,4],[0,16],[0,32],[1,0],[0,2],[0,8],[4,0],[0,5],[2,16],[17,0]]
+__global__ void __launch_bounds__(128) convert_rand7_f32_32x64(const uint32_t* __restrict__ in, uint32_t* __restrict__ out, int tiles) {
+  __shared__ __align__(1024) uint32_t tile[2048];
+  const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const uint32_t sbase = (uint32_t)__cvta_generic_to_shared(tile);
+  const uint32_t gin = ((((lane) >> 0) & 1 ? 4u : 0u) ^ (((lane) >> 1) & 1 ? 16u : 0u) ^ (((lane) >> 2) & 1 ? 32u : 0u) ^ (((lane) >> 3) & 1 ? 64u : 0u) ^ (((lane) >> 4) & 1 ? 452u : 0u)) ^ ((((warp) >> 0) & 1 ? 1024u : 0u) ^ (((warp) >> 1) & 1 ? 1263u : 0u)), gout = ((((lane) >> 0) & 1 ? 32u : 0u) ^ (((lane) >> 1) & 1 ? 16u : 0u) ^ (((lane) >> 2) & 1 ? 2u : 0u) ^ (((lane) >> 3) & 1 ? 1549u : 0u) ^ (((lane) >> 4) & 1 ? 1024u : 0u)) ^ ((((warp) >> 0) & 1 ? 8u : 0u) ^ (((warp) >> 1) & 1 ? 128u : 0u));
+  static constexpr uint32_t kIn[16] = {0, 8, 2, 10, 512, 520, 514, 522, 1, 9, 3, 11, 513, 521, 515, 523};
+  static constexpr uint32_t kOut[16] = {0, 1, 4, 5, 64, 65, 68, 69, 256, 257, 260, 261, 320, 321, 324, 325};
+  for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const uint32_t* tin = in + (size_t)t * 2048;
+    uint32_t* tout = out + (size_t)t * 2048;
+    {
+      uint32_t v[16];
+#pragma unroll
+      for (int r = 0; r < 16; ++r) v[r] = tin[kIn[r] ^ gin];
+      const uint32_t lw = ((((lane) >> 0) & 1 ? 2u : 0u) ^ (((lane) >> 1) & 1 ? 4u : 0u) ^ (((lane) >> 2) & 1 ? 8u : 0u) ^ (((lane) >> 3) & 1 ? 16u : 0u) ^ (((lane) >> 4) & 1 ? 662u : 0u)) ^ ((((warp) >> 0) & 1 ? 1040u : 0u) ^ (((warp) >> 1) & 1 ? 1900u : 0u)), lwarp = (((warp) >> 0) & 1 ? 1040u : 0u) ^ (((warp) >> 1) & 1 ? 1900u : 0u);
+      (void)lw; (void)lwarp;
+      { uint32_t w0 = ((uint32_t)v[0] << 0); uint32_t w1 = ((uint32_t)v[4] << 0); asm volatile("st.shared.v2.b32 [%0], {%1, %2};" :: "r"(sbase + (((0u) ^ lw) * 4u)), "r"(w0), "r"(w1) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[1] << 0); uint32_t w1 = ((uint32_t)v[5] << 0); asm volatile("st.shared.v2.b32 [%0], {%1, %2};" :: "r"(sbase + (((64u) ^ lw) * 4u)), "r"(w0), "r"(w1) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[2] << 0); uint32_t w1 = ((uint32_t)v[6] << 0); asm volatile("st.shared.v2.b32 [%0], {%1, %2};" :: "r"(sbase + (((32u) ^ lw) * 4u)), "r"(w0), "r"(w1) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[3] << 0); uint32_t w1 = ((uint32_t)v[7] << 0); asm volatile("st.shared.v2.b32 [%0], {%1, %2};" :: "r"(sbase + (((96u) ^ lw) * 4u)), "r"(w0), "r"(w1) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[8] << 0); uint32_t w1 = ((uint32_t)v[12] << 0); asm volatile("st.shared.v2.b32 [%0], {%1, %2};" :: "r"(sbase + (((258u) ^ lw) * 4u)), "r"(w0), "r"(w1) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[9] << 0); uint32_t w1 = ((uint32_t)v[13] << 0); asm volatile("st.shared.v2.b32 [%0], {%1, %2};" :: "r"(sbase + (((322u) ^ lw) * 4u)), "r"(w0), "r"(w1) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[10] << 0); uint32_t w1 = ((uint32_t)v[14] << 0); asm volatile("st.shared.v2.b32 [%0], {%1, %2};" :: "r"(sbase + (((290u) ^ lw) * 4u)), "r"(w0), "r"(w1) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[11] << 0); uint32_t w1 = ((uint32_t)v[15] << 0); asm volatile("st.shared.v2.b32 [%0], {%1, %2};" :: "r"(sbase + (((354u) ^ lw) * 4u)), "r"(w0), "r"(w1) : "memory"); }
+    }
+    __syncthreads();
+    {
+      uint32_t v[16];
+      const uint32_t lw = ((((lane) >> 0) & 1 ? 258u : 0u) ^ (((lane) >> 1) & 1 ? 1040u : 0u) ^ (((lane) >> 2) & 1 ? 516u : 0u) ^ (((lane) >> 3) & 1 ? 157u : 0u) ^ (((lane) >> 4) & 1 ? 8u : 0u)) ^ ((((warp) >> 0) & 1 ? 1u : 0u) ^ (((warp) >> 1) & 1 ? 2u : 0u)), lwarp = (((warp) >> 0) & 1 ? 1u : 0u) ^ (((warp) >> 1) & 1 ? 2u : 0u);
+      (void)lw; (void)lwarp;
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((0u) ^ lw) * 4u)) : "memory"); v[0] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((16u) ^ lw) * 4u)) : "memory"); v[1] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((128u) ^ lw) * 4u)) : "memory"); v[2] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((144u) ^ lw) * 4u)) : "memory"); v[3] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((32u) ^ lw) * 4u)) : "memory"); v[4] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((48u) ^ lw) * 4u)) : "memory"); v[5] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((160u) ^ lw) * 4u)) : "memory"); v[6] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((176u) ^ lw) * 4u)) : "memory"); v[7] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((64u) ^ lw) * 4u)) : "memory"); v[8] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((80u) ^ lw) * 4u)) : "memory"); v[9] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((192u) ^ lw) * 4u)) : "memory"); v[10] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((208u) ^ lw) * 4u)) : "memory"); v[11] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((96u) ^ lw) * 4u)) : "memory"); v[12] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((112u) ^ lw) * 4u)) : "memory"); v[13] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((224u) ^ lw) * 4u)) : "memory"); v[14] = (uint32_t)((w0 >> 0) & 4294967295u); }
+      { uint32_t w0; asm volatile("ld.shared.b32 {%0}, [%1];" : "=r"(w0) : "r"(sbase + (((240u) ^ lw) * 4u)) : "memory"); v[15] = (uint32_t)((w0 >> 0) & 4294967295u); }
+#pragma unroll
+      for (int r = 0; r < 16; ++r) tout[kOut[r] ^ gout] = v[r];
+    }
+    __syncthreads();
+  }
+}
+
+
+// rand8_int8_64x64: st.32 (registers 1,0 in one vector) then ld.8 on offset=[[0,2],[1,0],[0,16],[0,32],[0,1],[8,0],[4,0],[2,0],[32,0],[0,20],[0,40],[20,0]]
+__global__ void __launch_bounds__(128) convert_rand8_int8_64x64(const uint8_t* __restrict__ in, uint8_t* __restrict__ out, int tiles) {
+  __shared__ __align__(1024) uint8_t tile[4096];
+  const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const uint32_t sbase = (uint32_t)__cvta_generic_to_shared(tile);
+  const uint32_t gin = ((((lane) >> 0) & 1 ? 16u : 0u) ^ (((lane) >> 1) & 1 ? 32u : 0u) ^ (((lane) >> 2) & 1 ? 1u : 0u) ^ (((lane) >> 3) & 1 ? 512u : 0u) ^ (((lane) >> 4) & 1 ? 256u : 0u)) ^ ((((warp) >> 0) & 1 ? 2973u : 0u) ^ (((warp) >> 1) & 1 ? 1024u : 0u)), gout = ((((lane) >> 0) & 1 ? 512u : 0u) ^ (((lane) >> 1) & 1 ? 128u : 0u) ^ (((lane) >> 2) & 1 ? 16u : 0u) ^ (((lane) >> 3) & 1 ? 64u : 0u) ^ (((lane) >> 4) & 1 ? 256u : 0u)) ^ ((((warp) >> 0) & 1 ? 8u : 0u) ^ (((warp) >> 1) & 1 ? 1933u : 0u));
+  static constexpr uint32_t kIn[32] = {0, 64, 2, 66, 8, 72, 10, 74, 128, 192, 130, 194, 136, 200, 138, 202, 2048, 2112, 2050, 2114, 2056, 2120, 2058, 2122, 2176, 2240, 2178, 2242, 2184, 2248, 2186, 2250};
+  static constexpr uint32_t kOut[32] = {0, 2048, 3122, 1074, 1, 2049, 3123, 1075, 2, 2050, 3120, 1072, 3, 2051, 3121, 1073, 1024, 3072, 2098, 50, 1025, 3073, 2099, 51, 1026, 3074, 2096, 48, 1027, 3075, 2097, 49};
+  for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const uint8_t* tin = in + (size_t)t * 4096;
+    uint8_t* tout = out + (size_t)t * 4096;
+    {
+      uint8_t v[32];
+#pragma unroll
+      for (int r = 0; r < 32; ++r) v[r] = tin[kIn[r] ^ gin];
+      const uint32_t lw = ((((lane) >> 0) & 1 ? 4u : 0u) ^ (((lane) >> 1) & 1 ? 8u : 0u) ^ (((lane) >> 2) & 1 ? 16u : 0u) ^ (((lane) >> 3) & 1 ? 32u : 0u) ^ (((lane) >> 4) & 1 ? 64u : 0u)) ^ ((((warp) >> 0) & 1 ? 2040u : 0u) ^ (((warp) >> 1) & 1 ? 2112u : 0u)), lwarp = (((warp) >> 0) & 1 ? 2040u : 0u) ^ (((warp) >> 1) & 1 ? 2112u : 0u);
+      (void)lw; (void)lwarp;
+      { uint32_t w0 = ((uint32_t)v[0] << 0) | ((uint32_t)v[2] << 8) | ((uint32_t)v[1] << 16) | ((uint32_t)v[3] << 24); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((0u) ^ lw) * 1u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[4] << 0) | ((uint32_t)v[6] << 8) | ((uint32_t)v[5] << 16) | ((uint32_t)v[7] << 24); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1032u) ^ lw) * 1u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[8] << 0) | ((uint32_t)v[10] << 8) | ((uint32_t)v[9] << 16) | ((uint32_t)v[11] << 24); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((128u) ^ lw) * 1u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[12] << 0) | ((uint32_t)v[14] << 8) | ((uint32_t)v[13] << 16) | ((uint32_t)v[15] << 24); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1160u) ^ lw) * 1u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[16] << 0) | ((uint32_t)v[18] << 8) | ((uint32_t)v[17] << 16) | ((uint32_t)v[19] << 24); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((256u) ^ lw) * 1u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[20] << 0) | ((uint32_t)v[22] << 8) | ((uint32_t)v[21] << 16) | ((uint32_t)v[23] << 24); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1288u) ^ lw) * 1u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[24] << 0) | ((uint32_t)v[26] << 8) | ((uint32_t)v[25] << 16) | ((uint32_t)v[27] << 24); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((384u) ^ lw) * 1u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[28] << 0) | ((uint32_t)v[30] << 8) | ((uint32_t)v[29] << 16) | ((uint32_t)v[31] << 24); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1416u) ^ lw) * 1u)), "r"(w0) : "memory"); }
+    }
+    __syncthreads();
+    {
+      uint8_t v[32];
+      const uint32_t lw = ((((lane) >> 0) & 1 ? 1032u : 0u) ^ (((lane) >> 1) & 1 ? 1u : 0u) ^ (((lane) >> 2) & 1 ? 2112u : 0u) ^ (((lane) >> 3) & 1 ? 16u : 0u) ^ (((lane) >> 4) & 1 ? 516u : 0u)) ^ ((((warp) >> 0) & 1 ? 32u : 0u) ^ (((warp) >> 1) & 1 ? 1643u : 0u)), lwarp = (((warp) >> 0) & 1 ? 32u : 0u) ^ (((warp) >> 1) & 1 ? 1643u : 0u);
+      (void)lw; (void)lwarp;
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((0u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[0] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((8u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[1] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((2508u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[2] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((2500u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[3] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((2u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[4] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((10u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[5] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((2510u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[6] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((2502u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[7] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((128u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[8] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((136u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[9] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((2380u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[10] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((2372u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[11] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((130u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[12] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((138u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[13] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((2382u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[14] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((2374u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[15] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((4u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[16] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((12u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[17] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((2504u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[18] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((2496u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[19] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((6u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[20] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((14u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[21] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((2506u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[22] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((2498u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[23] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((132u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[24] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((140u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[25] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((2376u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[26] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((2368u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[27] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((134u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[28] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((142u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[29] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((2378u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[30] = (uint8_t)((w0 >> 0) & 255u); }
+      { unsigned short h0; asm volatile("ld.shared.u8 %0, [%1];" : "=h"(h0) : "r"(sbase + (((2370u) ^ lw) * 1u)) : "memory"); uint32_t w0 = h0; v[31] = (uint8_t)((w0 >> 0) & 255u); }
+#pragma unroll
+      for (int r = 0; r < 32; ++r) tout[kOut[r] ^ gout] = v[r];
+    }
+    __syncthreads();
+  }
+}
+
+
+// rand9_fp16_64x64: st.32 (registers 4 in one vector) then ld.64 (registers 4,3 in one vector) on offset=[[0,2],[0,16],[0,8],[0,1],[49,13],[1,0],[0,4],[2,0],[4,0],[16,0],[0,33],[8,8]]
+__global__ void __launch_bounds__(128) convert_rand9_fp16_64x64(const uint16_t* __restrict__ in, uint16_t* __restrict__ out, int tiles) {
+  __shared__ __align__(1024) uint16_t tile[4096];
+  const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const uint32_t sbase = (uint32_t)__cvta_generic_to_shared(tile);
+  const uint32_t gin = ((((lane) >> 0) & 1 ? 16u : 0u) ^ (((lane) >> 1) & 1 ? 8u : 0u) ^ (((lane) >> 2) & 1 ? 1u : 0u) ^ (((lane) >> 3) & 1 ? 3149u : 0u) ^ (((lane) >> 4) & 1 ? 64u : 0u)) ^ ((((warp) >> 0) & 1 ? 512u : 0u) ^ (((warp) >> 1) & 1 ? 256u : 0u)), gout = ((((lane) >> 0) & 1 ? 8u : 0u) ^ (((lane) >> 1) & 1 ? 1u : 0u) ^ (((lane) >> 2) & 1 ? 2048u : 0u) ^ (((lane) >> 3) & 1 ? 2604u : 0u) ^ (((lane) >> 4) & 1 ? 512u : 0u)) ^ ((((warp) >> 0) & 1 ? 64u : 0u) ^ (((warp) >> 1) & 1 ? 2u : 0u));
+  static constexpr uint32_t kIn[32] = {0, 128, 32, 160, 2048, 2176, 2080, 2208, 4, 132, 36, 164, 2052, 2180, 2084, 2212, 2, 130, 34, 162, 2050, 2178, 2082, 2210, 6, 134, 38, 166, 2054, 2182, 2086, 2214};
+  static constexpr uint32_t kOut[32] = {0, 4, 256, 260, 16, 20, 272, 276, 1024, 1028, 1280, 1284, 1040, 1044, 1296, 1300, 128, 132, 384, 388, 144, 148, 400, 404, 1152, 1156, 1408, 1412, 1168, 1172, 1424, 1428};
+  for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const uint16_t* tin = in + (size_t)t * 4096;
+    uint16_t* tout = out + (size_t)t * 4096;
+    {
+      uint16_t v[32];
+#pragma unroll
+      for (int r = 0; r < 32; ++r) v[r] = tin[kIn[r] ^ gin];
+      const uint32_t lw = ((((lane) >> 0) & 1 ? 2u : 0u) ^ (((lane) >> 1) & 1 ? 4u : 0u) ^ (((lane) >> 2) & 1 ? 8u : 0u) ^ (((lane) >> 3) & 1 ? 16u : 0u) ^ (((lane) >> 4) & 1 ? 32u : 0u)) ^ ((((warp) >> 0) & 1 ? 2052u : 0u) ^ (((warp) >> 1) & 1 ? 256u : 0u)), lwarp = (((warp) >> 0) & 1 ? 2052u : 0u) ^ (((warp) >> 1) & 1 ? 256u : 0u);
+      (void)lw; (void)lwarp;
+      { uint32_t w0 = ((uint32_t)v[0] << 0) | ((uint32_t)v[16] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((0u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[1] << 0) | ((uint32_t)v[17] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((128u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[2] << 0) | ((uint32_t)v[18] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1032u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[3] << 0) | ((uint32_t)v[19] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1160u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[4] << 0) | ((uint32_t)v[20] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((636u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[5] << 0) | ((uint32_t)v[21] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((764u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[6] << 0) | ((uint32_t)v[22] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1652u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[7] << 0) | ((uint32_t)v[23] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1780u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[8] << 0) | ((uint32_t)v[24] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((64u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[9] << 0) | ((uint32_t)v[25] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((192u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[10] << 0) | ((uint32_t)v[26] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1096u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[11] << 0) | ((uint32_t)v[27] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1224u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[12] << 0) | ((uint32_t)v[28] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((572u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[13] << 0) | ((uint32_t)v[29] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((700u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[14] << 0) | ((uint32_t)v[30] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1588u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+      { uint32_t w0 = ((uint32_t)v[15] << 0) | ((uint32_t)v[31] << 16); asm volatile("st.shared.b32 [%0], {%1};" :: "r"(sbase + (((1716u) ^ lw) * 2u)), "r"(w0) : "memory"); }
+    }
+    __syncthreads();
+    {
+      uint16_t v[32];
+      const uint32_t lw = ((((lane) >> 0) & 1 ? 2052u : 0u) ^ (((lane) >> 1) & 1 ? 32u : 0u) ^ (((lane) >> 2) & 1 ? 1032u : 0u) ^ (((lane) >> 3) & 1 ? 3956u : 0u) ^ (((lane) >> 4) & 1 ? 4u : 0u)) ^ ((((warp) >> 0) & 1 ? 8u : 0u) ^ (((warp) >> 1) & 1 ? 128u : 0u)), lwarp = (((warp) >> 0) & 1 ? 8u : 0u) ^ (((warp) >> 1) & 1 ? 128u : 0u);
+      (void)lw; (void)lwarp;
+      { uint32_t w0; uint32_t w1; asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(w0), "=r"(w1) : "r"(sbase + (((0u) ^ lw) * 2u)) : "memory"); v[0] = (uint16_t)((w0 >> 0) & 65535u); v[16] = (uint16_t)((w0 >> 16) & 65535u); v[8] = (uint16_t)((w1 >> 0) & 65535u); v[24] = (uint16_t)((w1 >> 16) & 65535u); }
+      { uint32_t w0; uint32_t w1; asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(w0), "=r"(w1) : "r"(sbase + (((256u) ^ lw) * 2u)) : "memory"); v[1] = (uint16_t)((w0 >> 0) & 65535u); v[17] = (uint16_t)((w0 >> 16) & 65535u); v[9] = (uint16_t)((w1 >> 0) & 65535u); v[25] = (uint16_t)((w1 >> 16) & 65535u); }
+      { uint32_t w0; uint32_t w1; asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(w0), "=r"(w1) : "r"(sbase + (((64u) ^ lw) * 2u)) : "memory"); v[2] = (uint16_t)((w0 >> 0) & 65535u); v[18] = (uint16_t)((w0 >> 16) & 65535u); v[10] = (uint16_t)((w1 >> 0) & 65535u); v[26] = (uint16_t)((w1 >> 16) & 65535u); }
+      { uint32_t w0; uint32_t w1; asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(w0), "=r"(w1) : "r"(sbase + (((320u) ^ lw) * 2u)) : "memory"); v[3] = (uint16_t)((w0 >> 0) & 65535u); v[19] = (uint16_t)((w0 >> 16) & 65535u); v[11] = (uint16_t)((w1 >> 0) & 65535u); v[27] = (uint16_t)((w1 >> 16) & 65535u); }
+      { uint32_t w0; uint32_t w1; asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(w0), "=r"(w1) : "r"(sbase + (((512u) ^ lw) * 2u)) : "memory"); v[4] = (uint16_t)((w0 >> 0) & 65535u); v[20] = (uint16_t)((w0 >> 16) & 65535u); v[12] = (uint16_t)((w1 >> 0) & 65535u); v[28] = (uint16_t)((w1 >> 16) & 65535u); }
+      { uint32_t w0; uint32_t w1; asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(w0), "=r"(w1) : "r"(sbase + (((768u) ^ lw) * 2u)) : "memory"); v[5] = (uint16_t)((w0 >> 0) & 65535u); v[21] = (uint16_t)((w0 >> 16) & 65535u); v[13] = (uint16_t)((w1 >> 0) & 65535u); v[29] = (uint16_t)((w1 >> 16) & 65535u); }
+      { uint32_t w0; uint32_t w1; asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(w0), "=r"(w1) : "r"(sbase + (((576u) ^ lw) * 2u)) : "memory"); v[6] = (uint16_t)((w0 >> 0) & 65535u); v[22] = (uint16_t)((w0 >> 16) & 65535u); v[14] = (uint16_t)((w1 >> 0) & 65535u); v[30] = (uint16_t)((w1 >> 16) & 65535u); }
+      { uint32_t w0; uint32_t w1; asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];" : "=r"(w0), "=r"(w1) : "r"(sbase + (((832u) ^ lw) * 2u)) : "memory"); v[7] = (uint16_t)((w0 >> 0) & 65535u); v[23] = (uint16_t)((w0 >> 16) & 65535u); v[15] = (uint16_t)((w1 >> 0) & 65535u); v[31] = (uint16_t)((w1 >> 16) & 65535u); }
 #pragma unroll
       for (int r = 0; r < 32; ++r) tout[kOut[r] ^ gout] = v[r];
     }
@@ -236,5 +894,15 @@ int main(int argc, char** argv) {
   rc |= run<uint16_t>("trans_f16_64x64", convert_trans_f16_64x64, 64, 64, 128, mode);
   rc |= run<uint32_t>("trans_f32_32x32", convert_trans_f32_32x32, 32, 32, 128, mode);
   rc |= run<uint16_t>("epilogue_f16_64x64", convert_epilogue_f16_64x64, 64, 64, 128, mode);
+  rc |= run<uint16_t>("rand0_fp16_64x64", convert_rand0_fp16_64x64, 64, 64, 128, mode);
+  rc |= run<uint32_t>("rand1_f32_32x64", convert_rand1_f32_32x64, 32, 64, 128, mode);
+  rc |= run<uint8_t>("rand2_int8_64x64", convert_rand2_int8_64x64, 64, 64, 128, mode);
+  rc |= run<uint16_t>("rand3_fp16_64x64", convert_rand3_fp16_64x64, 64, 64, 128, mode);
+  rc |= run<uint32_t>("rand4_f32_32x64", convert_rand4_f32_32x64, 32, 64, 128, mode);
+  rc |= run<uint8_t>("rand5_int8_64x64", convert_rand5_int8_64x64, 64, 64, 128, mode);
+  rc |= run<uint16_t>("rand6_fp16_64x64", convert_rand6_fp16_64x64, 64, 64, 128, mode);
+  rc |= run<uint32_t>("rand7_f32_32x64", convert_rand7_f32_32x64, 32, 64, 128, mode);
+  rc |= run<uint8_t>("rand8_int8_64x64", convert_rand8_int8_64x64, 64, 64, 128, mode);
+  rc |= run<uint16_t>("rand9_fp16_64x64", convert_rand9_fp16_64x64, 64, 64, 128, mode);
   return rc;
 }

@@ -11,9 +11,9 @@ bit for bit.
 
   gen_kernel.py OUT.cu CASE=SUGGESTION.json [CASE=SUGGESTION.json ...]
 
-CASE names a case of validate/suggest/triton_pairs/cases.py (its register
-layouts, as linear.py converts them, are the ones the suggestion was asked
-for). Everything the kernel does is computed here from the JSON and the
+CASE names the kernel; the tile, the element type and both register layouts
+are read from the suggestion's own `inputs` (what bankcheck was asked).
+Everything the kernel does is computed here from the JSON and the
 register bases, independently of bankcheck's C++: the layout's inverse, the
 lanes' addresses, the packing of registers into 32-bit words.
 """
@@ -23,7 +23,18 @@ import sys
 
 if not __package__:
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
-from validate.suggest.triton_pairs import cases, linear  # noqa: E402
+from validate.suggest.triton_pairs import linear  # noqa: E402
+
+ELEMENT_BYTES = {"f32": 4, "fp32": 4, "fp16": 2, "int8": 1}
+
+
+def parse_registers(text):
+    """'register=[[r,c],...] lane=[...] warp=[...]' -> the bases dict linear.py uses."""
+    out = {"register": [], "lane": [], "warp": []}
+    for part in text.split():
+        key, value = part.split("=", 1)
+        out[key] = [list(b) for b in json.loads(value)]
+    return out
 
 
 def parse_offset_bases(text):
@@ -109,18 +120,14 @@ def check_linear(side, f):
 
 
 def pack(elems, e, dst_word):
-    """C statements: 32-bit word from 32/(8e) registers (low address first)."""
-    if e == 4:
-        return f"{dst_word} = v[{elems[0]}];"
-    if e == 2:
-        return f"{dst_word} = (uint32_t)v[{elems[0]}] | ((uint32_t)v[{elems[1]}] << 16);"
-    raise SystemExit("element size not generated")
+    """C statement: a word from registers, the lowest address in the lowest bits."""
+    return f"{dst_word} = " + " | ".join(f"((uint32_t)v[{r}] << {8 * e * k})" for k, r in enumerate(elems)) + ";"
 
 
 def unpack(word, elems, e):
-    if e == 4:
-        return [f"v[{elems[0]}] = {word};"]
-    return [f"v[{elems[0]}] = (uint16_t)({word} & 0xffff);", f"v[{elems[1]}] = (uint16_t)({word} >> 16);"]
+    mask = (1 << (8 * e)) - 1
+    ty = {4: "uint32_t", 2: "uint16_t", 1: "uint8_t"}[e]
+    return [f"v[{r}] = ({ty})(({word} >> {8 * e * k}) & {mask}u);" for k, r in enumerate(elems)]
 
 
 def vector_code(side, ch, e, store):
@@ -132,11 +139,14 @@ def vector_code(side, ch, e, store):
         rb = spread(o, outer)
         regs = [rb | spread(t, inner) for t in range(nel)]
         addr = f"sbase + ((({side.soff(rb)}u) ^ lw) * {e}u)"
-        if v < 4:
+        if v < 4:  # 1 or 2 bytes: one 16-bit register holds them
+            bits = 8 * v
             if store:
-                out.append(f'asm volatile("st.shared.u16 [%0], %1;" :: "r"({addr}), "h"(v[{regs[0]}]) : "memory");')
+                out.append(f'{{ uint32_t w0; {pack(regs, e, "w0")} asm volatile("st.shared.u{bits} [%0], %1;" :: '
+                           f'"r"({addr}), "h"((unsigned short)w0) : "memory"); }}')
             else:
-                out.append(f'asm volatile("ld.shared.u16 %0, [%1];" : "=h"(v[{regs[0]}]) : "r"({addr}) : "memory");')
+                out.append(f'{{ unsigned short h0; asm volatile("ld.shared.u{bits} %0, [%1];" : "=h"(h0) : "r"({addr}) : '
+                           f'"memory"); uint32_t w0 = h0; {" ".join(unpack("w0", regs, e))} }}')
             continue
         per = 4 // e
         ws = [f"w{k}" for k in range(words)]
@@ -193,12 +203,15 @@ def matrix_code(side, ch, e, store):
     return out
 
 
-def kernel(name, case, sug):
-    rows, cols = case["shape"]
-    e = {"fp32": 4, "fp16": 2}[case["dtype"]]
-    ty = {4: "uint32_t", 2: "uint16_t"}[e]
-    src = linear.bases(case["src"], case["shape"])
-    dst = linear.bases(case["dst"], case["shape"])
+def kernel(name, sug):
+    inp = sug["inputs"][0]
+    rows, cols = inp["rows"], inp["cols"]
+    e = ELEMENT_BYTES[inp["element"]]
+    ty = {4: "uint32_t", 2: "uint16_t", 1: "uint8_t"}[e]
+    src = parse_registers(inp["from"])
+    dst = parse_registers(inp["to"])
+    if not sug["suggestion"]["offset_bases"]:
+        raise SystemExit(f"{name}: the suggestion {sug['suggestion']['layout']} is not linear: no kernel generated")
     sh = Shared(parse_offset_bases(sug["suggestion"]["offset_bases"]), rows, cols)
     s, d = Side(src, sh, rows, cols, False), Side(dst, sh, rows, cols, True)
     for side in (s, d):
@@ -323,7 +336,7 @@ def main():
         name, path = arg.split("=", 1)
         with open(path) as f:
             sug = json.load(f)
-        code, info = kernel(name, cases.by_name()[name], sug)
+        code, info = kernel(name, sug)
         parts.append(code)
         calls.append(f'  rc |= run<{info["ty"]}>("{name}", convert_{name}, {info["rows"]}, {info["cols"]}, {info["threads"]}, mode);')
     with open(out, "w") as f:

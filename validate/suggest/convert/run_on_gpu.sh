@@ -3,7 +3,7 @@
 # (docs/layout.md, "Choosing the instructions"), on the GPU machine from the
 # repository root, needing nothing carried:
 #
-#   OUT=DIR bash validate/suggest/convert/run_on_gpu.sh      (about 2 minutes)
+#   OUT=DIR bash validate/suggest/convert/run_on_gpu.sh      (about 1-2 minutes)
 #
 # predictions/ was made before the run (predict.py: every `bankcheck layout
 # --suggest --from --to` command and its output) and convert_kernels.cu
