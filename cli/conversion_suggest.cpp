@@ -29,10 +29,6 @@ proofs::ConversionSpec conversion_spec(const ConversionOptions& o) {
   s.cols = conversion_extent(o.tile, x + 1, o.tile.size());
   if (o.element.empty()) throw std::invalid_argument("--from/--to need --type (" + std::string(layout::kElementTypeNames) + ")");
   s.element = layout::parse_element_type(o.element);
-  constexpr std::uint64_t kMaxTileBytes = 227 * 1024;
-  if (s.rows * s.cols * s.element.bytes > kMaxTileBytes)
-    throw std::invalid_argument("--tile " + o.tile + " of " + s.element.name +
-                                " exceeds the 227 KiB (232448 bytes) of shared memory a block can have");
   try {
     s.from = layout::parse_register_layout(o.from, s.rows, s.cols);
   } catch (const std::invalid_argument& e) {

@@ -196,6 +196,11 @@ ConversionSuggestion suggest_conversion(const ConversionSpec& s, const BankModel
   if (model.geometry().warp != layout::kLayoutWarp)
     throw std::invalid_argument("the conversion search walks 32-lane warps; the model has warp " +
                                 std::to_string(model.geometry().warp));
+  // A tile past the H100's 227 KiB of shared memory per block is no layout anyone can use.
+  constexpr std::uint64_t kMaxTileBytes = 227 * 1024;
+  if (s.rows * s.cols * s.element.bytes > kMaxTileBytes)
+    throw std::invalid_argument("tile " + std::to_string(s.rows) + " x " + std::to_string(s.cols) + " of " + s.element.name +
+                                " exceeds the 227 KiB (232448 bytes) of shared memory a block can have");
   std::vector<ConversionLayout> all = cs_cute_candidates(s);
   ConversionSuggestion out;
   out.cute_candidates = all.size();

@@ -57,6 +57,22 @@ def inverse_by_brute_force(failures):
     check(failures, "inverse", all(sh.offset(r, c) == table[(r, c)] for r in range(64) for c in range(64)), True)
 
 
+def kernels_generate(failures):
+    """gen_kernel.py writes one kernel per committed prediction whose layout is linear (all of them)."""
+    tmp = tempfile.mkdtemp()
+    try:
+        out = os.path.join(tmp, "k.cu")
+        p = subprocess.run([sys.executable, os.path.join(HERE, "gen_kernel.py"), out, os.path.join(HERE, "predictions")],
+                           capture_output=True, text=True)
+        check(failures, "gen_kernel rc", (p.returncode, p.stderr), (0, ""))
+        names = sorted(n[:-5] for n in os.listdir(os.path.join(HERE, "predictions")) if n.endswith(".json"))
+        with open(out) as f:
+            code = f.read()
+        check(failures, "a kernel per prediction", [n for n in names if f"__global__ void __launch_bounds__(128) convert_{n}(" not in code], [])
+    finally:
+        shutil.rmtree(tmp)
+
+
 def table_by_hand(failures):
     tmp = tempfile.mkdtemp()
     try:
@@ -108,6 +124,7 @@ def main():
     failures = []
     bases_by_hand(failures)
     inverse_by_brute_force(failures)
+    kernels_generate(failures)
     table_by_hand(failures)
     measured_run(failures)
     for f in failures:

@@ -4,8 +4,8 @@ convert_layout lowers with its own choice of instructions (the 64x64
 transposes of validate/suggest/triton_pairs/cases.py, the 32x32 one and the
 mma v2 epilogue), with
 Triton's register layouts as linear.py converts them; write each suggestion
-(text and JSON) under validate/suggest/convert/predictions/, then generate the
-kernel that implements them (gen_kernel.py -> convert_kernels.cu). Also RANDOM
+(text and JSON) under validate/suggest/convert/predictions/, from which
+run_on_gpu.sh generates the kernels (gen_kernel.py). Also RANDOM
 conversions: register layouts of random independent bases (9 in 10 of them
 single coordinate bits, as blocked layouts have; seed 45), 4 warps, fp16,
 f32 and int8, to hold more of bankcheck's instruction choices (and their
@@ -69,7 +69,6 @@ def main():
     bc = sys.argv[1] if len(sys.argv) > 1 else "build/bankcheck"
     out = os.path.join(HERE, "predictions")
     os.makedirs(out, exist_ok=True)
-    gen = []
     for name, cmd in [(n, command(bc, cases.by_name()[n])) for n in CASES] + random_commands(bc):
         text = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
         js = subprocess.run(cmd + ["--json"], check=True, capture_output=True, text=True).stdout
@@ -81,12 +80,8 @@ def main():
         s = json.loads(js)
         print(f"{name}: {s['store']['instruction']} {s['store']['wavefronts']} + {s['load']['instruction']} "
               f"{s['load']['wavefronts']} = {s['suggestion']['wavefronts']} ({s['suggestion']['verdict']})")
-        if s["suggestion"]["offset_bases"]:
-            gen.append(f"{name}={os.path.join(out, name + '.json')}")
-        else:
+        if not s["suggestion"]["offset_bases"]:
             print(f"  {name}: not linear, no kernel")
-    subprocess.run([sys.executable, os.path.join(HERE, "gen_kernel.py"), os.path.join(HERE, "convert_kernels.cu")] + gen,
-                   check=True)
 
 
 if __name__ == "__main__":

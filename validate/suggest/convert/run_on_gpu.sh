@@ -6,10 +6,10 @@
 #   OUT=DIR bash validate/suggest/convert/run_on_gpu.sh      (about 1-2 minutes)
 #
 # predictions/ was made before the run (predict.py: every `bankcheck layout
-# --suggest --from --to` command and its output) and convert_kernels.cu
-# generated from it (gen_kernel.py). Steps:
-# 1. build: nvcc for sm_90a; the SASS (which instructions ptxas emitted) and
-#    nvdisasm -gi (source lines per instruction);
+# --suggest --from --to` command and its output). Steps:
+# 1. build: gen_kernel.py writes convert_kernels.cu from predictions/; nvcc
+#    for sm_90a; the SASS (which instructions ptxas emitted) and nvdisasm -gi
+#    (source lines per instruction);
 # 2. check: every kernel on 128 MiB of tiles: output == input transposed, bit for
 #    bit (`wrong` elements), median time of 21 samples of 10 launches;
 # 3. ncu: one launch of 8 tiles per kernel, SourceCounters (wavefronts per SASS
@@ -52,10 +52,9 @@ step() {  # step NAME SECONDS CMD...: stdout+stderr to $R/NAME.log, status noted
   echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
 } >"$R/environment.txt"
 cp -r "$P/predictions" "$R/predictions"
-cp "$P/convert_kernels.cu" "$R/"
-
+step generate 30 python3 "$P/gen_kernel.py" "$R/convert_kernels.cu" "$P/predictions" || { pack; exit 1; }
 step build 150 nvcc -gencode arch=compute_90a,code=sm_90a -O3 -lineinfo -std=c++17 -Xptxas -v \
-  "$P/convert_kernels.cu" -o "$W/ck" || { pack; exit 1; }
+  "$R/convert_kernels.cu" -o "$W/ck" || { pack; exit 1; }
 cuobjdump -sass "$W/ck" >"$R/convert_kernels.sass" 2>&1
 mkdir -p "$W/elf" && (cd "$W/elf" && cuobjdump -xelf all "$W/ck" >/dev/null 2>&1)
 cubin=$(ls "$W"/elf/*.cubin 2>/dev/null | head -n 1)
