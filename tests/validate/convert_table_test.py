@@ -18,7 +18,7 @@ from validate.suggest.convert import gen_kernel  # noqa: E402
 from validate.suggest.triton_pairs import cases, linear  # noqa: E402
 
 HERE = os.path.join(ROOT, "validate", "suggest", "convert")
-RUN = os.path.join(ROOT, "validate", "results", "h200-2026-11-29", "convert")
+RUNS = [os.path.join(ROOT, "validate", "results", "h200-2026-11-29", d) for d in ("convert", "convert-run2")]
 
 
 def check(failures, what, got, want):
@@ -109,7 +109,7 @@ def table_by_hand(failures):
         shutil.rmtree(tmp)
 
 
-def measured_run(failures):
+def measured_run(failures, RUN):
     p = subprocess.run([sys.executable, os.path.join(HERE, "table.py"), RUN], capture_output=True, text=True)
     check(failures, "H200 table.py rc", p.returncode, 0)
     with open(os.path.join(RUN, "table.md")) as f:
@@ -126,7 +126,8 @@ def main():
     inverse_by_brute_force(failures)
     kernels_generate(failures)
     table_by_hand(failures)
-    measured_run(failures)
+    for run in RUNS:
+        measured_run(failures, run)
     for f in failures:
         print("FAIL:", f)
     print("convert table:", "failed" if failures else "passed")
