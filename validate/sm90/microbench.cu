@@ -8,7 +8,9 @@
 //   l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum
 //   l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum
 // describe that single instruction. The instruction is written in inline PTX
-// so the compiler can neither split, merge, widen nor drop it.
+// so the compiler can neither split, merge, widen nor drop it. With a second
+// argument `generic` every instruction goes through a generic pointer into
+// shared memory instead (validate/sm90/generic_on_gpu.sh).
 //
 // Kept deliberately independent of the bankcheck library: it is the
 // measuring instrument, and must not share code with the model it checks.
@@ -26,50 +28,71 @@ constexpr int kSharedBytes = 48 * 1024;
 
 #include "../cuda_check.cuh"  // CHECK(call)
 
-template <int Width>
+// Each instruction in one of two forms: through a shared-window address
+// (LDS/STS), or with GENERIC through a generic pointer into shared memory
+// (LD.E/ST.E in the SASS), the form capture records as "ld"/"st" when a
+// generic access lands in shared memory.
+template <int Width, bool Generic>
 __device__ void shared_load(uint32_t a, uint32_t* out) {
+  const uint64_t g = reinterpret_cast<uint64_t>(__cvta_shared_to_generic(a));
   if constexpr (Width == 1) {
     uint16_t v;
-    asm volatile("ld.shared.u8 %0, [%1];" : "=h"(v) : "r"(a) : "memory");
+    if constexpr (Generic) asm volatile("ld.u8 %0, [%1];" : "=h"(v) : "l"(g) : "memory");
+    else asm volatile("ld.shared.u8 %0, [%1];" : "=h"(v) : "r"(a) : "memory");
     out[0] = v;
   } else if constexpr (Width == 2) {
     uint16_t v;
-    asm volatile("ld.shared.u16 %0, [%1];" : "=h"(v) : "r"(a) : "memory");
+    if constexpr (Generic) asm volatile("ld.u16 %0, [%1];" : "=h"(v) : "l"(g) : "memory");
+    else asm volatile("ld.shared.u16 %0, [%1];" : "=h"(v) : "r"(a) : "memory");
     out[0] = v;
   } else if constexpr (Width == 4) {
     uint32_t v;
-    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(a) : "memory");
+    if constexpr (Generic) asm volatile("ld.u32 %0, [%1];" : "=r"(v) : "l"(g) : "memory");
+    else asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(a) : "memory");
     out[0] = v;
   } else if constexpr (Width == 8) {
     uint32_t x, y;
-    asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "r"(a) : "memory");
+    if constexpr (Generic) asm volatile("ld.v2.u32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "l"(g) : "memory");
+    else asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "r"(a) : "memory");
     out[0] = x ^ y;
   } else {
     uint32_t x, y, z, t;
-    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(x), "=r"(y), "=r"(z), "=r"(t) : "r"(a) : "memory");
+    if constexpr (Generic)
+      asm volatile("ld.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(x), "=r"(y), "=r"(z), "=r"(t) : "l"(g) : "memory");
+    else
+      asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(x), "=r"(y), "=r"(z), "=r"(t) : "r"(a) : "memory");
     out[0] = x ^ y ^ z ^ t;
   }
 }
 
-template <int Width>
+template <int Width, bool Generic>
 __device__ void shared_store(uint32_t a, uint32_t v) {
+  const uint64_t g = reinterpret_cast<uint64_t>(__cvta_shared_to_generic(a));
   if constexpr (Width == 1) {
-    asm volatile("st.shared.u8 [%0], %1;" ::"r"(a), "h"(uint16_t(v)) : "memory");
+    if constexpr (Generic) asm volatile("st.u8 [%0], %1;" ::"l"(g), "h"(uint16_t(v)) : "memory");
+    else asm volatile("st.shared.u8 [%0], %1;" ::"r"(a), "h"(uint16_t(v)) : "memory");
   } else if constexpr (Width == 2) {
-    asm volatile("st.shared.u16 [%0], %1;" ::"r"(a), "h"(uint16_t(v)) : "memory");
+    if constexpr (Generic) asm volatile("st.u16 [%0], %1;" ::"l"(g), "h"(uint16_t(v)) : "memory");
+    else asm volatile("st.shared.u16 [%0], %1;" ::"r"(a), "h"(uint16_t(v)) : "memory");
   } else if constexpr (Width == 4) {
-    asm volatile("st.shared.u32 [%0], %1;" ::"r"(a), "r"(v) : "memory");
+    if constexpr (Generic) asm volatile("st.u32 [%0], %1;" ::"l"(g), "r"(v) : "memory");
+    else asm volatile("st.shared.u32 [%0], %1;" ::"r"(a), "r"(v) : "memory");
   } else if constexpr (Width == 8) {
-    asm volatile("st.shared.v2.u32 [%0], {%1, %2};" ::"r"(a), "r"(v), "r"(v + 1) : "memory");
+    if constexpr (Generic) asm volatile("st.v2.u32 [%0], {%1, %2};" ::"l"(g), "r"(v), "r"(v + 1) : "memory");
+    else asm volatile("st.shared.v2.u32 [%0], {%1, %2};" ::"r"(a), "r"(v), "r"(v + 1) : "memory");
   } else {
-    asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(a), "r"(v), "r"(v + 1),
-                 "r"(v + 2), "r"(v + 3)
-                 : "memory");
+    if constexpr (Generic)
+      asm volatile("st.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(g), "r"(v), "r"(v + 1), "r"(v + 2), "r"(v + 3)
+                   : "memory");
+    else
+      asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(a), "r"(v), "r"(v + 1), "r"(v + 2),
+                   "r"(v + 3)
+                   : "memory");
   }
 }
 
-template <int Width, bool Store>
+template <int Width, bool Store, bool Generic>
 __global__ void one_instruction(const uint32_t* addr, uint32_t active, uint32_t* out) {
   __shared__ __align__(16) uint8_t smem[kSharedBytes];
   const unsigned lane = threadIdx.x;
@@ -77,9 +100,9 @@ __global__ void one_instruction(const uint32_t* addr, uint32_t active, uint32_t*
   const uint32_t a = base + addr[lane];
   if ((active >> lane) & 1u) {
     if constexpr (Store) {
-      shared_store<Width>(a, lane * 0x01010101u);
+      shared_store<Width, Generic>(a, lane * 0x01010101u);
     } else {
-      shared_load<Width>(a, out + lane);
+      shared_load<Width, Generic>(a, out + lane);
     }
   }
 }
@@ -146,19 +169,30 @@ static std::vector<Instruction> read_trace(const char* path) {
   return out;
 }
 
+template <int Width, bool Generic>
+static void launch_in(const Instruction& ins, const uint32_t* d_addr, uint32_t* d_out) {
+  if (ins.store)
+    one_instruction<Width, true, Generic><<<1, kWarp>>>(d_addr, ins.active, d_out);
+  else
+    one_instruction<Width, false, Generic><<<1, kWarp>>>(d_addr, ins.active, d_out);
+}
+
+static bool generic_form = false;  // set by the optional second argument "generic"
+
 template <int Width>
 static void launch(const Instruction& ins, const uint32_t* d_addr, uint32_t* d_out) {
-  if (ins.store)
-    one_instruction<Width, true><<<1, kWarp>>>(d_addr, ins.active, d_out);
+  if (generic_form)
+    launch_in<Width, true>(ins, d_addr, d_out);
   else
-    one_instruction<Width, false><<<1, kWarp>>>(d_addr, ins.active, d_out);
+    launch_in<Width, false>(ins, d_addr, d_out);
 }
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s TRACE\n", argv[0]);
+  if (argc != 2 && !(argc == 3 && std::string(argv[2]) == "generic")) {
+    std::fprintf(stderr, "usage: %s TRACE [generic]\n", argv[0]);
     return 2;
   }
+  generic_form = argc == 3;
   const auto trace = read_trace(argv[1]);
   uint32_t *d_addr = nullptr, *d_out = nullptr;
   CHECK(cudaMalloc(&d_addr, sizeof(uint32_t) * kWarp * trace.size()));
