@@ -1,29 +1,35 @@
 #!/usr/bin/env bash
-# Loads and stores through generic pointers into shared memory (LD.E, ST.E),
-# against the same cases measured as LDS/STS. Capture records a generic access
-# that lands in shared memory as "ld"/"st" (docs/capture.md) and the model
-# costs it with the LDS/STS rules: this measures whether the hardware does.
+# Loads and stores through generic pointers into shared memory (LD.E, ST.E and
+# their .STRONG forms), against the same cases measured as LDS/STS. Capture
+# records a generic access that lands in shared memory as "ld"/"st"
+# (docs/capture.md); this measures what the hardware charges for it.
 # On the GPU machine, repository root:
-#   OUT=DIR bash validate/sm90/generic_on_gpu.sh [SET...]      (default: blind)
-# Compiles validate/sm90/microbench.cu, runs each set's cases as single
-# generic-form instructions under Nsight Compute (the LDS/STS set's metrics
-# and the shared-memory totals of every operation), keeps the generic kernels'
-# SASS, and packs $OUT/generic.tar.gz. Then, anywhere:
-#   python3 validate/sm90/generic_compare.py DIR/generic SET...
+#   OUT=DIR [FORMS="shared generic volatile relaxed"] [WIDTHS="1 2 4 8 16"] [TAG=all] \
+#     bash validate/sm90/generic_on_gpu.sh [SET...]                          (default: blind)
+# Compiles validate/sm90/microbench.cu, runs each set's cases of the given
+# widths as single instructions in each form (shared: LDS/STS; generic: weak
+# LD.E/ST.E; volatile: .STRONG.SYS; relaxed: .STRONG.GPU) under Nsight Compute
+# (kernel-level counters of the raw page and per-instruction counters of the
+# source page), keeps the SASS, and packs $OUT/generic-TAG.tar.gz. Then, anywhere:
+#   python3 validate/sm90/generic_compare.py DIR/generic-TAG SET...
 set -uo pipefail
 export LC_ALL=C PATH="$PATH:/usr/local/cuda/bin"
 : "${OUT:?set OUT}"
+FORMS=${FORMS:-shared generic volatile relaxed}
+WIDTHS=${WIDTHS:-1 2 4 8 16}
+TAG=${TAG:-all}
+CHUNK=${CHUNK:-250}
 sets=("$@")
 [ ${#sets[@]} -gt 0 ] || sets=(blind)
 W=$(mktemp -d /tmp/generic.XXXXXX)
-R=$W/generic
+R=$W/generic-$TAG
 mkdir -p "$R" "$OUT"
 {
   date -u +"date %Y-%m-%dT%H:%M:%SZ"
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1
   echo "ncu: $(ncu --version 2>&1 | tail -n 1)"
   echo "nvcc: $(nvcc --version 2>&1 | tail -n 1)"
-  echo "command: OUT=DIR bash validate/sm90/generic_on_gpu.sh ${sets[*]}"
+  echo "command: FORMS=\"$FORMS\" WIDTHS=\"$WIDTHS\" TAG=$TAG OUT=DIR bash validate/sm90/generic_on_gpu.sh ${sets[*]}"
 } > "$R/environment.txt"
 cat "$R/environment.txt"
 nvcc -arch=sm_90 -O2 -std=c++20 -o "$W/microbench" validate/sm90/microbench.cu > "$R/compile.log" 2>&1 ||
@@ -31,26 +37,25 @@ nvcc -arch=sm_90 -O2 -std=c++20 -o "$W/microbench" validate/sm90/microbench.cu >
 cuobjdump -sass "$W/microbench" | grep -E "Function|LD|ST" | grep -vE "LDC|LDG|STG|ULDC" > "$R/sass.txt"
 metrics=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
 metrics=$metrics,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
-metrics=$metrics,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_pipe_lsu_wavefronts.sum
-metrics=$metrics,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum
-metrics=$metrics,smsp__inst_executed_op_generic_ld.sum,smsp__inst_executed_op_generic_st.sum
-# each set in chunks of CHUNK cases, both forms (shared: LDS/STS, as the set's
-# committed H100 measurement; generic: LD.E/ST.E), so a timeout loses one chunk
-CHUNK=${CHUNK:-250}
+widths=$(echo "$WIDTHS" | tr ' ' '|')
 for set in "${sets[@]}"; do
+  # each set's cases of the widths, in chunks of CHUNK cases (a timeout loses one chunk)
   grep -E '^warp ' "validate/sm90/cases/$set.trace" > "$W/head"
-  grep -E '^@' "validate/sm90/cases/$set.trace" | split -l "$CHUNK" -d - "$W/$set.part."
+  grep -E "^@[^ ]+ (ld|st) ($widths) " "validate/sm90/cases/$set.trace" | split -l "$CHUNK" -d - "$W/$set.part."
   for part in "$W/$set".part.*; do
-    cat "$W/head" "$part" > "$part.trace"
-    for form in shared generic; do
+    n=${part##*.}
+    cat "$W/head" "$part" > "$R/$set.$n.trace"
+    for form in $FORMS; do
       t0=$SECONDS
-      arg=$([ "$form" = generic ] && echo generic)
-      name=$set.$form.${part##*.}
-      timeout 120 ncu --clock-control none --metrics "$metrics" --csv --page raw \
-        "$W/microbench" "$part.trace" $arg > "$R/$name.ncu.csv" 2> "$R/$name.ncu.log"
-      echo "$name: exit $? after $((SECONDS - t0)) s, $(grep -c '^"[0-9]' "$R/$name.ncu.csv") kernels profiled"
+      name=$set.$form.$n
+      timeout 150 ncu --clock-control none --section SourceCounters --metrics "$metrics" -f -o "$W/$name" \
+        "$W/microbench" "$R/$set.$n.trace" "$form" > "$R/$name.ncu.log" 2>&1
+      rc=$?
+      ncu -i "$W/$name.ncu-rep" --page raw --csv --metrics "$metrics" > "$R/$name.raw.csv" 2>/dev/null
+      ncu -i "$W/$name.ncu-rep" --page source --print-source sass --csv > "$R/$name.source.csv" 2>/dev/null
+      echo "$name: exit $rc after $((SECONDS - t0)) s, $(grep -c '^"[0-9]' "$R/$name.raw.csv") kernels profiled"
     done
   done
 done
-tar -C "$W" -czf "$OUT/generic.tar.gz" generic
+tar -C "$W" -czf "$OUT/generic-$TAG.tar.gz" "generic-$TAG"
 ls -la "$OUT"
