@@ -4,7 +4,7 @@
 # records a generic access that lands in shared memory as "ld"/"st"
 # (docs/capture.md); this measures what the hardware charges for it.
 # On the GPU machine, repository root:
-#   OUT=DIR [FORMS="shared generic volatile relaxed"] [WIDTHS="1 2 4 8 16"] [TAG=all] \
+#   OUT=DIR [FORMS="shared generic volatile relaxed"] [OPS="ld st"] [WIDTHS="1 2 4 8 16"] [TAG=all] \
 #     bash validate/sm90/generic_on_gpu.sh [SET...]                          (default: blind)
 # Compiles validate/sm90/microbench.cu, runs each set's cases of the given
 # widths as single instructions in each form (shared: LDS/STS; generic: weak
@@ -17,6 +17,7 @@ export LC_ALL=C PATH="$PATH:/usr/local/cuda/bin"
 : "${OUT:?set OUT}"
 FORMS=${FORMS:-shared generic volatile relaxed}
 WIDTHS=${WIDTHS:-1 2 4 8 16}
+OPS=${OPS:-ld st}
 TAG=${TAG:-all}
 CHUNK=${CHUNK:-250}
 sets=("$@")
@@ -29,7 +30,7 @@ mkdir -p "$R" "$OUT"
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1
   echo "ncu: $(ncu --version 2>&1 | tail -n 1)"
   echo "nvcc: $(nvcc --version 2>&1 | tail -n 1)"
-  echo "command: FORMS=\"$FORMS\" WIDTHS=\"$WIDTHS\" TAG=$TAG OUT=DIR bash validate/sm90/generic_on_gpu.sh ${sets[*]}"
+  echo "command: FORMS=\"$FORMS\" OPS=\"$OPS\" WIDTHS=\"$WIDTHS\" TAG=$TAG OUT=DIR bash validate/sm90/generic_on_gpu.sh ${sets[*]}"
 } > "$R/environment.txt"
 cat "$R/environment.txt"
 nvcc -arch=sm_90 -O2 -std=c++20 -o "$W/microbench" validate/sm90/microbench.cu > "$R/compile.log" 2>&1 ||
@@ -38,10 +39,11 @@ cuobjdump -sass "$W/microbench" | grep -E "Function|LD|ST" | grep -vE "LDC|LDG|S
 metrics=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
 metrics=$metrics,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
 widths=$(echo "$WIDTHS" | tr ' ' '|')
+ops=$(echo "$OPS" | tr ' ' '|')
 for set in "${sets[@]}"; do
   # each set's cases of the widths, in chunks of CHUNK cases (a timeout loses one chunk)
   grep -E '^warp ' "validate/sm90/cases/$set.trace" > "$W/head"
-  grep -E "^@[^ ]+ (ld|st) ($widths) " "validate/sm90/cases/$set.trace" | split -l "$CHUNK" -d - "$W/$set.part."
+  grep -E "^@[^ ]+ ($ops) ($widths) " "validate/sm90/cases/$set.trace" | split -l "$CHUNK" -d - "$W/$set.part."
   for part in "$W/$set".part.*; do
     n=${part##*.}
     cat "$W/head" "$part" > "$R/$set.$n.trace"
