@@ -10,7 +10,8 @@
 # widths as single instructions in each form (shared: LDS/STS; generic: weak
 # LD.E/ST.E; volatile: .STRONG.SYS; relaxed: .STRONG.GPU) under Nsight Compute
 # (kernel-level counters of the raw page and per-instruction counters of the
-# source page), keeps the SASS, and packs $OUT/generic-TAG.tar.gz. Then, anywhere:
+# source page), keeps the SASS, and packs $OUT/generic-TAG.tar.gz after every
+# profiled chunk. Then, anywhere:
 #   python3 validate/sm90/generic_compare.py DIR/generic-TAG SET...
 set -uo pipefail
 export LC_ALL=C PATH="$PATH:/usr/local/cuda/bin"
@@ -56,6 +57,8 @@ for set in "${sets[@]}"; do
       ncu -i "$W/$name.ncu-rep" --page raw --csv --metrics "$metrics" > "$R/$name.raw.csv" 2>/dev/null
       ncu -i "$W/$name.ncu-rep" --page source --print-source sass --csv > "$R/$name.source.csv" 2>/dev/null
       echo "$name: exit $rc after $((SECONDS - t0)) s, $(grep -c '^"[0-9]' "$R/$name.raw.csv") kernels profiled"
+      rm -f "$W/$name.ncu-rep"
+      tar -C "$W" -czf "$OUT/generic-$TAG.tar.gz" "generic-$TAG"  # packed after each run: a timeout keeps the rest
     done
   done
 done
