@@ -39,6 +39,12 @@ nvcc -arch=sm_90 -O2 -std=c++20 -o "$W/microbench" validate/sm90/microbench.cu >
 cuobjdump -sass "$W/microbench" | grep -E "Function|LD|ST" | grep -vE "LDC|LDG|STG|ULDC" > "$R/sass.txt"
 metrics=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
 metrics=$metrics,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+# the raw page's rows with only the launch ID, the kernel name and the counters asked for
+COMPACT='import csv, sys
+rows = list(csv.reader(l for l in sys.stdin if l.startswith("\"")))
+keep = [i for i, h in enumerate(rows[0] if rows else []) if h in ("ID", "Kernel Name") or h.startswith("l1tex__")]
+out = csv.writer(sys.stdout, quoting=csv.QUOTE_ALL)
+[out.writerow([r[i] for i in keep]) for r in rows]'
 widths=$(echo "$WIDTHS" | tr ' ' '|')
 ops=$(echo "$OPS" | tr ' ' '|')
 for set in "${sets[@]}"; do
@@ -54,7 +60,7 @@ for set in "${sets[@]}"; do
       timeout 150 ncu --clock-control none --section SourceCounters --metrics "$metrics" -f -o "$W/$name" \
         "$W/microbench" "$R/$set.$n.trace" "$form" > "$R/$name.ncu.log" 2>&1
       rc=$?
-      ncu -i "$W/$name.ncu-rep" --page raw --csv --metrics "$metrics" > "$R/$name.raw.csv" 2>/dev/null
+      ncu -i "$W/$name.ncu-rep" --page raw --csv --metrics "$metrics" 2>/dev/null | python3 -c "$COMPACT" > "$R/$name.raw.csv"
       ncu -i "$W/$name.ncu-rep" --page source --print-source sass --csv > "$R/$name.source.csv" 2>/dev/null
       echo "$name: exit $rc after $((SECONDS - t0)) s, $(grep -c '^"[0-9]' "$R/$name.raw.csv") kernels profiled"
       rm -f "$W/$name.ncu-rep"
