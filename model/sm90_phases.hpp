@@ -46,7 +46,8 @@ BANKCHECK_HD_INLINE AccessRule power_width_rule(Op op, unsigned width) {
     case Op::cpasync: return AccessRule::as_store;
     case Op::cpasync_cg: return AccessRule::bypass_copy;
     case Op::cpasync_cg_zfill: return AccessRule::phase_count;
-    case Op::cpasync_unmeasured: return AccessRule::unmodelled;  // a copy form no probe measured
+    case Op::cpasync_unmeasured:                                 // a copy form no probe measured
+    case Op::unmeasured: return AccessRule::unmodelled;          // a generic form no probe measured
     case Op::wgmma: return AccessRule::operand_bytes;
     case Op::atom_cast: return width == 4 || width == 8 ? AccessRule::spin_phases : AccessRule::unmodelled;
     case Op::gld:

@@ -16,8 +16,8 @@
 namespace bankcheck {
 
 enum class Op : std::uint8_t {
-  load = 0,     ///< LDS and generic loads that hit shared memory ("ld")
-  store = 1,    ///< STS ("st")
+  load = 0,     ///< LDS, and the measured generic loads that hit shared memory ("ld")
+  store = 1,    ///< STS, and the measured generic stores that hit shared memory ("st")
   atom = 2,     ///< shared atomic or reduction: ATOMS, REDS, CAS ("atom")
   ldsm = 3,     ///< ldmatrix: one 16-byte row address per used lane ("ldsm")
   stsm = 4,     ///< stmatrix, laid out as ldsm ("stsm")
@@ -51,10 +51,15 @@ enum class Op : std::uint8_t {
   /// float, double and 64-bit atomicAdd on shared memory ("atom.cast"),
   /// refined from the SASS; costs differently from ATOMS.CAS (rule 4).
   atom_cast = 15,
+  /// A load, store or atomic that lands in shared memory through a generic
+  /// pointer in a SASS form no rule was measured on (LD.E.128, the .STRONG.GPU
+  /// forms, any generic atomic: docs/bank-model.md, "Generic loads and
+  /// stores"), refined from the SASS ("unmeasured"): recorded, never costed.
+  unmeasured = 16,
 };
 
 /// Number of Op values; ops are numbered 0 .. kOpCount-1 in files.
-inline constexpr unsigned kOpCount = 16;
+inline constexpr unsigned kOpCount = 17;
 
 /// Whether `op` accesses global memory (costed by model/global_access.hpp, not the banks).
 constexpr bool is_global(Op op) { return op == Op::gld || op == Op::gst || op == Op::gatom; }
@@ -89,7 +94,8 @@ constexpr std::uint32_t allowed_widths(Op op) {
     case Op::atom:
     case Op::atom_cas:
     case Op::atom_cast:
-    case Op::atom_popc: return scalar;
+    case Op::atom_popc:
+    case Op::unmeasured: return scalar;
     case Op::ldsm:
     case Op::stsm:
     case Op::cpasync_cg:
@@ -123,11 +129,11 @@ constexpr bool is_valid_op(unsigned value) { return value < kOpCount; }
 
 /// The trace token of an op: "ld", "st", "atom", "ldsm", "stsm", "cpasync",
 /// "atom.cas", "atom.popc", "cpasync.cg", "gld", "gst", "gatom", "cpasync.cg.zfill",
-/// "cpasync.unmeasured", "wgmma", "atom.cast".
+/// "cpasync.unmeasured", "wgmma", "atom.cast", "unmeasured".
 constexpr std::string_view op_name(Op op) {
   constexpr std::array<std::string_view, kOpCount> names = {
       "ld", "st", "atom", "ldsm", "stsm", "cpasync", "atom.cas", "atom.popc", "cpasync.cg", "gld", "gst", "gatom",
-      "cpasync.cg.zfill", "cpasync.unmeasured", "wgmma", "atom.cast"};
+      "cpasync.cg.zfill", "cpasync.unmeasured", "wgmma", "atom.cast", "unmeasured"};
   return names[static_cast<unsigned>(op)];
 }
 
@@ -139,7 +145,8 @@ inline std::string_view allowed_widths_text(Op op) {
     case Op::atom:
     case Op::atom_cas:
     case Op::atom_cast:
-    case Op::atom_popc: return "1, 2, 4, 8, 12, 16";
+    case Op::atom_popc:
+    case Op::unmeasured: return "1, 2, 4, 8, 12, 16";
     case Op::ldsm:
     case Op::stsm:
     case Op::cpasync_cg:

@@ -16,6 +16,8 @@
 //        dep  each site's offset waits on the previous load's value (sites one at a time)
 //        u64  ld.volatile.shared.u64 instead of .v2.u32
 //        mix  each site follows a 4-byte LDS of a conflict-free word (other LDS between the sites)
+//        gen  ld.volatile.v2.u32 through a generic pointer into shared memory (LD.E.64.STRONG.SYS)
+//        genw the same, weak: ld.v2.u32 (LD.E.64)
 // warp_rows: warp w of a block reads patterns first + w * warp_rows + s (0:
 // every warp the same; the generator's shifted copies: the warps' requests
 // differ, with the same degrees in other banks).
@@ -36,7 +38,7 @@ constexpr int kMargin = 512;  // room for the imm form's +256
 constexpr int kSharedBytes = 16384 + kMargin;
 constexpr int kMaxBlocks = 264;  // two per SM of an H200
 
-enum Form { rur, imm, reg, pred, loop, dep, u64, mix };
+enum Form { rur, imm, reg, pred, loop, dep, u64, mix, gen, genw };
 
 template <int F>
 __device__ __forceinline__ uint32_t load_site(uint32_t base, int o) {
@@ -52,6 +54,12 @@ __device__ __forceinline__ uint32_t load_site(uint32_t base, int o) {
     asm volatile("ld.volatile.shared.u64 %0, [%1];" : "=l"(v) : "r"(a));
     x = static_cast<uint32_t>(v);
     y = static_cast<uint32_t>(v >> 32);
+  } else if constexpr (F == gen) {  // the shared window's generic address of byte a
+    const uint64_t g = reinterpret_cast<uint64_t>(__cvta_shared_to_generic(a));
+    asm volatile("ld.volatile.v2.u32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "l"(g));
+  } else if constexpr (F == genw) {
+    const uint64_t g = reinterpret_cast<uint64_t>(__cvta_shared_to_generic(a));
+    asm volatile("ld.v2.u32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "l"(g));
   } else {
     asm volatile("ld.volatile.shared.v2.u32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "r"(a));
   }
@@ -112,10 +120,12 @@ static void launch(const Launch& l, const int* tab, uint32_t* out) {
 }
 
 static bool run(const Launch& l, const int* tab, uint32_t* out) {
-  static const char* names[] = {"rur", "imm", "reg", "pred", "loop", "dep", "u64", "mix"};
-  void (*fns[])(const Launch&, const int*, uint32_t*) = {launch<rur>,  launch<imm>, launch<reg>, launch<pred>,
-                                                         launch<loop>, launch<dep>, launch<u64>, launch<mix>};
-  for (int f = 0; f < 8; ++f)
+  static const char* names[] = {"rur", "imm", "reg", "pred", "loop", "dep", "u64", "mix", "gen", "genw"};
+  void (*fns[])(const Launch&, const int*, uint32_t*) = {launch<rur>,  launch<imm>, launch<reg>,
+                                                         launch<pred>, launch<loop>, launch<dep>,
+                                                         launch<u64>,  launch<mix>, launch<gen>,
+                                                         launch<genw>};
+  for (int f = 0; f < 10; ++f)
     if (l.form == names[f]) {
       fns[f](l, tab, out);
       return true;

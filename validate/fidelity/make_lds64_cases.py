@@ -133,7 +133,7 @@ def draw(rng, masked):
 # Forms (lds64.cu): rur = LDS.64 [R+UR]; imm = [R+UR+0x100]; reg = [R] (address
 # not provably uniform); pred = @P LDS.64 with per-site masks; loop = the sites
 # in a loop; dep = each site's address waits on the previous load; u64 =
-# ld.shared.u64 instead of ld.shared.v2.u32; mix = a 4-byte LDS before each site.
+# ld.shared.u64 instead of ld.shared.v2.u32; mix = a 4-byte LDS before each site; gen = a generic volatile load (LD.E.64.STRONG.SYS); genw = a weak one (LD.E.64).
 # Warp shift: warp w reads a copy of the patterns with w * shift bytes added
 # (the same degrees in other banks), appended to the cases after the pools.
 FULLMASK = 0xFFFFFFFF
@@ -162,6 +162,15 @@ PLAN = [
     ("dep", 1, 32, FULLMASK, "full", range(0, 4), 1, 0),
     ("dep", 132, 256, FULLMASK, "full", range(4, 6), 1, 0),
     ("u64", 1, 32, FULLMASK, "full", range(0, 2), 1, 0),
+    # gen = the same loads through generic pointers into shared memory (LD.E.64), appended so that the
+    # launches above keep their line numbers
+    ("gen", 1, 32, FULLMASK, "full", range(0, 4), 1, 0),
+    ("gen", 132, 256, FULLMASK, "full", range(4, 6), 1, 0),
+    ("gen", 1, 32, 0x33333333, "full", range(6, 8), 1, 0),
+    # genw = the same generic loads, weak (LD.E.64 without .STRONG.SYS)
+    ("genw", 1, 32, FULLMASK, "full", range(0, 4), 1, 0),
+    ("genw", 132, 256, FULLMASK, "full", range(4, 6), 1, 0),
+    ("genw", 1, 32, 0x33333333, "full", range(6, 8), 1, 0),
 ]
 
 

@@ -22,10 +22,27 @@ bool is_measured_copy_form(std::string_view m) {
   return false;
 }
 
+/// The generic forms (a load, store or atomic through a generic pointer that
+/// lands in shared memory: LD/ST, not LDS/STS) whose cost was measured
+/// (docs/bank-model.md, "Generic loads and stores": validate/sm90/generic_on_gpu.sh
+/// and the paired-load campaign's gen/genw launches, H200, 2026-11-29): weak
+/// loads of 1, 2, 4 and 8 bytes and the volatile 8-byte load cost as LDS,
+/// weak stores of every width as STS. The 16-byte loads (rule 3 missed 41 of
+/// 144 per instruction), the .STRONG forms of other widths and every generic
+/// atomic were not measured or have no rule.
+bool is_measured_generic_form(std::string_view m) {
+  for (std::string_view form : {"LD.E", "LD.E.U8", "LD.E.U16", "LD.E.64", "LD.E.64.STRONG.SYS", "ST.E", "ST.E.U8",
+                                "ST.E.U16", "ST.E.64", "ST.E.128"})
+    if (m == form) return true;
+  return false;
+}
+
 }  // namespace
 
 Op refine_op(Op reported, std::string_view sass) {
   const std::string_view m = sass_mnemonic(sass);
+  if ((reported == Op::load || reported == Op::store || reported == Op::atom) && is_generic_access(m))
+    return is_measured_generic_form(m) ? reported : Op::unmeasured;
   if (reported == Op::atom) {
     if (m.starts_with("ATOMS.CAST")) return Op::atom_cast;
     if (m.starts_with("ATOMS.CAS")) return Op::atom_cas;

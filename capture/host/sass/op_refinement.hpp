@@ -22,12 +22,16 @@ namespace bankcheck::capture {
 /// with the L2::128B hint (.LTC128B, measured to change nothing); an LDGSTS
 /// of a form no rule was measured on (a negated predicate operand,
 /// LDGSTS.E.ZFILL, another L2 hint, ...) -> cpasync.unmeasured, which no
-/// rule costs; else unchanged.
+/// rule costs; a load, store or atomic through a generic address (LD, ST,
+/// ATOM, RED) in a form no rule was measured on (LD.E.128, LD.E.STRONG.GPU,
+/// any generic atomic, ...) -> unmeasured, also never costed; else unchanged.
 Op refine_op(Op reported, std::string_view sass);
 
 /// Whether refine_op may change an access reported as `reported` (an atomic
 /// or a cp.async): without its SASS such an access keeps a kind that may
-/// cost otherwise, and a capture holding one is partial.
+/// cost otherwise, and a capture holding one is partial. Loads and stores are
+/// not counted so: nearly all are LDS/STS, whose kind is final, and a generic
+/// one without SASS keeps the LDS/STS rules its measured forms follow.
 bool refinable(Op reported);
 
 /// What refining one trace did.

@@ -63,6 +63,11 @@ bool tma_form_measured(std::string_view mnemonic) {
   return std::find(measured.begin(), measured.end(), mnemonic) != measured.end();
 }
 
+bool is_generic_access(std::string_view mnemonic) {
+  const std::string_view op = opcode(mnemonic);
+  return op == "LD" || op == "ST" || op == "ATOM" || op == "RED";
+}
+
 bool can_access_memory(std::string_view mnemonic) {
   const std::string_view op = opcode(mnemonic);
   constexpr std::array<std::string_view, 4> not_memory = {"LDC", "LDL", "STL", "LEPC"};

@@ -31,6 +31,11 @@ bool has_predicate_operand(std::string_view sass);
 /// loads (LDC, LDL, STL, ULDC) nor arithmetic and control flow.
 bool can_access_memory(std::string_view mnemonic);
 
+/// Whether the mnemonic is an access through a generic address (LD, ST, ATOM,
+/// RED: the sanitizer reports the lanes that land in shared memory as shared
+/// loads, stores and atomics), not through the shared window (LDS, STS, ATOMS).
+bool is_generic_access(std::string_view mnemonic);
+
 /// The kind of shared-memory access the capture records no lanes of, or
 /// none: "wgmma" (HGMMA, QGMMA, IGMMA, BGMMA reading operands through a
 /// matrix descriptor), "TMA" (UTMALDG, UTMASTG, UTMAREDG, UTMAPF, UBLKCP,
