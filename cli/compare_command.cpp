@@ -1,20 +1,27 @@
 // `bankcheck compare --ncu REPORT.csv TRACE... [--json|--csv] [-o FILE]`:
 // the model's wavefronts per captured instruction against Nsight Compute's
-// (capture/host/ncu/compare.hpp), printed by cli/compare_report.hpp. Exit 0 when every instruction of every
+// (capture/host/ncu/compare.hpp), printed by capture/host/ncu/compare_report.hpp, with the layouts `suggest`
+// offers for the compared launches' conflicting buffers (proofs/capture_suggestion.hpp). Exit 0 when every instruction of every
 // captured launch is `yes`, 1 when any row is another verdict or a launch
 // could not be compared (each listed with its reason), 2 on bad input.
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
 
+#include "capture/host/launch/launch_table.hpp"
 #include "capture/host/ncu/compare.hpp"
+#include "capture/host/ncu/compare_report.hpp"
 #include "capture/host/ncu/ncu_launches.hpp"
 #include "capture/host/ncu/ncu_table.hpp"
+#include "capture/host/ring/function_map.hpp"
 #include "cli/commands.hpp"
-#include "cli/compare_report.hpp"
+#include "proofs/capture_suggestion.hpp"
 #include "sim/report/result_output.hpp"
 #include "sim/trace/trace_error.hpp"
+#include "sim/trace/trace_file.hpp"
 
 namespace bankcheck::cli {
 namespace {
@@ -44,16 +51,44 @@ std::string read_input_text(const std::string& path) {
   return text.str();
 }
 
+/// The layouts `suggest` offers for the buffers of compared launches with a conflicting row, each keeping
+/// the conflicting instructions that compare has rows for.
+std::vector<report::LayoutOffer> offers(const capture::CompareResult& result, const std::vector<std::string>& traces,
+                                        const BankModel& model) {
+  std::vector<report::LayoutOffer> out;
+  for (const std::string& t : traces) {
+    const auto dir = std::filesystem::path(t).parent_path();
+    for (const capture::LaunchRow& row : capture::read_launch_table((dir / "launches.csv").string())) {
+      if (row.trace != std::filesystem::path(t).filename().string()) continue;
+      const auto mine = [&](const capture::CompareRow& r) { return r.launch == row.id && r.conflicting(); };
+      if (std::none_of(result.rows.begin(), result.rows.end(), mine)) continue;  // nothing to offer: no search
+      auto trace = open_trace(t);
+      for (report::LayoutOffer& o : proofs::layout_offers(proofs::suggest_from_trace(*trace, model))) {
+        std::erase_if(o.conflicting, [&](const std::string& site) {
+          const auto ref = capture::parse_site_name(site);
+          return !ref || ref->function != row.kernel || std::none_of(result.rows.begin(), result.rows.end(), [&](const capture::CompareRow& r) {
+            return mine(r) && r.offset == ref->offset;
+          });
+        });
+        o.launch = row.id, o.kernel = row.demangled;
+        if (!o.conflicting.empty()) out.push_back(std::move(o));
+      }
+    }
+  }
+  return out;
+}
+
 void run(const CompareOptions& o) {
   report::ResultOutput out(o.out, compare_inputs(o));  // refuses to overwrite an input before reading any
   const auto ncu = capture::parse_ncu_source(read_input_text(o.ncu), o.ncu);
   std::vector<capture::NcuLaunchShape> shapes;
   if (!o.ncu_launches.empty()) shapes = capture::parse_ncu_launches(read_input_text(o.ncu_launches), o.ncu_launches);
   const BankModel model = make_preset(o.model);
-  const auto result = capture::compare_with_ncu(ncu, o.traces, model, shapes);
-  if (o.json) write_compare_json(out.stream(), result, {o.ncu, model.name(), ncu.deduplicated});
-  else if (o.csv) write_compare_csv(out.stream(), result);
-  else write_compare_text(out.stream(), result, model.name());
+  auto result = capture::compare_with_ncu(ncu, o.traces, model, shapes);
+  result.offers = offers(result, o.traces, model);
+  if (o.json) capture::write_compare_json(out.stream(), result, {o.ncu, model.name(), ncu.deduplicated});
+  else if (o.csv) capture::write_compare_csv(out.stream(), result);
+  else capture::write_compare_text(out.stream(), result, model.name());
   out.commit();
   exit_code() = result.all_equal() ? kOk : kClaimFails;
 }

@@ -36,8 +36,10 @@ proofs::SuggestSpec spec_of(const SuggestOptions& o) {
   else if (spec.given && spec.given->pointer_bits) spec.element = layout::element_type_of_bits(*spec.given->pointer_bits);
   else throw std::invalid_argument("--suggest needs --type (" + std::string(layout::kElementTypeNames) + ")");
   if (spec.given && spec.given->pointer_bits && *spec.given->pointer_bits != spec.element.bytes * 8)
-    throw std::invalid_argument("--type " + spec.element.name + " contradicts the layout's smem_ptr[" +
-                                std::to_string(*spec.given->pointer_bits) + "b]");
+    throw std::invalid_argument("--type " + spec.element.name + " (" + std::to_string(spec.element.bytes * 8) +
+                                " bits) contradicts the layout's smem_ptr[" + std::to_string(*spec.given->pointer_bits) +
+                                "b]: give a type of " + std::to_string(*spec.given->pointer_bits) +
+                                " bits, or leave --type out to take the layout's");
   spec.base = o.base;
   if (spec.given && spec.given->pointer_address && o.base != 0 && o.base != *spec.given->pointer_address)
     throw std::invalid_argument("--base contradicts the layout's printed pointer (give one or the other)");

@@ -81,6 +81,10 @@ Capture read_capture(const std::string& dir, const BankModel& model) {
   return c;
 }
 
+proofs::FitEvidence evidence(const proofs::LaunchSuggestion& s) {
+  return s.deduplicated ? proofs::FitEvidence::lanes_per_record : proofs::FitEvidence::every_execution;
+}
+
 std::string fixed_cpp(const proofs::BufferSuggestion& b) {
   return b.map.is_identity() ? std::string("b") : b.map.cpp("b");
 }
@@ -110,8 +114,10 @@ void print_buffer(const Capture& c, const proofs::BufferSuggestion& b, std::ostr
 void print_text(const Capture& c, const std::string& dir, std::ostream& os) {
   os << "suggest " << dir << ": " << c.launches.size() << " traced launch" << (c.launches.size() == 1 ? "" : "es") << "\n";
   for (const LaunchResult& l : c.launches) {
-    os << "\nlaunch " << l.row.id << " " << l.row.demangled << ": " << l.s.records << " shared-memory records, "
-       << l.s.buffers.size() << " buffer" << (l.s.buffers.size() == 1 ? "" : "s") << "\n";
+    os << "\nlaunch " << l.row.id << " " << l.row.demangled << ": " << l.s.records << " shared-memory records";
+    if (l.s.deduplicated) os << " (" << l.s.distinct << " distinct: a deduplicated trace)";
+    os << ", " << l.s.buffers.size() << " buffer" << (l.s.buffers.size() == 1 ? "" : "s") << "\n  fits on the "
+       << proofs::evidence_name(evidence(l.s)) << "\n";
     for (const auto& b : l.s.buffers) print_buffer(c, b, os);
   }
   for (const std::string& n : c.notes) os << "note: " << n << "\n";
@@ -124,7 +130,7 @@ Json instruction_json(const Capture& c, const proofs::SuggestedInstruction& i) {
   return Json{{"site", i.site}, {"sass", sass ? Json(*sass) : Json(nullptr)},
               {"source", report::source_json(line ? *line : report::SourceLine{})},
               {"op", op_name(i.op)}, {"width", i.width}, {"executions", i.executions}, {"range", {i.lo, i.hi}},
-              {"fits", i.fits}, {"fit", i.fit}, {"modelled", i.modelled}, {"before", num(i.before)},
+              {"fits", i.fits}, {"fit", i.fit}, {"evidence", proofs::evidence_name(i.evidence)}, {"modelled", i.modelled}, {"before", num(i.before)},
               {"after", num(i.after)}, {"ideal", num(i.ideal)},
               {"saved_cycles", i.modelled && c.timing ? Json(c.saved_cycles(i.before, i.after)) : Json(nullptr)}};
 }
@@ -151,7 +157,9 @@ Json to_json(const Capture& c, const std::string& dir, const BankModel& model) {
                          : Json(nullptr);
   j["launches"] = Json::array();
   for (const LaunchResult& l : c.launches) {
-    Json lj{{"launch", l.row.id}, {"kernel", l.row.demangled}, {"records", l.s.records}, {"buffers", Json::array()}};
+    Json lj{{"launch", l.row.id}, {"kernel", l.row.demangled}, {"records", l.s.records},
+            {"distinct_records", l.s.distinct}, {"deduplicated", l.s.deduplicated},
+            {"fit_evidence", proofs::evidence_name(evidence(l.s))}, {"buffers", Json::array()}};
     for (const auto& b : l.s.buffers) lj["buffers"].push_back(buffer_json(c, b));
     j["launches"].push_back(lj);
   }
@@ -167,7 +175,7 @@ std::string quoted(const std::string& s) {
 
 void print_csv(const Capture& c, std::ostream& os) {
   os << "launch,kernel,buffer_base,buffer_bytes,site,op,width,executions,fits,before,after,ideal,saved_cycles,map,"
-        "verdict,source\n";
+        "verdict,source,evidence\n";
   for (const LaunchResult& l : c.launches)
     for (const auto& b : l.s.buffers)
       for (const auto& i : b.instructions) {
@@ -176,7 +184,7 @@ void print_csv(const Capture& c, std::ostream& os) {
         if (i.modelled) os << i.before << "," << i.after << "," << i.ideal << "," << c.saved(i.before, i.after);
         else os << ",,,";
         os << "," << quoted(b.suggested ? fixed_cpp(b) : "") << "," << quoted(b.suggested ? b.verdict : b.why_not)
-           << "," << quoted(c.source(i.site)) << "\n";
+           << "," << quoted(c.source(i.site)) << "," << quoted(proofs::evidence_name(i.evidence)) << "\n";
       }
 }
 

@@ -8,6 +8,7 @@
 
 #include "proofs/affine_address_fit.hpp"
 #include "proofs/number_theory.hpp"
+#include "proofs/record_lane_fit.hpp"
 #include "proofs/xor_map_search.hpp"
 
 namespace bankcheck::proofs {
@@ -23,7 +24,9 @@ struct Execution {
 struct Instruction {
   SuggestedInstruction out;
   AffineAddressFit fit;  ///< of the byte offsets from its buffer's base, once the buffers are known
-  std::string unfit;     ///< a reason the fit cannot hold beyond a contradiction
+  RecordLaneFit lane_fit;  ///< the same per distinct record, in the lane bits alone (a deduplicated trace)
+  bool per_record = false; ///< which of the two: the trace merged identical records, so lane_fit
+  std::string unfit;     ///< a reason the full fit cannot hold beyond a contradiction
   std::map<std::array<std::uint32_t, 4>, std::uint32_t> iterations;  ///< per (block, warp): executions so far
   std::map<std::vector<std::uint64_t>, std::uint64_t> requests;      ///< distinct (addresses, sources): count
   std::vector<Execution> executions;
@@ -48,7 +51,7 @@ bool pack_block(const std::array<std::uint32_t, 3>& b, std::uint32_t& out) {
 
 void add_record(Instruction& in, const TraceRecord& r) {
   const WarpRequest& q = r.request;
-  in.out.executions = checked_add(in.out.executions, 1);
+  in.out.executions = checked_add(in.out.executions, r.repeat);
   std::array<std::uint32_t, 4> who{};
   FitVariables x;
   if (r.location) {
@@ -68,12 +71,22 @@ void add_record(Instruction& in, const TraceRecord& r) {
   std::vector<std::uint64_t> key(q.addr.begin(), q.addr.end());
   key.insert(key.end(), q.source.begin(), q.source.end());
   const auto it = in.requests.try_emplace(std::move(key), 0).first;
-  ++it->second;
+  it->second = checked_add(it->second, r.repeat);  // a merged record stands for its count of executions
   in.executions.push_back({x, &it->first});
 }
 
-/// Fit the offsets from `base` of every active lane of every execution.
+/// Fit the offsets from `base` of every active lane of every distinct record, in the lane bits.
+void fit_records(Instruction& in, std::uint64_t base) {
+  std::vector<std::uint64_t> offsets(32);
+  for (const auto& [key, count] : in.requests) {
+    for (std::size_t l = 0; l < 32; ++l) offsets[l] = key[l] == kInactive ? kInactive : key[l] - base;
+    if (!in.lane_fit.add(offsets, kInactive, count)) return;
+  }
+}
+
+/// Fit the offsets from `base` of every active lane of every execution (per distinct record when deduplicated).
 void fit_offsets(Instruction& in, std::uint64_t base) {
+  if (in.per_record) return fit_records(in, base);
   if (!in.unfit.empty()) return;
   for (const Execution& e : in.executions) {
     FitVariables x = e.who;
@@ -92,17 +105,17 @@ std::vector<Instruction> read_instructions(TraceSource& trace, LaunchSuggestion&
                                 "-lane warps; the fit takes 32 lanes (5 lane bits)");
   std::vector<Instruction> ins;
   std::map<std::tuple<std::uint32_t, Op, unsigned>, std::size_t> index;
+  trace.keep_repeats();  // a merged record once, with its count: costed once, weighed by the count
   TraceRecord r;
   while (trace.next(r)) {
-    if (r.merged)  // the fit's equations need every execution's warp, block and iteration
-      throw std::invalid_argument(
-          "suggest: the trace is deduplicated (identical records of different warps and blocks merged into one, "
-          "with the first one's location): capture with --no-dedup to keep every record's location");
     if (is_global(r.request.op)) {
-      out.skipped = checked_add(out.skipped, 1);
+      out.skipped = checked_add(out.skipped, r.repeat);
       continue;
     }
-    out.records = checked_add(out.records, 1);
+    // A merged record keeps one execution's location: the launch's fits are then per distinct record.
+    out.deduplicated = out.deduplicated || r.merged;
+    out.records = checked_add(out.records, r.repeat);
+    out.distinct = checked_add(out.distinct, 1);
     const auto [it, fresh] = index.try_emplace({r.site, r.request.op, r.request.width}, ins.size());
     if (fresh) {
       ins.emplace_back();
@@ -113,10 +126,21 @@ std::vector<Instruction> read_instructions(TraceSource& trace, LaunchSuggestion&
     }
     add_record(ins[it->second], r);
   }
+  for (Instruction& in : ins) in.per_record = out.deduplicated;
   return ins;
 }
 
+bool fitted(const Instruction& in) {
+  return in.per_record ? in.lane_fit.fits() : in.unfit.empty() && in.fit.fits();
+}
+
+/// Lane bit k's column (the address delta of flipping it), where the fit determines it.
+std::optional<std::uint64_t> lane_column(const Instruction& in, unsigned k) {
+  return in.per_record ? in.lane_fit.column(k) : in.fit.column(1 + k);  // the full fit's packed bit 0 is the constant
+}
+
 std::string fit_text(const Instruction& in) {
+  if (in.per_record) return in.lane_fit.text();
   if (!in.unfit.empty()) return in.unfit;
   if (!in.fit.fits()) {
     const auto& [x, a] = *in.fit.contradiction();
@@ -181,14 +205,18 @@ bool frame_of(const BufferSuggestion& b, const std::vector<const Instruction*>& 
 }
 
 std::vector<PhaseColumns> phases_of(std::vector<const Instruction*> ins) {
-  std::stable_sort(ins.begin(), ins.end(),
-                   [](const Instruction* a, const Instruction* b) { return a->out.executions > b->out.executions; });
+  // Most executed first, then by name: an order that does not depend on the order of the trace's records
+  // (a deduplicated trace writes them in the order the device's table took them).
+  std::sort(ins.begin(), ins.end(), [](const Instruction* a, const Instruction* b) {
+    return std::tie(b->out.executions, a->out.site, a->out.op, a->out.width) <
+           std::tie(a->out.executions, b->out.site, b->out.op, b->out.width);
+  });
   std::vector<PhaseColumns> phases;
   for (const Instruction* in : ins) {
     const bool matrix = in->out.op == Op::ldsm || in->out.op == Op::stsm;
     PhaseColumns p;
     for (unsigned k = 0; k < phase_lane_bits(matrix, std::bit_ceil(in->out.width)); ++k)
-      if (const auto col = in->fit.column(1 + k)) p.push_back(*col);
+      if (const auto col = lane_column(*in, k)) p.push_back(*col);
     phases.push_back(std::move(p));
   }
   return phases;
@@ -233,7 +261,7 @@ void search(BufferSuggestion& b, const std::vector<const Instruction*>& ins, con
 
 void finish(BufferSuggestion& b, const std::vector<const Instruction*>& ins, const BankModel& model) {
   for (const Instruction* in : ins) {
-    if (!in->unfit.empty() || !in->fit.fits()) b.why_not = "no affine fit: no suggestion (" + in->out.site + ")";
+    if (!fitted(*in)) b.why_not = "no affine fit: no suggestion (" + in->out.site + ")";
     else if (!modelled(*in, model))
       b.why_not = "not modelled: " + std::string(op_name(in->out.op)) + " " + std::to_string(in->out.width) + " (" +
                   in->out.site + ")";
@@ -243,8 +271,9 @@ void finish(BufferSuggestion& b, const std::vector<const Instruction*>& ins, con
   if (b.suggested) search(b, ins, model);
   for (const Instruction* in : ins) {
     SuggestedInstruction s = in->out;
-    s.fits = in->unfit.empty() && in->fit.fits();
+    s.fits = fitted(*in);
     s.fit = fit_text(*in);
+    s.evidence = in->per_record ? FitEvidence::lanes_per_record : FitEvidence::every_execution;
     s.modelled = modelled(*in, model);
     if (s.modelled) {
       const MappedCost before = cost_mapped(*in, XorAddressMap{}, b.base, model);
@@ -279,6 +308,27 @@ LaunchSuggestion suggest_from_trace(TraceSource& trace, const BankModel& model) 
     out.buffers.push_back(std::move(b));
   }
   return out;
+}
+
+std::vector<report::LayoutOffer> layout_offers(const LaunchSuggestion& s) {
+  std::vector<report::LayoutOffer> out;
+  for (const BufferSuggestion& b : s.buffers) {
+    if (!b.suggested || b.after >= b.before) continue;
+    report::LayoutOffer o;
+    o.base = b.base, o.bytes = b.bytes, o.before = b.before, o.after = b.after, o.ideal = b.ideal;
+    o.map = b.map.cpp("b");
+    o.cute = cute_form(b.map);
+    o.evidence = evidence_name(s.deduplicated ? FitEvidence::lanes_per_record : FitEvidence::every_execution);
+    for (const SuggestedInstruction& i : b.instructions)
+      if (i.modelled && i.before > i.ideal) o.conflicting.push_back(i.site);
+    if (!o.conflicting.empty()) out.push_back(std::move(o));
+  }
+  return out;
+}
+
+const char* evidence_name(FitEvidence e) {
+  return e == FitEvidence::lanes_per_record ? "lane bits of each distinct record"
+                                            : "lane, warp, iteration and block bits of every execution";
 }
 
 std::string cute_form(const XorAddressMap& map) {

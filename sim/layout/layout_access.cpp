@@ -184,9 +184,10 @@ LayoutAccess plan_layout_access(const LayoutAccessSpec& spec) {
   } else {
     element = parse_element_type(spec.element);
     if (layout.pointer_bits && *layout.pointer_bits != element.bytes * 8)
-      throw std::invalid_argument("element type " + element.name + " has " + std::to_string(element.bytes * 8) +
-                                  " bits, the layout's smem_ptr[" + std::to_string(*layout.pointer_bits) +
-                                  "b] says otherwise");
+      throw std::invalid_argument("element type " + element.name + " (" + std::to_string(element.bytes * 8) +
+                                  " bits) contradicts the layout's smem_ptr[" + std::to_string(*layout.pointer_bits) +
+                                  "b]: give a type of " + std::to_string(*layout.pointer_bits) +
+                                  " bits, or none to take the layout's");
   }
   return plan_layout_access(layout, element, access, spec.along, spec.base);
 }

@@ -4,7 +4,8 @@
 // trace's launches.csv. Inputs: a CUB capture measured on the H100
 // (validate/results/h100-2026-11-23/capture/, unpacked by the ctest fixture
 // capture.real_programs.unpack), copied to a scratch folder. Also: the rows
-// carry the source lines of a sass.csv beside the trace.
+// carry the source lines of a sass.csv beside the trace; and compare offers the layout `suggest` finds for
+// a conflicting buffer (the capture made without a GPU, tests/data/captures/transpose).
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -93,8 +94,57 @@ TEST_CASE("compare carries each instruction's source line from the capture's sas
   CHECK(named == sites.size() - 1);
   CHECK(none == 1);
   const auto csv = run_cli(args + " --csv").std_out;
-  CHECK(csv.rfind("launch,kernel,offset,sass,executions,model_executions,model_wavefronts,measured_wavefronts,equal,detail,source\n", 0) == 0);
-  CHECK(csv.find(",scan.cu:100 (inlined at main.cu:7)\n") != std::string::npos);
+  CHECK(csv.rfind("launch,kernel,offset,sass,executions,model_executions,model_wavefronts,measured_wavefronts,equal,detail,source,suggestion\n", 0) == 0);
+  CHECK(csv.find(",scan.cu:100 (inlined at main.cu:7),\n") != std::string::npos);
   CHECK(run_cli(args).std_out.find("  scan.cu:100 (inlined at main.cu:7)\n") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("compare offers suggest's map for a conflicting buffer, in text, JSON and CSV; none where nothing conflicts") {
+  // tests/data/captures/transpose and an ncu page written by hand with its README's counts (independent of
+  // bankcheck): per kernel 32 stores of 1 wavefront; the naive kernel's 32 column loads 32 wavefronts each,
+  // the padded kernel's 1. So the naive buffer conflicts (1056 wavefronts, ideal 64), the padded one does not.
+  const fs::path dir = bankcheck::test::scratch("compare_offer");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path fixture = fs::path(BANKCHECK_SOURCE_DIR) / "tests/data/captures/transpose";
+  for (const char* name : {"launch-0.trace", "launch-1.trace", "launches.csv", "sass.csv"})
+    fs::copy_file(fixture / name, dir / name);
+  const std::string header =
+      "\"Address\",\"Source\",\"Instructions Executed\",\"L1 Wavefronts Shared\",\"L1 Wavefronts Shared Ideal\"\n";
+  std::ofstream(dir / "ncu.csv") << "\"Kernel Name\",\"transpose_naive(float *, const float *)\"\n" << header
+                                 << "\"0x1000\",\"LDC R1, c[0x0][0x28]\",\"32\",\"0\",\"0\"\n"
+                                 << "\"0x1110\",\"STS [R7], R0\",\"32\",\"32\",\"32\"\n"
+                                 << "\"0x1130\",\"LDS R9, [R6]\",\"32\",\"1024\",\"32\"\n"
+                                 << "\"Kernel Name\",\"transpose_padded(float *, const float *)\"\n" << header
+                                 << "\"0x2000\",\"LDC R1, c[0x0][0x28]\",\"32\",\"0\",\"0\"\n"
+                                 << "\"0x2110\",\"STS [R7], R0\",\"32\",\"32\",\"32\"\n"
+                                 << "\"0x2130\",\"LDS R9, [R4]\",\"32\",\"32\",\"32\"\n";
+  const std::string args = "compare --ncu " + (dir / "ncu.csv").string() + " " + (dir / "launch-0.trace").string() +
+                           " " + (dir / "launch-1.trace").string();
+  const auto text = run_cli(args);
+  CHECK(text.code == 0);  // every row equal: the offer does not change the verdicts
+  const std::string line =
+      "suggest: launch 0 transpose_naive(float *, const float *): buffer at 1024 (4096 bytes): map ";
+  const auto at = text.std_out.find(line);
+  REQUIRE(at != std::string::npos);
+  CHECK(text.std_out.find("gives 1056 -> 64 wavefronts (ideal 64), 992 saved; conflicting: _Z15transpose_naivePfPKf+0x130 ",
+                          at) != std::string::npos);
+  CHECK(text.std_out.find("suggest: launch 1") == std::string::npos);  // the padded buffer does not conflict
+  const auto json = nlohmann::json::parse(run_cli(args + " --json").std_out);
+  REQUIRE(json["suggestions"].size() == 1);
+  CHECK(json["suggestions"][0]["saved"] == 992);
+  CHECK(json["suggestions"][0]["base"] == 1024);
+  CHECK(json["suggestions"][0]["conflicting"] == nlohmann::json::array({"_Z15transpose_naivePfPKf+0x130"}));
+  std::size_t offered = 0;
+  for (const auto& row : json["rows"]) {
+    CHECK(row["model_ideal"] == 32);
+    offered += row["model_wavefronts"] == 1024;
+  }
+  CHECK(offered == 1);
+  const std::string map = json["suggestions"][0]["map"];
+  const auto csv = run_cli(args + " --csv").std_out;
+  CHECK(csv.find(",\"" + map + ": buffer at 1024, 1056 -> 64 wavefronts\"\n") != std::string::npos);
+  CHECK(csv.find("tests/data/lineinfo/transpose.cu:13,\n") != std::string::npos);  // the store: no offer on its row
   fs::remove_all(dir);
 }

@@ -192,4 +192,32 @@ TEST_CASE("layout: what cute::print writes for a tensor, its pointer the base; n
   CHECK(has(r.out, "verdict: conflict-free (8 wavefronts, the ideal)"));
 }
 
+TEST_CASE("layout: cute::print's smem_ptr of every width; a --type of another width is exit 2, checked and --suggest") {
+  // 32-bit elements, as CuTe prints a float tensor: 8 rows of 32 floats, a float per lane down a column.
+  auto r = run("layout 'Sw<3,2,3>_smem_ptr[32b](0x7f0a00000400) o (_8,_32):(_32,_1)' --access ld.32 --json");
+  REQUIRE(r.code == 0);
+  CHECK(nlohmann::json::parse(r.std_out)["inputs"][0]["element"] == "b32");
+  r = run("layout 'smem_ptr[8b](unset) o (_8,_128):(_128,_1)' --access ld.128");
+  CHECK(r.code == 0);
+  r = run("layout 'smem_ptr[64b]((nil)) o (_8,_16):(_16,_1)' --type f64 --access ld.64");
+  CHECK(r.code == 0);
+  r = run("layout 'smem_ptr[16b](unset) o (_8,_64):(_64,_1)' --type bf16 --access ld.128");
+  CHECK(r.code == 0);
+  for (const std::string& bad : {
+           std::string("layout 'Sw<3,2,3>_smem_ptr[32b](0x7f0a00000400) o (_8,_32):(_32,_1)' --type fp16 --access ld.32"),
+           std::string("layout 'Sw<3,2,3>_smem_ptr[32b](0x7f0a00000400) o (_8,_32):(_32,_1)' --type fp16 --suggest "
+                       "--access ld.32"),
+           std::string("layout 'smem_ptr[8b](unset) o (_8,_128):(_128,_1)' --type f32 --access ld.128"),
+           std::string("layout 'smem_ptr[64b](unset) o (_8,_16):(_16,_1)' --type f32 --suggest --access ld.64")}) {
+    CAPTURE(bad);
+    r = run(bad);
+    CHECK(r.code == 2);
+    CHECK(has(r.out, "contradicts the layout's smem_ptr["));
+    CHECK(has(r.out, "bits, or"));
+  }
+  r = run("layout 'smem_ptr[4b](unset) o (_8,_64):(_64,_1)' --access ld.32");
+  CHECK(r.code == 2);
+  CHECK(has(r.out, "sub-byte elements are not modelled"));
+}
+
 }  // namespace layout_command_test

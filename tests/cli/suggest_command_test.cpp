@@ -7,12 +7,14 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
 #include "tests/cli/cli_runner.hpp"
 #include "tests/scratch.hpp"
+#include "tests/support/dedup_slots.hpp"
 
 namespace suggest_command_test {
 
@@ -69,7 +71,7 @@ TEST_CASE("suggest --csv and -o FILE") {
   REQUIRE_MESSAGE(r.code == 0, r.out);
   const std::string csv = slurp(out);
   CHECK(csv.rfind("launch,kernel,buffer_base,buffer_bytes,site,op,width,executions,fits,before,after,ideal,"
-                  "saved_cycles,map,verdict,source\n", 0) == 0);
+                  "saved_cycles,map,verdict,source,evidence\n", 0) == 0);
   CHECK(csv.find(",ld,4,32,true,1024,32,32,992,") != std::string::npos);
 }
 
@@ -123,6 +125,35 @@ TEST_CASE("suggest: bad input exits 2 with why") {
   r = run_cli("suggest " + dir.string());
   CHECK(r.code == 2);
   CHECK(r.out.find("no launch has a trace") != std::string::npos);
+}
+
+TEST_CASE("suggest on a deduplicated capture: the same map and wavefronts, and the output says the fit is per record") {
+  // The naive transpose run as 4 blocks and written as capture writes it by default: the host's dedup table
+  // (capture/host/ring/slot_dedup.hpp) merges each block's repeat of a record into one with its count.
+  const fs::path dir = bankcheck::test::scratch("suggest_dedup");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const auto slots = bankcheck::test::slots_of_trace(kCapture + "/launch-0.trace", 4);
+  REQUIRE(bankcheck::test::write_slots((dir / "launch-0.bktrace").string(), slots, true).merged == 3 * 64);
+  std::ifstream in(kCapture + "/launches.csv");
+  std::string header, naive;
+  std::getline(in, header), std::getline(in, naive);
+  naive.replace(naive.find("launch-0.trace"), 14, "launch-0.bktrace");
+  std::ofstream(dir / "launches.csv") << header << "\n" << naive << "\n";
+  const auto r = run_cli("suggest " + dir.string());
+  REQUIRE_MESSAGE(r.code == 0, r.out);
+  // 4 blocks of the README's counts: 4 x 1056 before, 4 x 64 after (one wavefront a warp instruction).
+  CHECK(r.out.find("256 shared-memory records (64 distinct: a deduplicated trace), 1 buffer\n"
+                   "  fits on the lane bits of each distinct record\n") != std::string::npos);
+  CHECK(r.out.find("wavefronts 4224 -> 256 (ideal 256)") != std::string::npos);
+  CHECK(r.out.find("fit: lane[0:0x80 1:0x100 2:0x200 3:0x400 4:0x800] in each of 32 distinct records") !=
+        std::string::npos);
+  const auto j = nlohmann::json::parse(run_cli("suggest --json " + dir.string()).std_out);
+  CHECK(j["launches"][0]["deduplicated"] == true);
+  CHECK(j["launches"][0]["distinct_records"] == 64);
+  CHECK(j["launches"][0]["fit_evidence"] == "lane bits of each distinct record");
+  CHECK(j["launches"][0]["buffers"][0]["instructions"][1]["evidence"] == "lane bits of each distinct record");
+  fs::remove_all(dir);
 }
 
 }  // namespace suggest_command_test

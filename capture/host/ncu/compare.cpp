@@ -77,7 +77,7 @@ std::vector<std::size_t> CompareResult::verdict_counts() const {
 namespace {
 
 struct SiteCost {
-  std::uint64_t executed = 0, wavefronts = 0, sectors = 0, ideal_sectors = 0;
+  std::uint64_t executed = 0, wavefronts = 0, ideal = 0, sectors = 0, ideal_sectors = 0;
   bool modelled = true;
   bool global = false;
 };
@@ -107,6 +107,7 @@ Replayed replay_sites(const std::string& trace, const LaunchRow& row, const Bank
       return;
     }
     c.wavefronts += i.cost.wavefronts;
+    c.ideal += i.cost.ideal;
     c.modelled = c.modelled && i.cost.modelled;
   });
   return out;
@@ -228,6 +229,7 @@ void add_rows(CompareResult& result, const LaunchRow& row, Replayed sites, const
     if (site != sites.by_offset.end()) {
       r.model_executed = site->second.executed;
       r.model_wavefronts = site->second.wavefronts;
+      r.model_ideal = site->second.ideal;
       r.modelled = site->second.modelled;
       r.global = site->second.global;
       r.model_sectors = site->second.sectors;

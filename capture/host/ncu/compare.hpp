@@ -19,6 +19,7 @@
 #include "capture/host/ncu/ncu_launches.hpp"
 #include "capture/host/ncu/ncu_table.hpp"
 #include "model/bank_model.hpp"
+#include "sim/report/layout_offer.hpp"
 #include "sim/report/source_line.hpp"
 
 namespace bankcheck::capture {
@@ -44,6 +45,7 @@ struct CompareRow {
   std::uint64_t measured_wavefronts = 0;
   std::uint64_t model_executed = 0;    ///< instructions of the trace at this site
   std::uint64_t model_wavefronts = 0;
+  std::uint64_t model_ideal = 0;       ///< the wavefronts the same instructions need without bank conflicts
   bool modelled = true;                ///< false if any of the site's instructions is not modelled
   /// A TMA copy (not traced per lane) of a form measured to count no shared wavefronts
   /// (tma_form_measured): its model count is 0 by that rule, whatever its tile.
@@ -61,6 +63,8 @@ struct CompareRow {
   bool equal() const {
     return global ? model_sectors == measured_sectors : modelled && model_wavefronts == measured_wavefronts;
   }
+  /// The model costs it above its ideal: bank conflicts (a shared-memory row the model costs).
+  bool conflicting() const { return !global && modelled && model_wavefronts > model_ideal; }
   Verdict verdict() const;
   /// The verdict with its reason: "not modelled (LDGSTS.E.ZFILL)", "not traced (wgmma)", "yes (sectors)".
   std::string verdict_text() const;
@@ -87,6 +91,9 @@ struct CompareResult {
   std::vector<UncomparedLaunch> uncompared;
   std::vector<std::string> notes;  ///< how launches were paired, what else was not joined
   std::size_t compared_launches = 0;
+  /// Layouts `suggest` offers for compared launches' conflicting buffers (filled by the caller, which may
+  /// search them: this layer does not).
+  std::vector<report::LayoutOffer> offers;
   /// Every row yes and every launch compared (and at least one row).
   bool all_equal() const;
   /// Rows per verdict, indexed by Verdict.

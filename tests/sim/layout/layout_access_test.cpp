@@ -116,6 +116,35 @@ TEST_CASE("lane maps: the vector mode is the columns, else the rows; a layout wi
                        std::invalid_argument);
 }
 
+TEST_CASE("layout access: a printed smem_ptr[Nb] gives the element type, and a --type of another width is refused") {
+  // The names and their widths as docs/layout.md lists them (kElementTypeNames), one per width.
+  const std::vector<std::pair<const char*, unsigned>> types = {
+      {"int8", 8}, {"e4m3", 8}, {"fp16", 16}, {"bf16", 16}, {"f32", 32}, {"tf32", 32}, {"int32", 32},
+      {"f64", 64}, {"int64", 64}, {"b128", 128}};
+  for (const unsigned bits : {8u, 16u, 32u, 64u, 128u}) {
+    // Rows of 128 bytes, read by ld.128 along the rows: a whole number of elements of every width.
+    const unsigned per_row = 1024 / bits;
+    const std::string tile = "(8," + std::to_string(per_row) + "):(" + std::to_string(per_row) + ",1)";
+    for (const std::string& pointer : {"smem_ptr[" + std::to_string(bits) + "b](unset) o ",
+                                      "Sw<3,4,3>_smem_ptr[" + std::to_string(bits) + "b](0x7f0a00000400) o "}) {
+      CAPTURE(pointer);
+      const auto taken = plan(pointer + tile, "", "ld.128");  // no --type: the pointer's width
+      CHECK(taken.element.bytes * 8 == bits);
+      for (const auto& [name, width] : types) {
+        CAPTURE(name);
+        if (width == bits) {
+          CHECK(plan(pointer + tile, name, "ld.128").element.bytes * 8 == bits);
+        } else {
+          CHECK_THROWS_WITH_AS(plan(pointer + tile, name, "ld.128"),
+                               doctest::Contains(doctest::String(
+                                   ("contradicts the layout's smem_ptr[" + std::to_string(bits) + "b]").c_str())),
+                               std::invalid_argument);
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("lane maps: the Python evaluator of validate/layout gives the same addresses for every case") {
   const std::string dir = std::string(BANKCHECK_SOURCE_DIR) + "/validate/layout/cases/";
   const auto sites = read_sites(dir + "layout.trace");

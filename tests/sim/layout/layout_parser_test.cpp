@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -62,9 +63,56 @@ TEST_CASE("parser: cute::print of a tensor, its pointer the base") {
   CHECK_THROWS_WITH_AS(parse_shared_layout("Sw<3,4,3>_smem_ptr[16b](0x) o (8,64):(64,1)"),
                        doctest::Contains("column 27: expected hexadecimal digits"), LayoutSyntaxError);
   CHECK_THROWS_WITH_AS(parse_shared_layout("Sw<3,4,3>_smem_ptr[16b](nullptr) o (8,64):(64,1)"),
-                       doctest::Contains("expected the pointer (0xHEX) or 'unset'"), LayoutSyntaxError);
+                       doctest::Contains("expected the pointer (0xHEX, or (nil)) or 'unset'"), LayoutSyntaxError);
   CHECK_THROWS_WITH_AS(parse_shared_layout("Sw<3,4,3>_smem_ptr[16b](0x11112222333344445) o (8,64):(64,1)"),
                        doctest::Contains("more than 64 bits"), LayoutSyntaxError);
+}
+
+TEST_CASE("parser: what cute::print writes for each element width: smem_ptr[8b] to [128b], unset, a pointer, null") {
+  // CuTe prints a shared pointer as "smem_" then the raw pointer, "ptr[" sizeof_bits "b](" %p ")", and
+  // the flag of a layout atom as "smem_ptr[Bb](unset)" (cute/pointer.hpp, pointer_base.hpp,
+  // pointer_flagged.hpp); a swizzled tensor's pointer as "Sw<B,M,S>_" then the pointer
+  // (pointer_swizzle.hpp). sizeof_bits: 8 for int8_t, uint8_t, float_e4m3_t, float_e5m2_t; 16 for half_t,
+  // bfloat16_t; 32 for float, tfloat32_t, int32_t; 64 for double, int64_t, complex<float>; 128 for
+  // uint128_t, complex<double>. glibc's %p writes a null pointer "(nil)".
+  struct Form {
+    std::string prefix, suffix;
+    std::optional<std::uint64_t> address;
+    bool swizzled;
+  };
+  const std::vector<Form> forms = {{"Sw<3,4,3> o smem_ptr[", "](unset) o ", std::nullopt, true},
+                                   {"Sw<3,4,3>_smem_ptr[", "](0x7f0a00000400) o ", 0x7f0a00000400, true},
+                                   {"smem_ptr[", "](0x7F0A00000400) o ", 0x7f0a00000400, false},
+                                   {"smem_ptr[", "]((nil)) o ", 0, false},
+                                   {"Sw<2,4,3>_smem_ptr[", "]((nil)) o ", 0, true},
+                                   {"smem_ptr[", "](unset) o ", std::nullopt, false}};
+  for (const unsigned bits : {8u, 16u, 32u, 64u, 128u})
+    for (const Form& f : forms) {
+      const std::string text = f.prefix + std::to_string(bits) + "b" + f.suffix + "(_8,_64):(_64,_1)";
+      CAPTURE(text);
+      const SharedLayout l = parse_shared_layout(text);
+      CHECK(l.pointer_bits == bits);
+      CHECK(l.pointer_address == f.address);
+      CHECK(l.unit == SwizzleUnit::byte);
+      CHECK(l.swizzle.has_value() == f.swizzled);
+      CHECK(l.layout.text() == "(8,64):(64,1)");
+    }
+  // Sub-byte elements (int4b_t and float_e2m1_t print 4, float_e3m2_t 6), their iterator
+  // ("smem_subptr[4b](0x...)", array_subbyte.hpp) and sparse pointers are refused by name.
+  struct Refused {
+    const char* text;
+    const char* says;
+  };
+  for (const Refused& r : {Refused{"smem_ptr[4b](unset) o (8,64):(64,1)", "sub-byte elements are not modelled"},
+                           Refused{"Sw<3,4,3> o smem_ptr[6b](unset) o (8,64):(64,1)", "sub-byte elements"},
+                           Refused{"Sw<3,4,3>_smem_subptr[4b](0x7f0a00000400.0) o (8,64):(64,1)", "smem_subptr"},
+                           Refused{"smem_subptr[4b](0x7f0a00000400.1) o (8,64):(64,1)", "sub-byte elements"},
+                           Refused{"Sw<3,4,3> o smem_sparse<2>_ptr[16b](unset) o (8,64):(64,1)", "structured-sparse"},
+                           Refused{"smem_ptr[256b](unset) o (8,64):(64,1)", "8, 16, 32, 64 or 128 bits"},
+                           Refused{"smem_ptr[16b](nil) o (8,64):(64,1)", "expected the pointer"}}) {
+    CAPTURE(r.text);
+    CHECK_THROWS_WITH_AS(parse_shared_layout(r.text), doctest::Contains(r.says), LayoutSyntaxError);
+  }
 }
 
 TEST_CASE("parser: malformed input names the column and what was expected") {
