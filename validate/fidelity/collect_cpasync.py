@@ -25,7 +25,7 @@ from validate.probes.ncu_pages import column, instructions, mnemonic, number, re
 from validate.harness import sass_text  # noqa: E402
 from validate.harness.kernel_names import base_name  # noqa: E402
 
-PROBES = ("cpasync_probe", "cg_srcsize_p1", "cg_ignore_p0", "cg_ignore_p2")  # cpasync.cu's kernels
+PROBES = ("cpasync_probe", "cg_srcsize_p1", "cg_ignore_p0", "cg_ignore_p2", "reg_probe")  # cpasync.cu's kernels
 
 SM90 = os.path.join(HERE, os.pardir, "sm90")
 
@@ -111,6 +111,8 @@ def collect_copies(dirs, env, name):
 
 
 def collect_tma(res, env, name):
+    if not os.path.exists(os.path.join(res, "tma_forms.sass.csv")):  # a run with TMA=0
+        return 0
     csv = header(env, "validate/fidelity/tma_forms.cu: every TMA instruction of its two kernels")
     csv.append("kernel,sass,executions,wavefronts")
     n = 0
