@@ -40,13 +40,13 @@ def op_of(sass):
     """The trace op the measured SASS gives (capture/host/sass/op_refinement.cpp's rule)."""
     mnemonic = sass_text.mnemonic(sass)
     if ".ZFILL" in mnemonic:
-        return "cpasync.unmeasured"
+        return "cpasync.unmeasured" if ".BYPASS" in mnemonic or ".LTC" in mnemonic else "cpasync"
     if ".BYPASS" not in mnemonic:
         return "cpasync"
     pred = predicate_operand(sass)
-    if pred.startswith("!"):
+    if pred == "!PT":
         return "cpasync.unmeasured"
-    return "cpasync.cg.zfill" if pred == "P0" else "cpasync.cg"
+    return {"P0": "cpasync.cg.zfill", "!P0": "cpasync.cg.notp0"}.get(pred, "cpasync.cg")
 
 
 def header(env, what):

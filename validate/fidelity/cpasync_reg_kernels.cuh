@@ -45,13 +45,18 @@ __device__ __forceinline__ void reg_copy(uint32_t dst, const void* src, uint32_t
 
 template <int Size, bool CG, bool LTC, bool Neg, int Keep>
 __global__ void __launch_bounds__(256) reg_probe(const __grid_constant__ Params p, const uint8_t* g) {
-  if constexpr (Keep < 0) {  // flat: one stage, no stagger, no guard (every lane copies): fewer live predicates
+  if constexpr (Keep < 0) {  // flat: one stage, no guard (every lane copies): fewer live predicates
     extern __shared__ __align__(1024) uint8_t smem[];
     const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
     const unsigned gwarp = blockIdx.x * (blockDim.x / kWarp) + warp;
     bool keep[-Keep];
 #pragma unroll
     for (int i = 0; i < -Keep - 1; ++i) keep[i] = (p.keep >> ((lane + i) % kWarp)) & 1u;
+    if (p.stagger != 0) {  // before the copy: its predicates are dead there, the operand's register stays
+      const long long t0 = clock64(), wait = (long long)p.stagger * (gwarp % 8);
+      while (clock64() - t0 < wait) {
+      }
+    }
     const uint32_t n = p.size[lane];
     const uint32_t dst = static_cast<uint32_t>(__cvta_generic_to_shared(smem)) + warp * kWarpShared + p.dst[lane];
     reg_copy<Size, CG, LTC, Neg>(dst, g + size_t(gwarp) * p.warp_stride + p.src[lane], n, p.fillkey, 1u);
@@ -96,7 +101,8 @@ __global__ void __launch_bounds__(256) reg_probe(const __grid_constant__ Params 
 // (cuda 13.0, sm_90a: the script's SASS listing checks it, and the collector
 // takes the form from the measured SASS). "f" kernels are flat (Keep < 0:
 // -Keep - 1 kept predicates; every lane copies, one stage); the others take
-// the full case (guard, stages, stagger) with the register ptxas gives it.
+// the full case (guard, stages, stagger) with the register ptxas gives it;
+// the flat ones take the stagger too (timing twins).
 #define REG_K(form, S, CG, LTC, NEG, KEEP, NAME) \
   {form, NAME, reg_probe<S, CG, LTC, NEG, KEEP>, "reg_probe<" #S ", " #CG ", " #LTC ", " #NEG ", " #KEEP ">"}
 #define REG_FLAT(form, S, CG, LTC, NEG, PFX)                                                                   \

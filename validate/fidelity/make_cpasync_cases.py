@@ -35,13 +35,13 @@ def op_of(form, zmode):
         reg = int(zmode[-1])
         if not form.startswith("cg"):
             return "cpasync"
-        return "cpasync.unmeasured" if zmode.startswith("neg") else "cpasync.cg.zfill" if reg == 0 else "cpasync.cg"
+        return ("cpasync.cg.notp0" if zmode.startswith("neg") else "cpasync.cg.zfill") if reg == 0 else "cpasync.cg"
     if zmode == "ignoreP0":
         return "cpasync.cg.zfill"
     if zmode in PRED_MODES:
         return "cpasync.cg"
     if zmode == "partial":
-        return "cpasync.unmeasured"
+        return "cpasync.unmeasured" if form.startswith("cg") else "cpasync"
     if form == "cg16":
         return "cpasync.cg" if zmode == "plain" else "cpasync.cg.zfill"
     return "cpasync"

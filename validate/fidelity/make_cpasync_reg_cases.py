@@ -19,7 +19,9 @@ cpasync_reg_kernels.cuh, steer the register). Families (case-name prefixes):
          idle lanes, 1 to 3 stages in flight, occupancy, and timing twins;
   zfill  `.ZFILL` (a run-time source size of any value): each address
          pattern with every lane reading all its bytes, with size-0 lanes
-         only, and with partial sizes, so whether the sizes matter shows.
+         only, and with partial sizes, so whether the sizes matter shows;
+  zlanes (seeds other than 4848) zero-filling lanes beside sector-moving
+         readers through !P0, P0, !P1, P1, P3, and !P0's timing twins.
 Standard library only; the seed fixes every case (default 4848)."""
 import os
 import random
@@ -136,6 +138,33 @@ def zfill(out, rng, n):
                     rng, sizes=sizes, zero_null=0)
 
 
+def zlanes(out, rng, n):
+    """Zero-filling lanes, the sub-case the first run left open: readers that
+    move whole sectors (rule 6b's domain) beside zero-filling lanes in rows,
+    quarters, at random, everywhere, some writing one destination twice;
+    each through !P0, P0, !P1, P1 and P3, and every other one twice more
+    through !P0 on 132 x 8 warps, the second time with the warps staggered."""
+    for i in range(n):
+        kind = rng.choice(["rows", "lin-kway", "lin-kway", "rand"])
+        tags, dst, src = pattern(rng, "cg16", kind)
+        if rng.random() < 0.25:  # some zero-filling lanes share destinations
+            pool = rng.sample(range(0, 4096, 16), 8)
+            dst = [d if rng.random() < 0.5 else rng.choice(pool) for d in dst]
+            tags = tags[:1] + [tags[1] + "+shared"]
+        zname, zero = rng.choice([("rowhalf", sum(0xF0 << (8 * q) for q in range(4))),
+                                  ("quarter", sum(0xFF << (8 * q) for q in rng.sample(range(4), rng.choice([1, 2, 3])))),
+                                  ("random", rng.getrandbits(32)), ("all", FULL),
+                                  ("onelane", sum(1 << (8 * q + rng.randrange(8)) for q in range(4)))])
+        for zmode in ["negf0", "posf0", "negf1", "posf1", "posf3"]:
+            out.add("zlanes", "cg16", zmode, (1, 1), 1, dst, src, FULL, zero, tags + ["mask full", f"zero {zname}"],
+                    rng, zero_null=0)
+        if i % 2 == 0:
+            for stagger in [0, 1500]:
+                out.add("zlanes", "cg16", "negf0", (132, 8), 1, dst, src, FULL, zero,
+                        tags + ["mask full", f"zero {zname}"] + (["timing twin"] if stagger else []), rng,
+                        stagger=stagger, zero_null=0)
+
+
 def main():
     outdir = sys.argv[1]
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 4848
@@ -151,6 +180,8 @@ def main():
     negrand(out, rng, int(os.environ.get("CPASYNC_NEGRAND", "60")))
     negocc(out, rng, int(os.environ.get("CPASYNC_NEGOCC", "54")))
     zfill(out, rng, int(os.environ.get("CPASYNC_ZFILL", "16")))
+    if seed != 4848:  # the second run: the zero-filling lanes the first left open (run 1's cases stay as they were)
+        zlanes(out, rng, int(os.environ.get("CPASYNC_ZLANES", "24")))
     os.makedirs(outdir, exist_ok=True)
     with open(os.path.join(outdir, "cpasync.cases"), "w") as f:
         f.write(f"# validate/fidelity/make_cpasync_reg_cases.py, seed {seed}\n" + "\n".join(out.cases) + "\n")

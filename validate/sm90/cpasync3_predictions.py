@@ -6,6 +6,11 @@ is measured:
   python3 validate/fidelity/make_cpasync_reg_cases.py DIR 4848
   python3 validate/sm90/cpasync3_predictions.py BANKCHECK DIR/cpasync.trace > validate/sm90/cpasync3_predictions.txt
 
+and for the second run (seed 4949: fresh cases, and the zlanes family),
+after the rules run 1 gave were written, into cpasync4_predictions.txt;
+there the `today` column is the prediction (those rules, as capture would
+apply them: the trace's ops are capture's).
+
 Per case: the site; the operand the kernel should get (from the case's
 kernel name, cpasync_reg_kernels.cuh; `-` for .ZFILL); the model as capture
 would cost it today (`nm`: not modelled: every negated .cg operand and every
