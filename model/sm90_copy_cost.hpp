@@ -223,6 +223,30 @@ BANKCHECK_HD bool moves_whole_sectors(const Address* dst, const std::uint64_t* s
   return true;
 }
 
+/// Whether the zero-filling lanes of a .cg copy (not P0) are in a sub-case
+/// rule 6b was measured on (validate/sm90/cases/cpasync3.trace, H200,
+/// 2026-11-29): not where two of them write one destination in a way that
+/// counting lanes, not distinct destinations, changes their store's count
+/// (2 of 2 such probes measured the lanes: 11 for 10, 9 for 8), nor where a
+/// quarter warp that also reads writes its zero-filling lanes with a bank
+/// conflict (1 probe: 24, the rule 20).
+template <class Address>
+BANKCHECK_HD bool zero_fill_store_measured(const Address* dst, std::uint32_t zero_fill, std::uint32_t reading) {
+  for (unsigned first = 0; first < kLanes; first += kLanes / 4) {
+    const std::uint32_t zeros = zero_fill & lane_range(first, kLanes / 4);
+    const std::uint32_t distinct = phase_degree(dst, zeros, 16);
+    if ((reading & lane_range(first, kLanes / 4)) != 0 && distinct > 1) return false;
+    std::uint32_t lanes_per_quad[kPhaseBytes / 16] = {}, most = 0;
+    for (unsigned l = first; l < first + kLanes / 4; ++l)
+      if (zeros & lane_bit(l)) {
+        const std::uint32_t n = ++lanes_per_quad[static_cast<std::uint64_t>(dst[l]) / 16 % (kPhaseBytes / 16)];
+        most = n > most ? n : most;
+      }
+    if (most != distinct) return false;
+  }
+  return true;
+}
+
 /// A .cg copy that moves whole sectors (rule 6b): one wavefront per pair of
 /// a shared row it writes and a source line it fills that row from,
 /// whatever the order of the sectors within the row and whichever quarter
@@ -277,7 +301,8 @@ BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* ds
                                                std::uint32_t active) {
   if (width != 16) return WarpCost{0, 0, 0, false};
   const std::uint32_t zero_fill = zero_filling(src, active), reading = active & ~zero_fill;
-  if (!moves_whole_sectors(dst, src, reading)) return WarpCost{0, 0, 0, false};
+  if (!moves_whole_sectors(dst, src, reading) || !zero_fill_store_measured(dst, zero_fill, reading))
+    return WarpCost{0, 0, 0, false};
   WarpCost cost = sector_copy_cost(dst, src, reading);
   if (zero_fill == 0) return cost;
   WarpCost zeros;

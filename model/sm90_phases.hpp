@@ -44,7 +44,8 @@ BANKCHECK_HD_INLINE AccessRule power_width_rule(Op op, unsigned width) {
     case Op::ldsm:
     case Op::stsm:
     case Op::cpasync: return AccessRule::as_store;
-    case Op::cpasync_cg: return AccessRule::bypass_copy;
+    case Op::cpasync_cg:
+    case Op::cpasync_cg_notp0: return AccessRule::bypass_copy;  // notp0: only while every lane reads (cost_by_rule)
     case Op::cpasync_cg_zfill: return AccessRule::phase_count;
     case Op::cpasync_unmeasured:                                 // a copy form no probe measured
     case Op::unmeasured: return AccessRule::unmodelled;          // a generic form no probe measured

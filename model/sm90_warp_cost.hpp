@@ -55,6 +55,10 @@ BANKCHECK_HD WarpCost cost_by_rule(AccessRule rule, Op op, unsigned width, const
     case AccessRule::atomic_lanes: return atomic_cost(width, addr, active, 1);
     case AccessRule::atomic_lanes2: return atomic_cost(width, addr, active, 2);
     case AccessRule::bypass_copy: {
+      // The operand !P0 with a zero-filling lane: 3 of 15 such probes off
+      // every rule (docs/bank-model.md, rule 6c); while every lane reads, 6b.
+      if (op == Op::cpasync_cg_notp0 && source != nullptr && zero_filling(source, active) != 0)
+        return WarpCost{0, 0, 0, false};
       if (source != nullptr) return sourced_bypass_copy_cost(width, addr, source, active);
       // No source: lane l is taken to read element l of an aligned block, and
       // rule 6b decides with that source (the destination alone cannot: a

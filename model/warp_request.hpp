@@ -51,15 +51,20 @@ enum class Op : std::uint8_t {
   /// float, double and 64-bit atomicAdd on shared memory ("atom.cast"),
   /// refined from the SASS; costs differently from ATOMS.CAS (rule 4).
   atom_cast = 15,
+  /// LDGSTS.E.BYPASS.128 whose predicate operand is the negated P0 (`, !P0`,
+  /// Triton's main loops), refined from the SASS: rule 6b while every lane
+  /// reads; a zero-filling lane costs otherwise, found by no rule
+  /// (docs/bank-model.md, rule 6c) ("cpasync.cg.notp0").
+  cpasync_cg_notp0 = 16,
   /// A load, store or atomic that lands in shared memory through a generic
   /// pointer in a SASS form no rule was measured on (LD.E.128, the .STRONG.GPU
   /// forms, any generic atomic: docs/bank-model.md, "Generic loads and
   /// stores"), refined from the SASS ("unmeasured"): recorded, never costed.
-  unmeasured = 16,
+  unmeasured = 17,
 };
 
 /// Number of Op values; ops are numbered 0 .. kOpCount-1 in files.
-inline constexpr unsigned kOpCount = 17;
+inline constexpr unsigned kOpCount = 18;
 
 /// Whether `op` accesses global memory (costed by model/global_access.hpp, not the banks).
 constexpr bool is_global(Op op) { return op == Op::gld || op == Op::gst || op == Op::gatom; }
@@ -100,6 +105,7 @@ constexpr std::uint32_t allowed_widths(Op op) {
     case Op::stsm:
     case Op::cpasync_cg:
     case Op::cpasync_cg_zfill:
+    case Op::cpasync_cg_notp0:
     case Op::wgmma: return 1u << 16;
     case Op::cpasync:
     case Op::cpasync_unmeasured: return 1u << 4 | 1u << 8 | 1u << 16;
@@ -129,11 +135,11 @@ constexpr bool is_valid_op(unsigned value) { return value < kOpCount; }
 
 /// The trace token of an op: "ld", "st", "atom", "ldsm", "stsm", "cpasync",
 /// "atom.cas", "atom.popc", "cpasync.cg", "gld", "gst", "gatom", "cpasync.cg.zfill",
-/// "cpasync.unmeasured", "wgmma", "atom.cast", "unmeasured".
+/// "cpasync.unmeasured", "wgmma", "atom.cast", "cpasync.cg.notp0", "unmeasured".
 constexpr std::string_view op_name(Op op) {
   constexpr std::array<std::string_view, kOpCount> names = {
       "ld", "st", "atom", "ldsm", "stsm", "cpasync", "atom.cas", "atom.popc", "cpasync.cg", "gld", "gst", "gatom",
-      "cpasync.cg.zfill", "cpasync.unmeasured", "wgmma", "atom.cast", "unmeasured"};
+      "cpasync.cg.zfill", "cpasync.unmeasured", "wgmma", "atom.cast", "cpasync.cg.notp0", "unmeasured"};
   return names[static_cast<unsigned>(op)];
 }
 
@@ -151,6 +157,7 @@ inline std::string_view allowed_widths_text(Op op) {
     case Op::stsm:
     case Op::cpasync_cg:
     case Op::cpasync_cg_zfill:
+    case Op::cpasync_cg_notp0:
     case Op::wgmma: return "16";
     case Op::cpasync:
     case Op::cpasync_unmeasured: return "4, 8, 16";
@@ -177,7 +184,7 @@ struct WarpRequest {
 /// source addresses, wgmma's operand sizes.
 constexpr bool has_source(Op op) {
   return op == Op::cpasync || op == Op::cpasync_cg || op == Op::cpasync_cg_zfill || op == Op::cpasync_unmeasured ||
-         op == Op::wgmma;
+         op == Op::cpasync_cg_notp0 || op == Op::wgmma;
 }
 
 }  // namespace bankcheck

@@ -95,13 +95,13 @@ TEST_CASE("the cp.async campaign (seed 4646): every case the model costs equals 
   SetCounts n = check_campaign("cpasync");
   CHECK(n.cases == 474);
   CHECK(n.varies == 0);  // every execution of every case, 1 warp to 264 x 8 warps, cost the same
-  CHECK(n.equal[Op::cpasync] == 164);
-  CHECK(n.unmodelled[Op::cpasync] == 87);  // 44 whose phases both conflict (unequal to the stages), 10 more such or with a shared destination, 33 mixing zero-filling lanes over conflicting destinations
+  CHECK(n.equal[Op::cpasync] == 166);   // 2 of them .ca .ZFILL (any source size), costed as .ca since cpasync3
+  CHECK(n.unmodelled[Op::cpasync] == 102);  // 44 whose phases both conflict (unequal to the stages), 10 more such or with a shared destination, 33 mixing zero-filling lanes over conflicting destinations, 15 .ca .ZFILL of those kinds
   CHECK(n.equal[Op::cpasync_cg_zfill] == 72);  // the P0 form: every one
   CHECK(n.unmodelled[Op::cpasync_cg_zfill] == 0);
   CHECK(n.equal[Op::cpasync_cg] == 59);
   CHECK(n.unmodelled[Op::cpasync_cg] == 68);
-  CHECK(n.unmodelled[Op::cpasync_unmeasured] == 24);  // .ZFILL (any source size): measured, no rule
+  CHECK(n.unmodelled[Op::cpasync_unmeasured] == 7);  // LDGSTS.E.BYPASS.128.ZFILL: measured, no rule
 }
 
 TEST_CASE("the predicate operand's register, not the PTX form, decides a .cg copy's cost") {
@@ -169,16 +169,23 @@ std::string table_row(const std::string& campaign, const std::string& form, std:
          std::to_string(no) + " | " + std::to_string(probes - yes - no) + " |";
 }
 
-/// The cp.async campaign's rows, one per SASS form and predicate operand, as the model gives them.
-std::vector<std::string> cpasync_rows() {
-  const auto measured = read_measured("cpasync");
+/// The operand as README's rows group it: `P0`, `P1..P6`, `!P0`, `!P1..!P6` (cpasync3), or as measured.
+std::string operand_class(const std::string& predicate, bool grouped) {
+  if (!grouped || predicate.size() != (predicate[0] == '!' ? 3u : 2u) || predicate.back() == '0') return predicate;
+  return predicate[0] == '!' ? "!P1..!P6" : "P1..P6";
+}
+
+/// A cp.async campaign's rows, one per SASS form and predicate operand, as the model gives them.
+std::vector<std::string> cpasync_rows(const std::string& name, const std::string& label, bool grouped) {
+  const auto measured = read_measured(name);
   const BankModel sm90 = make_preset("sm90");
-  TextTraceReader trace(InputFile(kCampaignRoot + "cases/cpasync.trace"));
+  TextTraceReader trace(InputFile(kCampaignRoot + "cases/" + name + ".trace"));
   TraceRecord rec;
   std::map<std::string, std::array<std::size_t, 3>> forms;  // probes, yes, no
   while (trace.next(rec)) {
     const Measured& m = measured.at(trace.sites().name(rec.site));
-    auto& f = forms[m.sass + (m.predicate.empty() ? "" : ", " + m.predicate)];
+    const std::string operand = operand_class(m.predicate, grouped && m.sass.find("ZFILL") == std::string::npos);
+    auto& f = forms[m.sass + (operand.empty() ? "" : ", " + operand)];
     ++f[0];
     const RequestCost c = sm90.cost(rec.request);
     if (!c.modelled) continue;
@@ -186,7 +193,7 @@ std::vector<std::string> cpasync_rows() {
     ++f[equal ? 1 : 2];
   }
   std::vector<std::string> rows;
-  for (const auto& [form, n] : forms) rows.push_back(table_row("cp.async", form, n[0], n[1], n[2]));
+  for (const auto& [form, n] : forms) rows.push_back(table_row(label, form, n[0], n[1], n[2]));
   return rows;
 }
 
@@ -197,7 +204,8 @@ TEST_CASE("README's campaign table holds the model's verdicts on the committed c
   REQUIRE(in.good());
   std::stringstream readme;
   readme << in.rdbuf();
-  std::vector<std::string> rows = cpasync_rows();
+  std::vector<std::string> rows = cpasync_rows("cpasync", "cp.async", false);
+  for (const std::string& row : cpasync_rows("cpasync3", "cp.async3", true)) rows.push_back(row);
   // The 8-byte and 64-bit atomic campaigns: every case equal (tests/model/sm90_phases_test.cpp checks them).
   rows.push_back(table_row("fid8", "LDS.64", 160, 160, 0));
   rows.push_back(table_row("fid8", "STS.64", 160, 160, 0));
@@ -230,6 +238,81 @@ TEST_CASE("the rules derived from the first campaign hold on a second one of fre
   CHECK(n.varies == 0);
   CHECK(n.equal[Op::cpasync_cg_zfill] == 102);  // the P0 form: every one again, 24 of them the ignore-src form
   CHECK(n.unmodelled[Op::cpasync_cg_zfill] == 0);
-  CHECK(n.equal[Op::cpasync] + n.unmodelled[Op::cpasync] == 250);
-  CHECK(n.equal[Op::cpasync_cg] + n.unmodelled[Op::cpasync_cg] == 170);
+  CHECK(n.equal[Op::cpasync] + n.unmodelled[Op::cpasync] == 271);  // 21 of them .ca .ZFILL
+  CHECK(n.equal[Op::cpasync_cg] == 78);
+  CHECK(n.unmodelled[Op::cpasync_cg] == 92);
+}
+
+namespace campaign {
+
+/// Whether the trace's record of `site` has a zero-filling lane.
+std::map<std::string, bool> zero_filling_sites(const std::string& name) {
+  TextTraceReader trace(InputFile(kCampaignRoot + "cases/" + name + ".trace"));
+  TraceRecord rec;
+  std::map<std::string, bool> out;
+  while (trace.next(rec)) {
+    bool z = false;
+    for (std::uint64_t s : rec.request.source) z = z || s == kZeroFill;
+    out[trace.sites().name(rec.site)] = z;
+  }
+  return out;
+}
+
+}  // namespace campaign
+
+TEST_CASE("negated operands and .ZFILL (seed 4848): every case the model costs equals the H200 per execution") {
+  // validate/sm90/cases/cpasync3.trace: validate/fidelity/make_cpasync_reg_cases.py, predicted before it ran
+  // (validate/sm90/cpasync3_predictions.txt), measured on the H200 (validate/results/h200-2026-11-29/cpasync3/).
+  SetCounts n = check_campaign("cpasync3");
+  CHECK(n.cases == 512);
+  CHECK(n.varies == 0);
+  CHECK(n.equal[Op::cpasync_cg_zfill] == 31);
+  CHECK(n.unmodelled[Op::cpasync_cg_zfill] == 0);
+  CHECK(n.equal[Op::cpasync_cg_notp0] == 21);      // !P0 with every lane reading: rule 6b, 21 of 21
+  CHECK(n.unmodelled[Op::cpasync_cg_notp0] == 11);  // with a zero-filling lane (3 of those 11 off every rule)
+  CHECK(n.equal[Op::cpasync_cg] == 142);      // P1..P6 and !P1..!P6 (and the hint): rule 6b
+  CHECK(n.unmodelled[Op::cpasync_cg] == 107);  // sectors split or shifted, or zero-filling lanes off its sub-cases
+  CHECK(n.equal[Op::cpasync] == 123);  // .ca, negated or not, and .ca .ZFILL: the .ca rule
+  CHECK(n.unmodelled[Op::cpasync] == 71);
+  CHECK(n.unmodelled[Op::cpasync_unmeasured] == 6);  // LDGSTS.E.BYPASS.128.ZFILL: no rule
+}
+
+TEST_CASE("one pattern through all 14 operands: a .ca copy costs the same in each, a .cg one apart from P0 and !P0") {
+  // The sweeps of cpasync3: each pattern copied through !P0..!P6 then P0..P6 (14 consecutive cases).
+  // Hardware against hardware, from the CSV and the trace's zero-filling lanes alone.
+  const auto measured = read_measured("cpasync3");
+  const auto zero = zero_filling_sites("cpasync3");
+  std::vector<std::pair<std::string, Measured>> sweep;
+  for (const auto& [site, m] : measured)
+    if (site.rfind("cpa-sweep-", 0) == 0) sweep.emplace_back(site, m);
+  REQUIRE(sweep.size() == 252);
+  std::size_t patterns = 0, notp0_alike = 0;
+  for (std::size_t g = 0; g < sweep.size(); g += 14, ++patterns) {
+    const bool cg = sweep[g].second.sass.find("BYPASS") != std::string::npos;
+    const std::string& others = sweep[g + 8].second.per_execution;  // P1
+    CAPTURE(sweep[g].first);
+    for (std::size_t k = 0; k < 14; ++k) {
+      const Measured& m = sweep[g + k].second;
+      CHECK(m.predicate == (k < 7 ? "!P" : "P") + std::to_string(k % 7));
+      if (!cg || (k != 0 && k != 7)) CHECK(m.per_execution == others);
+    }
+    if (cg && !zero.at(sweep[g].first)) CHECK(sweep[g].second.per_execution == others);  // !P0, every lane reading
+    notp0_alike += cg && sweep[g].second.per_execution == others;
+  }
+  CHECK(patterns == 18);
+  CHECK(notp0_alike == 7);  // of the 12 .cg patterns; the 5 others all have zero-filling lanes
+}
+
+TEST_CASE(".ZFILL: a lane reading part of its bytes costs as one reading all of them") {
+  // cpasync3's zfill family: each pattern three times, every lane reading all its bytes, some lanes a source
+  // size of 0, the same lanes 0 and the others a partial size; the last two measured alike, 16 of 16.
+  const auto measured = read_measured("cpasync3");
+  std::vector<Measured> z;
+  for (const auto& [site, m] : measured)
+    if (site.rfind("cpa-zfill-", 0) == 0) z.push_back(m);
+  REQUIRE(z.size() == 48);
+  for (std::size_t i = 0; i < z.size(); i += 3) {
+    CHECK(z[i].sass.find(".ZFILL") != std::string::npos);
+    CHECK(z[i + 1].per_execution == z[i + 2].per_execution);
+  }
 }

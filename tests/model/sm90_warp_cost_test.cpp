@@ -98,7 +98,8 @@ Expected sector_copy(const Lanes& dst) {
 /// docs/bank-model.md, read literally.
 Expected brute_force(Op op, unsigned width, const Lanes& a, Counter counter) {
   Expected e;
-  if (op == Op::cpasync_cg) return width == 16 ? sector_copy(a) : Expected{0, 0, false};
+  // cpasync.cg.notp0 (operand !P0): rule 6b while every lane reads, as without sources here.
+  if (op == Op::cpasync_cg || op == Op::cpasync_cg_notp0) return width == 16 ? sector_copy(a) : Expected{0, 0, false};
   if (op == Op::cpasync_unmeasured || op == Op::unmeasured) return {0, 0, false};  // a form no probe measured
   if (op == Op::wgmma)  // rule 8 needs the operands' sizes; a record without lanes costs nothing
     return std::all_of(a.begin(), a.end(), [](std::uint64_t x) { return x == kInactive; }) ? Expected{}

@@ -45,7 +45,7 @@ using Key = std::tuple<std::array<std::uint32_t, 3>, std::uint32_t, unsigned, un
 
 /// The op the program itself issued: capture refines an atomic, a cp.async
 /// from its SASS (atom.cas, atom.popc, cpasync.cg, cpasync.cg.zfill,
-/// cpasync.unmeasured), which the program's own
+/// cpasync.cg.notp0, cpasync.unmeasured), which the program's own
 /// expected trace cannot know.
 unsigned issued_op(Op op) {
   switch (op) {
@@ -54,6 +54,7 @@ unsigned issued_op(Op op) {
     case Op::atom_popc: return static_cast<unsigned>(Op::atom);
     case Op::cpasync_cg:
     case Op::cpasync_cg_zfill:
+    case Op::cpasync_cg_notp0:
     case Op::cpasync_unmeasured: return static_cast<unsigned>(Op::cpasync);
     default: return static_cast<unsigned>(op);
   }

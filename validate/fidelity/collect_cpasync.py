@@ -25,7 +25,7 @@ from validate.probes.ncu_pages import column, instructions, mnemonic, number, re
 from validate.harness import sass_text  # noqa: E402
 from validate.harness.kernel_names import base_name  # noqa: E402
 
-PROBES = ("cpasync_probe", "cg_srcsize_p1", "cg_ignore_p0", "cg_ignore_p2")  # cpasync.cu's kernels
+PROBES = ("cpasync_probe", "cg_srcsize_p1", "cg_ignore_p0", "cg_ignore_p2", "reg_probe")  # cpasync.cu's kernels
 
 SM90 = os.path.join(HERE, os.pardir, "sm90")
 
@@ -40,13 +40,13 @@ def op_of(sass):
     """The trace op the measured SASS gives (capture/host/sass/op_refinement.cpp's rule)."""
     mnemonic = sass_text.mnemonic(sass)
     if ".ZFILL" in mnemonic:
-        return "cpasync.unmeasured"
+        return "cpasync.unmeasured" if ".BYPASS" in mnemonic or ".LTC" in mnemonic else "cpasync"
     if ".BYPASS" not in mnemonic:
         return "cpasync"
     pred = predicate_operand(sass)
-    if pred.startswith("!"):
+    if pred == "!PT":
         return "cpasync.unmeasured"
-    return "cpasync.cg.zfill" if pred == "P0" else "cpasync.cg"
+    return {"P0": "cpasync.cg.zfill", "!P0": "cpasync.cg.notp0"}.get(pred, "cpasync.cg")
 
 
 def header(env, what):
@@ -111,6 +111,8 @@ def collect_copies(dirs, env, name):
 
 
 def collect_tma(res, env, name):
+    if not os.path.exists(os.path.join(res, "tma_forms.sass.csv")):  # a run with TMA=0
+        return 0
     csv = header(env, "validate/fidelity/tma_forms.cu: every TMA instruction of its two kernels")
     csv.append("kernel,sass,executions,wavefronts")
     n = 0

@@ -43,6 +43,7 @@ constexpr size_t kGlobalBytes = size_t(96) << 20;
 struct Params {
   uint32_t dst[kWarp], src[kWarp], size[kWarp];
   uint32_t active, stages, warp_stride, stage_stride, stagger, wait_each, zero_null;
+  uint32_t keep, fillkey;  // reg_probe only: 0, and the copy's width
 };
 
 enum Z { kPlain = 0, kSrcSize = 1, kIgnore = 2, kPartial = 3 };
@@ -141,6 +142,8 @@ __global__ void __launch_bounds__(32) cg_ignore_p2(const __grid_constant__ Param
   if (z) out[2] = 3;
 }
 
+#include "cpasync_reg_kernels.cuh"
+
 using Fn = void (*)(Params, const uint8_t*);
 struct Kernel {
   const char* form;
@@ -161,6 +164,7 @@ static const Kernel kKernels[] = {
     {"cg16", "srcsizeP1", cg_srcsize_p1, "cg_srcsize_p1"},
     {"cg16", "ignoreP0", cg_ignore_p0, "cg_ignore_p0"},
     {"cg16", "ignoreP2", cg_ignore_p2, "cg_ignore_p2"},
+    REG_KERNELS,
 };
 #undef K
 
@@ -203,6 +207,7 @@ static std::vector<Case> read_cases(const char* path) {
     }
     for (int l = 0; l < kWarp; ++l)
       if (!(ss >> p.size[l])) bad(path, lineno, "expected 32 source sizes");
+    p.fillkey = c.form == "ca4" ? 4u : c.form == "ca8" ? 8u : 16u;  // reg_probe's negated ignore-src test
     const size_t reach = size_t(c.blocks) * c.warps * p.warp_stride + size_t(p.stages) * p.stage_stride + 65536;
     if (reach > kGlobalBytes) bad(path, lineno, "sources past the global buffer");
     out.push_back(c);

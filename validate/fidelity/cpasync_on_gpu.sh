@@ -14,13 +14,16 @@
 # skipped and named in environment.txt (the run is then partial). CHUNKS
 # (default "rows pred occ rand:0 rand:1 part") and TMA=0 limit a run to what
 # an earlier one missed (the cases of a seed are the same every time). Packs
-# everything into $OUT/cpasync.tar.gz. Then, on any machine:
+# everything into $OUT/cpasync.tar.gz. GEN=make_cpasync_reg_cases.py (with
+# its seed, 4848, and CHUNKS="sweep tri negocc negrand zfill") runs the
+# negated-operand and .ZFILL part instead. Then, on any machine:
 #   python3 validate/fidelity/collect_cpasync.py DIR/cpasync
 set -uo pipefail
 export LC_ALL=C PATH="$PATH:/usr/local/cuda/bin"
 : "${OUT:?set OUT}"
 HERE=$(cd "$(dirname "$0")" && pwd)
 SEED=${SEED:-4646}
+GEN=${GEN:-make_cpasync_cases.py}
 BUDGET=${BUDGET_S:-270}
 START=$SECONDS
 W=$(mktemp -d /tmp/cpasync.XXXXXX)
@@ -32,18 +35,19 @@ mkdir -p "$R" "$OUT"
   echo "ncu: $(ncu --version 2>&1 | tail -n 1)"
   echo "nvcc: $(nvcc --version 2>&1 | tail -n 1)"
   echo "seed: $SEED"
-  echo "command: SEED=$SEED CHUNKS=\"${CHUNKS:-rows pred occ rand:0 rand:1 part}\" TMA=${TMA:-1} OUT=DIR bash validate/fidelity/cpasync_on_gpu.sh"
+  echo "generator: $GEN"
+  echo "command: SEED=$SEED GEN=$GEN CHUNKS=\"${CHUNKS:-rows pred occ rand:0 rand:1 part}\" TMA=${TMA:-1} OUT=DIR bash validate/fidelity/cpasync_on_gpu.sh"
 } > "$R/environment.txt"
 cat "$R/environment.txt"
-python3 "$HERE/make_cpasync_cases.py" "$R" "$SEED" || exit 1
+python3 "$HERE/$GEN" "$R" "$SEED" || exit 1
 NV=(-arch=sm_90a -O2 -std=c++20 -lineinfo -I validate)
 nvcc "${NV[@]}" -o "$W/cpasync.bin" "$HERE/cpasync.cu" > "$R/compile-cpasync.log" 2>&1 &
 nvcc "${NV[@]}" -o "$W/tma_forms" "$HERE/tma_forms.cu" -lcuda > "$R/compile-tma_forms.log" 2>&1 &
 wait
 cuobjdump -sass "$W/cpasync.bin" > "$R/cpasync.sass" 2>&1
 cuobjdump -sass "$W/tma_forms" > "$R/tma_forms.sass" 2>&1
-grep -hE "LDGSTS|UTMA" "$R/cpasync.sass" "$R/tma_forms.sass" | sed 's/^ *//' | sort | uniq -c
-timeout 60 "$W/tma_forms" > "$R/tma_forms.native.txt" 2>&1; echo "tma_forms native: exit $?"; cat "$R/tma_forms.native.txt"
+grep -hE "LDGSTS|UTMA" "$R/cpasync.sass" "$R/tma_forms.sass" | sed -e 's/^ *//' -e 's/ *;.*//' -e 's/^\/\*[0-9a-f]*\*\/ *//' | sort | uniq -c
+if [[ ${TMA:-1} == 1 ]]; then timeout 60 "$W/tma_forms" > "$R/tma_forms.native.txt" 2>&1; echo "tma_forms native: exit $?"; cat "$R/tma_forms.native.txt"; fi
 t0=$SECONDS
 timeout 90 "$W/cpasync.bin" "$R/cpasync.cases" "$R/native.launches.txt" > "$R/cpasync.native.txt" 2>&1
 echo "cpasync native: exit $? after $((SECONDS - t0)) s: $(tail -n 1 "$R/cpasync.native.txt")"
@@ -71,7 +75,7 @@ for chunk in ${CHUNKS:-rows pred occ rand:0 rand:1 part}; do
     echo "skipped: chunk $family-$part ($n cases, about $need s; $left s left)" | tee -a "$R/environment.txt"
     continue
   fi
-  prof "cpasync-$family-$part" "$left" -k "regex:cpasync_probe|cg_srcsize_p1|cg_ignore_p[02]" "$W/cpasync.bin" "$file" "$R/chunk-$family-$part.launches.txt"
+  prof "cpasync-$family-$part" "$left" -k "regex:cpasync_probe|cg_srcsize_p1|cg_ignore_p[02]|reg_probe" "$W/cpasync.bin" "$file" "$R/chunk-$family-$part.launches.txt"
 done
 echo "wall: $((SECONDS - START)) s" | tee -a "$R/environment.txt"
 tar -C "$W" -czf "$OUT/cpasync.tar.gz" cpasync

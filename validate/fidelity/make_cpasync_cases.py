@@ -22,7 +22,7 @@ import sys
 
 OCC = [(1, 1), (132, 1), (132, 8), (264, 8)]
 FORMS = ["ca4", "ca8", "ca16", "cg16"]
-WIDTH = {"ca4": 4, "ca8": 8, "ca16": 16, "cg16": 16}
+WIDTH = {"ca4": 4, "ca8": 8, "ca16": 16, "cg16": 16, "cg16l": 16}
 SPAN_ONE, SPAN_MANY = 16384, 8192  # source bytes a single warp / a warp of a many-warp launch may reach
 
 
@@ -31,12 +31,17 @@ PRED_MODES = ["srcsizeP1", "ignoreP0", "ignoreP2"]  # cpasync.cu's fixed-registe
 
 def op_of(form, zmode):
     """The op as the SASS will give it (collect_cpasync.py takes it from the measured SASS)."""
+    if zmode.startswith(("neg", "pos")):  # cpasync_reg_kernels.cuh: the register is in the name
+        reg = int(zmode[-1])
+        if not form.startswith("cg"):
+            return "cpasync"
+        return ("cpasync.cg.notp0" if zmode.startswith("neg") else "cpasync.cg.zfill") if reg == 0 else "cpasync.cg"
     if zmode == "ignoreP0":
         return "cpasync.cg.zfill"
     if zmode in PRED_MODES:
         return "cpasync.cg"
     if zmode == "partial":
-        return "cpasync.unmeasured"
+        return "cpasync.unmeasured" if form.startswith("cg") else "cpasync"
     if form == "cg16":
         return "cpasync.cg" if zmode == "plain" else "cpasync.cg.zfill"
     return "cpasync"

@@ -13,11 +13,16 @@ namespace {
 /// the cpasrc, cgsrc, cgline, cgwarm, cgforms and casrcsize probe sets, and
 /// caltc, cgltc and zfill for the L2::128B hint): `.ca` of 4, 8 and 16
 /// bytes and `.cg` of 16 bytes, with and without the hint (.LTC128B), each
-/// with and without a predicate operand. Any other modifier (another L2
-/// hint, .ZFILL, another width) is a form no rule was measured on.
+/// with and without a predicate operand, negated or not (cpasync3); and
+/// the `.ca` copies with any source size (.ZFILL, cpasync3: every .ca
+/// .ZFILL probe of the three campaigns the model costs equals the `.ca`
+/// rule, a lane that reads part of its bytes counted as reading). Any other
+/// modifier (another L2 hint, .BYPASS with .ZFILL, .ZFILL with the hint,
+/// another width) is a form no rule was measured on.
 bool is_measured_copy_form(std::string_view m) {
   for (std::string_view form : {"LDGSTS.E", "LDGSTS.E.64", "LDGSTS.E.128", "LDGSTS.E.BYPASS.128", "LDGSTS.E.LTC128B",
-                                "LDGSTS.E.LTC128B.64", "LDGSTS.E.LTC128B.128", "LDGSTS.E.BYPASS.LTC128B.128"})
+                                "LDGSTS.E.LTC128B.64", "LDGSTS.E.LTC128B.128", "LDGSTS.E.BYPASS.LTC128B.128",
+                                "LDGSTS.E.ZFILL", "LDGSTS.E.64.ZFILL", "LDGSTS.E.128.ZFILL"})
     if (m == form) return true;
   return false;
 }
@@ -51,12 +56,15 @@ Op refine_op(Op reported, std::string_view sass) {
   if (reported == Op::cpasync && m.starts_with("LDGSTS")) {
     if (!is_measured_copy_form(m)) return Op::cpasync_unmeasured;
     if (m.find(".BYPASS") != std::string_view::npos) {
-      // The predicate operand's register decides (docs/bank-model.md, rule 6c):
-      // P0 costs as a 16-byte store, P1 and P3 (and no operand, or PT) as
-      // rule 6b; a negated operand was never probed.
+      // The predicate operand decides (docs/bank-model.md, rule 6c; one
+      // pattern copied through all 14 operands, cpasync3's sweeps): P0 costs
+      // as a 16-byte store; P1 to P6, !P1 to !P6 (and no operand, or PT) as
+      // rule 6b, each measuring what the others do; !P0 as rule 6b while
+      // every lane reads, its zero-filling lanes unlike any rule.
       const std::string_view p = predicate_operand(sass);
       if (p == "P0") return Op::cpasync_cg_zfill;
-      return !p.empty() && p.front() == '!' ? Op::cpasync_unmeasured : Op::cpasync_cg;
+      if (p == "!P0") return Op::cpasync_cg_notp0;
+      return p == "!PT" ? Op::cpasync_unmeasured : Op::cpasync_cg;  // !PT: never probed
     }
   }
   return reported;

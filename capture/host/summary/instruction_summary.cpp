@@ -162,10 +162,12 @@ void refine_summary(InstructionSummary& row, const SassTable& sass) {
                              store.ideal > 0 ? 1u : 0u};
       row.worst = row.alt_worst;
     }
-  } else if (refined == Op::cpasync_cg_zfill || refined == Op::cpasync_unmeasured || refined == Op::unmeasured) {
+  } else if (refined == Op::cpasync_cg_zfill || refined == Op::cpasync_cg_notp0 || refined == Op::cpasync_unmeasured ||
+             refined == Op::unmeasured) {
     // Rule 6c costs the destinations as a 16-byte store, a column the device
-    // does not keep for a copy; an unmeasured form (a copy's or a generic
-    // access's) has no rule: every execution not modelled.
+    // does not keep for a copy; the device's 6b column does not tell the
+    // zero-filling lanes an operand !P0 leaves unmodelled; an unmeasured
+    // form (a copy's or a generic access's) has no rule: every execution not modelled.
     row.costs = CostColumn{row.executions, row.lanes, 0, 0, 0};
     row.worst.reset();
   } else if (refined != row.op && row.alt && refined == alternative_op(row.op, row.width)) {

@@ -241,7 +241,7 @@ std::vector<MalformedCase> malformed_cases() {
       {"warp 0", Bytes{}.header(0).end(0).s, 12, "warp size must be in 1..65536 (got 0)"},
       {"undefined site", Bytes{}.header(2).instr(0, 0, 4, {0, 4}).end(1).s, 16, "site id 0 is not defined"},
       {"bad width", bad_head(2 | 3u << 16), 32, "width 3 is not one of"},
-      {"bad op", bad_head(2 | 17u << 8 | 4u << 16), 32, "bad op 17"},  // 9 to 16: gld, gst, gatom, cpasync.cg.zfill, cpasync.unmeasured, wgmma, atom.cast, unmeasured
+      {"bad op", bad_head(2 | 18u << 8 | 4u << 16), 32, "bad op 18"},  // 9 to 17: gld, gst, gatom, cpasync.cg.zfill, cpasync.unmeasured, wgmma, atom.cast, cpasync.cg.notp0, unmeasured
       {"v1 op 2", Bytes{}.header(2, 1).site("s").instr(0, 2, 4, {0, 4}).end(1).s, 32, "bad op 2 (version 1: 0 = ld, 1 = st)"},
       {"v1 width 12", Bytes{}.header(2, 1).site("s").instr(0, 0, 12, {0, 12}).end(1).s, 32,
        "width 12 is not one of 1, 2, 4, 8, 16"},

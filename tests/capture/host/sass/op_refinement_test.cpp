@@ -51,14 +51,24 @@ TEST_CASE("mnemonics map to the kinds whose rules they follow") {
       {Op::atom, "RED.E.ADD.STRONG.GPU desc[UR4][R2.64], R5", Op::unmeasured},
       {Op::cpasync, "LDGSTS.E.BYPASS.128 [R3], desc[UR6][R4.64]", Op::cpasync_cg},
       // The source-size / ignore-src form: a predicate operand (cuobjdump's and ncu's operand orders),
-      // whose register decides (the campaign of validate/sm90/cases/cpasync.trace): P0 costs as a
-      // 16-byte store, P1 and P3 as the plain form; a negated operand was never probed.
+      // which decides (the campaigns of validate/sm90/cases/cpasync*.trace): P0 costs as a 16-byte
+      // store; P1..P6 and !P1..!P6 as the plain form; !P0 as the plain form while every lane reads.
       {Op::cpasync, "LDGSTS.E.BYPASS.128 [R5], desc[UR4][R2.64], P0", Op::cpasync_cg_zfill},
       {Op::cpasync, "LDGSTS.E.BYPASS.128 desc[UR12][R4.64], P0, [R33]", Op::cpasync_cg_zfill},
       {Op::cpasync, "@P1 LDGSTS.E.BYPASS.128 [R7], desc[UR6][R2.64], P3 ;", Op::cpasync_cg},
       {Op::cpasync, "LDGSTS.E.BYPASS.128 desc[UR12][R8.64], P4, [R33+0x1800]", Op::cpasync_cg},
-      {Op::cpasync, "LDGSTS.E.BYPASS.128 desc[UR12][R6.64], !P3, [R9]", Op::cpasync_unmeasured},
-      {Op::cpasync, "LDGSTS.E.BYPASS.128 desc[UR14][R22.64], !P0, [R111+0x2000]", Op::cpasync_unmeasured},
+      {Op::cpasync, "LDGSTS.E.BYPASS.128 desc[UR12][R6.64], !P3, [R9]", Op::cpasync_cg},
+      {Op::cpasync, "LDGSTS.E.BYPASS.128 [R19], desc[UR4][R6.64], !P6 ;", Op::cpasync_cg},
+      {Op::cpasync, "LDGSTS.E.BYPASS.LTC128B.128 [R7], desc[UR4][R2.64], !P1", Op::cpasync_cg},
+      {Op::cpasync, "LDGSTS.E.BYPASS.128 desc[UR14][R22.64], !P0, [R111+0x2000]", Op::cpasync_cg_notp0},
+      {Op::cpasync, "LDGSTS.E.BYPASS.LTC128B.128 [R7], desc[UR4][R2.64], !P0", Op::cpasync_cg_notp0},
+      {Op::cpasync, "LDGSTS.E.BYPASS.128 [R3], desc[UR6][R4.64], !PT", Op::cpasync_unmeasured},  // never probed
+      {Op::cpasync, "LDGSTS.E.128 [R7], desc[UR4][R2.64], !P0", Op::cpasync},  // .ca: every operand alike
+      // .ca with any source size: the .ca rule (cpasync3); .cg with it, and with the hint, no rule.
+      {Op::cpasync, "@P1 LDGSTS.E.ZFILL [R7], desc[UR6][R2.64], P3 ;", Op::cpasync},
+      {Op::cpasync, "@P1 LDGSTS.E.64.ZFILL [R7], desc[UR6][R2.64], P3 ;", Op::cpasync},
+      {Op::cpasync, "@P1 LDGSTS.E.128.ZFILL [R7], desc[UR6][R2.64], P3 ;", Op::cpasync},
+      {Op::cpasync, "@P1 LDGSTS.E.BYPASS.128.ZFILL [R7], desc[UR6][R2.64], P3 ;", Op::cpasync_unmeasured},
       {Op::cpasync, "@!P2 LDGSTS.E.BYPASS.128 [R3], desc[UR6][R4.64]", Op::cpasync_cg},  // a guard, not an operand
       {Op::cpasync, "@P0 LDGSTS.E.BYPASS.128 [R3], desc[UR6][R4.64]", Op::cpasync_cg},   // nor is a guard P0
       {Op::cpasync, "@P1 LDGSTS.E.BYPASS.128 [R3+0x10], desc[UR6][R4.64+0x40], PT", Op::cpasync_cg},
