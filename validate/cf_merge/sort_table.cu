@@ -23,7 +23,7 @@
 // mismatch prints FAIL and the exit status is 1.
 // Output: a markdown report on stdout (environment, the ratio tables), progress
 // and an estimate of the remaining time on stderr, the medians as CSV with -o
-// (kernel.cf_sort_bench's columns: validate/cf_merge/summarize.py reads it).
+// (kernel.cf_sort_bench's columns: validate/cf_merge/sort_ratios.py reads it).
 // --profile: CUDA events between the CF sort's launches (sort_table_profile.cuh).
 // --sweep: the whole sort and some of its forms against n in fine steps (sort_table_sweep.cuh).
 // --quick: a few sizes (2^20, 2^22, 2^22 + 12,345, 1,000,003 and CUB's worst size
