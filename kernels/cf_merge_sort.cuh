@@ -148,6 +148,45 @@ cudaError_t merge_resident(int& resident) {
   return resident_blocks<Q>(merge_kernel<Q, Key, Value, Less>, Q::kThreads, smem, resident);
 }
 
+/// Where dispatch's merge passes read and write: the caller's arrays, the temporary buffers of the
+/// same size (CUB's ping-pong) and the partitions.
+template <class Key, class Value>
+struct MergeBuffers {
+  Key* keys;
+  Value* vals;
+  Key* keys_buf;
+  Value* vals_buf;
+  std::int64_t* partitions;
+};
+
+/// dispatch's passes after the block sort: per level, the partition search (unless the merge kernel
+/// searches its own, kFuse) and the merge, ping-ponging between the caller's arrays and the buffers.
+template <class P, int kProbes, Fuse kFuse, Overlap kOverlap, class Key, class Value, class Less, class Marks>
+cudaError_t merge_passes(const CfPassPlan& plan, std::int64_t num_tiles, bool wide, int resident, bool ping,
+                         const MergeBuffers<Key, Value>& b, Less less, cudaStream_t stream, Marks& marks) {
+  constexpr int smem = static_cast<int>(Agent<P, Key, Value>::kSharedBytes);
+  for (int level = 0; level < plan.levels; ++level, ping = !ping) {
+    const int pass = level + (wide ? 1 : 0);
+    const std::int64_t merged = num_tiles - plan.first_tile(level);
+    const bool fused =
+        kFuse == Fuse::always || (kFuse == Fuse::by_occupancy && cf_merge_fused_partitions(merged, resident));
+    const bool overlap =
+        kOverlap == Overlap::always || (kOverlap == Overlap::by_occupancy && cf_overlapped_launch(merged, resident));
+    cudaError_t e = cudaSuccess;
+    if (!fused) {
+      e = launch_partitions<kProbes>(overlap, stream, ping ? b.keys : b.keys_buf, plan, level, b.partitions, less);
+      marks("partition", pass);
+      if (e != cudaSuccess) return e;
+    }
+    e = launch(overlap, merge_kernel<P, Key, Value, Less>, static_cast<unsigned>(merged), P::kThreads, smem, stream,
+               ping, b.keys, b.vals, b.keys_buf, b.vals_buf, plan, level,
+               static_cast<const std::int64_t*>(fused ? nullptr : b.partitions), less);
+    marks("merge", pass);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
 /// The whole sort (CUB's DispatchMergeSort::Invoke). The other forms, which cf_sort_table --profile
 /// compares with it: kPlan says which runs the passes merge (Plan::by_waves: the balanced plan
 /// where cf_balanced_plan says so, else CUB's; cf_pass_plan.hpp); kProbes > 0 fixes the partition search's probes (0:
@@ -212,25 +251,8 @@ cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Key* d_keys, Value* 
                                                          plan.singles, less);
   marks("block sort", -1);
   if (e != cudaSuccess) return e;
-  for (int level = 0; level < plan.levels; ++level, ping = !ping) {
-    const int pass = level + (wide ? 1 : 0);
-    const std::int64_t merged = num_tiles - plan.first_tile(level);
-    const bool fused =
-        kFuse == Fuse::always || (kFuse == Fuse::by_occupancy && cf_merge_fused_partitions(merged, resident));
-    const bool overlap =
-        kOverlap == Overlap::always || (kOverlap == Overlap::by_occupancy && cf_overlapped_launch(merged, resident));
-    if (!fused) {
-      e = launch_partitions<kProbes>(overlap, stream, ping ? d_keys : keys_buf, plan, level, partitions, less);
-      marks("partition", pass);
-      if (e != cudaSuccess) return e;
-    }
-    e = launch(overlap, merge_kernel<P, Key, Value, Less>, static_cast<unsigned>(merged), P::kThreads, smem, stream,
-               ping, d_keys, d_vals, keys_buf, vals_buf, plan, level,
-               static_cast<const std::int64_t*>(fused ? nullptr : partitions), less);
-    marks("merge", pass);
-    if (e != cudaSuccess) return e;
-  }
-  return cudaSuccess;
+  const MergeBuffers<Key, Value> buffers{d_keys, d_vals, keys_buf, vals_buf, partitions};
+  return merge_passes<P, kProbes, kFuse, kOverlap>(plan, num_tiles, wide, resident, ping, buffers, less, stream, marks);
 }
 
 /// The drop-in sort: SmallSortPolicy<P>'s dispatch where cf_small_sort_for_few_tiles says so (keys

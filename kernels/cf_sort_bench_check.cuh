@@ -47,6 +47,35 @@ std::vector<Key> canonical(std::vector<Key> v, Cmp cmp) {
   return v;
 }
 
+/// `input` (with values `pos` when `pairs`) sorted on the GPU in `keys` and `vals` by our sort (`ours`)
+/// or CUB's merge sort: the keys and the values as they come back.
+template <class Key, class Value, class Cmp>
+std::pair<std::vector<Key>, std::vector<Value>> sort_on_device(const std::vector<Key>& input,
+                                                               const std::vector<Value>& pos, Buffer<Key>& keys,
+                                                               Buffer<Value>& vals, bool pairs, bool ours, Cmp cmp) {
+  const std::uint64_t n = input.size();
+  keys.upload(input);
+  vals.upload(pos);
+  std::size_t bytes = 0;
+  if (ours) {
+    if (pairs) CHECK_CUDA(bankcheck::cf::DeviceMergeSort::SortPairs(nullptr, bytes, keys.get(), vals.get(), n, cmp));
+    else CHECK_CUDA(bankcheck::cf::DeviceMergeSort::SortKeys(nullptr, bytes, keys.get(), n, cmp));
+  } else {
+    if (pairs) CHECK_CUDA(cub::DeviceMergeSort::SortPairs(nullptr, bytes, keys.get(), vals.get(), static_cast<std::int64_t>(n), cmp));
+    else CHECK_CUDA(cub::DeviceMergeSort::SortKeys(nullptr, bytes, keys.get(), static_cast<std::int64_t>(n), cmp));
+  }
+  Buffer<unsigned char> temp(std::max<std::size_t>(bytes, 1));
+  if (ours) {
+    if (pairs) CHECK_CUDA(bankcheck::cf::DeviceMergeSort::SortPairs(temp.get(), bytes, keys.get(), vals.get(), n, cmp));
+    else CHECK_CUDA(bankcheck::cf::DeviceMergeSort::SortKeys(temp.get(), bytes, keys.get(), n, cmp));
+  } else {
+    if (pairs) CHECK_CUDA(cub::DeviceMergeSort::SortPairs(temp.get(), bytes, keys.get(), vals.get(), static_cast<std::int64_t>(n), cmp));
+    else CHECK_CUDA(cub::DeviceMergeSort::SortKeys(temp.get(), bytes, keys.get(), static_cast<std::int64_t>(n), cmp));
+  }
+  CHECK_CUDA(cudaDeviceSynchronize());
+  return std::make_pair(keys.download(n), vals.download(n));
+}
+
 /// Sorts `input` with our sort (keys, then pairs) and CUB's, compares with the CPU.
 template <class Key, class Cmp>
 void check_one(const std::string& label, const std::vector<Key>& input, Cmp cmp) {
@@ -61,28 +90,7 @@ void check_one(const std::string& label, const std::vector<Key>& input, Cmp cmp)
   const std::string what = std::to_string(sizeof(Key)) + "-byte " + label + " n=" + std::to_string(n);
   Buffer<Key> keys(n);
   Buffer<Value> vals(n);
-  auto sort_with = [&](bool pairs, bool ours) {
-    keys.upload(input);
-    vals.upload(pos);
-    std::size_t bytes = 0;
-    if (ours) {
-      if (pairs) CHECK_CUDA(bankcheck::cf::DeviceMergeSort::SortPairs(nullptr, bytes, keys.get(), vals.get(), n, cmp));
-      else CHECK_CUDA(bankcheck::cf::DeviceMergeSort::SortKeys(nullptr, bytes, keys.get(), n, cmp));
-    } else {
-      if (pairs) CHECK_CUDA(cub::DeviceMergeSort::SortPairs(nullptr, bytes, keys.get(), vals.get(), static_cast<std::int64_t>(n), cmp));
-      else CHECK_CUDA(cub::DeviceMergeSort::SortKeys(nullptr, bytes, keys.get(), static_cast<std::int64_t>(n), cmp));
-    }
-    Buffer<unsigned char> temp(std::max<std::size_t>(bytes, 1));
-    if (ours) {
-      if (pairs) CHECK_CUDA(bankcheck::cf::DeviceMergeSort::SortPairs(temp.get(), bytes, keys.get(), vals.get(), n, cmp));
-      else CHECK_CUDA(bankcheck::cf::DeviceMergeSort::SortKeys(temp.get(), bytes, keys.get(), n, cmp));
-    } else {
-      if (pairs) CHECK_CUDA(cub::DeviceMergeSort::SortPairs(temp.get(), bytes, keys.get(), vals.get(), static_cast<std::int64_t>(n), cmp));
-      else CHECK_CUDA(cub::DeviceMergeSort::SortKeys(temp.get(), bytes, keys.get(), static_cast<std::int64_t>(n), cmp));
-    }
-    CHECK_CUDA(cudaDeviceSynchronize());
-    return std::make_pair(keys.download(n), vals.download(n));
-  };
+  auto sort_with = [&](bool pairs, bool ours) { return sort_on_device(input, pos, keys, vals, pairs, ours, cmp); };
   const auto [cf_keys, unused] = sort_with(false, true);
   (void)unused;
   const auto [cf_pkeys, cf_vals] = sort_with(true, true);

@@ -31,6 +31,11 @@
 #            within PROBES_BUDGET_S seconds (default 400)
 #   ld8pair  8-byte loads with lanes paired on addresses (validate/sm90/cases/ld8pair.trace);
 #   ld8split the same with half warps of different degrees (ld8split.trace)
+#   microbench:NAME  any LDS/STS probe set validate/sm90/cases/NAME.trace the same way: one kernel
+#            per case, ncu per instruction, the source page in microbench-NAME/NAME.sass.csv for
+#            validate/sm90/collect_set.py (validate/README.md, "A probe set")
+#   programs the real programs of validate/programs/ with a `compare:` line, captured and compared
+#            (validate/programs/run_compare.sh programs; validate/README.md, "A real program")
 #   hopper   wgmma probes (validate/hopper/run_hopper.sh)
 #   tensormaps  the TMA probes alone (run_hopper.sh with TMA_ONLY=1): ncu, capture, compare, and the
 #            capture's tensor maps checked against the probe's (validate/hopper/check_tensor_maps.py)
@@ -42,6 +47,8 @@
 #   wgmma-timing one wgmma shape in good and bad layouts: cycles per wgmma and ncu's counts
 #   hopper-gemm  a hand-written TMA + wgmma GEMM, right and with wrong swizzles (validate/hopper/tma_wgmma_gemm.cu):
 #            captured, profiled, compared (its capture folder kept), then timed natively
+#   checks   the GPU programs' own correctness checks: the CF sort and its benchmark table, the TMA +
+#            wgmma GEMM, built here with nvcc (validate/gpu_checks.sh)
 #   bench    bench.replay on this machine's cores, with the SIMD path it measures
 #            fastest and again with BANKCHECK_SIMD=avx512 (model/simd_degree.hpp)
 # Results under $OUT/STEP/; large files (traces, reports, cubins) are removed
@@ -56,73 +63,67 @@ mkdir -p "$B" build
 cp -r build-gpu/smoke/. "$B/"  # with lib/, the shared libraries the pieces load (RPATH $ORIGIN/lib)
 cp build-gpu/programs/* "$B/"
 cp -r build-gpu/cli/. build/
-LOG=$OUT/batch.log
-step() {  # step NAME SECONDS CMD...
-  local name=$1 limit=$2
-  shift 2
-  local t0=$SECONDS
-  echo "== $name: start" | tee -a "$LOG"
-  timeout "$limit" "$@" >"$OUT/$name.log" 2>&1
-  echo "== $name: exit $? after $((SECONDS - t0)) s" | tee -a "$LOG"
-}
-{
-  date -u +"date %Y-%m-%dT%H:%M:%SZ"
-  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1
-  echo "git: $(git rev-parse HEAD 2>/dev/null || echo 'not a git checkout')"
-} >>"$LOG"
+source validate/gpu_env.sh  # gpu_environment, gpu_step (each step's output in $OUT/STEP.log)
+STEP_LOG=$OUT/batch.log
+gpu_environment >>"$STEP_LOG"
 for s in "$@"; do
   case $s in
-    cgforms) step cgforms 200 env PROBE_GROUPS=cgforms PROBES_BUDGET_S=180 OUT="$OUT/cgforms" bash validate/probes/run_on_gpu.sh ;;
-    casrcsize) step casrcsize 200 env PROBE_GROUPS=casrcsize PROBES_BUDGET_S=180 OUT="$OUT/casrcsize" bash validate/probes/run_on_gpu.sh ;;
-    cgwarm) step cgwarm 200 env PROBE_GROUPS=cgwarm PROBES_BUDGET_S=180 OUT="$OUT/cgwarm" bash validate/probes/run_on_gpu.sh ;;
-    cgline) step cgline 200 env PROBE_GROUPS=cgline PROBES_BUDGET_S=180 OUT="$OUT/cgline" bash validate/probes/run_on_gpu.sh ;;
-    cgsrc) step cgsrc 330 env PROBE_GROUPS=cgsrc PROBES_BUDGET_S=310 OUT="$OUT/cgsrc" bash validate/probes/run_on_gpu.sh ;;
+    cgforms) gpu_step cgforms 200 env PROBE_GROUPS=cgforms PROBES_BUDGET_S=180 OUT="$OUT/cgforms" bash validate/probes/run_on_gpu.sh ;;
+    casrcsize) gpu_step casrcsize 200 env PROBE_GROUPS=casrcsize PROBES_BUDGET_S=180 OUT="$OUT/casrcsize" bash validate/probes/run_on_gpu.sh ;;
+    cgwarm) gpu_step cgwarm 200 env PROBE_GROUPS=cgwarm PROBES_BUDGET_S=180 OUT="$OUT/cgwarm" bash validate/probes/run_on_gpu.sh ;;
+    cgline) gpu_step cgline 200 env PROBE_GROUPS=cgline PROBES_BUDGET_S=180 OUT="$OUT/cgline" bash validate/probes/run_on_gpu.sh ;;
+    cgsrc) gpu_step cgsrc 330 env PROBE_GROUPS=cgsrc PROBES_BUDGET_S=310 OUT="$OUT/cgsrc" bash validate/probes/run_on_gpu.sh ;;
     global)
-      step global 300 env CAPTURE_ARGS=--global LAUNCHES=${LAUNCHES:-4} ONLY="${ONLY:-search|merge_sort_u32|radix_sort_u32|histogram|scan|reduce}" \
+      gpu_step global 300 env CAPTURE_ARGS=--global LAUNCHES=${LAUNCHES:-4} ONLY="${ONLY:-search|merge_sort_u32|radix_sort_u32|histogram|scan|reduce}" \
         OUT="$OUT/global" B="$B" PROGRAM_BIN="$B" BANKCHECK="$PWD/build/bankcheck" \
         bash validate/programs/run_compare.sh global-search cub-device ;;
-    stages) step stages 200 env OUT="$OUT/stages" B="$B" REPS=${REPS:-3} bash validate/capture/summary_stages.sh ;;
-    torch) step torch 300 env CUDA_MODULE_LOADING=LAZY CAPTURE_ARGS="${TORCH_CAPTURE_ARGS:-}" ONLY="${TORCH_ONLY:-softmax|layer_norm}" \
+    stages) gpu_step stages 200 env OUT="$OUT/stages" B="$B" REPS=${REPS:-3} bash validate/capture/summary_stages.sh ;;
+    torch) gpu_step torch 300 env CUDA_MODULE_LOADING=LAZY CAPTURE_ARGS="${TORCH_CAPTURE_ARGS:-}" ONLY="${TORCH_ONLY:-softmax|layer_norm}" \
         OUT="$OUT/torch" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh torch ;;
-    mpi) step mpi 280 env OUT="$OUT/mpi" MPI=build-gpu/mpi bash validate/mpi_scaling.sh ;;
-    fulltrace) step fulltrace 200 env OUT="$OUT/fulltrace" B="$B" bash validate/capture/full_trace_rate.sh ;;
+    mpi) gpu_step mpi 280 env OUT="$OUT/mpi" MPI=build-gpu/mpi bash validate/mpi_scaling.sh ;;
+    fulltrace) gpu_step fulltrace 200 env OUT="$OUT/fulltrace" B="$B" bash validate/capture/full_trace_rate.sh ;;
     bench)
-      step bench 150 build/bench.replay --runs 5
-      step bench-avx512 120 env BANKCHECK_SIMD=avx512 build/bench.replay --runs 5 ;;
-    triton) step triton 300 env CUDA_MODULE_LOADING=LAZY ONLY="${TRITON_ONLY:-matmul}" KEEP_OPS="${KEEP_OPS:-}" \
+      gpu_step bench 150 build/bench.replay --runs 5
+      gpu_step bench-avx512 120 env BANKCHECK_SIMD=avx512 build/bench.replay --runs 5 ;;
+    triton) gpu_step triton 300 env CUDA_MODULE_LOADING=LAZY ONLY="${TRITON_ONLY:-matmul}" KEEP_OPS="${KEEP_OPS:-}" \
         OUT="$OUT/triton" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh triton ;;
-    library) step library 560 env CUDA_MODULE_LOADING=LAZY LAUNCHES=${LAUNCHES:-4} KEEP_OPS="${KEEP_OPS:-cpasync[.a-z]*|wgmma}" \
+    library) gpu_step library 560 env CUDA_MODULE_LOADING=LAZY LAUNCHES=${LAUNCHES:-4} KEEP_OPS="${KEEP_OPS:-cpasync[.a-z]*|wgmma}" \
         CAPTURE_S=150 NCU_S=200 ONLY="${LIBRARY_ONLY:-}" OUT="$OUT/library" B="$B" BANKCHECK="$PWD/build/bankcheck" \
         bash validate/programs/run_compare.sh library ;;
-    script) step script 560 env CUDA_MODULE_LOADING=LAZY CAPTURE_S=420 NCU_S=120 EXPORT_S="${EXPORT_S:-300}" OUT="$OUT/script" B="$B" \
+    script) gpu_step script 560 env CUDA_MODULE_LOADING=LAZY CAPTURE_S=420 NCU_S=120 EXPORT_S="${EXPORT_S:-300}" OUT="$OUT/script" B="$B" \
         BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh script ;;
-    atomics64) step atomics64 200 env LAUNCHES=40 KEEP_OPS='atom[.a-z]*' KEEP_LINES=100000 OUT="$OUT/atomics64" B="$B" \
+    atomics64) gpu_step atomics64 200 env LAUNCHES=40 KEEP_OPS='atom[.a-z]*' KEEP_LINES=100000 OUT="$OUT/atomics64" B="$B" \
         BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh atomics64 ;;
-    ldgsts) step ldgsts 300 env LAUNCHES=12 KEEP_OPS='cpasync[.a-z]*' KEEP_LINES=30000 OUT="$OUT/ldgsts" B="$B" \
+    ldgsts) gpu_step ldgsts 300 env LAUNCHES=12 KEEP_OPS='cpasync[.a-z]*' KEEP_LINES=30000 OUT="$OUT/ldgsts" B="$B" \
         BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh ldgsts ;;
-    probes) step probes 420 env OUT="$OUT/probes" PROBES_BUDGET_S="${PROBES_BUDGET_S:-400}" PROBE_GROUPS="${PROBE_GROUPS:-zfill,caltc,cgltc}" \
+    probes) gpu_step probes 420 env OUT="$OUT/probes" PROBES_BUDGET_S="${PROBES_BUDGET_S:-400}" PROBE_GROUPS="${PROBE_GROUPS:-zfill,caltc,cgltc}" \
         bash validate/probes/run_on_gpu.sh ;;
-    ld8pair|ld8split) step "$s" 200 env OUT="$OUT/$s" CASES="validate/sm90/cases/$s.trace" NAME="$s" \
+    ld8pair|ld8split) gpu_step "$s" 200 env OUT="$OUT/$s" CASES="validate/sm90/cases/$s.trace" NAME="$s" \
         bash validate/sm90/run_ld8cap.sh ;;
-    wgmma-blind) step wgmma-blind 300 env WGMMA_SET=blind OUT="$OUT/wgmma-blind" B="$B" BANKCHECK="$PWD/build/bankcheck" \
+    microbench:*) gpu_step "microbench-${s#microbench:}" 200 env OUT="$OUT/microbench-${s#microbench:}" \
+        CASES="validate/sm90/cases/${s#microbench:}.trace" NAME="${s#microbench:}" bash validate/sm90/run_ld8cap.sh ;;
+    programs) gpu_step programs 560 env OUT="$OUT/programs" B="$B" BANKCHECK="$PWD/build/bankcheck" \
+        bash validate/programs/run_compare.sh programs ;;
+    wgmma-blind) gpu_step wgmma-blind 300 env WGMMA_SET=blind OUT="$OUT/wgmma-blind" B="$B" BANKCHECK="$PWD/build/bankcheck" \
         bash validate/hopper/run_hopper.sh ;;
-    wgmma-int8) step wgmma-int8 300 env WGMMA_SET=int8 OUT="$OUT/wgmma-int8" B="$B" BANKCHECK="$PWD/build/bankcheck" \
+    wgmma-int8) gpu_step wgmma-int8 300 env WGMMA_SET=int8 OUT="$OUT/wgmma-int8" B="$B" BANKCHECK="$PWD/build/bankcheck" \
         bash validate/hopper/run_hopper.sh ;;
-    wgmma-summary) step wgmma-summary 400 env OUT="$OUT/wgmma-summary" B="$B" BANKCHECK="$PWD/build/bankcheck" \
+    wgmma-summary) gpu_step wgmma-summary 400 env OUT="$OUT/wgmma-summary" B="$B" BANKCHECK="$PWD/build/bankcheck" \
         bash validate/hopper/summary_check.sh ;;
-    wgmma-timing) step wgmma-timing 200 env WGMMA_SET=timing OUT="$OUT/wgmma-timing" B="$B" BANKCHECK="$PWD/build/bankcheck" \
+    wgmma-timing) gpu_step wgmma-timing 200 env WGMMA_SET=timing OUT="$OUT/wgmma-timing" B="$B" BANKCHECK="$PWD/build/bankcheck" \
         bash validate/hopper/run_hopper.sh ;;
-    speed) step speed 590 env OUT="$OUT/speed" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/capture/capture_speed.sh ;;
-    tensormaps) step tensormaps 300 env TMA_ONLY=1 OUT="$OUT/tensormaps" B="$B" BANKCHECK="$PWD/build/bankcheck" \
+    speed) gpu_step speed 590 env OUT="$OUT/speed" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/capture/capture_speed.sh ;;
+    tensormaps) gpu_step tensormaps 300 env TMA_ONLY=1 OUT="$OUT/tensormaps" B="$B" BANKCHECK="$PWD/build/bankcheck" \
         bash validate/hopper/run_hopper.sh ;;
     hopper-gemm)
-      step hopper-gemm 400 env KEEP_CAPTURE=1 OUT="$OUT/hopper-gemm" B="$B" BANKCHECK="$PWD/build/bankcheck" \
+      gpu_step hopper-gemm 400 env KEEP_CAPTURE=1 OUT="$OUT/hopper-gemm" B="$B" BANKCHECK="$PWD/build/bankcheck" \
         bash validate/programs/run_compare.sh hopper-gemm
-      step hopper-gemm-time 120 "$OUT/hopper-gemm/programs/bin/tma_wgmma_gemm" --time ;;
-    hopper) step hopper 500 env OUT="$OUT/hopper" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/hopper/run_hopper.sh ;;
-    *) echo "unknown step $s" | tee -a "$LOG" ;;
+      gpu_step hopper-gemm-time 120 "$OUT/hopper-gemm/programs/bin/tma_wgmma_gemm" --time ;;
+    hopper) gpu_step hopper 500 env OUT="$OUT/hopper" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/hopper/run_hopper.sh ;;
+    checks) gpu_step checks 300 env OUT="$OUT/checks" bash validate/gpu_checks.sh ;;
+    *) echo "unknown step $s" | tee -a "$STEP_LOG" ;;
   esac
 done
 find "$OUT" \( -name '*.bktrace' -o -name '*.ncu-rep' -o -name '*.cubin' -o -name bin \) -prune -exec rm -rf {} + 2>/dev/null
 rm -rf "$W"
-echo "== done in ${SECONDS}s" | tee -a "$LOG"
+echo "== done in ${SECONDS}s" | tee -a "$STEP_LOG"

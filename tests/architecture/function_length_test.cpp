@@ -35,14 +35,6 @@ constexpr OverBudget kOverBudget[] = {
     {"capture/injection/tensor_map_callbacks.hpp", "Capture::on_tensor_map_encode", 68},
     {"capture/injection/launch_callbacks.hpp", "Capture::begin_launch", 61},
     {"capture/injection/tensor_map_callbacks.hpp", "Capture::join_tensor_maps", 61},
-    // Not yet split: the device sort's dispatch and its benchmarks, a wgmma probe kernel whose SASS the
-    // measurements name; to be split with a GPU run that checks them.
-    {"validate/cf_merge/sort_table_profile.cuh", "profile_size", 111},
-    {"kernels/cf_merge_sort.cuh", "dispatch", 66},
-    {"kernels/cf_sort_bench_check.cuh", "check_one", 62},
-    {"validate/cf_merge/sort_table.cu", "time_size", 61},
-    {"validate/cf_merge/sort_table_sweep.cuh", "sweep_keys", 61},
-    {"validate/hopper/tma_wgmma_gemm.cu", "gemm_kernel", 61},
 };
 
 std::string read_file(const std::filesystem::path& p) {

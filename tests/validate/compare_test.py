@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tests of validate/harness/compare.py on launch-level data measured on the
+"""Tests of validate/harness/launch_compare.py on launch-level data measured on the
 H100 (validate/results/h100-2026-11-22/: the predictions, manifests and ncu
 tables of the 2026-11-22 run, GPU and commands in its README). The script
 must exit 0 only when every (case, op, quantity) is equal and every launch
@@ -16,7 +16,7 @@ import unittest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 DATA = os.path.join(ROOT, "validate", "results", "h100-2026-11-22")
-SCRIPT = os.path.join(ROOT, "validate", "harness", "compare.py")
+SCRIPT = os.path.join(ROOT, "validate", "harness", "launch_compare.py")
 
 
 def run(program, work, predicted=None, manifest=None, ncu=None):

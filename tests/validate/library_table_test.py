@@ -1,4 +1,4 @@
-"""README's library-kernel table is validate/library/summarize.py's output
+"""README's library-kernel table is validate/library/library_table.py's output
 on the committed compare CSVs (validate/results/h100-2026-11-27/library),
 whole and unedited; and the summary's verdict reading is checked on rows
 whose verdict strings overlap ("no" is a prefix of "not modelled")."""
@@ -9,7 +9,7 @@ import tempfile
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SCRIPT = os.path.join(ROOT, "validate", "library", "summarize.py")
+SCRIPT = os.path.join(ROOT, "validate", "library", "library_table.py")
 
 
 class LibraryTable(unittest.TestCase):

@@ -14,7 +14,8 @@ mkdir -p "$OUT"
 RES="$OUT/full_trace_rate.txt"
 : >"$RES"
 WORK=$(mktemp -d)
-log() { echo "$*" | tee -a "$RES"; }
+GPU_LOG=$RES
+source validate/gpu_env.sh  # log
 seconds() {  # seconds LOG CMD...: wall seconds of CMD, its output in LOG
   local log=$1 s e
   shift

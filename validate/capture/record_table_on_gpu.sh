@@ -26,9 +26,8 @@ mkdir -p "$OUT"
 rm -rf "$WORK" && mkdir -p "$WORK"
 RES=$OUT/record_table.txt
 : >"$RES"
-log() { echo "$*" | tee -a "$RES"; }
-now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
+GPU_LOG=$RES
+source validate/gpu_env.sh  # log, now, since
 log "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 log "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo none); $(nproc) cores"
 log "bankcheck: $BANKCHECK ($(git rev-parse --short HEAD 2>/dev/null || echo unknown))"

@@ -43,9 +43,8 @@ mkdir -p "$OUT"
 rm -rf "$WORK" && mkdir -p "$WORK"
 RES=$OUT/scaling.txt
 : >"$RES"
-log() { echo "$*" | tee -a "$RES"; }
-now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+GPU_LOG=$RES
+source validate/gpu_env.sh  # log, now, since (with one decimal here)
 bytes() { du -sb "$1" 2>/dev/null | cut -f1; }
 # PyTorch loads hundreds of modules; only the kernels it runs need loading (as graph_suite.sh runs torch).
 export CUDA_MODULE_LOADING=LAZY
@@ -60,19 +59,19 @@ log "bankcheck: $BANKCHECK ($(git rev-parse --short HEAD 2>/dev/null || echo unk
 for i in 1 2; do
   t=$(now)
   timeout 90 python3 "$PROG" "${ARGS[@]}" --out "$OUT/plain$i.txt" >"$OUT/plain$i.log" 2>&1
-  log "plain $i: rc=$? $(since "$t") s"
+  log "plain $i: rc=$? $(since "$t" 1) s"
 done
 log "plain runs agree: $(cmp -s "$OUT/plain1.txt" "$OUT/plain2.txt" && echo yes || echo NO)"
 
 t=$(now)
 timeout 150 "$BANKCHECK" capture --summary -o "$WORK/summary" -- python3 "$PROG" "${ARGS[@]}" --out "$OUT/summary.txt" \
   >"$OUT/summary.log" 2>&1
-log "summary: rc=$? $(since "$t") s, $(bytes "$WORK/summary") bytes"
+log "summary: rc=$? $(since "$t" 1) s, $(bytes "$WORK/summary") bytes"
 
 t=$(now)
 timeout "${FULL_LIMIT:-200}" "$BANKCHECK" capture --max-bytes "$MAX_BYTES" -o "$WORK/full" -- python3 "$PROG" "${ARGS[@]}" --out "$OUT/full.txt" \
   >"$OUT/full.log" 2>&1
-log "full (deduplicated, --max-bytes $MAX_BYTES): rc=$? $(since "$t") s, $(bytes "$WORK/full") bytes"
+log "full (deduplicated, --max-bytes $MAX_BYTES): rc=$? $(since "$t" 1) s, $(bytes "$WORK/full") bytes"
 
 if [ -z "${SKIP_STOP:-}" ]; then
 t=$(now)
@@ -85,7 +84,7 @@ kill -INT "$pid"
 for _ in $(seq 60); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
 kill -0 "$pid" 2>/dev/null && { log "stopped: still running 60 s after SIGINT: SIGKILL"; kill -KILL "$pid"; }
 wait "$pid"
-log "stopped (--no-dedup, SIGINT after $STOP_AFTER s): rc=$? $(since "$t") s, $(bytes "$WORK/stopped") bytes" \
+log "stopped (--no-dedup, SIGINT after $STOP_AFTER s): rc=$? $(since "$t" 1) s, $(bytes "$WORK/stopped") bytes" \
   "(the work folder held $at_stop bytes at the signal)"
 log "left in $WORK: $(ls -A "$WORK" | tr '\n' ' ')"
 fi
@@ -95,7 +94,7 @@ for c in full stopped; do
   [ "$SECONDS" -lt 500 ] || { log "replay $c: not run (the call's time is spent: $SECONDS s)"; continue; }
   t=$(now)
   timeout 90 "$BANKCHECK" replay "$WORK/$c" --json >"$OUT/replay-$c.json" 2>"$OUT/replay-$c.err"
-  log "replay $c: rc=$? $(since "$t") s"
+  log "replay $c: rc=$? $(since "$t" 1) s"
 done
 
 python3 "$CHECK" "$OUT" "$WORK" 2>&1 | tee -a "$RES"

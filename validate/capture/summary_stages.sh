@@ -23,7 +23,8 @@ RES="$OUT/summary_stages.txt"
 [ $# -gt 0 ] || set -- "$B/cub_device" merge_sort_u32 $((1 << 24))
 SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 WORK=$(mktemp -d)
-log() { echo "$*" | tee -a "$RES"; }
+GPU_LOG=$RES
+source validate/gpu_env.sh  # log
 log "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo none)"
 log "program: $*"
 timed() {  # timed NAME ENV... -- CMD...: median wall seconds of REPS runs

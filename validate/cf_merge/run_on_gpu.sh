@@ -250,7 +250,7 @@ fi
   echo; tail -1 "$res/sass_summary.txt"
   echo; echo "check: rc=$check_rc"; grep -E "^FAIL|failure" "$res/check.log" | head -10
   echo; args=(); [[ -f "$res/time.csv" ]] && args+=("$res/time.csv"); [[ -f "$res/tune.csv" ]] && args+=(--tune "$res/tune.csv")
-  ((${#args[@]})) && python3 validate/cf_merge/summarize.py "${args[@]}" 2>&1
+  ((${#args[@]})) && python3 validate/cf_merge/sort_ratios.py "${args[@]}" 2>&1
   echo; echo "ncu per site (gather = the dual subsequence gather's loads):"
   for r in cf_random cf_worst cub_worst; do [[ -f "$res/$r.sites.txt" ]] && { echo "== $r"; cat "$res/$r.sites.txt"; }; done
 } > "$OUT/summary.txt" 2>&1

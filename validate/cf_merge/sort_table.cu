@@ -23,7 +23,7 @@
 // mismatch prints FAIL and the exit status is 1.
 // Output: a markdown report on stdout (environment, the ratio tables), progress
 // and an estimate of the remaining time on stderr, the medians as CSV with -o
-// (kernel.cf_sort_bench's columns: validate/cf_merge/summarize.py reads it).
+// (kernel.cf_sort_bench's columns: validate/cf_merge/sort_ratios.py reads it).
 // --profile: CUDA events between the CF sort's launches (sort_table_profile.cuh).
 // --sweep: the whole sort and some of its forms against n in fine steps (sort_table_sweep.cuh).
 // --quick: a few sizes (2^20, 2^22, 2^22 + 12,345, 1,000,003 and CUB's worst size
@@ -122,6 +122,21 @@ std::vector<Input> inputs_at(std::uint64_t n, const WorstInputs<Key>& worst) {
   return v;
 }
 
+/// time_size's last step: the median of each sort's rounds on each input, into the table's cells and the CSV.
+template <class Key, bool kPairs>
+void record_size(Csv& csv, std::uint64_t n, const std::vector<Input>& inputs, const Algo (&algos)[3],
+                 const std::vector<std::array<std::vector<float>, 3>>& ms, Progress& progress) {
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    Cell& cell = results[{static_cast<int>(sizeof(Key)), kPairs, n, inputs[i].name}];
+    for (int a = 0; a < 3; ++a) {
+      cell.ms[a] = Timer::median(ms[i][a]);
+      csv.add({static_cast<int>(sizeof(Key)), kPairs, algo_name(algos[a]), inputs[i].name, n, cell.ms[a]});
+    }
+    progress.done_units += static_cast<double>(n) * (sizeof(Key) + (kPairs ? sizeof(ValueOf<Key>) : 0));
+    ++progress.done;
+  }
+}
+
 /// All inputs of one (keys, pairs, n): the three sorts interleaved, every output checked against
 /// CUB's merge sort of the same input in the warm-up round. The rounds go over every input in turn
 /// (round r of each input, then round r + 1): a disturbance of the GPU machine lasting longer than
@@ -182,15 +197,7 @@ void time_size(Csv& csv, const TableOptions& o, std::uint64_t n, const WorstInpu
         }
       }
     }
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    Cell& cell = results[{static_cast<int>(sizeof(Key)), kPairs, n, inputs[i].name}];
-    for (int a = 0; a < 3; ++a) {
-      cell.ms[a] = Timer::median(ms[i][a]);
-      csv.add({static_cast<int>(sizeof(Key)), kPairs, algo_name(kAlgos[a]), inputs[i].name, n, cell.ms[a]});
-    }
-    progress.done_units += static_cast<double>(n) * (sizeof(Key) + (kPairs ? sizeof(Value) : 0));
-    ++progress.done;
-  }
+  record_size<Key, kPairs>(csv, n, inputs, kAlgos, ms, progress);
 }
 
 /// The sizes and inputs of one (keys, pairs), counted into the progress plan (plan = true) or timed.

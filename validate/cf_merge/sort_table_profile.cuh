@@ -21,49 +21,10 @@
 #include "kernels/cf_sort_bench_inputs.cuh"
 #include "kernels/cf_sort_bench_sorter.cuh"
 #include "kernels/cf_sort_bench_time.cuh"
+#include "validate/cf_merge/event_marks.cuh"
 #include "validate/cf_merge/sort_table_report.cuh"
 
 namespace {
-
-/// The dispatch's marks: an event recorded on the default stream after each launch.
-class EventMarks {
- public:
-  EventMarks() : events_(512) {
-    for (auto& e : events_) CHECK_CUDA(cudaEventCreate(&e));
-  }
-  ~EventMarks() {
-    for (auto& e : events_) cudaEventDestroy(e);
-  }
-  EventMarks(const EventMarks&) = delete;
-  EventMarks& operator=(const EventMarks&) = delete;
-  /// Before a sort: the start event.
-  void start() {
-    labels_.clear();
-    CHECK_CUDA(cudaEventRecord(events_[0], 0));
-  }
-  void operator()(const char* stage, int pass) {
-    if (labels_.size() + 1 >= events_.size()) {
-      std::fprintf(stderr, "EventMarks: more than %zu launches\n", events_.size() - 1);
-      std::exit(1);
-    }
-    labels_.push_back(pass < 0 ? std::string(stage) : std::string(stage) + ", pass " + std::to_string(pass));
-    CHECK_CUDA(cudaEventRecord(events_[labels_.size()], 0));
-  }
-  /// After a sort (synchronized): each stage's ms, in launch order.
-  std::vector<std::pair<std::string, float>> stages() const {
-    std::vector<std::pair<std::string, float>> out;
-    for (std::size_t i = 0; i < labels_.size(); ++i) {
-      float ms = 0;
-      CHECK_CUDA(cudaEventElapsedTime(&ms, events_[i], events_[i + 1]));
-      out.push_back({labels_[i], ms});
-    }
-    return out;
-  }
-
- private:
-  std::vector<cudaEvent_t> events_;
-  std::vector<std::string> labels_;
-};
 
 /// The summary rows of the sizes profiled so far (printed last, one table).
 std::vector<std::string>& profile_summary() {
@@ -240,91 +201,63 @@ std::vector<std::string> stage_order(const StageTimes (&forms)[kForms]) {
   return out;
 }
 
+/// One profiled size's input (a random permutation of 0..n-1, values 0..n-1) and the two steps every
+/// timing repeats: restore the unsorted input into keys (and vals), check a sorted output against it.
 template <class Key, bool kPairs>
-void profile_size(const TableOptions& o, std::uint64_t n) {
+struct ProfileInput {
   using Value = ValueOf<Key>;
-  using P = CfDefault<Key, kPairs>;
-  using V = std::conditional_t<kPairs, Value, bankcheck::CfNoValue>;
-  const std::string what = keys_label(sizeof(Key), kPairs) + ", n = " + size_label(n);
-  std::fprintf(stderr, "# profile: %s\n", what.c_str());
-  Buffer<Key> src(n), keys(n);
-  Buffer<Value> vals(kPairs ? n : 0), src_vals(kPairs ? n : 0);
-  Buffer<unsigned long long> wrong(1);
-  fill_permutation<<<4096, 256>>>(src.get(), n, RandomPermutation(n, 0x5eed0000ull + n));
-  if (kPairs) fill_iota<<<1024, 256>>>(src_vals.get(), n);
-  CHECK_CUDA(cudaDeviceSynchronize());
-  V* v = nullptr;
-  if constexpr (kPairs) v = vals.get();
-  std::size_t bytes = 0;  // the half tile's: the most partitions
-  CHECK_CUDA((bankcheck::cf::detail::dispatch<typename PolicyForm<Change::half_items>::template PolicyOf<P>, Key,
-                                              V>(nullptr, bytes, keys.get(), v, static_cast<std::int64_t>(n), Less{}, 0)));
-  Buffer<unsigned char> temp(std::max<std::size_t>(bytes, 1));
-  Sorter<Key, kPairs> cub(Algo::cub_merge, static_cast<std::int64_t>(n), keys.get(), vals.get());
-  Sorter<Key, kPairs> cf(Algo::cf_merge, static_cast<std::int64_t>(n), keys.get(), vals.get());
-  Timer timer;
-  EventMarks marks;
+  std::uint64_t n;
+  Buffer<Key> src, keys;
+  Buffer<Value> vals, src_vals;
+  Buffer<unsigned long long> wrong;
+  explicit ProfileInput(std::uint64_t count)
+      : n(count), src(n), keys(n), vals(kPairs ? n : 0), src_vals(kPairs ? n : 0), wrong(1) {
+    fill_permutation<<<4096, 256>>>(src.get(), n, RandomPermutation(n, 0x5eed0000ull + n));
+    if (kPairs) fill_iota<<<1024, 256>>>(src_vals.get(), n);
+    CHECK_CUDA(cudaDeviceSynchronize());
+  }
+  void restore() {
+    CHECK_CUDA(cudaMemcpyAsync(keys.get(), src.get(), n * sizeof(Key), cudaMemcpyDeviceToDevice));
+    if (kPairs) CHECK_CUDA(cudaMemcpyAsync(vals.get(), src_vals.get(), n * sizeof(Value), cudaMemcpyDeviceToDevice));
+  }
+  void check(const Key* out, const char* what) {
+    check_sorted(out, kPairs ? vals.get() : static_cast<Value*>(nullptr), src.get(), n, wrong, what,
+                 keys_label(sizeof(Key), kPairs));
+  }
+};
+
+/// What profile_size measures: each form's stages (with events) and whole sorts (without), and
+/// the whole CF and CUB sorts of the same rounds.
+struct ProfileTimes {
   StageTimes forms[kForms];
   std::vector<float> form_ms[kForms];
   std::vector<float> cub_ms, cf_ms, cf_after_ms;
-  auto restore = [&] {
-    CHECK_CUDA(cudaMemcpyAsync(keys.get(), src.get(), n * sizeof(Key), cudaMemcpyDeviceToDevice));
-    if (kPairs) CHECK_CUDA(cudaMemcpyAsync(vals.get(), src_vals.get(), n * sizeof(Value), cudaMemcpyDeviceToDevice));
-  };
-  auto check = [&](const Key* out, const char* what) {
-    check_sorted(out, kPairs ? vals.get() : static_cast<Value*>(nullptr), src.get(), n, wrong, what,
-                 keys_label(sizeof(Key), kPairs));
-  };
-  // Each form twice: with an event after every launch (the stages), then whole without them.
-  auto marked = [&](auto form, StageTimes& into, std::vector<float>& whole, bool timed) {
-    using F = decltype(form);
-    auto sort = [&](auto&& marks_or_none) { sort_form<F, P>(temp.get(), bytes, keys.get(), v, n, marks_or_none); };
-    restore();
-    marks.start();
-    sort(marks);
-    CHECK_CUDA(cudaDeviceSynchronize());
-    if (timed) into.add(marks.stages());
-    check(keys.get(), "cf (events)");
-    const float t = timer.ms(restore, [&] { sort(bankcheck::cf::detail::NoMarks{}); });
-    if (timed) whole.push_back(t);
-    check(keys.get(), "cf (form)");
-  };
-  for (int r = -1; r < o.reps; ++r) {
-    const float t_cub = timer.ms(restore, [&] { cub.run(keys.get(), vals.get(), 0); });
-    check(cub.result_keys, "cub-merge");
-    const float t_cf = timer.ms(restore, [&] { cf.run(keys.get(), vals.get(), 0); });
-    check(cf.result_keys, "cf-merge");
-    std::apply([&](auto... f) {
-      int i = 0;
-      ([&] {
-        marked(f, forms[i], form_ms[i], r >= 0);
-        ++i;
-      }(), ...);
-    }, Forms{});
-    // the whole CF sort again, after the forms instead of after CUB's sort
-    const float t_cf_after = timer.ms(restore, [&] { cf.run(keys.get(), vals.get(), 0); });
-    check(cf.result_keys, "cf-merge after the forms");
-    if (r >= 0) cub_ms.push_back(t_cub), cf_ms.push_back(t_cf), cf_after_ms.push_back(t_cf_after);
-  }
-  const std::int64_t tiles = (static_cast<std::int64_t>(n) + P::kTile - 1) / P::kTile;
+};
+
+/// profile_size's table: a row per stage, a column per form, then the whole sorts; and the merge
+/// kernel's blocks an SM (the occupancy API, after the dispatch let the kernel take its shared memory).
+template <class Key, bool kPairs>
+void print_profile(const std::string& what, std::int64_t tiles, const ProfileTimes& t) {
+  using P = CfDefault<Key, kPairs>;
+  using V = std::conditional_t<kPairs, ValueOf<Key>, bankcheck::CfNoValue>;
   std::printf("\n### %s: %lld tiles of %d, %d passes\n\n| stage |", what.c_str(), static_cast<long long>(tiles),
               P::kTile, bankcheck::cf_merge_pass_count(tiles));
   for (const char* name : kFormNames) std::printf(" %s (ms) |", name);
   std::printf("\n|---|");
   for (int i = 0; i < kForms; ++i) std::printf("---:|");
   std::printf("\n");
-  for (const auto& label : stage_order(forms)) {
+  for (const auto& label : stage_order(t.forms)) {
     std::printf("| %s |", label.c_str());
-    for (const auto& f : forms) {
-      const double t = f.median(label);  // absent: that form has no such launch
-      t >= 0 ? std::printf(" %.4f |", t) : std::printf(" |");
+    for (const auto& f : t.forms) {
+      const double ms = f.median(label);  // absent: that form has no such launch
+      ms >= 0 ? std::printf(" %.4f |", ms) : std::printf(" |");
     }
     std::printf("\n");
   }
   std::printf("| **sum of the stages** |");
-  for (const auto& f : forms) std::printf(" %.4f |", f.sum(""));
+  for (const auto& f : t.forms) std::printf(" %.4f |", f.sum(""));
   std::printf("\n| **whole sort, no events** |");
-  for (const auto& t : form_ms) std::printf(" %.4f |", Timer::median(t));
-  // merge blocks an SM holds (the occupancy API, after the dispatch let the kernel take its shared memory)
+  for (const auto& ms : t.form_ms) std::printf(" %.4f |", Timer::median(ms));
   std::printf("\n| merge kernel's blocks an SM |");
   std::apply([&](auto... f) {
     ([&] {
@@ -338,21 +271,79 @@ void profile_size(const TableOptions& o, std::uint64_t n) {
   }, Forms{});
   std::printf("\n| whole CF sort, no events | %.4f |\n| whole CF sort after the forms, no events | %.4f |\n"
               "| whole CUB merge sort | %.4f |\n",
-              Timer::median(cf_ms), Timer::median(cf_after_ms), Timer::median(cub_ms));
-  // One summary line per size for the cross-size table printed last.
+              Timer::median(t.cf_ms), Timer::median(t.cf_after_ms), Timer::median(t.cub_ms));
+}
+
+/// One summary line per size for the cross-size table run_profile prints last.
+inline void add_profile_summary(const std::string& what, std::int64_t tiles, const ProfileTimes& t) {
   std::string line = "| " + what + " | " + std::to_string(tiles) + " | " +
                      std::to_string(bankcheck::cf_merge_pass_count(tiles)) + " |";
   char cell[64];
-  for (double t : {forms[0].median("block sort"), forms[0].sum("partition"), forms[0].sum("merge")}) {
-    std::snprintf(cell, sizeof cell, " %.4f |", t);
+  for (double ms : {t.forms[0].median("block sort"), t.forms[0].sum("partition"), t.forms[0].sum("merge")}) {
+    std::snprintf(cell, sizeof cell, " %.4f |", ms);
     line += cell;
   }
-  for (const auto& t : form_ms) {
-    std::snprintf(cell, sizeof cell, " %.4f |", Timer::median(t));
+  for (const auto& ms : t.form_ms) {
+    std::snprintf(cell, sizeof cell, " %.4f |", Timer::median(ms));
     line += cell;
   }
-  std::snprintf(cell, sizeof cell, " %.4f | %.4f |", Timer::median(cf_ms), Timer::median(cub_ms));
+  std::snprintf(cell, sizeof cell, " %.4f | %.4f |", Timer::median(t.cf_ms), Timer::median(t.cub_ms));
   profile_summary().push_back(line + cell);
+}
+
+template <class Key, bool kPairs>
+void profile_size(const TableOptions& o, std::uint64_t n) {
+  using P = CfDefault<Key, kPairs>;
+  using V = std::conditional_t<kPairs, ValueOf<Key>, bankcheck::CfNoValue>;
+  const std::string what = keys_label(sizeof(Key), kPairs) + ", n = " + size_label(n);
+  std::fprintf(stderr, "# profile: %s\n", what.c_str());
+  ProfileInput<Key, kPairs> in(n);
+  V* v = nullptr;
+  if constexpr (kPairs) v = in.vals.get();
+  std::size_t bytes = 0;  // the half tile's: the most partitions
+  CHECK_CUDA((bankcheck::cf::detail::dispatch<typename PolicyForm<Change::half_items>::template PolicyOf<P>, Key,
+                                              V>(nullptr, bytes, in.keys.get(), v, static_cast<std::int64_t>(n), Less{}, 0)));
+  Buffer<unsigned char> temp(std::max<std::size_t>(bytes, 1));
+  Sorter<Key, kPairs> cub(Algo::cub_merge, static_cast<std::int64_t>(n), in.keys.get(), in.vals.get());
+  Sorter<Key, kPairs> cf(Algo::cf_merge, static_cast<std::int64_t>(n), in.keys.get(), in.vals.get());
+  Timer timer;
+  EventMarks marks;
+  ProfileTimes t;
+  auto restore = [&] { in.restore(); };
+  // Each form twice: with an event after every launch (the stages), then whole without them.
+  auto marked = [&](auto form, StageTimes& into, std::vector<float>& whole, bool timed) {
+    using F = decltype(form);
+    auto sort = [&](auto&& marks_or_none) { sort_form<F, P>(temp.get(), bytes, in.keys.get(), v, n, marks_or_none); };
+    restore();
+    marks.start();
+    sort(marks);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    if (timed) into.add(marks.stages());
+    in.check(in.keys.get(), "cf (events)");
+    const float ms = timer.ms(restore, [&] { sort(bankcheck::cf::detail::NoMarks{}); });
+    if (timed) whole.push_back(ms);
+    in.check(in.keys.get(), "cf (form)");
+  };
+  for (int r = -1; r < o.reps; ++r) {
+    const float t_cub = timer.ms(restore, [&] { cub.run(in.keys.get(), in.vals.get(), 0); });
+    in.check(cub.result_keys, "cub-merge");
+    const float t_cf = timer.ms(restore, [&] { cf.run(in.keys.get(), in.vals.get(), 0); });
+    in.check(cf.result_keys, "cf-merge");
+    std::apply([&](auto... f) {
+      int i = 0;
+      ([&] {
+        marked(f, t.forms[i], t.form_ms[i], r >= 0);
+        ++i;
+      }(), ...);
+    }, Forms{});
+    // the whole CF sort again, after the forms instead of after CUB's sort
+    const float t_cf_after = timer.ms(restore, [&] { cf.run(in.keys.get(), in.vals.get(), 0); });
+    in.check(cf.result_keys, "cf-merge after the forms");
+    if (r >= 0) t.cub_ms.push_back(t_cub), t.cf_ms.push_back(t_cf), t.cf_after_ms.push_back(t_cf_after);
+  }
+  const std::int64_t tiles = (static_cast<std::int64_t>(n) + P::kTile - 1) / P::kTile;
+  print_profile<Key, kPairs>(what, tiles, t);
+  add_profile_summary(what, tiles, t);
 }
 
 int run_profile(const TableOptions& o) {

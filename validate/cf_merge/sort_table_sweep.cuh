@@ -55,6 +55,17 @@ constexpr const char* kSweepNames[] = {"default policy P",
 constexpr int kSweepForms = static_cast<int>(std::tuple_size_v<SweepForms>);
 static_assert(sizeof(kSweepNames) / sizeof(kSweepNames[0]) == kSweepForms, "a name for every form");
 
+/// sweep_keys' table head: one row per size, a column per sort and form.
+inline void print_sweep_header(const std::string& keys) {
+  std::printf("\n### %s: whole sort, median ms (random keys)\n\n| n | tiles of P | tiles of S | CUB merge sort | CF "
+              "drop-in |",
+              keys.c_str());
+  for (const char* name : kSweepNames) std::printf(" %s |", name);
+  std::printf(" CUB / CF |\n|---:|---:|---:|---:|---:|");
+  for (int i = 0; i < kSweepForms; ++i) std::printf("---:|");
+  std::printf("---:|\n");
+}
+
 template <class Key, bool kPairs>
 void sweep_keys(const TableOptions& o, const std::vector<std::uint64_t>& sizes) {
   using Value = ValueOf<Key>;
@@ -71,13 +82,7 @@ void sweep_keys(const TableOptions& o, const std::vector<std::uint64_t>& sizes) 
   Buffer<unsigned char> temp(std::max<std::size_t>(bytes, 1));
   V* v = nullptr;
   if constexpr (kPairs) v = vals.get();
-  std::printf("\n### %s: whole sort, median ms (random keys)\n\n| n | tiles of P | tiles of S | CUB merge sort | CF "
-              "drop-in |",
-              keys_label(sizeof(Key), kPairs).c_str());
-  for (const char* name : kSweepNames) std::printf(" %s |", name);
-  std::printf(" CUB / CF |\n|---:|---:|---:|---:|---:|");
-  for (int i = 0; i < kSweepForms; ++i) std::printf("---:|");
-  std::printf("---:|\n");
+  print_sweep_header(keys_label(sizeof(Key), kPairs));
   Timer timer;
   for (const std::uint64_t n : sizes) {
     fill_permutation<<<4096, 256>>>(src.get(), n, RandomPermutation(n, 0x5eed0000ull + n));

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Karsin 2015 Section 4.2.2 on an H100: GMS vs the static B-tree vs PBS, and
 # Nsight Compute's per-instruction global sectors of a small case for the
-# comparison with the model (validate/global_search/compare.py, run on the
+# comparison with the model (validate/global_search/sector_compare.py, run on the
 # development machine). Run from the repository root on the GPU machine:
 #
 #   OUT=/path/to/out bash validate/global_search/run_on_gpu.sh

@@ -15,7 +15,7 @@ res=$1
 mkdir -p "$res"
 metrics=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum
 cmp() {  # name predicted-dir
-  python3 validate/harness/compare.py --title "$1" --predicted "$2/pbs.predicted.csv" --manifest "$res/$1/pbs.manifest.csv" \
+  python3 validate/harness/launch_compare.py --title "$1" --predicted "$2/pbs.predicted.csv" --manifest "$res/$1/pbs.manifest.csv" \
     --ncu "$res/$1.ncu.csv" --csv "$res/$1.compare.csv" --markdown "$res/$1.summary.md"
 }
 prof() {  # name predicted-dir args...

@@ -13,7 +13,7 @@ Inputs:
   P.gi.txt     `nvdisasm -gi` of the program's cubin (the kernels are built
                with -lineinfo): every SASS instruction with its inline chain
   P.manifest.csv / P.predicted_sites.csv   from `kernel.P --mode profile` and
-               `--mode predict` (the same inputs, hash-checked by compare.py)
+               `--mode predict` (the same inputs, hash-checked by launch_compare.py)
 
 How an LDS/STS finds its site, stated up front:
   1. the launch's SASS (ncu's Source column) is matched, instruction by

@@ -10,7 +10,7 @@
 # BIN the kernels are built here with cmake (needs the project's dependencies).
 # For each program: check (GPU output vs the same code on the CPU, GPU trace vs
 # CPU trace), profile under Nsight Compute, compare with the prediction per
-# launch (compare.py), per instruction (sass: per_instruction.py), time.
+# launch (launch_compare.py), per instruction (sass: per_instruction.py), time.
 # Everything lands in $OUT/results.tar.gz; summaries are also printed.
 set -uo pipefail
 OUT=${OUT:-gpu-out}
@@ -61,7 +61,7 @@ for p in $programs; do
     echo "$p profile: rc=$rc, $(grep -c '^"[0-9]' "$res/$p.ncu.csv") kernels profiled"
     if [[ -f "$PRED/$p.predicted.csv" ]]; then
       cp "$PRED/$p.predicted.csv" "$res/"
-      python3 validate/harness/compare.py --title "$p" --predicted "$res/$p.predicted.csv" \
+      python3 validate/harness/launch_compare.py --title "$p" --predicted "$res/$p.predicted.csv" \
         --manifest "$res/$p.manifest.csv" --ncu "$res/$p.ncu.csv" \
         --csv "$res/$p.compare.csv" --markdown "$res/$p.summary.md" || status=1  # a mismatch or an unpaired launch
     else

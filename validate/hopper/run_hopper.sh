@@ -17,13 +17,9 @@ cd "$(dirname "$0")/../.."
 mkdir -p "$OUT"
 NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 W=$(mktemp -d /tmp/hopper.XXXXXX)
-step() {  # step NAME SECONDS CMD...
-  local name=$1 limit=$2
-  shift 2
-  local t0=$SECONDS
-  timeout "$limit" "$@" >"$OUT/$name.log" 2>&1
-  echo "$name: exit $? after $((SECONDS - t0)) s" | tee -a "$OUT/summary.txt"
-}
+source validate/gpu_env.sh  # gpu_step: each step's output in $OUT/NAME.log, its status in summary.txt
+STEP_LOG=$OUT/summary.txt
+step() { gpu_step "$@"; }
 # WGMMA_SET=blind: the blind set (validate/hopper/wgmma_blind_predictions.txt), without the TMA probes;
 # WGMMA_SET=int8: the s8/u8 set (validate/hopper/wgmma_int8_predictions.txt), likewise;
 # WGMMA_SET=timing: one shape in good and bad layouts, timed (cycles per wgmma) and counted, nothing captured

@@ -59,6 +59,40 @@ __device__ void wgmma_64x64x16(float (&d)[32], std::uint64_t da, std::uint64_t d
       : "l"(da), "l"(db), "r"(1));
 }
 
+/// Step 1 of a k-step, thread 0 only: both tiles at column k (A's rows from m0, B's from n0) by TMA,
+/// completing 2 * kTileBytes bytes on the barrier. Inlined, so the kernel's SASS is the one measured.
+__device__ __forceinline__ void load_tiles(const CUtensorMap* a_map, const CUtensorMap* b_map, std::uint32_t a_s,
+                                           std::uint32_t b_s, std::uint32_t bar_s, int k, int m0, int n0) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar_s), "r"(2 * kTileBytes) : "memory");
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
+          a_s),
+      "l"(a_map), "r"(k), "r"(m0), "r"(bar_s)
+      : "memory");
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
+          b_s),
+      "l"(b_map), "r"(k), "r"(n0), "r"(bar_s)
+      : "memory");
+}
+
+/// The epilogue's shared-memory write: the accumulator fragment of m64nNk16 (PTX ISA, "wgmma register
+/// fragment D") as fp16 rows of 128 bytes. Warp w holds rows 16w + lane/4 and 16w + lane/4 + 8;
+/// d[4j..4j+3] are columns 8j + 2*(lane%4) and the one after.
+template <bool kEpilogueSwizzled>
+__device__ __forceinline__ void store_fragment(const float (&d)[32], unsigned char* tile) {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+#pragma unroll
+  for (int j = 0; j < kTile / 8; ++j)
+#pragma unroll
+    for (int half_row = 0; half_row < 2; ++half_row) {
+      const int r = 16 * warp + lane / 4 + 8 * half_row;
+      const int chunk = kEpilogueSwizzled ? j ^ (r % 8) : j;  // 16-byte chunk of the 128-byte row
+      const __half2 v = __floats2half2_rn(d[4 * j + 2 * half_row], d[4 * j + 2 * half_row + 1]);
+      *reinterpret_cast<__half2*>(tile + r * 128 + 16 * chunk + 4 * (lane % 4)) = v;
+    }
+}
+
 /// kDescSwizzle: the descriptors' swizzle mode (1: 128B, what the tensor maps write; 2: 64B; 0: none).
 /// kEpilogueSwizzled: C is written where a 128B-swizzled store map reads it, else row-major.
 template <int kDescSwizzle, bool kEpilogueSwizzled>
@@ -82,20 +116,7 @@ __global__ void __launch_bounds__(128) gemm_kernel(const __grid_constant__ CUten
   // 128B swizzle, K-major: 8-row groups 1024 bytes apart; each k16 step starts 32 bytes further in the atom
   constexpr std::uint32_t sbo = kDescSwizzle == 2 ? 512 : 1024, lbo = kDescSwizzle == 0 ? 128 : 16;
   for (int kt = 0; kt < kK / kTile; ++kt) {
-    if (threadIdx.x == 0) {
-      asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar_s), "r"(2 * kTileBytes)
-                   : "memory");
-      asm volatile(
-          "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
-              a_s),
-          "l"(&a_map), "r"(kt * kTile), "r"(m0), "r"(bar_s)
-          : "memory");
-      asm volatile(
-          "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
-              b_s),
-          "l"(&b_map), "r"(kt * kTile), "r"(n0), "r"(bar_s)
-          : "memory");
-    }
+    if (threadIdx.x == 0) load_tiles(&a_map, &b_map, a_s, b_s, bar_s, kt * kTile, m0, n0);
     wait_parity(bar_s, kt & 1);
     asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
@@ -105,18 +126,7 @@ __global__ void __launch_bounds__(128) gemm_kernel(const __grid_constant__ CUten
     asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     __syncthreads();  // every warp has read the tiles before the next copy overwrites them
   }
-  // The accumulator fragment of m64nNk16 (PTX ISA, "wgmma register fragment D"): warp w holds rows
-  // 16w + lane/4 and 16w + lane/4 + 8; d[4j..4j+3] are columns 8j + 2*(lane%4) and the one after.
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-#pragma unroll
-  for (int j = 0; j < kTile / 8; ++j)
-#pragma unroll
-    for (int half_row = 0; half_row < 2; ++half_row) {
-      const int r = 16 * warp + lane / 4 + 8 * half_row;
-      const int chunk = kEpilogueSwizzled ? j ^ (r % 8) : j;  // 16-byte chunk of the 128-byte row
-      const __half2 v = __floats2half2_rn(d[4 * j + 2 * half_row], d[4 * j + 2 * half_row + 1]);
-      *reinterpret_cast<__half2*>(a_tile + r * 128 + 16 * chunk + 4 * (lane % 4)) = v;
-    }
+  store_fragment<kEpilogueSwizzled>(d, a_tile);
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
   __syncthreads();
   if (threadIdx.x == 0) {

@@ -1,5 +1,5 @@
 """Nsight Compute's exported pages as the probe summary reads them
-(summarize.py): the raw page (one row of kernel-level metrics per profiled
+(probe_summary.py): the raw page (one row of kernel-level metrics per profiled
 kernel) and the source page (per launch, one row per SASS instruction), and
 the memory instructions of a launch with their per-instruction counters.
 Standard library only."""

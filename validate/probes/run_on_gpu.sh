@@ -33,7 +33,7 @@
 #      loads, validate/sm90/cases/ld8mix.trace on the existing microbench),
 #      ld8pred (the ld8mix loads with idle lanes, predicated off or
 #      diverged instead of exited), global (sectors)
-#   8. joins the exports with the cases (validate/probes/summarize.py)
+#   8. joins the exports with the cases (validate/probes/probe_summary.py)
 #   9. compute-sanitizer memcheck of the probe program, if time is left
 #  10. packs $OUT/probes.tar.gz and prints a summary table
 #
@@ -284,7 +284,7 @@ PY
     fi
     export_step "$step"
     LAST_RAN_OPTS=("${opts[@]}")
-    if python3 validate/probes/summarize.py --selftest "$RES/ncu/$step" "$expect" > "$RES/logs/$step.check.log" 2>&1; then
+    if python3 validate/probes/probe_summary.py --selftest "$RES/ncu/$step" "$expect" > "$RES/logs/$step.check.log" 2>&1; then
       SRC_OPTS=("${opts[@]}")
       KM_USED=$mets
       TK=$(awk -v d=$((SECONDS - t0)) 'BEGIN{t=d/12; if (t<0.2) t=0.2; printf "%.2f", t}')
@@ -337,7 +337,7 @@ if want layout && have microbench; then
 fi
 
 # ---------------------------------------------------------------- 8. summary
-timeout -k 5 60 python3 validate/probes/summarize.py "$RES" > "$RES/summary-console.txt" 2>&1
+timeout -k 5 60 python3 validate/probes/probe_summary.py "$RES" > "$RES/summary-console.txt" 2>&1
 rc=$?
 record summarize "$([[ $rc == 0 ]] && echo ok || echo "failed(rc=$rc)")" 0
 

@@ -8,9 +8,10 @@
 # With BANKCHECK=path/to/bankcheck, the CLI captures and compares
 # (`bankcheck capture --library $B/...`, `bankcheck compare --ncu`);
 # without it, the minimal smoke driver in $B does.
-# GROUP: cub-device cub-block triton torch global-search library script ldgsts atomics64 hopper-gemm (each a list of
-# programs below). CAPTURE_ARGS: more options for `bankcheck capture`, e.g.
-# `--global` (global loads and stores too, compared with ncu's sectors).
+# GROUP: programs (every program of validate/programs/ with a `compare:` line, below), cub-device cub-block
+# triton torch global-search library script ldgsts atomics64 hopper-gemm (each a list of programs below).
+# CAPTURE_ARGS: more options for `bankcheck capture`, e.g. `--global` (global loads and stores
+# too, compared with ncu's sectors).
 # Per program: capture (at most $LAUNCHES launches matching its kernel
 # pattern), the same launches under `ncu --section SourceCounters`, exported
 # as the SASS source page, and `smoke_driver compare`. Writes
@@ -19,16 +20,20 @@
 # script goes on. KEEP_OPS=REGEX (with BANKCHECK): also keep the first
 # records of those ops (e.g. 'cpasync.cg'), as text, in
 # $OUT/programs/NAME.kept.trace, for studying their lanes off the GPU.
+# LIST=1: a dry run that needs no GPU, OUT or B: prints what each group would
+# build and compare (`build NAME SOURCE`, `program NAME KERNEL_REGEX CMD...`)
+# and runs nothing.
 KEEP_LINES=${KEEP_LINES:-3000}
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-: "${OUT:?set OUT}" "${B:?set B to the capture pieces (build-gpu/smoke)}"
-P="$OUT/programs"
-mkdir -p "$P"
+if [ -z "${LIST:-}" ]; then
+  : "${OUT:?set OUT}" "${B:?set B to the capture pieces (build-gpu/smoke)}"
+  mkdir -p "$OUT/programs" "${PROGRAM_BIN:-$OUT/programs/bin}"
+fi
+P="${OUT:-\$OUT}/programs"  # LIST=1 without OUT prints the paths with $OUT in them
 BIN=${PROGRAM_BIN:-$P/bin}
-mkdir -p "$BIN"
 LAUNCHES=${LAUNCHES:-8}
-SUM="$OUT/compare-summary.txt"
+SUM="${OUT:-}/compare-summary.txt"
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 log() { echo "$*" | tee -a "$SUM"; }
@@ -114,6 +119,37 @@ program() {  # program NAME KERNEL_REGEX CMD...   (ONLY=REGEX: only the programs
   rm -f "$P/$name.ncu-rep"
 }
 
+if [ -n "${LIST:-}" ]; then
+  build() { echo "build $1 $2"; }
+  program() {
+    [[ -n ${ONLY:-} && ! $1 =~ $ONLY ]] && return 0
+    echo "program $*"
+  }
+  log() { :; }
+fi
+
+# The programs of validate/programs/ that name themselves, one line each (validate/README.md,
+# "A real program"): a .cu file is built once as $BIN/<its name without .cu> and run with ARGS,
+# a .py file runs as `python3 FILE ARGS`. KERNEL_REGEX has no spaces.
+#   // compare: NAME KERNEL_REGEX [ARGS...]      (in a .cu file)
+#   # compare: NAME KERNEL_REGEX [ARGS...]       (in a .py file)
+self_named_programs() {
+  local f line words stem
+  for f in validate/programs/*.cu validate/programs/*.py; do
+    [ -e "$f" ] || continue
+    stem=$(basename "${f%.*}")
+    [[ $f == *.cu ]] && grep -qE '^// compare: ' "$f" && build "$stem" "$f"
+    while IFS= read -r line; do
+      read -r -a words <<<"$line"
+      if [[ $f == *.cu ]]; then
+        program "${words[2]}" "${words[3]}" "$BIN/$stem" "${words[@]:4}"
+      else
+        program "${words[2]}" "${words[3]}" python3 "$f" "${words[@]:4}"
+      fi
+    done < <(grep -E "^$([[ $f == *.cu ]] && echo '//' || echo '#') compare: [^ ]+ [^ ]+" "$f")
+  done
+}
+
 for group in "$@"; do
   log "== $group"
   case $group in
@@ -185,6 +221,9 @@ for group in "$@"; do
       # A PyTorch script of many launches: every captured launch compared or listed.
       LAUNCHES=${SCRIPT_LAUNCHES:-200} program lib.script "${SCRIPT_RE:-gemm|xmma|nvjet|reduce|softmax|SoftMax|sort|Sort|fmha|flash|conv|fprop|unique|scan|Scan|median}" \
         python3 validate/library/library_kernels.py script ;;
+    programs)
+      # every program of validate/programs/ with a `compare:` line (self_named_programs above)
+      self_named_programs ;;
     *) log "unknown group $group" ;;
   esac
 done

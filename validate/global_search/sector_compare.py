@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Per-instruction global sectors: Nsight Compute against the model.
 
-  python3 validate/global_search/compare.py NCU_SOURCE.csv [BANKCHECK]
+  python3 validate/global_search/sector_compare.py NCU_SOURCE.csv [BANKCHECK]
 
 NCU_SOURCE.csv is run_on_gpu.sh's ncu_source.csv (the small case: K=65536,
 2048 queries, 256 threads, 1 query per thread, 8 blocks, B-tree cached=1).

@@ -2,8 +2,8 @@
 `bankcheck compare --csv` outputs: per program, the shared-memory rows by
 verdict, and the LDGSTS and HGMMA rows by verdict.
 
-    python3 validate/library/summarize.py validate/results/h100-2026-11-27/library
-    python3 validate/library/summarize.py --hopper FOLDER...
+    python3 validate/library/library_table.py validate/results/h100-2026-11-27/library
+    python3 validate/library/library_table.py --hopper FOLDER...
 
 --hopper: the wgmma and TMA rows alone, per program: HGMMA rows by
 verdict, how many had both descriptors recovered from the SASS and how many

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Headline ratios of kernel.cf_sort_bench's CSV rows (time and tune modes).
 
-  summarize.py time.csv [more.csv ...] [--tune tune.csv]
+  sort_ratios.py time.csv [more.csv ...] [--tune tune.csv]
 
 Rows: key_bytes,pairs,algorithm,input,n,median_ms,keys_per_us. Per key size
 and keys/pairs, over the n >= 2^22 E of each series (E = 17 / 8 for CUB's

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Join the probe run's Nsight Compute exports with the cases they measured.
 
-  summarize.py RES              write RES/summary/*.csv and RES/summary.txt,
+  probe_summary.py RES              write RES/summary/*.csv and RES/summary.txt,
                                 print a compact summary
-  summarize.py --selftest STEP EXPECTED
+  probe_summary.py --selftest STEP EXPECTED
                                 check one calibration step (STEP.launches.txt,
                                 STEP.raw.csv, STEP.source.csv): the listed
                                 wavefronts (comma-separated, one per launch)

@@ -2,7 +2,7 @@
 """Predicted (bankcheck replay, sm90 preset) versus measured (Nsight Compute)
 shared-memory counts, one row per profiled kernel launch.
 
-  compare.py --predicted P.predicted.csv --manifest P.manifest.csv --ncu P.ncu.csv \
+  launch_compare.py --predicted P.predicted.csv --manifest P.manifest.csv --ncu P.ncu.csv \
              --csv out.csv --markdown out.md
 
 P.predicted.csv comes from `kernel.P --mode predict` (CPU, this machine),

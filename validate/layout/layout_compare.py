@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare bankcheck layout's predictions with the H100's counts.
 
-  python3 validate/layout/compare.py MEASURED [MEASURED ...] [--predictions FILE]
+  python3 validate/layout/layout_compare.py MEASURED [MEASURED ...] [--predictions FILE]
 
 MEASURED: the probe run's per-case summaries (RES/summary/layout.cases.csv
 and RES/summary/layoutldst.cases.csv, from

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The GPU programs' own correctness checks in one device call of a few minutes,
+# for a change to their code that the CPU tests cannot run (the CF sort's
+# dispatch, its benchmark table, the TMA + wgmma GEMM). From the repository
+# root on the GPU machine, nothing carried (each program is built here with
+# nvcc alone, validate/cf_merge/nvcc_build.sh):
+#
+#   OUT=DIR bash validate/gpu_checks.sh        (or: validate/gpu_batch.sh checks)
+#
+# Steps, each under `timeout`, its exit status and time in steps.log, a
+# failure recorded and the next step run, within BUDGET seconds (default 290):
+#   build        kernel.cf_sort_bench, cf_sort_table and tma_wgmma_gemm, in parallel
+#   gemm         tma_wgmma_gemm: exits 0 only when exactly its two descriptor variants are wrong
+#   sort-check   kernel.cf_sort_bench --mode check: ours and CUB's against std::sort ("0 failure(s)")
+#   profile      cf_sort_table --profile --quick --reps 1: every form's output checked
+#   table        cf_sort_table --quick --reps 1: every output checked against CUB's merge sort
+#   sweep        cf_sort_table --sweep --quick --reps 1
+#   gemm-sass    cuobjdump -sass of the GEMM (its instructions are what the hopper results name)
+# Everything lands in $OUT/gpu_checks.tar.gz (packed after every step).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+: "${OUT:?set OUT}"
+BUDGET=${BUDGET:-290}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+work=$(mktemp -d /tmp/bankcheck-gpu-checks.XXXXXX)
+res=$work/gpu_checks
+mkdir -p "$res/sort" "$res/table"
+SECONDS=0
+pack() { tar czf "$OUT/gpu_checks.tar.gz" -C "$work" --exclude='*.o' --exclude=bin gpu_checks; }
+source validate/cf_merge/nvcc_build.sh  # NVCC, CXX, cf_nvcc_build
+source validate/gpu_env.sh              # gpu_environment, gpu_step
+STEP_DIR=$res STEP_LOG=$res/steps.log STEP_BUDGET=$BUDGET
+step() { gpu_step "$@"; pack; }         # step NAME SECONDS CMD...: output in $res/NAME.log
+gpu_environment | tee "$res/environment.txt"
+
+bin=$res/bin
+mkdir -p "$bin"
+t0=$SECONDS
+cf_nvcc_build kernels/cf_sort_bench.cu "$bin/kernel.cf_sort_bench" "$res/sort" 200 &
+cf_nvcc_build validate/cf_merge/sort_table.cu "$bin/cf_sort_table" "$res/table" 200 &
+timeout 120 "$NVCC" -gencode=arch=compute_90a,code=sm_90a -O2 -std=c++17 -o "$bin/tma_wgmma_gemm" \
+  validate/hopper/tma_wgmma_gemm.cu -lcuda >"$res/build.gemm.txt" 2>&1
+echo "build.gemm rc=$?" | tee -a "$res/steps.log"
+wait
+for p in kernel.cf_sort_bench cf_sort_table tma_wgmma_gemm; do
+  [[ -x $bin/$p ]] && echo "build.$p ok" || echo "build.$p FAILED"
+done | tee -a "$res/steps.log"
+echo "build $((SECONDS - t0))s" >>"$res/steps.log"
+pack
+
+step gemm 60 "$bin/tma_wgmma_gemm"
+step sort-check 120 "$bin/kernel.cf_sort_bench" --mode check
+step profile 90 "$bin/cf_sort_table" --profile --quick --reps 1
+step table 90 "$bin/cf_sort_table" --quick --reps 1
+step sweep 60 "$bin/cf_sort_table" --sweep --quick --reps 1
+step gemm-sass 30 "$(dirname "$NVCC")/cuobjdump" -sass "$bin/tma_wgmma_gemm"
+{
+  cat "$res/steps.log"
+  echo "gemm: $(tail -n 3 "$res/gemm.log" 2>/dev/null | tr '\n' ' ')"
+  echo "sort-check: $(grep -E 'failure' "$res/sort-check.log" 2>/dev/null | tail -n 1)"
+  for s in table profile sweep; do
+    echo "$s: $(grep -c '^FAIL' "$res/$s.log" 2>/dev/null) FAIL lines; last: $(tail -n 1 "$res/$s.log" 2>/dev/null)"
+  done
+} >"$res/summary.txt"
+cat "$res/summary.txt"
+pack
+cp "$res/summary.txt" "$OUT/summary.txt"
+rm -rf "$work"
+echo "done in ${SECONDS}s"
