@@ -65,9 +65,9 @@ RequestCost BankModel::cost(const WarpRequest& request) const {
     }
   }
   if (rule_ == PhaseRule::sm90) return sm90_cost(request, Counter::instruction);
-  if (plain) return phase_cost(geometry_, rule_, request);
+  if (plain) return cost_by_phases(geometry_, rule_, request);
   switch (rule(request.op, w)) {
-    case AccessRule::phases: return phase_cost(geometry_, rule_, request);
+    case AccessRule::phases: return cost_by_phases(geometry_, rule_, request);
     case AccessRule::as_quad: return cost_as_quad(request);
     default: return RequestCost{0, 0, 0, 0, false};
   }
@@ -78,27 +78,25 @@ RequestCost BankModel::kernel_counter_cost(const WarpRequest& request) const {
   return cost(request);
 }
 
+namespace {
+/// A 12-byte request as the 16-byte instruction that carries it (rule 7), or
+/// nothing where an active address is not 16-byte aligned.
+std::optional<WarpRequest> as_quad(const WarpRequest& request) {
+  for (std::uint64_t a : request.addr)
+    if (a != kInactive && !carried_by_quad(a)) return std::nullopt;
+  return WarpRequest{request.op, 16, request.addr, request.source};
+}
+}  // namespace
+
 RequestCost BankModel::cost_as_quad(const WarpRequest& request) const {
   // The sanitizer reports 12 bytes for a 16-byte instruction that uses three
   // of its words (CUB BlockScan's warp aggregates: LDS.128 at a uniform,
   // 16-byte aligned address; measured 2 wavefronts for the broadcast, as a
   // 16-byte load). A 12-byte access at an address that is not 16-byte
   // aligned is no single instruction: not modelled.
-  for (std::uint64_t a : request.addr)
-    if (a != kInactive && a % 16 != 0) return RequestCost{0, 0, 0, 0, false};
-  const WarpRequest quad{request.op, 16, request.addr};
-  return models(quad.op, 16) ? cost(quad) : RequestCost{0, 0, 0, 0, false};
+  const auto quad = as_quad(request);
+  return quad && models(quad->op, 16) ? cost(*quad) : RequestCost{0, 0, 0, 0, false};
 }
-
-namespace {
-/// A 12-byte request as the 16-byte instruction that carries it (rule 7), or
-/// nothing where an active address is not 16-byte aligned.
-std::optional<WarpRequest> as_quad(const WarpRequest& request) {
-  for (std::uint64_t a : request.addr)
-    if (a != kInactive && a % 16 != 0) return std::nullopt;
-  return WarpRequest{request.op, 16, request.addr, request.source};
-}
-}  // namespace
 
 ConflictCulprit BankModel::culprit(const WarpRequest& request) const {
   if (!models(request.op, request.width)) return {};

@@ -11,11 +11,11 @@
 // conflict_degree() below is the one definition, written to be read rather
 // than to be fast. The implementations the model runs are defined as equal
 // to it and are tested against it:
-//  * the scalar passes of model/phase_rules.cpp, any geometry
+//  * the scalar passes of model/phase_rules.cpp (degree_of_phase), any geometry
 //    (tests/model/phase_rules_test.cpp);
 //  * the SIMD kernels of model/simd_degree.hpp, power-of-two geometries with
 //    one cell per lane (tests/model/simd_degree_test.cpp);
-//  * sm90::phase_degree of model/sm90_warp_cost.hpp, the H100's geometry,
+//  * sm90::phase_degree of model/sm90_phases.hpp, the H100's geometry,
 //    on the host and the GPU (tests/model/conflict_degree_test.cpp).
 #include <algorithm>
 #include <cstdint>

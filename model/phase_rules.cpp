@@ -1,6 +1,7 @@
 #include "model/phase_rules.hpp"
 
 #include "model/conflict_degree.hpp"
+#include "model/phase_lanes.hpp"
 #include "model/simd_degree.hpp"
 #include "model/sm90_warp_cost.hpp"
 
@@ -17,19 +18,19 @@ struct Phase {
   unsigned first = 0, count = 0;
 };
 
-/// Lanes per phase before sm90 pairs wide loads: a wavefront carries
-/// banks*bank_bytes bytes of lane data (times rows_per_word where a bank
-/// word spans several rows).
-unsigned unpaired_phase_lanes(const BankGeometry& g, PhaseRule rule, unsigned width) {
+/// Lanes per phase before sm90 pairs wide loads (model/phase_lanes.hpp): a
+/// wavefront carries banks*bank_bytes bytes of lane data (times
+/// rows_per_word where a bank word spans several rows); the DMM and
+/// PhaseRule::none serve the whole warp at once.
+unsigned unpaired_lanes_of(const BankGeometry& g, PhaseRule rule, unsigned width) {
   if (rule == PhaseRule::none || g.bank_bytes == 0) return g.warp;
-  const std::uint64_t bytes = std::uint64_t{g.banks} * g.bank_bytes * g.rows_per_word;
-  // width is a power of two: shift instead of a division
-  return static_cast<unsigned>(std::clamp<std::uint64_t>(bytes >> __builtin_ctz(width), 1, g.warp));
+  return unpaired_phase_lanes(std::uint64_t{g.banks} * g.bank_bytes * g.rows_per_word, width, g.warp);
 }
 
-/// Lanes per phase of a request.
-unsigned phase_lanes(const BankGeometry& g, PhaseRule rule, const WarpRequest& r) {
-  if (rule != PhaseRule::sm90) return unpaired_phase_lanes(g, rule, r.width);
+/// Lanes per phase of a request on any preset: sm90 pairs wide loads by its
+/// rule 3 (sm90::phase_lanes), the others do not.
+unsigned lanes_per_phase(const BankGeometry& g, PhaseRule rule, const WarpRequest& r) {
+  if (rule != PhaseRule::sm90) return unpaired_lanes_of(g, rule, r.width);
   std::uint32_t active = 0;  // sm90's geometry is fixed: 32 lanes (BankModel's constructor)
   for (unsigned l = 0; l < sm90::kLanes; ++l) active |= r.addr[l] != kInactive ? sm90::lane_bit(l) : 0u;
   return sm90::phase_lanes(r.op, r.width, r.addr.data(), active);
@@ -142,14 +143,16 @@ std::uint32_t single_cell_degree(const BankGeometry& g, const WarpRequest& r, Ph
   return degree_single_cell(g, r.width, lanes_of(r, p));
 }
 
-std::uint32_t phase_degree(const BankGeometry& g, const WarpRequest& r, Phase p) {
+/// Degree of one phase on any geometry: the fast passes where a lane
+/// touches one cell, else the definition (model/conflict_degree.hpp).
+std::uint32_t degree_of_phase(const BankGeometry& g, const WarpRequest& r, Phase p) {
   if (g.banks <= 64 && r.width <= cell_bytes(g, r.width)) return single_cell_degree(g, r, p);
   return degree_by_sorting(g, r, p);
 }
 
 template <class F>
 void for_each_phase(const BankGeometry& g, PhaseRule rule, const WarpRequest& r, F&& f) {
-  const unsigned n = phase_lanes(g, rule, r);
+  const unsigned n = lanes_per_phase(g, rule, r);
   const auto warp = static_cast<unsigned>(r.addr.size());
   for (unsigned first = 0; first < warp; first += n) f(Phase{first, std::min(n, warp - first)});
 }
@@ -163,21 +166,21 @@ std::uint32_t scalar_single_cell_degree(const BankGeometry& g, unsigned width, s
 SinglePhasePlan single_phase_plan(const BankGeometry& g, PhaseRule rule, unsigned width) {
   if (g.warp != 32 || !is_valid_width(width) || g.banks > 64 || width > cell_bytes(g, width)) return {};
   // One cell per lane: sm90's pairing of wide loads plays no part.
-  if (unpaired_phase_lanes(g, rule, width) < g.warp) return {};
+  if (unpaired_lanes_of(g, rule, width) < g.warp) return {};
   const auto map = cell_key_map(g, width);
   if (!map) return {};
   return SinglePhasePlan{simd_degree_kernel(*map, best_simd_path()), *map};  // not kSimdPath: models may be built during static initialisation
 }
 
-RequestCost phase_cost(const BankGeometry& g, PhaseRule rule, const WarpRequest& r) {
+RequestCost cost_by_phases(const BankGeometry& g, PhaseRule rule, const WarpRequest& r) {
   RequestCost cost;
   const auto warp = static_cast<unsigned>(r.addr.size());
-  if (g.banks <= 64 && r.width <= cell_bytes(g, r.width) && phase_lanes(g, rule, r) >= warp)
+  if (g.banks <= 64 && r.width <= cell_bytes(g, r.width) && lanes_per_phase(g, rule, r) >= warp)
     return cost_of_degree(single_cell_degree(g, r, Phase{0, warp}));  // one phase: no phase loop
   unsigned active = 0;
   for (const std::uint64_t a : r.addr) active += a != kInactive;
   for_each_phase(g, rule, r, [&](Phase p) {
-    const std::uint32_t d = phase_degree(g, r, p);
+    const std::uint32_t d = degree_of_phase(g, r, p);
     cost.wavefronts += d;
     cost.ideal += d > 0 ? 1 : 0;
     cost.degree = std::max(cost.degree, d);

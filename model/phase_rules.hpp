@@ -35,7 +35,7 @@ std::uint32_t scalar_single_cell_degree(const BankGeometry& g, unsigned width, s
 /// power-of-two geometry. Then the cost is the conflict degree alone, and a
 /// SIMD kernel computes it. Resolved once per model and width.
 /// @post kernel == nullptr where the shortcut does not apply; where it
-///       does, phase_cost(g, rule, r) == cost_of_degree(kernel(r.addr, map))
+///       does, cost_by_phases(g, rule, r) == cost_of_degree(kernel(r.addr, map))
 ///       for every r of that width, unless the kernel answers kNoSimdDegree.
 SinglePhasePlan single_phase_plan(const BankGeometry& g, PhaseRule rule, unsigned width);
 
@@ -46,8 +46,9 @@ inline RequestCost cost_of_degree(std::uint32_t d) {
 }
 
 /// The cost of a plain load or store under the phase rules of the presets
-/// other than sm90 (sm90 requests go to model/sm90_warp_cost.hpp).
-RequestCost phase_cost(const BankGeometry& g, PhaseRule rule, const WarpRequest& request);
+/// other than sm90 (sm90 requests go to model/sm90_warp_cost.hpp, whose
+/// sm90::phase_cost adds the H100's per-instruction count of paired loads).
+RequestCost cost_by_phases(const BankGeometry& g, PhaseRule rule, const WarpRequest& request);
 
 std::vector<std::uint32_t> phase_bank_words(const BankGeometry& g, PhaseRule rule, const WarpRequest& request);
 ConflictCulprit phase_culprit(const BankGeometry& g, PhaseRule rule, const WarpRequest& request);

@@ -131,7 +131,7 @@ template <class Address>
 BANKCHECK_HD WarpCost staged_copy_cost(unsigned width, const Address* dst, const std::uint64_t* src,
                                        std::uint32_t active) {
   WarpCost cost;
-  const unsigned n = unpaired_phase_lanes(width);
+  const unsigned n = unpaired_phase_lanes(kPhaseBytes, width, kLanes);
   for (unsigned first = 0; first < kLanes; first += n) {
     const std::uint32_t lanes = active & lane_range(first, n);
     const std::uint32_t zero_fill = zero_filling(src, lanes);

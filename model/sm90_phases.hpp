@@ -7,6 +7,7 @@
 #include "model/access_rule.hpp"
 #include "model/cost_invariants.hpp"
 #include "model/hd.hpp"
+#include "model/phase_lanes.hpp"
 #include "model/warp_request.hpp"
 
 namespace bankcheck::sm90 {
@@ -28,13 +29,9 @@ struct WarpCost {
   bool modelled = true;      ///< false: no rule for this (op, width) or these addresses; counts are zero
 };
 
-BANKCHECK_HD_INLINE bool is_power_width(unsigned width) {
-  return width == 1 || width == 2 || width == 4 || width == 8 || width == 16;
-}
-
 /// The rule of a power-of-two width (12 bytes is handled by rule()).
 BANKCHECK_HD_INLINE AccessRule power_width_rule(Op op, unsigned width) {
-  if (!is_power_width(width)) return AccessRule::unmodelled;
+  if (!is_valid_width(width)) return AccessRule::unmodelled;
   switch (op) {
     case Op::load:
     case Op::store: return AccessRule::phases;
@@ -65,18 +62,6 @@ BANKCHECK_HD_INLINE AccessRule rule(Op op, unsigned width) {
   return power_width_rule(op, width);
 }
 
-BANKCHECK_HD_INLINE unsigned log2_width(unsigned width) {
-  unsigned k = 0;
-  while ((1u << k) < width) ++k;
-  return k;
-}
-
-/// Lanes per phase before loads pair up: 128 bytes of lane data, at most the warp.
-BANKCHECK_HD_INLINE unsigned unpaired_phase_lanes(unsigned width) {
-  const unsigned lanes = kPhaseBytes >> log2_width(width);
-  return lanes < 1 ? 1 : (lanes > kLanes ? kLanes : lanes);
-}
-
 BANKCHECK_HD_INLINE std::uint32_t lane_bit(unsigned lane) { return std::uint32_t{1} << lane; }
 
 /// Lanes [first, first + count) of the warp as a mask.
@@ -96,11 +81,12 @@ BANKCHECK_HD bool lanes_pair_up(const Address* addr, std::uint32_t active, unsig
   return true;
 }
 
-/// Lanes per phase of a request: a store's phases, doubled for an 8- or
+/// Lanes per phase of a request: a store's phases (unpaired_phase_lanes,
+/// model/phase_lanes.hpp), doubled for an 8- or
 /// 16-byte load whose lanes pair up with l^1 or l^2 (rule 3).
 template <class Address>
 BANKCHECK_HD unsigned phase_lanes(Op op, unsigned width, const Address* addr, std::uint32_t active) {
-  unsigned lanes = unpaired_phase_lanes(width);
+  unsigned lanes = unpaired_phase_lanes(kPhaseBytes, width, kLanes);
   if (op == Op::load && width > kWordBytes && lanes < kLanes &&
       (lanes_pair_up(addr, active, 1) || lanes_pair_up(addr, active, 2)))
     lanes *= 2;
@@ -178,7 +164,7 @@ BANKCHECK_HD WarpCost phase_cost(Op op, unsigned width, const Address* addr, std
 template <class Address>
 BANKCHECK_HD WarpCost atomic_cost(unsigned width, const Address* addr, std::uint32_t active, unsigned repeat) {
   WarpCost cost;
-  const unsigned n = unpaired_phase_lanes(width), per_lane = words_per_lane(width);
+  const unsigned n = unpaired_phase_lanes(kPhaseBytes, width, kLanes), per_lane = words_per_lane(width);
   for (unsigned first = 0; first < kLanes; first += n) {
     std::uint8_t lanes_in_bank[kBanks] = {};
     std::uint32_t d = 0;
@@ -206,7 +192,7 @@ BANKCHECK_HD WarpCost atomic_cost(unsigned width, const Address* addr, std::uint
 template <class Address>
 BANKCHECK_HD WarpCost spin_cost(unsigned width, const Address* addr, std::uint32_t active) {
   WarpCost cost;
-  const unsigned n = unpaired_phase_lanes(width);
+  const unsigned n = unpaired_phase_lanes(kPhaseBytes, width, kLanes);
   for (unsigned first = 0; first < kLanes; first += n) {
     const std::uint32_t lanes = active & lane_range(first, n);
     if (lanes == 0) continue;

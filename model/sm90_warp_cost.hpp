@@ -92,7 +92,7 @@ BANKCHECK_HD WarpCost warp_cost(Op op, unsigned width, const Address* addr, std:
   unsigned lanes = 0;
   for (unsigned l = 0; l < kLanes; ++l) {
     lanes += (active >> l) & 1u;
-    aligned = aligned && (!(active & lane_bit(l)) || r != AccessRule::as_quad || addr[l] % 16 == 0);
+    aligned = aligned && (!(active & lane_bit(l)) || r != AccessRule::as_quad || carried_by_quad(addr[l]));
   }
   const WarpCost c = r != AccessRule::as_quad ? cost_by_rule(r, op, width, addr, active, counter, source)
                      : aligned ? cost_by_rule(power_width_rule(op, 16), op, 16, addr, active, counter, source)

@@ -13,6 +13,8 @@
 #include <span>
 #include <string_view>
 
+#include "model/hd.hpp"
+
 namespace bankcheck {
 
 enum class Op : std::uint8_t {
@@ -79,14 +81,20 @@ inline constexpr std::uint64_t kInactive = ~std::uint64_t{0};
 inline constexpr std::uint64_t kZeroFill = ~std::uint64_t{0} - 1;
 
 /// Widths a bank cell (and a plain load or store in the bank model) can
-/// have: powers of two from 1 to 16 bytes.
-constexpr bool is_valid_width(unsigned width) {
+/// have: powers of two from 1 to 16 bytes. Host and device (the sm90 rules).
+BANKCHECK_HD constexpr bool is_valid_width(unsigned width) {
   return width == 1 || width == 2 || width == 4 || width == 8 || width == 16;
 }
 
 /// The 12-byte access width: the Compute Sanitizer reports it for 3-word
 /// accesses (CUB BlockScan's warp scans); only 4-byte alignment is implied.
 inline constexpr unsigned kTripleWordWidth = 12;
+
+/// Whether a 12-byte access at `address` is the 16-byte instruction that
+/// carries it (docs/bank-model.md, rule 7): only at a 16-byte aligned
+/// address; elsewhere it is no single instruction and not modelled. Host
+/// and device (the sm90 rules run in the capture patch too).
+BANKCHECK_HD constexpr bool carried_by_quad(std::uint64_t address) { return address % 16 == 0; }
 
 /// Widths a trace record of `op` may carry, as a bit set over widths 0..16.
 /// ld/st/atom: 1, 2, 4, 8, 12, 16; ldsm/stsm: 16 (one matrix row);

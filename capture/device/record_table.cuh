@@ -64,6 +64,16 @@ __device__ __forceinline__ void write_entry(CaptureDescriptor* d, RecordEntry* e
     e->shape = shape;
     e->flags = flags;
   }
+  // Why the leader fences again after the barrier (PTX ISA, memory
+  // consistency model): a fence followed by a strong write of the same
+  // thread releases what precedes that fence in causality order. The
+  // bucket is written by the leader, the entry by every lane of the group,
+  // and another lane's writes reach the leader only through __syncwarp
+  // (memory ordering among its participants), after the leader's first
+  // fence: the two fences before the barrier are fence.sc, but their order
+  // in Fence-SC is not fixed by the barrier that follows both. Only a
+  // fence after the barrier puts every lane's words before atomicExch's
+  // publication, which readers acquire (load_bucket).
   __threadfence();
   __syncwarp(group);
   if (lane == leader) {
@@ -101,7 +111,7 @@ __device__ __forceinline__ bool table_add(CaptureDescriptor* d, std::uint64_t pc
   }
   const std::uint32_t shape = record_shape(op, width);
   const std::uint64_t hash = record_hash(pc, shape, mask, lanes);
-  const std::uint32_t buckets = 2 * d->table_capacity;  // a power of two
+  const std::uint32_t buckets = table_buckets(d->table_capacity);  // a power of two
   std::uint32_t b = static_cast<std::uint32_t>(hash) & (buckets - 1);
   for (unsigned probe = 0; probe < kTableProbes; ++probe, b = (b + 1) & (buckets - 1)) {
     bool claimed = false;

@@ -22,7 +22,7 @@ using namespace bankcheck::capture;
 /// Whether launches get a table: full captures that merge identical records.
 std::uint64_t Capture::table_bytes() const {
   if (options_.summary_slots != 0 || !options_.dedup) return 0;
-  return sizeof(RecordEntry) * std::uint64_t{kTableRecords} + sizeof(std::uint32_t) * 2 * std::uint64_t{kTableRecords};
+  return sizeof(RecordEntry) * std::uint64_t{kTableRecords} + sizeof(std::uint32_t) * std::uint64_t{table_buckets(kTableRecords)};
 }
 
 bool Capture::allocate_table(Ring& ring) {
@@ -31,7 +31,7 @@ bool Capture::allocate_table(Ring& ring) {
   void* buckets = nullptr;
   if (!check(sanitizerAlloc(ring.context, &entries, sizeof(RecordEntry) * kTableRecords), "sanitizerAlloc",
              "record table") ||
-      !check(sanitizerAlloc(ring.context, &buckets, sizeof(std::uint32_t) * 2 * kTableRecords), "sanitizerAlloc",
+      !check(sanitizerAlloc(ring.context, &buckets, sizeof(std::uint32_t) * std::uint64_t{table_buckets(kTableRecords)}), "sanitizerAlloc",
              "record table buckets"))
     return false;
   ring.table = static_cast<RecordEntry*>(entries);
@@ -45,7 +45,7 @@ bool Capture::begin_table(const Ring& ring, CaptureDescriptor& d, Sanitizer_Stre
   d.table_entries = ring.table;
   d.table_buckets = ring.buckets;
   d.table_capacity = ring.table_capacity;
-  return check(sanitizerMemset(ring.buckets, 0, sizeof(std::uint32_t) * 2 * ring.table_capacity, stream),
+  return check(sanitizerMemset(ring.buckets, 0, sizeof(std::uint32_t) * std::uint64_t{table_buckets(ring.table_capacity)}, stream),
                "sanitizerMemset", "record table buckets");
 }
 

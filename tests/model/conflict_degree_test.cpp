@@ -106,7 +106,7 @@ TEST_CASE("sm90::phase_degree equals the definition on every width and phase the
   std::mt19937_64 rng(20261201);
   unsigned compared = 0;
   for (unsigned width : {1u, 2u, 4u, 8u, 16u}) {
-    const unsigned unpaired = sm90::unpaired_phase_lanes(width);
+    const unsigned unpaired = unpaired_phase_lanes(sm90::kPhaseBytes, width, sm90::kLanes);
     std::vector<unsigned> sizes = {unpaired};
     if (width > 4) sizes.push_back(2 * unpaired);
     if (width == 8) sizes.push_back(16);

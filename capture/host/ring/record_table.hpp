@@ -9,7 +9,7 @@
 // block and warp and counts every execution.
 //
 // Protocol (capture/device/record_table.cuh; device memory, one table per ring):
-//  * Buckets (2 x capacity words, open addressing by the record's hash) hold
+//  * Buckets (table_buckets(capacity) words, open addressing by the record's hash) hold
 //    kBucketEmpty, kBucketClaimed (a warp is writing the entry), kBucketDead
 //    (claimed when the entries ran out: skipped) or entry index + 1.
 //  * A warp's leader claims an empty bucket with a compare-and-swap, takes
@@ -40,6 +40,13 @@ inline constexpr unsigned kRecordSlots = 3;
 inline constexpr std::uint32_t kTableRecords = std::uint32_t{1} << 16;
 /// Buckets probed before a record gives up on the table (the load factor is at most 1/2).
 inline constexpr unsigned kTableProbes = 64;
+
+/// Buckets of a table of `capacity` entries: twice as many, so that the load
+/// factor stays at most 1/2, and a power of two when the capacity is one (the
+/// device masks a hash with buckets - 1). Host and device size, clear and
+/// probe the buckets by this one count. @pre capacity <= 2^31.
+BANKCHECK_HD constexpr std::uint32_t table_buckets(std::uint32_t capacity) { return 2 * capacity; }
+static_assert(table_buckets(kTableRecords) == std::uint32_t{1} << 17, "the table's buckets: 2^17 words");
 
 inline constexpr std::uint32_t kBucketEmpty = 0;
 inline constexpr std::uint32_t kBucketClaimed = 0xFFFFFFFFu;

@@ -164,7 +164,7 @@ struct alignas(8) CaptureDescriptor {
   std::uint64_t unrouted_grid;                  ///< device: the grid id of one of them
   /// A full capture's table of distinct records, merged on the device (record_table.hpp).
   RecordEntry* table_entries;                   ///< device memory, `table_capacity` entries
-  std::uint32_t* table_buckets;                 ///< device memory, 2 * table_capacity buckets
+  std::uint32_t* table_buckets;                 ///< device memory, table_buckets(table_capacity) words
   std::uint32_t table_capacity;                 ///< a power of two; 0: every record goes to the ring
   std::uint32_t table_used;                     ///< device: entries handed out (from table_capacity on: none left)
   std::uint64_t table_executions;               ///< device: executions the table took

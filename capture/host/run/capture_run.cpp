@@ -17,10 +17,10 @@
 
 #include "capture/host/run/capture_options.hpp"
 #include "capture/host/sass/capture_sass.hpp"
-#include "capture/host/run/each_in_parallel.hpp"
 #include "capture/host/ring/function_map.hpp"
 #include "capture/host/summary/instruction_summary.hpp"
 #include "capture/host/sass/sass_table.hpp"
+#include "sim/parallel/parallel_for.hpp"
 #include "sim/trace/atomic_file.hpp"
 
 namespace bankcheck::capture {
@@ -112,7 +112,7 @@ void refine_ops(const fs::path& staging, const std::vector<std::string>& sass_pr
       if (!row.trace.empty() && fs::exists(staging / row.trace, ec)) rows_with_trace.push_back(&row);
     std::vector<TraceRefinement> refined(rows_with_trace.size());
     std::vector<std::string> failed(rows_with_trace.size());
-    each_in_parallel(rows_with_trace.size(), [&](std::size_t i) {
+    parallel_for(rows_with_trace.size(), 0, [&](std::size_t i) {
       try {
         refined[i] = refine_trace_ops(staging / rows_with_trace[i]->trace, sass);
       } catch (const std::exception& e) {

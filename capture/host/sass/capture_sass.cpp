@@ -6,10 +6,10 @@
 #include <optional>
 #include <set>
 
-#include "capture/host/run/each_in_parallel.hpp"
 #include "capture/host/ring/function_map.hpp"
 #include "capture/host/run/process.hpp"
 #include "capture/host/sass/sass_table.hpp"
+#include "sim/parallel/parallel_for.hpp"
 #include "sim/trace/atomic_file.hpp"
 
 namespace bankcheck::capture {
@@ -36,7 +36,7 @@ struct Cubin {
 std::vector<std::optional<std::string>> disassemble(const std::vector<Cubin>& todo, const std::string& nvdisasm,
                                                     const std::string& cuobjdump) {
   std::vector<std::optional<std::string>> listings(todo.size());
-  each_in_parallel(todo.size(), [&](std::size_t i) {
+  parallel_for(todo.size(), 0, [&](std::size_t i) {
     const std::string path = todo[i].path.string();
     if (nvdisasm.empty()) {
       listings[i] = program_output({cuobjdump, "-sass", path});

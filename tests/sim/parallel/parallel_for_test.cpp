@@ -44,6 +44,16 @@ TEST_CASE("every index is called exactly once, on at most the threads asked for"
   CHECK(parallel_for(0, 4, [](std::size_t) { FAIL("no index"); }) == 1);
 }
 
+TEST_CASE("one thread per core (threads 0) runs each index once, for none, one and many indices") {
+  // capture's post-processing (disassembling cubins, refining traces) asks for this form.
+  for (std::size_t n : {0u, 1u, 2u, 7u, 1000u}) {
+    CAPTURE(n);
+    std::vector<std::atomic<int>> calls(n);
+    parallel_for(n, 0, [&](std::size_t i) { ++calls[i]; });
+    for (std::size_t i = 0; i < n; ++i) CHECK(calls[i].load() == 1);
+  }
+}
+
 TEST_CASE("the lowest failing index's exception is rethrown, and later indices are skipped") {
   // Index 7 fails after index 9 has: the exception kept is still 7's (one thread, in order, would throw it).
   for (unsigned threads : {2u, 4u}) {

@@ -14,6 +14,7 @@
 
 #include "capture/host/ring/record_converter.hpp"
 #include "capture/host/ring/trace_budget.hpp"
+#include "model/power_of_two.hpp"
 #include "model/bank_model.hpp"
 #include "sim/replay/replay.hpp"
 #include "sim/trace/trace_binary.hpp"
@@ -230,3 +231,16 @@ TEST_CASE("entries are handed on as the ring's slots; damaged ones are refused a
 }
 
 }  // namespace record_table_test
+
+TEST_CASE("the table's buckets: a power of two that keeps the load factor at most 1/2") {
+  // The device masks a record's hash with buckets - 1 (a power of two, else
+  // some buckets are never probed), and a table whose every entry is used
+  // must leave at least half of its buckets empty (kTableProbes assumes it).
+  for (std::uint32_t capacity = 1; capacity <= kTableRecords; capacity *= 2) {
+    CAPTURE(capacity);
+    const std::uint64_t buckets = table_buckets(capacity);
+    CHECK(bankcheck::is_power_of_two(buckets));
+    CHECK(2 * std::uint64_t{capacity} <= buckets);  // entries / buckets <= 1/2
+    CHECK(buckets <= 2 * std::uint64_t{capacity});  // no more words than that: 512 KiB a ring at kTableRecords
+  }
+}
