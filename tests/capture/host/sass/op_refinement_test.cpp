@@ -17,12 +17,18 @@
 using namespace bankcheck;
 using namespace bankcheck::capture;
 
+namespace refinement {
+
+struct Case {
+  Op reported;
+  const char* sass;
+  Op want;
+};
+
+}  // namespace refinement
+
 TEST_CASE("mnemonics map to the kinds whose rules they follow") {
-  struct Case {
-    Op reported;
-    const char* sass;
-    Op want;
-  };
+  using refinement::Case;
   const Case cases[] = {
       {Op::atom, "ATOMS.ADD R0, [R0+UR4], R3", Op::atom},
       {Op::atom, "ATOMS.EXCH.64 R2, [R4], R6", Op::atom},
@@ -31,24 +37,6 @@ TEST_CASE("mnemonics map to the kinds whose rules they follow") {
       {Op::atom, "@P0 ATOMS.CAST.SPIN P1, [R2], R4, R5", Op::atom_cast},  // the loops of float/64-bit atomicAdd
       {Op::atom, "ATOMS.CAST.SPIN.64 R6, [R3], R4, R6", Op::atom_cast},
       {Op::atom, "ATOMS.POPC.INC.32 RZ, [R0+UR4]", Op::atom_popc},
-      // Generic accesses that land in shared memory (docs/bank-model.md, "Generic loads and stores"):
-      // the measured forms keep the shared kind's rules, the others are not costed.
-      {Op::load, "LDS.64 R2, [R4+UR4]", Op::load},
-      {Op::load, "LDS.128 R4, [R2]", Op::load},
-      {Op::load, "LD.E.64 R18, desc[UR6][R18.64]", Op::load},
-      {Op::load, "LD.E.64.STRONG.SYS R26, desc[UR6][R26.64]", Op::load},
-      {Op::load, "LD.E R3, desc[UR4][R2.64]", Op::load},
-      {Op::load, "LD.E.U8 R3, desc[UR4][R2.64]", Op::load},
-      {Op::load, "LD.E.128 R4, desc[UR4][R2.64]", Op::unmeasured},  // rule 3 missed 41 of 144 per instruction
-      {Op::load, "LD.E.128.STRONG.SYS R4, desc[UR4][R2.64]", Op::unmeasured},
-      {Op::load, "LD.E.64.STRONG.GPU R44, desc[UR8][R32.64+0x100]", Op::unmeasured},
-      {Op::load, "LD.E.S16 R3, desc[UR4][R2.64]", Op::unmeasured},
-      {Op::store, "ST.E.128 desc[UR4][R2.64], R4", Op::store},
-      {Op::store, "@P0 ST.E.64 desc[UR4][R2.64], R4", Op::store},
-      {Op::store, "ST.E.64.STRONG.GPU desc[UR8][R32.64+0x100], R34", Op::unmeasured},
-      {Op::store, "STS.128 [R3], R4", Op::store},
-      {Op::atom, "ATOM.E.ADD.STRONG.GPU PT, R3, desc[UR4][R2.64], R5", Op::unmeasured},
-      {Op::atom, "RED.E.ADD.STRONG.GPU desc[UR4][R2.64], R5", Op::unmeasured},
       {Op::cpasync, "LDGSTS.E.BYPASS.128 [R3], desc[UR6][R4.64]", Op::cpasync_cg},
       // The source-size / ignore-src form: a predicate operand (cuobjdump's and ncu's operand orders),
       // which decides (the campaigns of validate/sm90/cases/cpasync*.trace): P0 costs as a 16-byte
@@ -88,6 +76,34 @@ TEST_CASE("mnemonics map to the kinds whose rules they follow") {
       {Op::cpasync, "LDGSTS.E.BYPASS.64 [R3], desc[UR6][R4.64]", Op::cpasync_unmeasured},
       {Op::load, "LDS.64 R2, [R4]", Op::load},
       {Op::store, "ATOMS.CAS R0, [R2], R4, R5", Op::store},  // only a reported atom is refined
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.sass);
+    CHECK(refine_op(c.reported, c.sass) == c.want);
+  }
+}
+
+TEST_CASE("generic accesses into shared memory keep their kind only in the measured forms") {
+  using refinement::Case;
+  const Case cases[] = {
+      // Generic accesses that land in shared memory (docs/bank-model.md, "Generic loads and stores"):
+      // the measured forms keep the shared kind's rules, the others are not costed.
+      {Op::load, "LDS.64 R2, [R4+UR4]", Op::load},
+      {Op::load, "LDS.128 R4, [R2]", Op::load},
+      {Op::load, "LD.E.64 R18, desc[UR6][R18.64]", Op::load},
+      {Op::load, "LD.E.64.STRONG.SYS R26, desc[UR6][R26.64]", Op::load},
+      {Op::load, "LD.E R3, desc[UR4][R2.64]", Op::load},
+      {Op::load, "LD.E.U8 R3, desc[UR4][R2.64]", Op::load},
+      {Op::load, "LD.E.128 R4, desc[UR4][R2.64]", Op::unmeasured},  // rule 3 missed 41 of 144 per instruction
+      {Op::load, "LD.E.128.STRONG.SYS R4, desc[UR4][R2.64]", Op::unmeasured},
+      {Op::load, "LD.E.64.STRONG.GPU R44, desc[UR8][R32.64+0x100]", Op::unmeasured},
+      {Op::load, "LD.E.S16 R3, desc[UR4][R2.64]", Op::unmeasured},
+      {Op::store, "ST.E.128 desc[UR4][R2.64], R4", Op::store},
+      {Op::store, "@P0 ST.E.64 desc[UR4][R2.64], R4", Op::store},
+      {Op::store, "ST.E.64.STRONG.GPU desc[UR8][R32.64+0x100], R34", Op::unmeasured},
+      {Op::store, "STS.128 [R3], R4", Op::store},
+      {Op::atom, "ATOM.E.ADD.STRONG.GPU PT, R3, desc[UR4][R2.64], R5", Op::unmeasured},
+      {Op::atom, "RED.E.ADD.STRONG.GPU desc[UR4][R2.64], R5", Op::unmeasured},
   };
   for (const Case& c : cases) {
     CAPTURE(c.sass);
