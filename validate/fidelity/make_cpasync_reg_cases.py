@@ -27,7 +27,9 @@ import os
 import random
 import sys
 
-import make_cpasync_cases as base
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.fidelity import make_cpasync_cases as base  # noqa: E402
 
 REGS = [f"negf{r}" for r in range(7)] + [f"posf{r}" for r in range(7)]  # the flat kernels, by operand register
 GUARDED = ["neg3", "neg2", "pos3", "pos2"]
