@@ -55,9 +55,9 @@ def measured(run_dir, set_name, form):
     for trace in sorted(glob.glob(os.path.join(run_dir, f"{set_name}.[0-9][0-9].trace"))):
         n = trace.rsplit(".", 2)[-2]
         cases = chunk_sites(trace)
-        raw = read_raw(os.path.join(run_dir, f"{set_name}.{form}.{n}.raw.csv")) if os.path.exists(
-            os.path.join(run_dir, f"{set_name}.{form}.{n}.raw.csv")) else []
-        blocks = read_source(os.path.join(run_dir, f"{set_name}.{form}.{n}.source.csv"))
+        prefix = os.path.join(run_dir, f"{set_name}.{form}.{n}")
+        raw = read_raw(prefix + ".raw.csv") if os.path.exists(prefix + ".raw.csv") else []
+        blocks = read_source(prefix + ".source.csv")
         for i, row in enumerate(raw[:len(cases)]):
             site, op, width = cases[i]
             sass, per_instruction = the_access(blocks[i][1]) if len(blocks) == len(raw) else (None, None)

@@ -86,6 +86,8 @@ BC_ACCESS(generic, "", BC_L)
 BC_ACCESS(volatile_generic, ".volatile", BC_L)
 BC_ACCESS(relaxed_generic, ".relaxed.gpu", BC_L)
 #undef BC_ACCESS
+#undef BC_R
+#undef BC_L
 
 template <int Width, int S>
 __device__ void space_load(uint32_t a, uint32_t* out) {
