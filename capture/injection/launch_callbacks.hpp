@@ -154,6 +154,25 @@ void Capture::on_launch_begin(const Sanitizer_LaunchData& launch) {
   else active_[launch.hLaunch] = std::move(a);
 }
 
+/// A launch's ring emptied (every ticket 0: nothing committed, nothing
+/// consumed, no abort) and the descriptor the patches read it through, with
+/// what the options ask them to record.
+CaptureDescriptor fresh_descriptor(Ring& ring, const CaptureOptions& options) {
+  std::memset(ring.slots, 0, sizeof(CaptureSlot) * ring.capacity);  // tickets 0: nothing committed
+  ring.control->consumed = 0;
+  ring.control->abort = 0;
+  CaptureDescriptor d{};
+  d.slots = ring.slots;
+  d.consumed = &ring.control->consumed;
+  d.abort = &ring.control->abort;
+  d.capacity = ring.capacity;
+  d.record_generic_shared = options.generic ? 1 : 0;
+  d.record_global = options.global ? 1 : 0;
+  d.block_ranges = static_cast<std::uint32_t>(options.filter.blocks.size());
+  for (std::size_t i = 0; i < options.filter.blocks.size(); ++i) d.blocks[i] = options.filter.blocks[i];
+  return d;
+}
+
 std::unique_ptr<ActiveLaunch> Capture::begin_launch(const Sanitizer_LaunchData& launch, LaunchRow row,
                                                     Sanitizer_StreamHandle stream, CaptureDescriptor** route) {
   auto a = std::make_unique<ActiveLaunch>();
@@ -193,18 +212,7 @@ std::unique_ptr<ActiveLaunch> Capture::begin_launch(const Sanitizer_LaunchData& 
     return fail("no free ring buffer (" + std::to_string(rings_held(launch.context)) +
                 " held by launches in flight, the most a context may hold, or an allocation failed)");
   Ring& ring = *a->ring;
-  std::memset(ring.slots, 0, sizeof(CaptureSlot) * ring.capacity);  // tickets 0: nothing committed
-  ring.control->consumed = 0;
-  ring.control->abort = 0;
-  CaptureDescriptor d{};
-  d.slots = ring.slots;
-  d.consumed = &ring.control->consumed;
-  d.abort = &ring.control->abort;
-  d.capacity = ring.capacity;
-  d.record_generic_shared = options_.generic ? 1 : 0;
-  d.record_global = options_.global ? 1 : 0;
-  d.block_ranges = static_cast<std::uint32_t>(options_.filter.blocks.size());
-  for (std::size_t i = 0; i < options_.filter.blocks.size(); ++i) d.blocks[i] = options_.filter.blocks[i];
+  CaptureDescriptor d = fresh_descriptor(ring, options_);
   if ((options_.summary_slots != 0 && !begin_summary(*a, d, stream)) || !begin_table(ring, d, stream))
     return fail("the device's summary or record table could not be cleared");
   // The copy is complete before the kernel can start: a stream launch's kernel is queued after this
