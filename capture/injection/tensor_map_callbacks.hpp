@@ -281,11 +281,14 @@ std::string read_kernel_params(CUfunction function, void* const* kernel_params, 
   return "";
 }
 
-/// The first 16 bytes at `b` in hexadecimal.
-std::string hex16(const std::byte* b) {
+/// The first 16 bytes of `b` in hexadecimal, or all of them where it holds
+/// fewer (a kernel's parameters may be shorter than a map).
+template <class Bytes>
+std::string hex16(const Bytes& bytes) {
   static const char* digits = "0123456789abcdef";
+  const std::byte* b = bytes.data();
   std::string h;
-  for (int k = 0; k < 16; ++k) {
+  for (std::size_t k = 0; k < 16 && k < bytes.size(); ++k) {
     h += digits[static_cast<unsigned>(b[k]) >> 4];
     h += digits[static_cast<unsigned>(b[k]) & 15];
   }
@@ -312,8 +315,8 @@ void Capture::join_tensor_maps(std::uint64_t launch, CUfunction function) {
   }
   if (!why.empty()) return unsearched(why);
   if (searched_launches_ == 0 && !bytes.empty())  // what a failed join needs to be understood
-    first_search_ += "; its first 16 bytes " + hex16(bytes.data()) + ", the last map's " +
-                     hex16(encoded_maps_.back().bytes.data());
+    first_search_ += "; its first 16 bytes " + hex16(bytes) + ", the last map's " +
+                     hex16(encoded_maps_.back().bytes);
   ++searched_launches_;
   searched_param_bytes_ += bytes.size();
   for (const FoundTensorMap& f : find_tensor_maps(bytes, encoded_maps_)) {

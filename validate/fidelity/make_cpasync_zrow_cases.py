@@ -1,0 +1,132 @@
+"""The cp.async campaign's fifth part (docs/bank-model.md, rule 6b): quarter
+warps that both read and fill zeros, the sub-case the held-out fourth run
+found costed wrongly (a quarter reading one row and zero-filling another:
+12 for 8).
+
+    python3 validate/fidelity/make_cpasync_zrow_cases.py OUTDIR [SEED]
+
+writes OUTDIR/cpasync.cases and OUTDIR/cpasync.trace as make_cpasync_cases.py
+does (validate/fidelity/cpasync.cu runs them). Every case is a .cg copy of a
+full warp whose reading lanes move whole 32-byte sectors (rule 6b's domain)
+and whose zero-filling lanes never share a bank quad within their quarter;
+per quarter warp, its own rows and lines, one of these shapes:
+  same      the zero-filling lanes fill the rest of the row the readers write
+            (the shape every earlier equal probe had);
+  overlap   they write another row, on bank quads the readers also use;
+  disjoint  they write another row, on bank quads no reader uses;
+  split     some in the readers' row, the others in another row;
+  tworead   the readers write two rows (two lines), the zero-filling lanes
+            one of those rows or a third;
+  read      no zero-filling lane; zero  only zero-filling lanes.
+Each warp mixes shapes over its quarters; each copy runs through the flat
+kernels !P1, P1 and P3 (one warp) and some through the guarded !P3 kernel
+with 1 to 3 stages at 132 x 8 warps, with a timing twin.
+Standard library only; the seed fixes every case (default 5151)."""
+import os
+import random
+import sys
+
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.fidelity import make_cpasync_cases as base  # noqa: E402
+
+FULL = (1 << 32) - 1
+SHAPES = ["same", "overlap", "disjoint", "split", "tworead", "read", "zero"]
+
+
+def reader_slots(rng, n_pairs):
+    """Slots (16-byte places in a 128-byte row) read as whole sectors: pairs."""
+    return sorted(s for k in rng.sample(range(4), n_pairs) for s in (2 * k, 2 * k + 1))
+
+
+def quarter(rng, shape, rows, lines):
+    """[(destination, source or None)] for the 8 lanes of one quarter warp,
+    in a random lane order; rows and lines are iterators of fresh ones."""
+    lanes = []
+    if shape == "zero":
+        row = next(rows)
+        lanes = [(128 * row + 16 * s, None) for s in range(8)]
+    elif shape == "read":
+        row, line = next(rows), next(lines)
+        lanes = [(128 * row + 16 * s, 128 * line + 16 * s) for s in range(8)]
+    elif shape == "tworead":
+        a, b = next(rows), next(rows)
+        la, lb = next(lines), next(lines)
+        sa, sb = reader_slots(rng, 1), reader_slots(rng, rng.choice([1, 2]))
+        lanes = [(128 * a + 16 * s, 128 * la + 16 * s) for s in sa] + [(128 * b + 16 * s, 128 * lb + 16 * s) for s in sb]
+        free = 8 - len(lanes)
+        if rng.random() < 0.5:  # zeros in a's free slots, then a third row
+            zs = [s for s in range(8) if s not in sa][:free]
+            lanes += [(128 * a + 16 * s, None) for s in zs]
+        else:
+            c = next(rows)
+            lanes += [(128 * c + 16 * s, None) for s in rng.sample(range(8), free)]
+    else:
+        row, line = next(rows), next(lines)
+        reads = reader_slots(rng, rng.choice([1, 2, 3]))
+        lanes = [(128 * row + 16 * s, 128 * line + 16 * s) for s in reads]
+        free = [s for s in range(8) if s not in reads]
+        used = reads
+        if shape == "same":
+            zeros = [(row, s) for s in free]
+        elif shape == "overlap":
+            other = next(rows)
+            k = rng.randrange(1, min(len(used), len(free)) + 1)  # zero lanes on the readers' quads
+            zeros = [(other, s) for s in rng.sample(used, k) + rng.sample(free, len(free) - k)]
+        elif shape == "disjoint":
+            other = next(rows)
+            zeros = [(other, s) for s in free]
+        else:  # split
+            other = next(rows)
+            n_here = rng.randrange(1, len(free))
+            here = rng.sample(free, n_here)
+            there = rng.sample([s for s in range(8) if s not in here], len(free) - n_here)
+            zeros = [(row, s) for s in here] + [(other, s) for s in there]
+        lanes += [(128 * r + 16 * s, None) for r, s in zeros]
+    assert len(lanes) == 8
+    rng.shuffle(lanes)
+    return lanes
+
+
+def warp(rng, shapes):
+    rows = iter(rng.sample(range(32), 32))
+    lines = iter(rng.sample(range(64), 64))
+    dst, src, zero = [], [], 0
+    for q, shape in enumerate(shapes):
+        for k, (d, s) in enumerate(quarter(rng, shape, rows, lines)):
+            dst.append(d)
+            src.append(s if s is not None else 8192 + 16 * (8 * q + k))  # a real address, not read
+            zero |= (s is None) << (8 * q + k)
+    return dst, src, zero
+
+
+def main():
+    outdir = sys.argv[1]
+    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 5151
+    rng = random.Random(seed)
+    out = base.Writer()
+    mixed = SHAPES[:5]
+    plans = [[s] * 4 for s in mixed]  # each shape in every quarter
+    plans += [[rng.choice(mixed) for _ in range(4)] for _ in range(int(os.environ.get("CPASYNC_ZROW", "40")))]
+    plans += [[rng.choice(SHAPES) for _ in range(4)] for _ in range(10)]
+    for i, shapes in enumerate(plans):
+        dst, src, zero = warp(rng, shapes)
+        tags = ["shapes " + ",".join(shapes), "mask full", "zero shaped"]
+        for zmode in ["negf1", "posf1", "posf3"]:
+            out.add("zrow", "cg16", zmode, (1, 1), 1, dst, src, FULL, zero, tags, rng, zero_null=0)
+        if i % 3 == 0:
+            stages = rng.choice([1, 2, 3])
+            for stagger in [0, 1500]:
+                out.add("zrow", "cg16", "neg3", (132, 8), stages, dst, src, FULL, zero,
+                        tags + (["timing twin"] if stagger else []), rng, stagger=stagger, zero_null=0)
+    os.makedirs(outdir, exist_ok=True)
+    with open(os.path.join(outdir, "cpasync.cases"), "w") as f:
+        f.write(f"# validate/fidelity/make_cpasync_zrow_cases.py, seed {seed}\n" + "\n".join(out.cases) + "\n")
+    with open(os.path.join(outdir, "cpasync.trace"), "w") as f:
+        f.write(f"# validate/fidelity/make_cpasync_zrow_cases.py, seed {seed}: the cases of cpasync.cases\n" +
+                "\n".join(out.trace) + "\n")
+    print(f"{len(out.cases)} cp.async cases (seed {seed})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Predictions for the fifth cp.async run (quarter warps that read and fill
+zeros, validate/fidelity/make_cpasync_zrow_cases.py, seed 5151), written
+before it is measured:
+
+  python3 validate/fidelity/make_cpasync_zrow_cases.py DIR 5151
+  python3 validate/sm90/cpasync5_predictions.py BANKCHECK DIR/cpasync.trace > validate/sm90/cpasync5_predictions.txt
+
+Per case: the site; the model as it stands (`today`: rule 6b, per quarter
+two per (row, line) pair of its readers, plus its zero-filling lanes as a
+16-byte store, less one where the quarter has both kinds); and three
+readings of the "less one", computed here from the trace alone (the same
+sum, the one subtracted only where):
+  row    every zero-filling lane of the quarter writes a row one of its
+         readers writes (the shape of every equal probe so far, and not of
+         the fourth run's four misses, which wrote another row);
+  bank   no zero-filling lane of the quarter uses a bank quad a reader of it
+         uses (the misses shared every quad);
+  none   never (the misses: 3 per quarter where today says 2).
+The hypothesis stated before the run: `row`."""
+import csv
+import io
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def model(bankcheck, trace):
+    out = subprocess.run([bankcheck, "replay", "--per-instruction", "--csv", "--quiet", "--threads", "1", trace],
+                         check=True, capture_output=True, text=True).stdout
+    return {r["site"]: (r["wavefronts"] if r["modelled"] == "true" else "nm")
+            for r in csv.DictReader(io.StringIO(out)) if r["scope"] == "instruction"}
+
+
+def quarter_cost(dst, src, lanes, less_one):
+    """Rule 6b's count of one quarter warp: 2 per (row, line) pair of its
+    readers, the zero-filling lanes' 16-byte store degree (the most distinct
+    destinations one bank quad takes), less one where less_one(readers, zeros)."""
+    reads = [l for l in lanes if src[l] != "z"]
+    zeros = [l for l in lanes if src[l] == "z"]
+    pairs = {(int(dst[l]) // 128, int(src[l]) // 128) for l in reads}
+    quads = {}
+    for l in zeros:
+        quads.setdefault(int(dst[l]) // 16 % 8, set()).add(int(dst[l]))
+    store = max((len(v) for v in quads.values()), default=0)
+    return 2 * len(pairs) + store - (1 if reads and zeros and less_one(reads, zeros) else 0)
+
+
+def rule(dst, src, less_one):
+    active = [l for l in range(32) if dst[l] != "-"]
+    if all(src[l] == "z" for l in active) or all(src[l] != "z" for l in active):
+        return None  # not the mixed case: today's count stands
+    return sum(quarter_cost(dst, src, [l for l in active if l // 8 == q], less_one) for q in range(4))
+
+
+def same_rows(dst):
+    return lambda reads, zeros: {int(dst[l]) // 128 for l in zeros} <= {int(dst[l]) // 128 for l in reads}
+
+
+def other_quads(dst):
+    return lambda reads, zeros: not ({int(dst[l]) // 16 % 8 for l in zeros} & {int(dst[l]) // 16 % 8 for l in reads})
+
+
+def main():
+    bankcheck, trace = sys.argv[1], sys.argv[2]
+    today = model(bankcheck, trace)
+    print("# Predictions for the fifth cp.async run (seed 5151), before it is measured")
+    print("# site today row bank none")
+    for line in open(trace):
+        if not line.startswith("@"):
+            continue
+        t = line.split("#")[0].split()
+        i = t.index("from")
+        dst, src = t[3:i], t[i + 1:]
+        site = t[0][1:]
+        cols = [rule(dst, src, f) for f in (same_rows(dst), other_quads(dst), lambda r, z: False)]
+        print(site, today.get(site, "?"), *[today.get(site, "?") if c is None else c for c in cols])
+
+
+if __name__ == "__main__":
+    main()
