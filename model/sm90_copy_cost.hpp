@@ -246,20 +246,26 @@ BANKCHECK_HD bool moves_whole_sectors(const Address* dst, const std::uint64_t* s
   return true;
 }
 
-/// Whether the zero-filling lanes of a .cg copy (not P0) are in a sub-case
-/// rule 6b was measured on (validate/sm90/cases/cpasync3.trace, H200,
-/// 2026-11-29): not where two of them write one destination in a way that
-/// counting lanes, not distinct destinations, changes their store's count
-/// (2 of 2 such probes measured the lanes: 11 for 10, 9 for 8), nor where a
-/// quarter warp that also reads writes its zero-filling lanes with a bank
-/// conflict (1 probe: 24, the rule 20).
+/// The most source lines that fill one shared row among `lanes` (rule 6b
+/// with zero-filling lanes: lanes writing one row from different lines never
+/// share a wavefront of the copy's write pass).
 template <class Address>
-BANKCHECK_HD bool zero_fill_store_measured(const Address* dst, std::uint32_t zero_fill, std::uint32_t reading) {
-  for (unsigned first = 0; first < kLanes; first += kLanes / 4) {
-    const std::uint32_t zeros = zero_fill & lane_range(first, kLanes / 4);
-    if ((reading & lane_range(first, kLanes / 4)) != 0 && phase_degree(dst, zeros, 16) > 1) return false;
+BANKCHECK_HD std::uint32_t most_lines_per_row(const Address* dst, const std::uint64_t* src, std::uint32_t lanes) {
+  std::uint32_t most = 0;
+  for (unsigned i = 0; i < kLanes; ++i) {
+    if (!(lanes & lane_bit(i))) continue;
+    std::uint32_t lines = 0;
+    for (unsigned j = 0; j <= i; ++j) {
+      if (!(lanes & lane_bit(j)) || dst[j] / kPhaseBytes != dst[i] / kPhaseBytes) continue;
+      bool first = true;  // j's line not seen among the earlier lanes of i's row
+      for (unsigned k = 0; k < j && first; ++k)
+        first = !(lanes & lane_bit(k)) || dst[k] / kPhaseBytes != dst[i] / kPhaseBytes ||
+                src[k] / kPhaseBytes != src[j] / kPhaseBytes;
+      lines += first;
+    }
+    most = lines > most ? lines : most;
   }
-  return store_counts_distinct(dst, zero_fill);
+  return most;
 }
 
 /// A .cg copy that moves whole sectors (rule 6b): one wavefront per pair of
@@ -299,42 +305,54 @@ BANKCHECK_HD WarpCost sector_copy_cost(const Address* dst, const std::uint64_t* 
 /// permutations one per lane).
 /// Zero-filling lanes (source kZeroFill: the predicate operand in a register
 /// other than P0 says so): a copy of only such lanes costs a 16-byte store of
-/// their destinations. A copy mixing them with reading lanes costs, per
-/// quarter warp, two per (row, line) pair of its reading lanes, plus its
-/// zero-filling lanes as a 16-byte store, less one where the quarter has
-/// both kinds: every such copy whose reading lanes move whole sectors, 89 of
-/// 89 with the plain ones (validate/sm90/cases/cpasync.trace and
-/// cpasync2.trace, P1, P2 and P3, H200; zfill.trace, P1, H100: the low 16
-/// lanes zero-filling, 2 x 2 + 2 = 6; the second row of every quarter, 4 x
-/// (2 + 1 - 1) = 8; a quarter reading four lines, 2 x 4). The rule of the
-/// first run (one pair each, plus one per quarter with only zero-filling
-/// lanes) missed 3 of 72 fresh probes of the second. Where a (row, line) pair
-/// spans quarter warps it is not modelled (never probed with zero-filling
-/// lanes). The ideal adds the store's phases, as Nsight Compute's does.
+/// their destinations. A copy with both kinds costs, per quarter warp, one
+/// per (row, line) pair of its readers (the data, as without zero-filling
+/// lanes) plus a write pass of all its lanes: the wavefronts a 16-byte store
+/// of them needs, where lanes writing one row from different lines never
+/// share one, i.e. the larger of the store's degree (distinct destinations
+/// on one bank quad) and the most lines filling one row. 264 of 264 such
+/// copies moving whole sectors (validate/sm90/cases/cpasync.trace,
+/// cpasync2-5.trace, H200, P1, P2, P3, !P1, !P3; zfill.trace, H100): one row
+/// from one line beside zero-filling lanes in its other slots, 1 + 1; their
+/// zero-filling lanes in another row on the readers' quads, 1 + 2 (the held-out
+/// fourth run's 12 for 8 of the earlier "two per pair, less one"); one row
+/// from four lines, 4 + 4. Not modelled where a quarter has both a conflicting
+/// store and a row filled from several lines (never probed), where lanes
+/// write one destination, or where a (row, line) pair spans quarter warps.
+/// The ideal adds the zero-filling lanes' store phases, as Nsight Compute's
+/// does.
 template <class Address>
 BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* dst, const std::uint64_t* src,
                                                std::uint32_t active) {
   if (width != 16) return WarpCost{0, 0, 0, false};
   const std::uint32_t zero_fill = zero_filling(src, active), reading = active & ~zero_fill;
-  if (!moves_whole_sectors(dst, src, reading) || !zero_fill_store_measured(dst, zero_fill, reading))
+  if (!moves_whole_sectors(dst, src, reading) || !store_counts_distinct(dst, zero_fill != 0 ? active : 0u))
     return WarpCost{0, 0, 0, false};
   WarpCost cost = sector_copy_cost(dst, src, reading);
   if (zero_fill == 0) return cost;
   WarpCost zeros;
   add_store16_phases(zeros, dst, zero_fill);
-  if (reading != 0) {
-    std::uint32_t pairs = 0, doubled = 0;
-    for (unsigned first = 0; first < kLanes; first += kLanes / 4) {
-      const std::uint32_t quarter = lane_range(first, kLanes / 4), q = rows_written(dst, src, reading & quarter);
-      pairs += q;
-      doubled += 2 * q - ((reading & quarter) != 0 && (zero_fill & quarter) != 0 ? 1u : 0u);
-    }
-    if (pairs != cost.wavefronts) return WarpCost{0, 0, 0, false};  // a pair across quarter warps
-    cost.wavefronts = doubled;
-  }
-  cost.wavefronts += zeros.wavefronts;
   cost.ideal += zeros.ideal;
-  if (zeros.degree > cost.degree) cost.degree = zeros.degree;
+  if (reading == 0) {
+    cost.wavefronts = zeros.wavefronts;
+    cost.degree = zeros.degree;
+    return cost;
+  }
+  std::uint32_t pairs = 0, total = 0, worst = 0;
+  for (unsigned first = 0; first < kLanes; first += kLanes / 4) {
+    const std::uint32_t quarter = lane_range(first, kLanes / 4);
+    const std::uint32_t data = rows_written(dst, src, reading & quarter);
+    const std::uint32_t store = phase_degree(dst, active & quarter, 16);
+    const std::uint32_t lines = most_lines_per_row(dst, src, reading & quarter);
+    if (store > 1 && lines > 1) return WarpCost{0, 0, 0, false};  // never probed
+    const std::uint32_t write = store > lines ? store : lines;
+    pairs += data;
+    total += data + write;
+    worst = write > worst ? write : worst;
+  }
+  if (pairs != cost.wavefronts) return WarpCost{0, 0, 0, false};  // a pair across quarter warps
+  cost.wavefronts = total;
+  cost.degree = worst;
   return cost;
 }
 

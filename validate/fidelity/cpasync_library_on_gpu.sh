@@ -3,7 +3,8 @@
 # on the GPU machine, from the repository root, with build-gpu/capture carried
 # (bash validate/capture/build_carry.sh capture):
 #   OUT=DIR bash validate/fidelity/cpasync_library_on_gpu.sh
-# Re-captures Triton's matmuls (the library's triton_mm_s2, _s3, _s4, _big and
+# Re-captures Triton's matmuls (the library's triton_mm_s2, _s3, _s4, _big, cuDNN's tf32
+# implicit-GEMM convolution conv_f32, and
 # validate/programs/triton_kernels.py matmul) with `bankcheck capture`,
 # profiles the same launches with Nsight Compute and compares per SASS
 # instruction (validate/programs/run_compare.sh, LAUNCHES=2), keeping the
@@ -32,7 +33,7 @@ for group in library triton; do
   left=$((BUDGET - (SECONDS - START)))
   echo "$group: $left s left" | tee -a "$R/steps.txt"
   ((left > 40)) || { echo "skipped: $group" | tee -a "$R/environment.txt"; continue; }
-  only='triton_mm_s2|triton_mm_s3|triton_mm_s4|triton_mm_big'
+  only='triton_mm_s2|triton_mm_s3|triton_mm_s4|triton_mm_big|conv_f32'
   [[ $group == triton ]] && only='triton.matmul'
   timeout "$left" env CUDA_MODULE_LOADING=LAZY LAUNCHES=2 KEEP_OPS='cpasync[.a-z0-9]*' CAPTURE_S=60 NCU_S=60 EXPORT_S=40 \
     ONLY="$only" OUT="$R/$group" B="$C" BANKCHECK="$C/bankcheck" bash validate/programs/run_compare.sh "$group" \
