@@ -27,6 +27,11 @@ from a line into a row (rows filled from one to four lines, readers of
 different rows on one bank quad), the other lanes zero-filling in the
 readers' rows or others (on the readers' quads or not, conflicting among
 themselves or not); read-only and zero-only quarters beside mixed ones.
+Seed 5353 (the seventh run) writes the family zq: one quarter warp at a
+time, so each quarter's cost is measured alone: a single active quarter
+(random zmix quarters, some with their sources rotated within their lines),
+a quarter beside a zero-only quarter (one row, so a store of 1), and four
+copies of one quarter (whether quarters add).
 Standard library only; the seed fixes every case (default 5151)."""
 import os
 import random
@@ -142,6 +147,57 @@ def mixed_quarter(rng, rows, lines):
     return lanes
 
 
+def rotated(lanes, rng):
+    """The quarter with every reader's source rotated by the same number of
+    sectors within its line (sectors stay whole; rule 6b's pairs unchanged)."""
+    k = rng.choice([1, 2, 3])
+    return [(d, s if s is None else s // 128 * 128 + (s % 128 + 32 * k) % 128) for d, s in lanes]
+
+
+def zq(out, rng, n):
+    def emit(quarters, mask, tags):
+        dst, src, zero = [0] * 32, [0] * 32, 0
+        for q, lanes in enumerate(quarters):
+            for k, (d, s) in enumerate(lanes):
+                dst[8 * q + k] = d
+                src[8 * q + k] = s if s is not None else 8192 + 16 * (8 * q + k)
+                zero |= (s is None) << (8 * q + k)
+        out.add("zq", "cg16", "posf1", (1, 1), 1, dst, src, mask, zero & mask, tags + ["zero mixed"], rng, zero_null=0)
+
+    def fresh():
+        return iter(rng.sample(range(32), 32)), iter(rng.sample(range(64), 64))
+
+    idle = [[(0, None)] * 8] * 4  # placeholders for inactive quarters
+    for i in range(n):
+        rows, lines = fresh()
+        q = mixed_quarter(rng, rows, lines)
+        if i % 4 == 3:
+            q = rotated(q, rng)
+        where = 0 if i % 5 else rng.randrange(1, 4)
+        quarters = list(idle)
+        quarters[where] = q
+        emit(quarters, 0xFF << (8 * where), ["alone", f"quarter {where}"] + (["rotated"] if i % 4 == 3 else []))
+    for i in range(n // 3):  # beside a zero-only quarter writing one row
+        rows, lines = fresh()
+        q = mixed_quarter(rng, rows, lines)
+        if i % 3 == 2:
+            q = rotated(q, rng)
+        z = [(128 * next(rows) + 16 * s, None) for s in range(8)]
+        emit([q, z, idle[2], idle[3]], 0xFFFF, ["beside a zero-only quarter"])
+    for i in range(n // 6):  # four copies of one quarter, each in its own rows and lines
+        rows, lines = fresh()
+        shape = mixed_quarter(rng, rows, lines)
+        row_of = {d // 128 for d, _ in shape}
+        line_of = {s // 128 for _, s in shape if s is not None}
+        quarters = []
+        for k in range(4):
+            rmap = {r: (r + 8 * k) % 32 for r in row_of}
+            lmap = {l: l + 64 * k for l in line_of}
+            quarters.append([(128 * rmap[d // 128] + d % 128, None if s is None else 128 * lmap[s // 128] + s % 128)
+                             for d, s in shape])
+        emit(quarters, FULL, ["four alike"])
+
+
 def zmix(out, rng, n):
     for i in range(n):
         while True:
@@ -171,6 +227,9 @@ def main():
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 5151
     rng = random.Random(seed)
     out = base.Writer()
+    if seed == 5353:
+        zq(out, rng, int(os.environ.get("CPASYNC_ZQ", "150")))
+        return write(out, outdir, seed)
     if seed != 5151:
         zmix(out, rng, int(os.environ.get("CPASYNC_ZMIX", "110")))
         return write(out, outdir, seed)
