@@ -338,7 +338,7 @@ BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* ds
     cost.degree = zeros.degree;
     return cost;
   }
-  std::uint32_t pairs = 0, total = 0, worst = 0;
+  std::uint32_t pairs = 0, total = 0, worst = 1;
   for (unsigned first = 0; first < kLanes; first += kLanes / 4) {
     const std::uint32_t quarter = lane_range(first, kLanes / 4);
     const std::uint32_t data = rows_written(dst, src, reading & quarter);
@@ -348,7 +348,7 @@ BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* ds
     const std::uint32_t write = store > lines ? store : lines;
     pairs += data;
     total += data + write;
-    worst = write > worst ? write : worst;
+    worst = store > worst ? store : worst;  // the banks' degree (the lines per row pile up on no bank)
   }
   if (pairs != cost.wavefronts) return WarpCost{0, 0, 0, false};  // a pair across quarter warps
   cost.wavefronts = total;
