@@ -247,8 +247,7 @@ BANKCHECK_HD bool moves_whole_sectors(const Address* dst, const std::uint64_t* s
 }
 
 /// The most source lines that fill one shared row among `lanes` (rule 6b
-/// with zero-filling lanes: lanes writing one row from different lines never
-/// share a wavefront of the copy's write pass).
+/// with zero-filling lanes models only rows filled from one line).
 template <class Address>
 BANKCHECK_HD std::uint32_t most_lines_per_row(const Address* dst, const std::uint64_t* src, std::uint32_t lanes) {
   std::uint32_t most = 0;
@@ -266,6 +265,17 @@ BANKCHECK_HD std::uint32_t most_lines_per_row(const Address* dst, const std::uin
     most = lines > most ? lines : most;
   }
   return most;
+}
+
+/// Whether lanes of two quarter warps of `lanes` write one 128-byte row.
+template <class Address>
+BANKCHECK_HD bool rows_shared_by_quarters(const Address* dst, std::uint32_t lanes) {
+  for (unsigned i = 0; i < kLanes; ++i)
+    for (unsigned j = i + 1; j < kLanes; ++j)
+      if ((lanes & lane_bit(i)) && (lanes & lane_bit(j)) && i / (kLanes / 4) != j / (kLanes / 4) &&
+          dst[i] / kPhaseBytes == dst[j] / kPhaseBytes)
+        return true;
+  return false;
 }
 
 /// A .cg copy that moves whole sectors (rule 6b): one wavefront per pair of
@@ -307,20 +317,21 @@ BANKCHECK_HD WarpCost sector_copy_cost(const Address* dst, const std::uint64_t* 
 /// other than P0 says so): a copy of only such lanes costs a 16-byte store of
 /// their destinations. A copy with both kinds costs, per quarter warp, one
 /// per (row, line) pair of its readers (the data, as without zero-filling
-/// lanes) plus a write pass of all its lanes: the wavefronts a 16-byte store
-/// of them needs, where lanes writing one row from different lines never
-/// share one, i.e. the larger of the store's degree (distinct destinations
-/// on one bank quad) and the most lines filling one row. 264 of 264 such
-/// copies moving whole sectors (validate/sm90/cases/cpasync.trace,
-/// cpasync2-5.trace, H200, P1, P2, P3, !P1, !P3; zfill.trace, H100): one row
-/// from one line beside zero-filling lanes in its other slots, 1 + 1; their
-/// zero-filling lanes in another row on the readers' quads, 1 + 2 (the held-out
-/// fourth run's 12 for 8 of the earlier "two per pair, less one"); one row
-/// from four lines, 4 + 4. Not modelled where a quarter has both a conflicting
-/// store and a row filled from several lines (never probed), where lanes
-/// write one destination, or where a (row, line) pair spans quarter warps.
-/// The ideal adds the zero-filling lanes' store phases, as Nsight Compute's
-/// does.
+/// lanes) plus a 16-byte store of all its lanes, readers and zero-filling
+/// alike. Measured on 333 such copies moving whole sectors, all equal: the
+/// H200's runs 1-5 (validate/sm90/cases/cpasync.trace to cpasync5.trace; P1,
+/// P2, P3, !P1, !P3) and zfill.trace (H100), from which it was read, and 67
+/// copies measured after it was written (cpasync6.trace, cpasync7.trace):
+/// one row from one line beside zero-filling lanes in its other slots, 1 + 1;
+/// those lanes in another row on the readers' quads, 1 + 2 (the fourth
+/// run's 12 for 8 of the earlier "two per pair, less one"). Not modelled
+/// where a quarter fills one row from several lines (a row from two lines
+/// beside zeros: 3 where the sources sit where the lanes write, 4 where
+/// they are shifted; 76 of run 6's copies cost less than any reading found),
+/// where two quarter warps write one row (2 of 2 such copies of run 7 cost
+/// one more), where lanes write one destination, or where a (row, line) pair
+/// spans quarter warps. The ideal adds the zero-filling lanes' store phases,
+/// as Nsight Compute's does.
 template <class Address>
 BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* dst, const std::uint64_t* src,
                                                std::uint32_t active) {
@@ -338,17 +349,16 @@ BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* ds
     cost.degree = zeros.degree;
     return cost;
   }
+  if (rows_shared_by_quarters(dst, active)) return WarpCost{0, 0, 0, false};
   std::uint32_t pairs = 0, total = 0, worst = 1;
   for (unsigned first = 0; first < kLanes; first += kLanes / 4) {
     const std::uint32_t quarter = lane_range(first, kLanes / 4);
+    if (most_lines_per_row(dst, src, reading & quarter) > 1) return WarpCost{0, 0, 0, false};
     const std::uint32_t data = rows_written(dst, src, reading & quarter);
     const std::uint32_t store = phase_degree(dst, active & quarter, 16);
-    const std::uint32_t lines = most_lines_per_row(dst, src, reading & quarter);
-    if (store > 1 && lines > 1) return WarpCost{0, 0, 0, false};  // never probed
-    const std::uint32_t write = store > lines ? store : lines;
     pairs += data;
-    total += data + write;
-    worst = store > worst ? store : worst;  // the banks' degree (the lines per row pile up on no bank)
+    total += data + store;
+    worst = store > worst ? store : worst;
   }
   if (pairs != cost.wavefronts) return WarpCost{0, 0, 0, false};  // a pair across quarter warps
   cost.wavefronts = total;

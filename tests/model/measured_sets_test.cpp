@@ -21,13 +21,6 @@ namespace {
 
 const std::filesystem::path kMeasuredSetsRoot = std::filesystem::path(BANKCHECK_SOURCE_DIR) / "validate" / "sm90";
 
-/// Known misses, each a measured sub-case the model still costs wrongly (docs/bank-model.md names it as
-/// open): held here exactly, so that a fix or a new miss both show. cpasync4 (the held-out cp.async run,
-/// seed 4949, H200, 2026-11-29): rule 6b with a quarter warp that reads one row and fills zeros into another.
-const std::set<std::string> kOpenMisses = {
-    "cpasync4 cpa-negocc-0431-cg16-neg3-b1w1s3",  "cpasync4 cpa-zlanes-0622-cg16-negf1-b1w1s1",
-    "cpasync4 cpa-zlanes-0623-cg16-posf1-b1w1s1", "cpasync4 cpa-zlanes-0624-cg16-posf3-b1w1s1"};
-
 }  // namespace
 
 TEST_CASE("every measured set of validate/sm90 equals the sm90 model on each modelled instruction") {
@@ -37,7 +30,7 @@ TEST_CASE("every measured set of validate/sm90 equals the sm90 model on each mod
              std::filesystem::exists(kMeasuredSetsRoot / "cases" / (e.path().stem().string() + ".trace"));
   const std::vector<MeasuredSet> sets = check_measured_sets(kMeasuredSetsRoot);
   CHECK(sets.size() == pairs);
-  std::size_t read = 0, instructions = 0, open = 0;
+  std::size_t read = 0, instructions = 0;
   for (const MeasuredSet& s : sets) {
     CAPTURE(s.name);
     if (!s.not_read.empty()) {
@@ -46,20 +39,13 @@ TEST_CASE("every measured set of validate/sm90 equals the sm90 model on each mod
     }
     ++read;
     instructions += s.checked;
-    for (const std::string& m : s.mismatches) {
-      if (kOpenMisses.count(s.name + " " + m.substr(0, m.find(':')))) {
-        ++open;
-        continue;
-      }
-      FAIL_CHECK(m);
-    }
+    for (const std::string& m : s.mismatches) FAIL_CHECK(m);
     CHECK(s.checked + s.unmodelled == s.rows);
     CHECK(s.checked > 0);
   }
   // The microbenchmark's five first sets alone hold 3,428 instructions (bank_model_test.cpp).
   CHECK(read * 2 > sets.size());
   CHECK(instructions > 3428);
-  CHECK(open == kOpenMisses.size());  // every known miss still misses: a fixed one leaves this list
 }
 
 TEST_CASE("a set is read by the counter its CSV header names, and a mismatch is reported") {

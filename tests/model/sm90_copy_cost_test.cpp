@@ -147,12 +147,12 @@ std::vector<std::vector<Lane>> four(ZeroRow zero_row, std::vector<unsigned> zero
 
 }  // namespace zero_lanes
 
-TEST_CASE("cp.async.cg with zero-filling lanes: per quarter its (row, line) pairs plus a write pass of all its lanes") {
+TEST_CASE("cp.async.cg with zero-filling lanes: per quarter its (row, line) pairs plus a store of all its lanes") {
   using zero_lanes::four;
   using zero_lanes::Lane;
   // Counts by hand from docs/bank-model.md, rule 6b (each shape measured on the H200 in
-  // validate/sm90/cases/cpasync4.trace and cpasync5.trace): one pair, and a write pass that
-  // is the larger of the 16-byte store's degree over all 8 lanes and the lines per row.
+  // validate/sm90/cases/cpasync4.trace to cpasync6.trace): per quarter its pairs, plus the
+  // 16-byte store's degree over all 8 lanes (the most distinct destinations on one bank quad).
   // Zero-filling lanes in the readers' row: 1 + 1 per quarter.
   CHECK(zero_lanes::cost(four([](unsigned q) { return 4 * q; }, {4, 5, 6, 7})).wavefronts == 8);
   // In another row on the readers' quads: the store is 2-way, 1 + 2 (cpasync4's 12 where the
@@ -160,23 +160,31 @@ TEST_CASE("cp.async.cg with zero-filling lanes: per quarter its (row, line) pair
   CHECK(zero_lanes::cost(four([](unsigned q) { return 4 * q + 1; }, {0, 1, 2, 3})).wavefronts == 12);
   // In another row off the readers' quads: 1 + 1.
   CHECK(zero_lanes::cost(four([](unsigned q) { return 4 * q + 1; }, {4, 5, 6, 7})).wavefronts == 8);
-  // One row filled from two lines (slots 0-1 and 2-3), zeros in its other slots: 2 + 2 per quarter.
-  std::vector<std::vector<Lane>> two_lines(4);
+  // Two rows read, each from its own line (slots 0-1 of row 4q, slots 2-3 of row 4q+1 on other
+  // quads), zeros in a third row's slots 4-7: 2 + 1 per quarter.
+  std::vector<std::vector<Lane>> two_rows(4);
   for (unsigned q = 0; q < 4; ++q) {
-    for (unsigned s = 0; s < 4; ++s) two_lines[q].push_back({4 * q, s, static_cast<int>(4 * q + s / 2)});
-    for (unsigned s = 4; s < 8; ++s) two_lines[q].push_back({4 * q, s, -1});
+    for (unsigned s = 0; s < 4; ++s) two_rows[q].push_back({4 * q + s / 2, s, static_cast<int>(4 * q + s / 2)});
+    for (unsigned s = 4; s < 8; ++s) two_rows[q].push_back({4 * q + 2, s, -1});
   }
-  CHECK(zero_lanes::cost(two_lines).wavefronts == 16);
-  // A reading-only quarter beside them, one row from four lines: 4 + 4.
-  std::vector<std::vector<Lane>> with_reader = two_lines;
-  with_reader[3].clear();
-  for (unsigned s = 0; s < 8; ++s) with_reader[3].push_back({30, s, static_cast<int>(40 + s / 2)});
-  CHECK(zero_lanes::cost(with_reader).wavefronts == 3 * 4 + 8);
-  // Never probed: a row from two lines beside a 2-way store; a zero-filling lane on a reader's
-  // destination. Not modelled, never a guess.
-  std::vector<std::vector<Lane>> both = two_lines;
-  both[0][7] = {29, 0, -1};  // row 29 slot 0: the quad of row 0's slot 0
-  CHECK_FALSE(zero_lanes::cost(both).modelled);
+  CHECK(zero_lanes::cost(two_rows).wavefronts == 12);
+  // A reading-only quarter beside them (row 30 from line 40, 8 lanes): 1 + 1; a zero-only one
+  // writing rows 31 and 29 on the same quads: 0 + 2.
+  std::vector<std::vector<Lane>> mixed_kinds = two_rows;
+  mixed_kinds[2].clear();
+  for (unsigned s = 0; s < 8; ++s) mixed_kinds[2].push_back({30, s, 40});
+  mixed_kinds[3].clear();
+  for (unsigned s = 0; s < 8; ++s) mixed_kinds[3].push_back({s < 4 ? 31u : 29u, s % 4, -1});
+  CHECK(zero_lanes::cost(mixed_kinds).wavefronts == 3 + 3 + 2 + 2);
+  // Not modelled, never a guess: a row filled from two lines in a quarter (measured 3 or 4 by
+  // where the sources sit); one row written by two quarters; a zero-filling lane on a reader's
+  // destination.
+  std::vector<std::vector<Lane>> two_lines = four([](unsigned q) { return 4 * q; }, {4, 5, 6, 7});
+  for (unsigned q = 0; q < 4; ++q) two_lines[q][2].line = two_lines[q][3].line = static_cast<int>(4 * q + 1);
+  CHECK_FALSE(zero_lanes::cost(two_lines).modelled);
+  std::vector<std::vector<Lane>> shared_row = four([](unsigned q) { return 4 * q + 1; }, {4, 5, 6, 7});
+  shared_row[1][7] = {0, 7, -1};  // quarter 1 fills a slot of quarter 0's row
+  CHECK_FALSE(zero_lanes::cost(shared_row).modelled);
   std::vector<std::vector<Lane>> same_destination = four([](unsigned q) { return 4 * q; }, {4, 5, 6});
   same_destination[2].push_back({8, 0, -1});
   CHECK_FALSE(zero_lanes::cost(same_destination).modelled);

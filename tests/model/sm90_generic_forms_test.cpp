@@ -4,8 +4,8 @@
 // (validate/sm90/cases/generic.trace, validate/sm90/measured/generic.csv;
 // validate/sm90/generic_on_gpu.sh). What capture's refinement
 // (capture/host/sass/op_refinement.cpp) relies on:
-//   - weak 1-, 2-, 4-byte loads and every weak store: the kernel counter is
-//     what the LDS/STS rules give;
+//   - weak 1-, 2-, 4-byte loads and every weak store: the kernel counter and
+//     the per-instruction count are what the LDS/STS rules give;
 //   - 8-byte loads, weak and volatile: per instruction, rule 3 (the paired
 //     load's merged phase included), while the kernel counter is a store's
 //     (half-warp phases, no merging);
@@ -99,14 +99,20 @@ TEST_CASE("generic accesses into shared memory: which counts the LDS/STS rules g
   }
   // The set: blind.trace's 1,000 cases in the weak form, its 293 wide loads also volatile.
   CHECK(rows.size() == 1293);
+  // Narrow loads and every store: both counters what the LDS/STS rules give (the per-instruction
+  // counts from a second run, validate/results/h200-2026-11-29/generic/narrow/ and stwide/).
   for (const char* w : {"1", "2", "4"}) {
     const generic_forms::Tally& ld = t[std::string("generic ld ") + w];
     CHECK_MESSAGE(ld.kernel_as_shared == ld.cases, w);
+    CHECK_MESSAGE(ld.instructions == ld.cases, w);
+    CHECK_MESSAGE(ld.instruction_as_shared == ld.cases, w);
   }
   for (const char* w : {"1", "2", "4", "8", "16"}) {
     const generic_forms::Tally& st = t[std::string("generic st ") + w];
     CHECK_MESSAGE(st.cases > 0, w);
     CHECK_MESSAGE(st.kernel_as_shared == st.cases, w);
+    CHECK_MESSAGE(st.instructions == st.cases, w);
+    CHECK_MESSAGE(st.instruction_as_shared == st.cases, w);
   }
   for (const char* form : {"generic", "volatile"}) {
     CAPTURE(form);

@@ -165,6 +165,13 @@ class Writer:
                                     str(stage_stride), str(stagger), str(wait_each), str(zero_null)] + d + s +
                                    [str(sizes[l]) for l in range(32)]))
         ts = [("-" if not act[l] else "z" if sizes[l] == 0 else str(src[l])) for l in range(32)]
+        if zmode[:4] in ("negf", "posf") and not all(act):
+            # The flat kernels (cpasync_reg_kernels.cuh) copy in every lane: a lane the mask leaves
+            # out still copies, its destination 0 (the case's zero-initialized one), its source and
+            # size as given. The trace records what runs.
+            d = [d[l] if act[l] else "0" for l in range(32)]
+            ts = [("z" if sizes[l] == 0 else str(src[l])) for l in range(32)]
+            tags = tags + ["masked lanes copy"]
         self.trace.append(f"@{name} {op_of(form, zmode)} {w} " + " ".join(d) + " from " + " ".join(ts) +
                           "  # " + " ".join(tags))
 
