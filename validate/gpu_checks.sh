@@ -17,6 +17,10 @@
 #   sweep        cf_sort_table --sweep --quick --reps 1
 #   gemm-sass    cuobjdump -sass of the GEMM (its instructions are what the hopper results name)
 # Everything lands in $OUT/gpu_checks.tar.gz (packed after every step).
+# The CF sort's two programs take longer than a step's 200 s to compile on the
+# GPU machine: build them on the development machine first (nvcc needs no GPU),
+#   PREBUILD=1 bash validate/gpu_checks.sh          (into build-gpu/checks, the same nvcc lines)
+# and carry build-gpu/checks: the build step then takes them from there.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 : "${OUT:?set OUT}"
@@ -37,8 +41,20 @@ gpu_environment | tee "$res/environment.txt"
 bin=$res/bin
 mkdir -p "$bin"
 t0=$SECONDS
-cf_nvcc_build kernels/cf_sort_bench.cu "$bin/kernel.cf_sort_bench" "$res/sort" 200 &
-cf_nvcc_build validate/cf_merge/sort_table.cu "$bin/cf_sort_table" "$res/table" 200 &
+prebuilt=build-gpu/checks
+if [[ -n ${PREBUILD:-} ]]; then  # on the development machine: the two slow programs, then stop
+  mkdir -p "$prebuilt"
+  cf_nvcc_build kernels/cf_sort_bench.cu "$prebuilt/kernel.cf_sort_bench" "$prebuilt/sort" 3000 &
+  cf_nvcc_build validate/cf_merge/sort_table.cu "$prebuilt/cf_sort_table" "$prebuilt/table" 3000 &
+  wait
+  ls -la "$prebuilt"
+  exit 0
+fi
+for p in kernel.cf_sort_bench cf_sort_table; do
+  [[ -x $prebuilt/$p ]] && cp "$prebuilt/$p" "$bin/" && echo "build.$p carried from $prebuilt" | tee -a "$res/steps.log"
+done
+[[ -x $bin/kernel.cf_sort_bench ]] || cf_nvcc_build kernels/cf_sort_bench.cu "$bin/kernel.cf_sort_bench" "$res/sort" 200 &
+[[ -x $bin/cf_sort_table ]] || cf_nvcc_build validate/cf_merge/sort_table.cu "$bin/cf_sort_table" "$res/table" 200 &
 timeout 120 "$NVCC" -gencode=arch=compute_90a,code=sm_90a -O2 -std=c++17 -o "$bin/tma_wgmma_gemm" \
   validate/hopper/tma_wgmma_gemm.cu -lcuda >"$res/build.gemm.txt" 2>&1
 echo "build.gemm rc=$?" | tee -a "$res/steps.log"
