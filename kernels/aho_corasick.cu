@@ -48,7 +48,7 @@ const std::vector<std::string> kPatterns = {"ab", "abc", "bca", "dd", "cab", "ab
 std::vector<std::uint32_t> reference(const std::string& text, unsigned chunk, unsigned blocks) {
   std::vector<std::uint32_t> count(static_cast<std::size_t>(blocks) * kThreads, 0);
   const std::size_t block_bytes = std::size_t{kThreads} * chunk;
-  parallel_for(count.size(), [&](std::size_t thread) {
+  parallel_for(count.size(), 0, [&](std::size_t thread) {
     const std::size_t block_end = (thread / kThreads + 1) * block_bytes;
     std::uint32_t c = 0;
     for (std::size_t s = thread * chunk; s < (thread + 1) * chunk; ++s)

@@ -27,6 +27,7 @@
 #include "kernels/block_kernel.cuh"
 #include "model/bank_model.hpp"
 #include "sim/inputs/random.hpp"
+#include "sim/parallel/parallel_for.hpp"
 #include "sim/replay/cost_totals.hpp"
 
 namespace bankcheck::kernels {
@@ -50,23 +51,6 @@ inline std::uint64_t fnv1a(const void* data, std::size_t bytes, std::uint64_t h 
 template <class T>
 std::uint64_t hash_of(const std::vector<T>& v) {
   return fnv1a(v.data(), v.size() * sizeof(T));
-}
-
-/// body(i) for i in [0, n), split over the machine's cores (CPU references of
-/// large timing inputs); body must not share mutable state between indices.
-template <class Body>
-void parallel_for(std::size_t n, Body&& body) {
-  const std::size_t workers = std::max(1u, std::min(64u, std::thread::hardware_concurrency()));
-  const std::size_t chunk = (n + workers - 1) / workers;
-  std::vector<std::thread> pool;
-  for (std::size_t w = 0; w < workers; ++w) {
-    const std::size_t lo = w * chunk, hi = std::min(n, lo + chunk);
-    if (lo >= hi) break;
-    pool.emplace_back([&body, lo, hi] {
-      for (std::size_t i = lo; i < hi; ++i) body(i);
-    });
-  }
-  for (auto& t : pool) t.join();
 }
 
 /// got == expected; otherwise prints the first differing element (for the

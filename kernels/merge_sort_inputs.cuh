@@ -79,7 +79,10 @@ inline std::vector<Key> make_input(std::uint64_t n, InputKind kind, unsigned u, 
     }
   } else {
     const inputs::RandomPermutation perm(n, 0x5eed0000ull + n);
-    parallel_for(n, [&](std::size_t i) { keys[i] = static_cast<Key>(perm(i)); });
+    const std::size_t chunks = 256, per = (n + chunks - 1) / chunks;  // a few per thread: few hand-outs
+    parallel_for(chunks, 0, [&](std::size_t c) {
+      for (std::size_t i = c * per; i < std::min(n, (c + 1) * per); ++i) keys[i] = static_cast<Key>(perm(i));
+    });
   }
   return keys;
 }
@@ -88,7 +91,7 @@ inline std::vector<Key> make_input(std::uint64_t n, InputKind kind, unsigned u, 
 inline bool is_iota(const std::vector<Key>& v) {
   std::atomic<std::uint64_t> first_bad{~std::uint64_t{0}};
   const std::size_t chunks = 256, per = (v.size() + chunks - 1) / chunks;
-  parallel_for(chunks, [&](std::size_t c) {
+  parallel_for(chunks, 0, [&](std::size_t c) {
     for (std::size_t i = c * per; i < std::min(v.size(), (c + 1) * per); ++i)
       if (v[i] != static_cast<Key>(i)) {
         std::uint64_t cur = first_bad.load();
@@ -109,7 +112,7 @@ inline bool is_iota(const std::vector<Key>& v) {
 inline std::uint64_t parallel_hash(const std::vector<Key>& v) {
   const std::size_t chunks = 256, per = (v.size() + chunks - 1) / chunks;
   std::vector<std::uint64_t> h(chunks, 0);
-  parallel_for(chunks, [&](std::size_t c) {
+  parallel_for(chunks, 0, [&](std::size_t c) {
     const std::size_t lo = std::min(v.size(), c * per), hi = std::min(v.size(), (c + 1) * per);
     h[c] = fnv1a(v.data() + lo, (hi - lo) * sizeof(Key));
   });
@@ -119,7 +122,7 @@ inline std::uint64_t parallel_hash(const std::vector<Key>& v) {
 /// Independent reference of stage k: the input with every chunk of T * 2^k keys sorted.
 inline std::vector<Key> chunk_sorted(const std::vector<Key>& input, long chunk) {
   std::vector<Key> v = input;
-  parallel_for(v.size() / chunk, [&](std::size_t c) { std::sort(v.begin() + c * chunk, v.begin() + (c + 1) * chunk); });
+  parallel_for(v.size() / chunk, 0, [&](std::size_t c) { std::sort(v.begin() + c * chunk, v.begin() + (c + 1) * chunk); });
   return v;
 }
 

@@ -95,7 +95,7 @@ std::vector<Key> make_queries(const std::vector<Key>& keys, long Q, bool worst, 
 template <class Key>
 std::vector<long> reference(const std::vector<Key>& keys, const std::vector<Key>& queries) {
   std::vector<long> a(queries.size());
-  parallel_for(queries.size(), [&](std::size_t i) {
+  parallel_for(queries.size(), 0, [&](std::size_t i) {
     a[i] = static_cast<long>(std::upper_bound(keys.begin(), keys.end(), queries[i]) - keys.begin()) - 1;
   });
   return a;
@@ -127,7 +127,7 @@ std::vector<long> algorithm_answers(const PbsFactory<Key, V>& host, long Q) {
   SharedArray smem(bytes.data());
   for (int t = 0; t < kThreads; ++t) s.phase(0, t, smem);
   std::vector<long> a(Q);
-  parallel_for(static_cast<std::size_t>(Q), [&](std::size_t i) {
+  parallel_for(static_cast<std::size_t>(Q), 0, [&](std::size_t i) {
     a[i] = s.search(static_cast<int>(i % kThreads), host.queries[i], smem);
   });
   return a;

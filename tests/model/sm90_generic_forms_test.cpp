@@ -97,8 +97,9 @@ TEST_CASE("generic accesses into shared memory: which counts the LDS/STS rules g
       x.instruction_as_shared += model.cost(r).wavefronts == m.instruction;
     }
   }
-  // The set: blind.trace's 1,000 cases in the weak form, its 293 wide loads also volatile.
-  CHECK(rows.size() == 1293);
+  // The set: blind.trace's 1,000 cases in the weak form, its 293 wide loads also volatile, and 750 of
+  // them in the relaxed form (.STRONG.GPU).
+  CHECK(rows.size() == 1293 + 750);
   // Narrow loads and every store: both counters what the LDS/STS rules give (the per-instruction
   // counts from a second run, validate/results/h200-2026-11-29/generic/narrow/ and stwide/).
   for (const char* w : {"1", "2", "4"}) {
@@ -114,6 +115,31 @@ TEST_CASE("generic accesses into shared memory: which counts the LDS/STS rules g
     CHECK_MESSAGE(st.instructions == st.cases, w);
     CHECK_MESSAGE(st.instruction_as_shared == st.cases, w);
   }
+  // The relaxed form (ld.relaxed.gpu, st.relaxed.gpu: .STRONG.GPU) as the weak one: narrow loads and
+  // every store both counters as LDS/STS, 8-byte loads rule 3 per instruction, 16-byte loads no rule.
+  std::size_t relaxed = 0;
+  for (const char* w : {"1", "2", "4"}) {
+    const generic_forms::Tally& ld = t[std::string("relaxed ld ") + w];
+    CHECK_MESSAGE(ld.cases > 0, w);
+    CHECK_MESSAGE(ld.kernel_as_shared == ld.cases, w);
+    CHECK_MESSAGE(ld.instruction_as_shared == ld.cases, w);
+    relaxed += ld.cases;
+  }
+  for (const char* w : {"1", "2", "4", "8", "16"}) {
+    const generic_forms::Tally& st = t[std::string("relaxed st ") + w];
+    CHECK_MESSAGE(st.cases > 0, w);
+    CHECK_MESSAGE(st.kernel_as_shared == st.cases, w);
+    CHECK_MESSAGE(st.instruction_as_shared == st.cases, w);
+    relaxed += st.cases;
+  }
+  const generic_forms::Tally& relaxed8 = t["relaxed ld 8"];
+  CHECK(relaxed8.cases == 112);
+  CHECK(relaxed8.instruction_as_shared == 112);  // rule 3, as LDS.64
+  CHECK(relaxed8.kernel_as_store == 112);
+  const generic_forms::Tally& relaxed16 = t["relaxed ld 16"];
+  CHECK(relaxed16.cases == 110);
+  CHECK(relaxed16.instruction_as_shared == 76);  // rule 3 misses 34: LD.E.128.STRONG.GPU stays unmeasured
+  CHECK(relaxed + relaxed8.cases + relaxed16.cases == 750);
   for (const char* form : {"generic", "volatile"}) {
     CAPTURE(form);
     const generic_forms::Tally& ld8 = t[std::string(form) + " ld 8"];

@@ -23,7 +23,7 @@ namespace bankcheck::capture {
 /// of a form no rule was measured on (a negated predicate operand,
 /// LDGSTS.E.ZFILL, another L2 hint, ...) -> cpasync.unmeasured, which no
 /// rule costs; a load, store or atomic through a generic address (LD, ST,
-/// ATOM, RED) in a form no rule was measured on (LD.E.128, LD.E.STRONG.GPU,
+/// ATOM, RED) in a form no rule was measured on (LD.E.128, LD.E.STRONG.SYS,
 /// any generic atomic, ...) -> unmeasured, also never costed; else unchanged.
 Op refine_op(Op reported, std::string_view sass);
 

@@ -96,11 +96,16 @@ TEST_CASE("generic accesses into shared memory keep their kind only in the measu
       {Op::load, "LD.E.U8 R3, desc[UR4][R2.64]", Op::load},
       {Op::load, "LD.E.128 R4, desc[UR4][R2.64]", Op::unmeasured},  // rule 3 missed 41 of 144 per instruction
       {Op::load, "LD.E.128.STRONG.SYS R4, desc[UR4][R2.64]", Op::unmeasured},
-      {Op::load, "LD.E.64.STRONG.GPU R44, desc[UR8][R32.64+0x100]", Op::unmeasured},
+      {Op::load, "LD.E.64.STRONG.GPU R44, desc[UR8][R32.64+0x100]", Op::load},  // relaxed: rule 3, 112 of 112
+      {Op::load, "LD.E.U16.STRONG.GPU R3, desc[UR4][R2.64]", Op::load},
+      {Op::load, "LD.E.128.STRONG.GPU R4, desc[UR4][R2.64]", Op::unmeasured},  // rule 3 missed 34 of 110
+      {Op::load, "LD.E.U16.STRONG.SYS R3, desc[UR4][R2.64]", Op::unmeasured},  // volatile narrow: not measured
       {Op::load, "LD.E.S16 R3, desc[UR4][R2.64]", Op::unmeasured},
       {Op::store, "ST.E.128 desc[UR4][R2.64], R4", Op::store},
       {Op::store, "@P0 ST.E.64 desc[UR4][R2.64], R4", Op::store},
-      {Op::store, "ST.E.64.STRONG.GPU desc[UR8][R32.64+0x100], R34", Op::unmeasured},
+      {Op::store, "ST.E.64.STRONG.GPU desc[UR8][R32.64+0x100], R34", Op::store},
+      {Op::store, "ST.E.128.STRONG.GPU desc[UR8][R32.64], R4", Op::store},
+      {Op::store, "ST.E.STRONG.SYS desc[UR8][R32.64], R4", Op::unmeasured},
       {Op::store, "STS.128 [R3], R4", Op::store},
       {Op::atom, "ATOM.E.ADD.STRONG.GPU PT, R3, desc[UR4][R2.64], R5", Op::unmeasured},
       {Op::atom, "RED.E.ADD.STRONG.GPU desc[UR4][R2.64], R5", Op::unmeasured},
