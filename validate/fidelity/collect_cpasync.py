@@ -1,11 +1,11 @@
 """Turns the cp.async campaign's Nsight Compute exports (validate/fidelity/
 cpasync_on_gpu.sh) into the committed probe sets that tests/model re-runs:
 
-    python3 validate/fidelity/collect_cpasync.py RESULTS_DIR [NAME [MORE_RESULTS_DIRS...]]
+    python3 validate/fidelity/collect_cpasync.py [--replace] RESULTS_DIR NAME [MORE_RESULTS_DIRS...]
 
 RESULTS_DIR: the unpacked cpasync/ folder (cpasync.cases, cpasync.trace,
 chunk-*.cases, cpasync-*.sass.csv, tma_forms.sass.csv, environment.txt).
-NAME (default cpasync): writes validate/sm90/cases/NAME.trace (the cases
+NAME: writes validate/sm90/cases/NAME.trace (the cases
 that were measured, as trace records) and validate/sm90/measured/NAME.csv:
 per case the LDGSTS's total "L1 Wavefronts Shared", its executions (every
 warp issues the copy once per stage: blocks x warps x stages, checked), the
@@ -128,9 +128,18 @@ def collect_tma(res, env, name):
 
 
 def main():
-    res = sys.argv[1]
-    name = sys.argv[2] if len(sys.argv) > 2 else "cpasync"
-    dirs = [res] + sys.argv[3:]
+    args = sys.argv[1:]
+    replace = "--replace" in args
+    args = [a for a in args if a != "--replace"]
+    if len(args) < 2:
+        print("usage: collect_cpasync.py [--replace] RESULTS_DIR NAME [MORE_RESULTS_DIRS...] (NAME: the set to write)",
+              file=sys.stderr)
+        sys.exit(2)
+    res, name, dirs = args[0], args[1], [args[0]] + args[2:]
+    if os.path.exists(os.path.join(SM90, "measured", f"{name}.csv")) and not replace:
+        print(f"collect_cpasync.py: validate/sm90/measured/{name}.csv exists: another NAME, or --replace to rewrite it",
+              file=sys.stderr)
+        sys.exit(2)
     env = [l.rstrip("\n") for d in dirs for l in open(os.path.join(d, "environment.txt"))]
     print(f"{name}: {collect_copies(dirs, env, name)} copies; {collect_tma(res, env, name)} TMA instructions")
 

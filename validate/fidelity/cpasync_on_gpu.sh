@@ -17,7 +17,7 @@
 # everything into $OUT/cpasync.tar.gz. GEN=make_cpasync_reg_cases.py (with
 # its seed, 4848, and CHUNKS="sweep tri negocc negrand zfill") runs the
 # negated-operand and .ZFILL part instead. Then, on any machine:
-#   python3 validate/fidelity/collect_cpasync.py DIR/cpasync
+#   python3 validate/fidelity/collect_cpasync.py DIR/cpasync NAME        (a new set: NAME not taken)
 set -uo pipefail
 export LC_ALL=C PATH="$PATH:/usr/local/cuda/bin"
 : "${OUT:?set OUT}"

@@ -144,6 +144,16 @@ class Writer:
     def __init__(self):
         self.cases, self.trace, self.n = [], ["warp 32"], 0
 
+    def save(self, outdir, generator, seed):
+        """OUTDIR/cpasync.cases and OUTDIR/cpasync.trace, headed by the generator's name and seed."""
+        os.makedirs(outdir, exist_ok=True)
+        with open(os.path.join(outdir, "cpasync.cases"), "w") as f:
+            f.write(f"# validate/fidelity/{generator}, seed {seed}\n" + "\n".join(self.cases) + "\n")
+        with open(os.path.join(outdir, "cpasync.trace"), "w") as f:
+            f.write(f"# validate/fidelity/{generator}, seed {seed}: the cases of cpasync.cases\n" +
+                    "\n".join(self.trace) + "\n")
+        print(f"{len(self.cases)} cp.async cases (seed {seed})")
+
     def add(self, family, form, zmode, occ, stages, dst, src, mask, zero, tags, rng, *, stagger=0, wait_each=0,
             shared_src=False, zero_null=None, sizes=None):
         w = WIDTH[form]
@@ -273,13 +283,7 @@ def main():
     pred_family(out, rng)
     for _ in range(int(os.environ.get("CPASYNC_PARTIAL", "24"))):
         random_case(out, rng, "part", (1, 1), 1, zmodes=("partial",))
-    os.makedirs(outdir, exist_ok=True)
-    with open(os.path.join(outdir, "cpasync.cases"), "w") as f:
-        f.write(f"# validate/fidelity/make_cpasync_cases.py, seed {seed}\n" + "\n".join(out.cases) + "\n")
-    with open(os.path.join(outdir, "cpasync.trace"), "w") as f:
-        f.write(f"# validate/fidelity/make_cpasync_cases.py, seed {seed}: the cases of cpasync.cases\n" +
-                "\n".join(out.trace) + "\n")
-    print(f"{len(out.cases)} cp.async cases (seed {seed})")
+    out.save(outdir, "make_cpasync_cases.py", seed)
 
 
 if __name__ == "__main__":

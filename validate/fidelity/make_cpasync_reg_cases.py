@@ -184,13 +184,7 @@ def main():
     zfill(out, rng, int(os.environ.get("CPASYNC_ZFILL", "16")))
     if seed != 4848:  # the second run: the zero-filling lanes the first left open (run 1's cases stay as they were)
         zlanes(out, rng, int(os.environ.get("CPASYNC_ZLANES", "24")))
-    os.makedirs(outdir, exist_ok=True)
-    with open(os.path.join(outdir, "cpasync.cases"), "w") as f:
-        f.write(f"# validate/fidelity/make_cpasync_reg_cases.py, seed {seed}\n" + "\n".join(out.cases) + "\n")
-    with open(os.path.join(outdir, "cpasync.trace"), "w") as f:
-        f.write(f"# validate/fidelity/make_cpasync_reg_cases.py, seed {seed}: the cases of cpasync.cases\n" +
-                "\n".join(out.trace) + "\n")
-    print(f"{len(out.cases)} cp.async cases (seed {seed})")
+    out.save(outdir, "make_cpasync_reg_cases.py", seed)
 
 
 if __name__ == "__main__":

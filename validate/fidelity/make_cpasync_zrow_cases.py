@@ -42,6 +42,7 @@ if not __package__:  # run as a file: import validate.* from the repository root
 from validate.fidelity import make_cpasync_cases as base  # noqa: E402
 
 FULL = (1 << 32) - 1
+GENERATOR = os.path.basename(__file__)
 SHAPES = ["same", "overlap", "disjoint", "split", "tworead", "read", "zero"]
 
 
@@ -229,10 +230,10 @@ def main():
     out = base.Writer()
     if seed == 5353:
         zq(out, rng, int(os.environ.get("CPASYNC_ZQ", "150")))
-        return write(out, outdir, seed)
+        return out.save(outdir, GENERATOR, seed)
     if seed != 5151:
         zmix(out, rng, int(os.environ.get("CPASYNC_ZMIX", "110")))
-        return write(out, outdir, seed)
+        return out.save(outdir, GENERATOR, seed)
     mixed = SHAPES[:5]
     plans = [[s] * 4 for s in mixed]  # each shape in every quarter
     plans += [[rng.choice(mixed) for _ in range(4)] for _ in range(int(os.environ.get("CPASYNC_ZROW", "40")))]
@@ -247,17 +248,8 @@ def main():
             for stagger in [0, 1500]:
                 out.add("zrow", "cg16", "neg3", (132, 8), stages, dst, src, FULL, zero,
                         tags + (["timing twin"] if stagger else []), rng, stagger=stagger, zero_null=0)
-    write(out, outdir, seed)
+    out.save(outdir, GENERATOR, seed)
 
-
-def write(out, outdir, seed):
-    os.makedirs(outdir, exist_ok=True)
-    with open(os.path.join(outdir, "cpasync.cases"), "w") as f:
-        f.write(f"# validate/fidelity/make_cpasync_zrow_cases.py, seed {seed}\n" + "\n".join(out.cases) + "\n")
-    with open(os.path.join(outdir, "cpasync.trace"), "w") as f:
-        f.write(f"# validate/fidelity/make_cpasync_zrow_cases.py, seed {seed}: the cases of cpasync.cases\n" +
-                "\n".join(out.trace) + "\n")
-    print(f"{len(out.cases)} cp.async cases (seed {seed})")
 
 
 if __name__ == "__main__":
