@@ -247,7 +247,8 @@ BANKCHECK_HD bool moves_whole_sectors(const Address* dst, const std::uint64_t* s
 }
 
 /// The most source lines that fill one shared row among `lanes` (rule 6b
-/// with zero-filling lanes models only rows filled from one line).
+/// with zero-filling lanes models a row filled from several lines only where
+/// every source sits where its lane writes).
 template <class Address>
 BANKCHECK_HD std::uint32_t most_lines_per_row(const Address* dst, const std::uint64_t* src, std::uint32_t lanes) {
   std::uint32_t most = 0;
@@ -265,6 +266,15 @@ BANKCHECK_HD std::uint32_t most_lines_per_row(const Address* dst, const std::uin
     most = lines > most ? lines : most;
   }
   return most;
+}
+
+/// Whether a lane of `lanes` reads from another place in its line than it
+/// writes in its row (src % 128 != dst % 128).
+template <class Address>
+BANKCHECK_HD bool reads_shifted(const Address* dst, const std::uint64_t* src, std::uint32_t lanes) {
+  for (unsigned i = 0; i < kLanes; ++i)
+    if ((lanes & lane_bit(i)) && src[i] % kPhaseBytes != static_cast<std::uint64_t>(dst[i]) % kPhaseBytes) return true;
+  return false;
 }
 
 /// Whether lanes of two quarter warps of `lanes` write one 128-byte row.
@@ -318,19 +328,17 @@ BANKCHECK_HD WarpCost sector_copy_cost(const Address* dst, const std::uint64_t* 
 /// their destinations. A copy with both kinds costs, per quarter warp, one
 /// per (row, line) pair of its readers (the data, as without zero-filling
 /// lanes) plus a 16-byte store of all its lanes, readers and zero-filling
-/// alike. Measured on 333 such copies moving whole sectors, all equal: the
-/// H200's runs 1-5 (validate/sm90/cases/cpasync.trace to cpasync5.trace; P1,
-/// P2, P3, !P1, !P3) and zfill.trace (H100), from which it was read, and 67
-/// copies measured after it was written (cpasync6.trace, cpasync7.trace):
-/// one row from one line beside zero-filling lanes in its other slots, 1 + 1;
-/// those lanes in another row on the readers' quads, 1 + 2 (the fourth
-/// run's 12 for 8 of the earlier "two per pair, less one"). Not modelled
-/// where a quarter fills one row from several lines (a row from two lines
-/// beside zeros: 3 where the sources sit where the lanes write, 4 where
-/// they are shifted; 76 of run 6's copies cost less than any reading found),
-/// where two quarter warps write one row (2 of 2 such copies of run 7 cost
-/// one more), where lanes write one destination, or where a (row, line) pair
-/// spans quarter warps. The ideal adds the zero-filling lanes' store phases,
+/// alike. Measured on 554 such copies moving whole sectors, all equal: the
+/// H200's runs 1-7 (validate/sm90/cases/cpasync.trace to cpasync7.trace; P1,
+/// P2, P3, !P1, !P3) and zfill.trace (H100): one row from one line beside
+/// zero-filling lanes in its other slots, 1 + 1; those lanes in another row
+/// on the readers' quads, 1 + 2 (the fourth run's 12 for 8 of the earlier
+/// "two per pair, less one"); a row from two lines beside zeros, 2 + 1 (221
+/// of run 6 and 7's copies). Not modelled where a quarter fills a row from
+/// several lines with a source shifted in its line (2 of 2 cost two per pair
+/// instead: cpasync2.trace), where two quarter warps write one row (2 of 2
+/// cost one more: cpasync7.trace), where lanes write one destination, or
+/// where a (row, line) pair spans quarter warps. The ideal adds the zero-filling lanes' store phases,
 /// as Nsight Compute's does.
 template <class Address>
 BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* dst, const std::uint64_t* src,
@@ -353,7 +361,8 @@ BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* ds
   std::uint32_t pairs = 0, total = 0, worst = 1;
   for (unsigned first = 0; first < kLanes; first += kLanes / 4) {
     const std::uint32_t quarter = lane_range(first, kLanes / 4);
-    if (most_lines_per_row(dst, src, reading & quarter) > 1) return WarpCost{0, 0, 0, false};
+    if (most_lines_per_row(dst, src, reading & quarter) > 1 && reads_shifted(dst, src, reading & quarter))
+      return WarpCost{0, 0, 0, false};
     const std::uint32_t data = rows_written(dst, src, reading & quarter);
     const std::uint32_t store = phase_degree(dst, active & quarter, 16);
     pairs += data;

@@ -27,7 +27,8 @@ from a line into a row (rows filled from one to four lines, readers of
 different rows on one bank quad), the other lanes zero-filling in the
 readers' rows or others (on the readers' quads or not, conflicting among
 themselves or not); read-only and zero-only quarters beside mixed ones.
-Seed 5353 (the seventh run) writes the family zq: one quarter warp at a
+Seed 5454 (the eighth run) writes zmix again, every third warp with its
+readers' sources rotated within their lines. Seed 5353 (the seventh run) writes the family zq: one quarter warp at a
 time, so each quarter's cost is measured alone: a single active quarter
 (random zmix quarters, some with their sources rotated within their lines),
 a quarter beside a zero-only quarter (one row, so a store of 1), and four
@@ -199,12 +200,14 @@ def zq(out, rng, n):
         emit(quarters, FULL, ["four alike"])
 
 
-def zmix(out, rng, n):
+def zmix(out, rng, n, rotate_every=0):
     for i in range(n):
         while True:
             rows = iter(rng.sample(range(32), 32))
             lines = iter(rng.sample(range(64), 64))
             quarters = [mixed_quarter(rng, rows, lines) for _ in range(4)]
+            if rotate_every and i % rotate_every == 0:
+                quarters = [rotated(q, rng) for q in quarters]
             kinds = {s is None for q in quarters for _, s in q}
             if kinds == {True, False}:
                 break  # both kinds in the warp: rule 6b with zero-filling lanes
@@ -230,6 +233,9 @@ def main():
     out = base.Writer()
     if seed == 5353:
         zq(out, rng, int(os.environ.get("CPASYNC_ZQ", "150")))
+        return out.save(outdir, GENERATOR, seed)
+    if seed == 5454:  # the eighth run: zmix again, every third warp's sources rotated in their lines
+        zmix(out, rng, int(os.environ.get("CPASYNC_ZMIX", "70")), rotate_every=3)
         return out.save(outdir, GENERATOR, seed)
     if seed != 5151:
         zmix(out, rng, int(os.environ.get("CPASYNC_ZMIX", "110")))
