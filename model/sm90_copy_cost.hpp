@@ -334,7 +334,8 @@ BANKCHECK_HD WarpCost sector_copy_cost(const Address* dst, const std::uint64_t* 
 /// zero-filling lanes in its other slots, 1 + 1; those lanes in another row
 /// on the readers' quads, 1 + 2 (the fourth run's 12 for 8 of the earlier
 /// "two per pair, less one"); a row from two lines beside zeros, 2 + 1 (221
-/// of run 6 and 7's copies). Not modelled where a quarter fills a row from
+/// of run 6 and 7's copies); and 130 of 130 of run 8 (cpasync8.trace),
+/// measured after this was written. Not modelled where a quarter fills a row from
 /// several lines with a source shifted in its line (2 of 2 cost two per pair
 /// instead: cpasync2.trace), where two quarter warps write one row (2 of 2
 /// cost one more: cpasync7.trace), where lanes write one destination, or
