@@ -36,16 +36,16 @@
 #            validate/sm90/collect_set.py (validate/README.md, "A probe set")
 #   programs the real programs of validate/programs/ with a `compare:` line, captured and compared
 #            (validate/programs/run_compare.sh programs; validate/README.md, "A real program")
-#   hopper   wgmma probes (validate/hopper/run_hopper.sh)
+#   hopper   wgmma probes (validate/sm90/sm90a/run_hopper.sh)
 #   tensormaps  the TMA probes alone (run_hopper.sh with TMA_ONLY=1): ncu, capture, compare, and the
-#            capture's tensor maps checked against the probe's (validate/hopper/check_tensor_maps.py)
+#            capture's tensor maps checked against the probe's (validate/sm90/sm90a/check_tensor_maps.py)
 #   speed    capture against the program's run, memcheck and ncu (validate/capture/capture_speed.sh)
-#   wgmma-blind  the blind wgmma set (validate/hopper/wgmma_blind_predictions.txt), measured and captured
-#   wgmma-int8   the s8/u8 wgmma set (validate/hopper/wgmma_int8_predictions.txt), measured and captured
+#   wgmma-blind  the blind wgmma set (validate/sm90/sm90a/wgmma_blind_predictions.txt), measured and captured
+#   wgmma-int8   the s8/u8 wgmma set (validate/sm90/sm90a/wgmma_int8_predictions.txt), measured and captured
 #   wgmma-summary  `capture --summary` of the wgmma probes and the GEMM against full traces
-#            (validate/hopper/summary_check.sh)
+#            (validate/sm90/sm90a/summary_check.sh)
 #   wgmma-timing one wgmma shape in good and bad layouts: cycles per wgmma and ncu's counts
-#   hopper-gemm  a hand-written TMA + wgmma GEMM, right and with wrong swizzles (validate/hopper/tma_wgmma_gemm.cu):
+#   hopper-gemm  a hand-written TMA + wgmma GEMM, right and with wrong swizzles (validate/sm90/sm90a/tma_wgmma_gemm.cu):
 #            captured, profiled, compared (its capture folder kept), then timed natively
 #   checks   the GPU programs' own correctness checks: the CF sort and its benchmark table, the TMA +
 #            wgmma GEMM, built here with nvcc (validate/gpu_checks.sh)
@@ -105,21 +105,21 @@ for s in "$@"; do
     programs) gpu_step programs 560 env OUT="$OUT/programs" B="$B" BANKCHECK="$PWD/build/bankcheck" \
         bash validate/programs/run_compare.sh programs ;;
     wgmma-blind) gpu_step wgmma-blind 300 env WGMMA_SET=blind OUT="$OUT/wgmma-blind" B="$B" BANKCHECK="$PWD/build/bankcheck" \
-        bash validate/hopper/run_hopper.sh ;;
+        bash validate/sm90/sm90a/run_hopper.sh ;;
     wgmma-int8) gpu_step wgmma-int8 300 env WGMMA_SET=int8 OUT="$OUT/wgmma-int8" B="$B" BANKCHECK="$PWD/build/bankcheck" \
-        bash validate/hopper/run_hopper.sh ;;
+        bash validate/sm90/sm90a/run_hopper.sh ;;
     wgmma-summary) gpu_step wgmma-summary 400 env OUT="$OUT/wgmma-summary" B="$B" BANKCHECK="$PWD/build/bankcheck" \
-        bash validate/hopper/summary_check.sh ;;
+        bash validate/sm90/sm90a/summary_check.sh ;;
     wgmma-timing) gpu_step wgmma-timing 200 env WGMMA_SET=timing OUT="$OUT/wgmma-timing" B="$B" BANKCHECK="$PWD/build/bankcheck" \
-        bash validate/hopper/run_hopper.sh ;;
+        bash validate/sm90/sm90a/run_hopper.sh ;;
     speed) gpu_step speed 590 env OUT="$OUT/speed" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/capture/capture_speed.sh ;;
     tensormaps) gpu_step tensormaps 300 env TMA_ONLY=1 OUT="$OUT/tensormaps" B="$B" BANKCHECK="$PWD/build/bankcheck" \
-        bash validate/hopper/run_hopper.sh ;;
+        bash validate/sm90/sm90a/run_hopper.sh ;;
     hopper-gemm)
       gpu_step hopper-gemm 400 env KEEP_CAPTURE=1 OUT="$OUT/hopper-gemm" B="$B" BANKCHECK="$PWD/build/bankcheck" \
         bash validate/programs/run_compare.sh hopper-gemm
       gpu_step hopper-gemm-time 120 "$OUT/hopper-gemm/programs/bin/tma_wgmma_gemm" --time ;;
-    hopper) gpu_step hopper 500 env OUT="$OUT/hopper" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/hopper/run_hopper.sh ;;
+    hopper) gpu_step hopper 500 env OUT="$OUT/hopper" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/sm90/sm90a/run_hopper.sh ;;
     checks) gpu_step checks 300 env OUT="$OUT/checks" bash validate/gpu_checks.sh ;;
     *) echo "unknown step $s" | tee -a "$STEP_LOG" ;;
   esac

@@ -56,7 +56,7 @@ done
 [[ -x $bin/kernel.cf_sort_bench ]] || cf_nvcc_build kernels/cf_sort_bench.cu "$bin/kernel.cf_sort_bench" "$res/sort" 200 &
 [[ -x $bin/cf_sort_table ]] || cf_nvcc_build validate/cf_merge/sort_table.cu "$bin/cf_sort_table" "$res/table" 200 &
 timeout 120 "$NVCC" -gencode=arch=compute_90a,code=sm_90a -O2 -std=c++17 -o "$bin/tma_wgmma_gemm" \
-  validate/hopper/tma_wgmma_gemm.cu -lcuda >"$res/build.gemm.txt" 2>&1
+  validate/sm90/sm90a/tma_wgmma_gemm.cu -lcuda >"$res/build.gemm.txt" 2>&1
 echo "build.gemm rc=$?" | tee -a "$res/steps.log"
 wait
 for p in kernel.cf_sort_bench cf_sort_table tma_wgmma_gemm; do

@@ -23,7 +23,7 @@ import unittest
 from repo_root import ROOT
 from validate.harness import ncu_csv
 from validate.harness.kernel_names import base_name, display_name, is_function, is_mangled, mangled_base_name
-from validate.hopper import descriptor_truth, make_wgmma_probes
+from validate.sm90.sm90a import descriptor_truth, make_wgmma_probes
 
 TABLE = os.path.join(ROOT, "tests", "data", "kernel_names", "base_names.tsv")
 PROBES = os.path.join(ROOT, "validate", "results", "h100-2026-11-23", "probes", "probes.tar.gz")

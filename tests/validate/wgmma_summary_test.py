@@ -1,4 +1,4 @@
-"""validate/hopper/wgmma_summary.py on the committed blind set
+"""validate/sm90/sm90a/wgmma_summary.py on the committed blind set
 (validate/results/h100-2026-11-27/wgmma-blind/): every probe equals rule 8's
 count from its own operand sizes, and a probe whose stated sizes do not give
 ncu's count is reported and fails the run."""
@@ -10,7 +10,7 @@ import tempfile
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SCRIPT = os.path.join(ROOT, "validate", "hopper", "wgmma_summary.py")
+SCRIPT = os.path.join(ROOT, "validate", "sm90", "sm90a", "wgmma_summary.py")
 RUN = os.path.join(ROOT, "validate", "results", "h100-2026-11-27", "wgmma-blind")
 
 

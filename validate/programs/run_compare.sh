@@ -186,8 +186,8 @@ for group in "$@"; do
       build ldgsts_tiles validate/library/ldgsts_tiles.cu -std=c++17
       LAUNCHES=${TILE_LAUNCHES:-12} program ldgsts "_tile" "$BIN/ldgsts_tiles" ;;
     hopper-gemm)
-      # A hand-written TMA + wgmma GEMM, right and with wrong swizzles (validate/hopper/tma_wgmma_gemm.cu)
-      ARCH="-gencode=arch=compute_90a,code=sm_90a" build tma_wgmma_gemm validate/hopper/tma_wgmma_gemm.cu -std=c++17 -lcuda
+      # A hand-written TMA + wgmma GEMM, right and with wrong swizzles (validate/sm90/sm90a/tma_wgmma_gemm.cu)
+      ARCH="-gencode=arch=compute_90a,code=sm_90a" build tma_wgmma_gemm validate/sm90/sm90a/tma_wgmma_gemm.cu -std=c++17 -lcuda
       LAUNCHES=4 program hopper.gemm "gemm_kernel" "$BIN/tma_wgmma_gemm" ;;
     atomics64)
       # Compare-and-swap loops of 64-bit and float shared atomics.

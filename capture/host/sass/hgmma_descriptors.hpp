@@ -6,7 +6,7 @@
 // names the uniform registers that hold it: `gdesc[URn]` is four registers,
 // A's descriptor in URn (low half) and URn+1 (high half), B's in URn+2 and
 // URn+3; where A comes from registers (`HGMMA ... R24, R56, gdesc[UR4]`)
-// only B's are read (validate/hopper wgmma probes: `R2UR UR6`/`UR7` build
+// only B's are read (validate/sm90/sm90a wgmma probes: `R2UR UR6`/`UR7` build
 // B's descriptor, UR4/UR5 hold something else).
 //
 // The high half (stride byte offset, base offset, swizzle mode: PTX ISA,

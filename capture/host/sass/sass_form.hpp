@@ -49,7 +49,7 @@ bool is_untraced(std::string_view sass, std::string_view kind);
 /// the H100 with no shared wavefronts in Nsight Compute's per-instruction
 /// counters: UTMALDG .2D/.3D/.4D, .3D.MULTICAST, .5D.MULTICAST, .5D.IM2COL;
 /// UTMASTG .2D/.3D/.4D, .5D.IM2COL; UTMACMDFLUSH (docs/bank-model.md, rule 8:
-/// validate/hopper/tma_probes.cu and the cuBLAS, cuDNN and hand-written sm90
+/// validate/sm90/sm90a/tma_probes.cu and the cuBLAS, cuDNN and hand-written sm90
 /// kernels, every row 0); UTMACCTL.PF, UTMACCTL.IV, UTMAPF.L2.2D and
 /// UTMALDG.4D.MULTICAST (validate/fidelity/tma_forms.cu, H200, every row 0). `compare` gives those rows `yes` where ncu counts 0
 /// (and `no` where it counts any); other TMA forms are not modelled.

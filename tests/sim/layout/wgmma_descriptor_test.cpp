@@ -1,5 +1,5 @@
 // The wgmma matrix descriptor: its fields (PTX ISA 9.7.15.5.1.2.2), the
-// descriptors the H100 probes ran (validate/hopper/make_wgmma_probes.py),
+// descriptors the H100 probes ran (validate/sm90/sm90a/make_wgmma_probes.py),
 // and the operand's core-matrix addresses against CuTe's GMMA layouts
 // evaluated by the layout checker (an independent route).
 #include <doctest/doctest.h>
@@ -113,7 +113,7 @@ TEST_CASE("wgmma descriptor: the descriptors the H100 probes built (make_wgmma_p
 }
 
 TEST_CASE("wgmma operand: the byte counts of the blind predictions (wgmma_blind_predictions.txt)") {
-  std::ifstream in("validate/hopper/wgmma_blind_predictions.txt");
+  std::ifstream in("validate/sm90/sm90a/wgmma_blind_predictions.txt");
   REQUIRE(in);
   std::string line;
   int rows = 0;

@@ -360,7 +360,7 @@ TEST_CASE("a TMA row names the tensor maps its launch was given; a measured form
 TEST_CASE("a wgmma row gives its descriptors, and a swizzle no tensor map of the launch has") {
   // Two launches of one kernel whose SASS builds 64B-swizzled descriptors (UMOV UR13/UR15,
   // 0x80000020: swizzle 2, stride 0x20 << 4 = 512 bytes); the first launch's maps swizzle 128B
-  // (the mismatch of validate/hopper/tma_wgmma_gemm.cu's desc_64B), the second's 64B (none).
+  // (the mismatch of validate/sm90/sm90a/tma_wgmma_gemm.cu's desc_64B), the second's 64B (none).
   const fs::path dir = hand_capture("wgmma-capture", {{{"_Z4gemmv", "gemm()", "128x1x1"}}, {{"_Z4gemmv", "gemm()", "128x1x1"}}},
                                     "0x40",
                                     "0,tiled,0x7ffd0000,float16,2,0x7f0000000000,64 64,128,64 64,1 1,none,128B,none,none,,,,,\n"

@@ -3,7 +3,7 @@
 // unpacked by the capture.hopper_listings.unpack fixture): the wgmma probes
 // and the TMA + wgmma GEMM, whose descriptors the generating programs fix
 // (tests/data/hopper/descriptor_truth.csv, written by
-// validate/hopper/descriptor_truth.py from their parameters), and the
+// validate/sm90/sm90a/descriptor_truth.py from their parameters), and the
 // library kernels (cuBLAS, cuDNN, Triton), whose descriptors no program
 // here states: there the test asks that they are recovered at all.
 #include "capture/host/sass/hgmma_descriptors.hpp"

@@ -16,7 +16,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "../cuda_check.cuh"
+#include "../../cuda_check.cuh"
 
 constexpr int kRows = 64;
 

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # wgmma probes on the H100, in one go, on the GPU machine from
 # the repository root, with build-gpu/ carried:
-#   OUT=DIR B=DIR BANKCHECK=build/bankcheck [WGMMA_SET=blind] bash validate/hopper/run_hopper.sh
-# 1. generates and builds validate/hopper/wgmma_probes.cu (sm_90a), checks its SASS holds HGMMA;
+#   OUT=DIR B=DIR BANKCHECK=build/bankcheck [WGMMA_SET=blind] bash validate/sm90/sm90a/run_hopper.sh
+# 1. generates and builds validate/sm90/sm90a/wgmma_probes.cu (sm_90a), checks its SASS holds HGMMA;
 # 2. runs it (every probe must run without a CUDA error);
 # 3. Nsight Compute per instruction (SourceCounters) and the kernel-level shared
 #    counters of every op (regex metrics), exported as the source page and the raw page;
 # 4. lists the metrics this ncu knows about gmma, TMA and shared memory;
 # 5. captures the probe with `bankcheck capture` and compares it per instruction;
-# 6. the same for the TMA probes (validate/hopper/tma_probes.cu), and checks the capture's
-#    tensor maps against the probe's (validate/hopper/check_tensor_maps.py, step tma-maps).
+# 6. the same for the TMA probes (validate/sm90/sm90a/tma_probes.cu), and checks the capture's
+#    tensor maps against the probe's (validate/sm90/sm90a/check_tensor_maps.py, step tma-maps).
 # TMA_ONLY=1: step 6 alone.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 : "${OUT:?set OUT}" "${B:?set B}" "${BANKCHECK:?set BANKCHECK}"
 mkdir -p "$OUT"
 NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
@@ -20,15 +20,15 @@ W=$(mktemp -d /tmp/hopper.XXXXXX)
 source validate/gpu_env.sh  # gpu_step: each step's output in $OUT/NAME.log, its status in summary.txt
 STEP_LOG=$OUT/summary.txt
 step() { gpu_step "$@"; }
-# WGMMA_SET=blind: the blind set (validate/hopper/wgmma_blind_predictions.txt), without the TMA probes;
-# WGMMA_SET=int8: the s8/u8 set (validate/hopper/wgmma_int8_predictions.txt), likewise;
+# WGMMA_SET=blind: the blind set (validate/sm90/sm90a/wgmma_blind_predictions.txt), without the TMA probes;
+# WGMMA_SET=int8: the s8/u8 set (validate/sm90/sm90a/wgmma_int8_predictions.txt), likewise;
 # WGMMA_SET=timing: one shape in good and bad layouts, timed (cycles per wgmma) and counted, nothing captured
 if [ -z "${TMA_ONLY:-}" ]; then
 set_args=()
 [ -n "${WGMMA_SET:-}" ] && set_args=(--set "$WGMMA_SET")
-python3 validate/hopper/make_wgmma_probes.py "${set_args[@]}" >validate/hopper/wgmma_probes.cu
+python3 validate/sm90/sm90a/make_wgmma_probes.py "${set_args[@]}" >validate/sm90/sm90a/wgmma_probes.cu
 step build 300 nvcc -gencode=arch=compute_90a,code=sm_90a -O2 -std=c++17 -diag-suppress 550 -lineinfo \
-  -o "$W/wgmma_probes" validate/hopper/wgmma_probes.cu
+  -o "$W/wgmma_probes" validate/sm90/sm90a/wgmma_probes.cu
 cuobjdump -sass "$W/wgmma_probes" >"$W/sass.txt" 2>&1
 grep -oE "[A-Z]GMMA\.[^ ]*" "$W/sass.txt" | sort | uniq -c >"$OUT/hgmma_forms.txt"
 step native 60 "$W/wgmma_probes"
@@ -52,8 +52,8 @@ for t in "$W"/cap/launch-*.bktrace; do  # every wgmma record, as text
 done
 [ "${WGMMA_SET:-}" = blind ] || [ "${WGMMA_SET:-}" = int8 ] && exit 0
 fi
-# TMA: swizzled tiles in and out, read right and wrong (validate/hopper/tma_probes.cu)
-step tma-build 200 nvcc -arch=sm_90 -O2 -std=c++17 -lineinfo -o "$W/tma_probes" validate/hopper/tma_probes.cu -lcuda
+# TMA: swizzled tiles in and out, read right and wrong (validate/sm90/sm90a/tma_probes.cu)
+step tma-build 200 nvcc -arch=sm_90 -O2 -std=c++17 -lineinfo -o "$W/tma_probes" validate/sm90/sm90a/tma_probes.cu -lcuda
 cuobjdump -sass "$W/tma_probes" 2>&1 | grep -oE "(UTMA|UBLK|SYNCS)[A-Z0-9.]*" | sort | uniq -c >"$OUT/tma_forms.txt"
 step tma-native 60 "$W/tma_probes"
 step tma-ncu 200 "$NCU" --section SourceCounters \
@@ -70,5 +70,5 @@ step tma-compare 120 "$BANKCHECK" compare --ncu "$OUT/tma.sass.csv" "$W"/tcap/la
 "$BANKCHECK" compare --ncu "$OUT/tma.sass.csv" --csv "$W"/tcap/launch-*.bktrace >"$OUT/tma.compare.csv" 2>/dev/null
 cp "$W/tcap/tensor_maps.csv" "$W/tcap/launch_tensor_maps.csv" "$W/tcap/status.log" "$OUT/" 2>/dev/null
 # The tensor maps the probe encodes, each launch given its two (PASS/FAIL lines)
-step tma-maps 30 python3 validate/hopper/check_tensor_maps.py "$W/tcap" "$OUT/tma.compare.csv"
+step tma-maps 30 python3 validate/sm90/sm90a/check_tensor_maps.py "$W/tcap" "$OUT/tma.compare.csv"
 rm -rf "$W"

@@ -25,7 +25,7 @@
 #include <cstring>
 #include <vector>
 
-#include "../cuda_check.cuh"
+#include "../../cuda_check.cuh"
 
 constexpr int kM = 1024, kN = 1024, kK = 1024, kTile = 64;
 constexpr int kTileBytes = kTile * kTile * 2;  // 64 rows of 128 bytes

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Checks a capture of validate/hopper/tma_probes.cu for its tensor maps.
+"""Checks a capture of validate/sm90/sm90a/tma_probes.cu for its tensor maps.
 
-    python3 validate/hopper/check_tensor_maps.py CAPTURE_DIR [COMPARE_CSV]
+    python3 validate/sm90/sm90a/check_tensor_maps.py CAPTURE_DIR [COMPARE_CSV]
 
 The expected rows come from the probe's source: main() runs seven probes, each
 encoding two maps (make_map: `in`, then `out`) of 2-D uint16 tensors of

@@ -13,7 +13,7 @@ import sys
 
 if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
-from validate.hopper import make_wgmma_probes as p  # noqa: E402
+from validate.sm90.sm90a import make_wgmma_probes as p  # noqa: E402
 
 SWIZZLE_NAME = {"none": "none", "128B": "128B", "64B": "64B", "32B": "32B"}
 
@@ -28,7 +28,7 @@ def main():
         for name, _t, _n, regs, sw, _lbo, sbo, _off, _wgs, _tb in probes:
             ident = "wg_" + name.replace("-", "_")
             print(f"{mangled(ident)},{0 if regs else 1},{SWIZZLE_NAME[sw]},{sbo}")
-    # validate/hopper/tma_wgmma_gemm.cu: gemm_kernel<kDescSwizzle, kEpilogueSwizzled>
+    # validate/sm90/sm90a/tma_wgmma_gemm.cu: gemm_kernel<kDescSwizzle, kEpilogueSwizzled>
     for desc, epilogue, sw, sbo in ((1, 1, "128B", 1024), (1, 0, "128B", 1024), (2, 1, "64B", 512), (0, 1, "none", 1024)):
         print(f"_Z11gemm_kernelILi{desc}ELb{epilogue}EEv14CUtensorMap_stS0_S0_,1,{sw},{sbo}")
 
