@@ -246,28 +246,6 @@ BANKCHECK_HD bool moves_whole_sectors(const Address* dst, const std::uint64_t* s
   return true;
 }
 
-/// The most source lines that fill one shared row among `lanes` (rule 6b
-/// with zero-filling lanes models a row filled from several lines only where
-/// every source sits where its lane writes).
-template <class Address>
-BANKCHECK_HD std::uint32_t most_lines_per_row(const Address* dst, const std::uint64_t* src, std::uint32_t lanes) {
-  std::uint32_t most = 0;
-  for (unsigned i = 0; i < kLanes; ++i) {
-    if (!(lanes & lane_bit(i))) continue;
-    std::uint32_t lines = 0;
-    for (unsigned j = 0; j <= i; ++j) {
-      if (!(lanes & lane_bit(j)) || dst[j] / kPhaseBytes != dst[i] / kPhaseBytes) continue;
-      bool first = true;  // j's line not seen among the earlier lanes of i's row
-      for (unsigned k = 0; k < j && first; ++k)
-        first = !(lanes & lane_bit(k)) || dst[k] / kPhaseBytes != dst[i] / kPhaseBytes ||
-                src[k] / kPhaseBytes != src[j] / kPhaseBytes;
-      lines += first;
-    }
-    most = lines > most ? lines : most;
-  }
-  return most;
-}
-
 /// Whether a lane of `lanes` reads from another place in its line than it
 /// writes in its row (src % 128 != dst % 128).
 template <class Address>
@@ -335,18 +313,18 @@ BANKCHECK_HD WarpCost sector_copy_cost(const Address* dst, const std::uint64_t* 
 /// on the readers' quads, 1 + 2 (the fourth run's 12 for 8 of the earlier
 /// "two per pair, less one"); a row from two lines beside zeros, 2 + 1 (221
 /// of run 6 and 7's copies); and 130 of 130 of run 8 (cpasync8.trace),
-/// measured after this was written. Not modelled where a quarter fills a row from
-/// several lines with a source shifted in its line (2 of 2 cost two per pair
-/// instead: cpasync2.trace), where two quarter warps write one row (2 of 2
-/// cost one more: cpasync7.trace), where lanes write one destination, or
-/// where a (row, line) pair spans quarter warps. The ideal adds the zero-filling lanes' store phases,
-/// as Nsight Compute's does.
+/// measured after this was written. Not modelled where a quarter fills a
+/// row from several lines with a source shifted in its line (2 of 2 cost
+/// two per pair instead: cpasync2.trace), where two quarter warps write one
+/// row (2 of 2 cost one more: cpasync7.trace), where lanes write one
+/// destination, or where a (row, line) pair spans quarter warps. The ideal
+/// adds the zero-filling lanes' store phases, as Nsight Compute's does.
 template <class Address>
 BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* dst, const std::uint64_t* src,
                                                std::uint32_t active) {
   if (width != 16) return WarpCost{0, 0, 0, false};
   const std::uint32_t zero_fill = zero_filling(src, active), reading = active & ~zero_fill;
-  if (!moves_whole_sectors(dst, src, reading) || !store_counts_distinct(dst, zero_fill != 0 ? active : 0u))
+  if (!moves_whole_sectors(dst, src, reading) || (zero_fill != 0 && !store_counts_distinct(dst, active)))
     return WarpCost{0, 0, 0, false};
   WarpCost cost = sector_copy_cost(dst, src, reading);
   if (zero_fill == 0) return cost;
@@ -362,9 +340,10 @@ BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* ds
   std::uint32_t pairs = 0, total = 0, worst = 1;
   for (unsigned first = 0; first < kLanes; first += kLanes / 4) {
     const std::uint32_t quarter = lane_range(first, kLanes / 4);
-    if (most_lines_per_row(dst, src, reading & quarter) > 1 && reads_shifted(dst, src, reading & quarter))
-      return WarpCost{0, 0, 0, false};
     const std::uint32_t data = rows_written(dst, src, reading & quarter);
+    // More (row, line) pairs than rows: a row filled from several lines, modelled with unshifted sources only.
+    if (data > rows_written(dst, nullptr, reading & quarter) && reads_shifted(dst, src, reading & quarter))
+      return WarpCost{0, 0, 0, false};
     const std::uint32_t store = phase_degree(dst, active & quarter, 16);
     pairs += data;
     total += data + store;

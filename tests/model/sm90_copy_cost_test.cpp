@@ -122,9 +122,7 @@ struct Lane {
 };
 
 RequestCost cost(const std::vector<std::vector<Lane>>& quarters) {
-  static std::vector<std::uint64_t> addr, source;
-  addr.assign(32, kInactive);
-  source.assign(32, kInactive);
+  std::vector<std::uint64_t> addr(32, kInactive), source(32, kInactive);
   for (std::size_t q = 0; q < quarters.size(); ++q)
     for (std::size_t k = 0; k < quarters[q].size(); ++k) {
       const Lane& l = quarters[q][k];

@@ -79,13 +79,12 @@ def quarter(rng, shape, rows, lines):
         reads = reader_slots(rng, rng.choice([1, 2, 3]))
         lanes = [(128 * row + 16 * s, 128 * line + 16 * s) for s in reads]
         free = [s for s in range(8) if s not in reads]
-        used = reads
         if shape == "same":
             zeros = [(row, s) for s in free]
         elif shape == "overlap":
             other = next(rows)
-            k = rng.randrange(1, min(len(used), len(free)) + 1)  # zero lanes on the readers' quads
-            zeros = [(other, s) for s in rng.sample(used, k) + rng.sample(free, len(free) - k)]
+            k = rng.randrange(1, min(len(reads), len(free)) + 1)  # zero lanes on the readers' quads
+            zeros = [(other, s) for s in rng.sample(reads, k) + rng.sample(free, len(free) - k)]
         elif shape == "disjoint":
             other = next(rows)
             zeros = [(other, s) for s in free]
@@ -101,16 +100,23 @@ def quarter(rng, shape, rows, lines):
     return lanes
 
 
+def flatten(quarters):
+    """The warp's destinations, sources and zero-filling lanes (a bit each)
+    from its four quarters' (destination, source or None) lanes; a
+    zero-filling lane is given a real address, which it does not read."""
+    dst, src, zero = [], [], 0
+    for q, lanes in enumerate(quarters):
+        for k, (d, s) in enumerate(lanes):
+            dst.append(d)
+            src.append(s if s is not None else 8192 + 16 * (8 * q + k))
+            zero |= (s is None) << (8 * q + k)
+    return dst, src, zero
+
+
 def warp(rng, shapes):
     rows = iter(rng.sample(range(32), 32))
     lines = iter(rng.sample(range(64), 64))
-    dst, src, zero = [], [], 0
-    for q, shape in enumerate(shapes):
-        for k, (d, s) in enumerate(quarter(rng, shape, rows, lines)):
-            dst.append(d)
-            src.append(s if s is not None else 8192 + 16 * (8 * q + k))  # a real address, not read
-            zero |= (s is None) << (8 * q + k)
-    return dst, src, zero
+    return flatten([quarter(rng, shape, rows, lines) for shape in shapes])
 
 
 def mixed_quarter(rng, rows, lines):
@@ -158,12 +164,7 @@ def rotated(lanes, rng):
 
 def zq(out, rng, n):
     def emit(quarters, mask, tags):
-        dst, src, zero = [0] * 32, [0] * 32, 0
-        for q, lanes in enumerate(quarters):
-            for k, (d, s) in enumerate(lanes):
-                dst[8 * q + k] = d
-                src[8 * q + k] = s if s is not None else 8192 + 16 * (8 * q + k)
-                zero |= (s is None) << (8 * q + k)
+        dst, src, zero = flatten(quarters)
         out.add("zq", "cg16", "posf1", (1, 1), 1, dst, src, mask, zero & mask, tags + ["zero mixed"], rng, zero_null=0)
 
     def fresh():
@@ -211,12 +212,7 @@ def zmix(out, rng, n, rotate_every=0):
             kinds = {s is None for q in quarters for _, s in q}
             if kinds == {True, False}:
                 break  # both kinds in the warp: rule 6b with zero-filling lanes
-        dst, src, zero = [], [], 0
-        for q, lanes in enumerate(quarters):
-            for k, (d, s) in enumerate(lanes):
-                dst.append(d)
-                src.append(s if s is not None else 8192 + 16 * (8 * q + k))
-                zero |= (s is None) << (8 * q + k)
+        dst, src, zero = flatten(quarters)
         tags = ["zmix", "mask full", "zero mixed"]
         for zmode in ["negf1", "posf3"] if i % 2 else ["posf1", "negf3"]:
             out.add("zmix", "cg16", zmode, (1, 1), 1, dst, src, FULL, zero, tags, rng, zero_null=0)

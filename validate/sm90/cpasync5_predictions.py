@@ -25,19 +25,12 @@ run into cpasync6_predictions.txt):
          pass of all its lanes: the larger of their 16-byte store's degree
          and the most lines filling one row; `nm` where a quarter has both
          above 1 (never measured) or a pair spans quarters."""
-import csv
-import io
 import os
-import subprocess
 import sys
-import tempfile
 
-
-def model(bankcheck, trace):
-    out = subprocess.run([bankcheck, "replay", "--per-instruction", "--csv", "--quiet", "--threads", "1", trace],
-                         check=True, capture_output=True, text=True).stdout
-    return {r["site"]: (r["wavefronts"] if r["modelled"] == "true" else "nm")
-            for r in csv.DictReader(io.StringIO(out)) if r["scope"] == "instruction"}
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.sm90.ltc_predictions import model  # noqa: E402  (site -> the model's wavefronts, or nm)
 
 
 def quarter_cost(dst, src, lanes, less_one):
