@@ -23,6 +23,23 @@
 # and carry build-gpu/checks: the build step then takes them from there.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+source validate/cf_merge/nvcc_build.sh  # NVCC, CXX, cf_nvcc_build
+prebuilt=build-gpu/checks
+# build_sorts DIR LOGS SECONDS: the CF sort's two programs into DIR (build logs under LOGS), in the
+# background, each unless DIR holds it already
+build_sorts() {
+  [[ -x $1/kernel.cf_sort_bench ]] || cf_nvcc_build kernels/cf_sort_bench.cu "$1/kernel.cf_sort_bench" "$2/sort" "$3" &
+  [[ -x $1/cf_sort_table ]] || cf_nvcc_build validate/cf_merge/sort_table.cu "$1/cf_sort_table" "$2/table" "$3" &
+}
+if [[ -n ${PREBUILD:-} ]]; then  # on the development machine: the two slow programs, afresh, then stop
+  mkdir -p "$prebuilt"
+  rm -f "$prebuilt/kernel.cf_sort_bench" "$prebuilt/cf_sort_table"
+  build_sorts "$prebuilt" "$prebuilt" 3000
+  wait
+  ls -la "$prebuilt"
+  [[ -x $prebuilt/kernel.cf_sort_bench && -x $prebuilt/cf_sort_table ]]
+  exit
+fi
 : "${OUT:?set OUT}"
 BUDGET=${BUDGET:-290}
 mkdir -p "$OUT"
@@ -32,7 +49,6 @@ res=$work/gpu_checks
 mkdir -p "$res/sort" "$res/table"
 SECONDS=0
 pack() { tar czf "$OUT/gpu_checks.tar.gz" -C "$work" --exclude='*.o' --exclude=bin gpu_checks; }
-source validate/cf_merge/nvcc_build.sh  # NVCC, CXX, cf_nvcc_build
 source validate/gpu_env.sh              # gpu_environment, gpu_step
 STEP_DIR=$res STEP_LOG=$res/steps.log STEP_BUDGET=$BUDGET
 step() { gpu_step "$@"; pack; }         # step NAME SECONDS CMD...: output in $res/NAME.log
@@ -41,20 +57,10 @@ gpu_environment | tee "$res/environment.txt"
 bin=$res/bin
 mkdir -p "$bin"
 t0=$SECONDS
-prebuilt=build-gpu/checks
-if [[ -n ${PREBUILD:-} ]]; then  # on the development machine: the two slow programs, then stop
-  mkdir -p "$prebuilt"
-  cf_nvcc_build kernels/cf_sort_bench.cu "$prebuilt/kernel.cf_sort_bench" "$prebuilt/sort" 3000 &
-  cf_nvcc_build validate/cf_merge/sort_table.cu "$prebuilt/cf_sort_table" "$prebuilt/table" 3000 &
-  wait
-  ls -la "$prebuilt"
-  exit 0
-fi
 for p in kernel.cf_sort_bench cf_sort_table; do
   [[ -x $prebuilt/$p ]] && cp "$prebuilt/$p" "$bin/" && echo "build.$p carried from $prebuilt" | tee -a "$res/steps.log"
 done
-[[ -x $bin/kernel.cf_sort_bench ]] || cf_nvcc_build kernels/cf_sort_bench.cu "$bin/kernel.cf_sort_bench" "$res/sort" 200 &
-[[ -x $bin/cf_sort_table ]] || cf_nvcc_build validate/cf_merge/sort_table.cu "$bin/cf_sort_table" "$res/table" 200 &
+build_sorts "$bin" "$res" 200
 timeout 120 "$NVCC" -gencode=arch=compute_90a,code=sm_90a -O2 -std=c++17 -o "$bin/tma_wgmma_gemm" \
   validate/sm90/sm90a/tma_wgmma_gemm.cu -lcuda >"$res/build.gemm.txt" 2>&1
 echo "build.gemm rc=$?" | tee -a "$res/steps.log"
