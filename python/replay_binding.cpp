@@ -35,6 +35,11 @@ nb::dict totals_of(const CostTotals& t, std::uint64_t unmodelled) {
   d["worst_degree"] = costed ? nb::cast(t.worst_degree) : nb::none();
   d["modelled"] = unmodelled == 0;
   d["unmodelled_instructions"] = unmodelled;
+  // As the kernel-level counters count them (docs/results-schema.md, totals).
+  nb::dict kernel;
+  kernel["wavefronts"] = t.wavefronts - t.fewer_on_kernel_counter;
+  kernel["conflicts"] = t.conflicts - t.fewer_on_kernel_counter;
+  d["kernel_counter"] = costed ? nb::object(kernel) : nb::none();
   return d;
 }
 

@@ -5,6 +5,7 @@ by brute force, and the H100's measured wavefronts committed under
 validate/sm90/measured/. The last tests are the example of docs/python.md:
 a pytest that keeps a shared-memory access pattern conflict-free in CI.
 """
+import csv
 import pathlib
 import random
 
@@ -77,6 +78,23 @@ def test_replay_of_the_measured_design_set():
     assert len(result["sites"]) == len(expected)
     for site in result["sites"]:
         assert (site["wavefronts"], site["conflicts"]) == expected[site["site"]], site["site"]
+
+
+def test_kernel_counter_of_the_measured_ld8cap_set():
+    # ld8cap read both counters of each paired 8-byte load (H100, 2026-11-23):
+    # the site's kernel_counter is the kernel-level wavefronts and conflicts.
+    rows = {}
+    with open(ROOT / "validate/sm90/measured/ld8cap.csv") as f:
+        for row in csv.DictReader(line for line in f if not line.startswith("#")):
+            rows[row["site"]] = (int(row["kernel_wavefronts"]), int(row["kernel_conflicts"]))
+    result = bankcheck.replay(str(ROOT / "validate/sm90/cases/ld8cap.trace"), model="sm90")
+    assert len(result["sites"]) == len(rows)
+    differ = 0
+    for site in result["sites"]:
+        kernel = site["kernel_counter"]
+        assert (kernel["wavefronts"], kernel["conflicts"]) == rows[site["site"]], site["site"]
+        differ += kernel["wavefronts"] != site["wavefronts"]
+    assert differ > 0
 
 
 def test_replay_of_the_readme_trace():

@@ -12,14 +12,21 @@
 
 namespace bankcheck {
 
-/// @post wavefronts == ideal + conflicts; worst_degree is the largest RequestCost::degree added.
+/// @post wavefronts == ideal + conflicts; worst_degree is the largest RequestCost::degree added;
+///       fewer_on_kernel_counter <= conflicts.
 struct CostTotals {
   std::uint64_t instructions = 0;
   std::uint64_t lane_accesses = 0;  ///< active lanes summed over the instructions
-  std::uint64_t wavefronts = 0;
+  std::uint64_t wavefronts = 0;     ///< per instruction, as Nsight Compute's Source page counts them
   std::uint64_t ideal = 0;
   std::uint64_t conflicts = 0;
   std::uint32_t worst_degree = 0;
+  /// Wavefronts of `wavefronts` that the kernel-level counter
+  /// (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum) does not count:
+  /// a paired 8-byte load with a conflict is its half warps' degrees added
+  /// per instruction but the merged degree there (docs/bank-model.md, rule 3).
+  /// Only what add_with_kernel_counter() was told; 0 where nobody asked.
+  std::uint64_t fewer_on_kernel_counter = 0;
 
   /// Add one instruction with `active` active lanes, executed `times` times (a repeated record of a
   /// deduplicated trace). @throws std::overflow_error instead of wrapping;
@@ -39,11 +46,24 @@ struct CostTotals {
     }
     worst_degree = std::max(worst_degree, cost.degree);
   }
+  /// add(), with the instruction's wavefronts on the kernel-level counter
+  /// (BankModel::kernel_counter_cost). @throws std::logic_error where they
+  /// are more than the per-instruction ones or fewer than the ideal (no rule
+  /// makes them so); std::overflow_error instead of wrapping.
+  void add_with_kernel_counter(unsigned active, const RequestCost& cost, std::uint32_t kernel_wavefronts,
+                               std::uint64_t times = 1) {
+    if (kernel_wavefronts > cost.wavefronts || kernel_wavefronts < cost.ideal) [[unlikely]]
+      throw std::logic_error("cost totals: a kernel-counter count outside [ideal, wavefronts]");
+    add(active, cost, times);
+    add_checked(fewer_on_kernel_counter, times_checked(cost.wavefronts - kernel_wavefronts, times, "wavefronts"),
+                "wavefronts");
+  }
   /// Add another set of totals. @throws std::overflow_error instead of wrapping.
   CostTotals& operator+=(const CostTotals& other) {
     add_checked(instructions, other.instructions, "instructions");
     add_checked(lane_accesses, other.lane_accesses, "lane accesses");
     add_costs(other.wavefronts, other.ideal, other.conflicts);
+    add_checked(fewer_on_kernel_counter, other.fewer_on_kernel_counter, "wavefronts");
     worst_degree = std::max(worst_degree, other.worst_degree);
     return *this;
   }

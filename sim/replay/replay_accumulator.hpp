@@ -76,7 +76,10 @@ RequestCost ReplayAccumulator::add(const BankModel& model, std::uint64_t index, 
     by_site_.resize(std::size_t{site} + 1);
     worst_of_site_.resize(by_site_.size());
   }
-  by_site_[site].add(active, cost, repeat);
+  if (model.kernel_counter_may_differ(request.op, request.width)) [[unlikely]]
+    by_site_[site].add_with_kernel_counter(active, cost, model.kernel_counter_cost(request).wavefronts, repeat);
+  else
+    by_site_[site].add(active, cost, repeat);
   WorstInstruction& w = worst_of_site_[site];
   if (cost.degree >= 2 && cost.degree > w.cost.degree) {  // rare: copy only on a new maximum
     w.present = true;

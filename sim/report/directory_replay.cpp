@@ -21,7 +21,7 @@ using Json = nlohmann::json;
 // ---- one file's summary, as a rank sends it ---------------------------------
 
 Json totals_to_json(const CostTotals& t) {
-  return {t.instructions, t.lane_accesses, t.wavefronts, t.ideal, t.conflicts, t.worst_degree};
+  return {t.instructions, t.lane_accesses, t.wavefronts, t.ideal, t.conflicts, t.worst_degree, t.fewer_on_kernel_counter};
 }
 CostTotals totals_from_json(const Json& j) {
   CostTotals t;
@@ -31,6 +31,9 @@ CostTotals totals_from_json(const Json& j) {
   t.ideal = j[3];
   t.conflicts = j[4];
   t.worst_degree = j[5];
+  t.fewer_on_kernel_counter = j[6];
+  if (t.fewer_on_kernel_counter > t.conflicts)
+    throw std::runtime_error("replay: a worker's totals have more kernel-counter savings than conflicts");
   if (t.conflicts != conflicts_of(t.wavefronts, t.ideal))  // a rank's totals, checked as the model's are
     throw std::runtime_error("replay: a worker's totals have conflicts != wavefronts - ideal");
   return t;
@@ -115,6 +118,7 @@ class DirectoryMerge {
     r.inputs.push_back({{"kind", "trace directory"}, {"path", dir}, {"files", files}});
     r.selected_sites = o.sites;
     r.fail_on_conflicts = o.fail_on_conflicts;
+    r.kernel_counter_known = true;
     r.unmodelled = unmodelled_;
     r.header = {"traces " + dir + " (" + std::to_string(files) + " files, warp " + std::to_string(r.warp) + ")",
                 "model  " + model.describe()};

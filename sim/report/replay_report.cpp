@@ -58,6 +58,7 @@ Results replay_results(const ReplaySummary& summary, const BankModel& model, con
   r.inputs.push_back({{"kind", "trace"}, {"path", o.trace_name}});
   r.selected_sites = o.sites;
   r.fail_on_conflicts = o.fail_on_conflicts;
+  r.kernel_counter_known = true;
   r.header = {"trace  " + o.trace_name + " (warp " + std::to_string(summary.warp) + ")",
               "model  " + model.describe()};
   WorstInstruction worst;

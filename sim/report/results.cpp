@@ -1,6 +1,20 @@
 #include "sim/report/results.hpp"
 
+#include <iomanip>
+#include <sstream>
+
+#include "sim/report/global_section.hpp"
+
 namespace bankcheck::report {
+namespace {
+
+std::string percent(std::uint64_t part, std::uint64_t whole) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(1) << 100.0 * static_cast<double>(part) / static_cast<double>(whole) << "%";
+  return s.str();
+}
+
+}  // namespace
 
 Verdict verdict_of(const CostTotals& totals) {
   if (totals.lane_accesses == 0) return Verdict::no_accesses;
@@ -108,6 +122,21 @@ std::string lane_ranges(const std::vector<unsigned>& lanes) {
     i = j + 1;
   }
   return text;
+}
+
+std::string verdict_line(const Results& r) {
+  const CostTotals& t = r.totals;
+  switch (verdict_of(r)) {
+    case Verdict::no_accesses: return "no accesses: " + exit_reason(r);
+    case Verdict::conflict_free: return "conflict-free (" + std::to_string(t.wavefronts) + " wavefronts, the ideal)";
+    case Verdict::not_all_modelled:
+      return "no conflict in the " + std::to_string(t.instructions) + " modelled instructions, but " +
+             std::to_string(unmodelled_instructions(r)) + " are of kinds not modelled: not shown conflict-free";
+    case Verdict::global_only: return global_only_line(r);
+    case Verdict::conflicts: break;
+  }
+  return std::to_string(t.conflicts) + " of " + std::to_string(t.wavefronts) + " wavefronts are bank conflicts (" +
+         percent(t.conflicts, t.wavefronts) + "); worst " + std::to_string(t.worst_degree) + "-way";
 }
 
 }  // namespace bankcheck::report

@@ -134,6 +134,10 @@ struct Results {
   std::vector<std::string> notes;
   /// The model's measured time per wavefront, when it has one (model/shared_timing.hpp).
   std::optional<SharedTiming> timing;
+  /// Whether totals.fewer_on_kernel_counter was counted (replay): the
+  /// kernel-level counter's wavefronts are then known and, where they differ,
+  /// reported beside the per-instruction ones.
+  bool kernel_counter_known = false;
   /// Command-specific fields merged into the JSON document's top level.
   nlohmann::ordered_json extra = nlohmann::ordered_json::object();
 };
@@ -157,6 +161,9 @@ int exit_code_of(const Results& r);
 
 /// The message that goes with exit_code_of's 2 or 1 (empty for 0).
 std::string exit_reason(const Results& r);
+
+/// The one-line verdict (without the "verdict: " prefix).
+std::string verdict_line(const Results& r);
 
 /// The worst instruction as a row naming the bank and lanes of its conflict under `model`.
 /// @pre worst.present.

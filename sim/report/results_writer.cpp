@@ -42,12 +42,6 @@ std::string bank_words_csv(const std::vector<std::uint32_t>& words) {
   return text;
 }
 
-std::string percent(std::uint64_t part, std::uint64_t whole) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(1) << 100.0 * static_cast<double>(part) / static_cast<double>(whole) << "%";
-  return s.str();
-}
-
 /// Instructions of every kind in `u`.
 std::uint64_t count_of(const Unmodelled& u) {
   std::uint64_t n = 0;
@@ -121,6 +115,12 @@ void write_text_totals(std::ostream& out, const Results& r) {
       << "  conflicts      " << cost_line(t.conflicts) << "\n"
       << "  worst degree   " << cost_line(t.worst_degree) << "\n";
   if (not_costed > 0) out << "  not modelled   " << not_costed << " instructions (in no count above)\n";
+  if (r.kernel_counter_known && t.fewer_on_kernel_counter > 0 && !costs_unknown(t, not_costed))
+    out << "  kernel counter " << t.wavefronts - t.fewer_on_kernel_counter << " wavefronts, "
+        << t.conflicts - t.fewer_on_kernel_counter
+        << " conflicts: what ncu's kernel-level counters (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,"
+           " l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum) report; the counts above are per instruction"
+           " (ncu's Source page), which counts a paired 8-byte load's half warps apart (docs/bank-model.md, rule 3)\n";
 }
 
 /// The by-site (or by-instruction) and by-round tables.
@@ -200,21 +200,6 @@ nlohmann::ordered_json worst_json(const WorstRow& r) {
           {"piles_up", r.unit == ConflictCulprit::Unit::lanes ? "lanes" : "words"}};
   if (r.source) j["source"] = source_json(*r.source);
   return j;
-}
-
-std::string verdict_line(const Results& r) {
-  const CostTotals& t = r.totals;
-  switch (verdict_of(r)) {
-    case Verdict::no_accesses: return "no accesses: " + exit_reason(r);
-    case Verdict::conflict_free: return "conflict-free (" + std::to_string(t.wavefronts) + " wavefronts, the ideal)";
-    case Verdict::not_all_modelled:
-      return "no conflict in the " + std::to_string(t.instructions) + " modelled instructions, but " +
-             std::to_string(unmodelled_instructions(r)) + " are of kinds not modelled: not shown conflict-free";
-    case Verdict::global_only: return global_only_line(r);
-    case Verdict::conflicts: break;
-  }
-  return std::to_string(t.conflicts) + " of " + std::to_string(t.wavefronts) + " wavefronts are bank conflicts (" +
-         percent(t.conflicts, t.wavefronts) + "); worst " + std::to_string(t.worst_degree) + "-way";
 }
 
 ResultsWriter::ResultsWriter(std::ostream& out, Format format, bool per_instruction)
@@ -349,6 +334,9 @@ void ResultsWriter::finish_json(const Results& r) {
   doc["inputs"] = r.inputs;
   if (!r.selected_sites.empty()) doc["selected_sites"] = r.selected_sites;
   doc["totals"] = totals_json(r.totals, r.unmodelled);
+  if (r.kernel_counter_known && !costs_unknown(r.totals, count_of(r.unmodelled)))
+    doc["totals"]["kernel_counter"] = {{"wavefronts", r.totals.wavefronts - r.totals.fewer_on_kernel_counter},
+                                       {"conflicts", r.totals.conflicts - r.totals.fewer_on_kernel_counter}};
   if (r.timing) {
     const double c = r.timing->cycles_per_wavefront;
     nlohmann::ordered_json time = {{"cycles_per_wavefront", c},

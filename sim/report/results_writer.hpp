@@ -34,9 +34,6 @@ nlohmann::ordered_json worst_json(const WorstRow& row);
 /// A site as the text tables show it: "(none)" for instructions without one.
 std::string display_site(const std::string& s);
 
-/// The one-line verdict (without the "verdict: " prefix).
-std::string verdict_line(const Results& r);
-
 class ResultsWriter {
  public:
   /// `per_instruction`: the report has an instruction table (possibly empty).

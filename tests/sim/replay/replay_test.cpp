@@ -164,6 +164,21 @@ TEST_CASE("replay: totals throw instead of wrapping") {
   CHECK_THROWS_AS(lanes.add(4, two), std::overflow_error);
 }
 
+TEST_CASE("replay: the kernel counter's wavefronts stay within [ideal, wavefronts] and add up") {
+  const RequestCost paired{4, 1, 3, 4};  // a paired 8-byte load: 2 + 2 per instruction, 2 on the kernel counter
+  CostTotals t;
+  t.add_with_kernel_counter(32, paired, 2, 3);
+  CHECK(t.wavefronts == 12);
+  CHECK(t.fewer_on_kernel_counter == 6);
+  CostTotals sum;
+  sum += t;
+  sum += t;
+  CHECK(sum.fewer_on_kernel_counter == 12);
+  CHECK_THROWS_AS(t.add_with_kernel_counter(32, paired, 5), std::logic_error);  // more than per instruction
+  CHECK_THROWS_AS(t.add_with_kernel_counter(32, paired, 0), std::logic_error);  // fewer than the ideal
+  CHECK(t.fewer_on_kernel_counter == 6);  // a refused instruction adds nothing
+}
+
 TEST_CASE("active_lanes counts lanes that are not kInactive") {
   const std::vector<std::uint64_t> a = {X, 0, X, 8, 0};
   CHECK(active_lanes(WarpRequest{Op::load, 4, a}) == 3);

@@ -85,3 +85,22 @@ TEST_CASE("a malformed file fails the run, naming the first bad file") {
     }
   }
 }
+
+TEST_CASE("the folder's kernel-counter savings are the files' added") {
+  // ld8cap: paired 8-byte loads whose two counters differ (H100, 2026-11-23;
+  // tests/sim/report/replay_report_test.cpp checks one file against the measurement).
+  const fs::path cases = fs::path(BANKCHECK_SOURCE_DIR) / "validate/sm90/cases";
+  const fs::path dir = bankcheck::test::scratch("kernel-counter");
+  fs::create_directories(dir);
+  for (const char* copy : {"a.trace", "b.trace"})
+    fs::copy_file(cases / "ld8cap.trace", dir / copy, fs::copy_options::overwrite_existing);
+  const BankModel sm90 = make_preset("sm90");
+  report::ReplayReportOptions o;
+  const auto one = report::replay_directory(dir.string(), {(dir / "a.trace").string()}, sm90, o, Cluster::instance());
+  const auto both = report::replay_directory(dir.string(), report::trace_files(dir.string()), sm90, o, Cluster::instance());
+  REQUIRE(one.has_value());
+  REQUIRE(both.has_value());
+  CHECK(one->kernel_counter_known);
+  CHECK(one->totals.fewer_on_kernel_counter > 0);
+  CHECK(both->totals.fewer_on_kernel_counter == 2 * one->totals.fewer_on_kernel_counter);
+}
