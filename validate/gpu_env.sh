@@ -11,8 +11,10 @@
 #                          CMD under `timeout SECONDS`, its stdout and stderr in
 #                          $STEP_DIR/NAME.log (default $OUT); then "== NAME: exit RC after S s"
 #                          on stdout and appended to $STEP_LOG where set. With STEP_BUDGET
-#                          set, the limit is cut to what is left of it (bash's SECONDS) and
-#                          a step with under 5 s left is skipped, and says so. Returns RC.
+#                          set (the run's end on bash's SECONDS), the limit is cut to what is
+#                          left of it less STEP_RESERVE (seconds kept to pack the results,
+#                          default 0), and a step with under 5 s left is skipped, and says
+#                          so. A step still running 5 s after its limit is killed. Returns RC.
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 NCU=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
 
@@ -32,7 +34,7 @@ gpu_step() {
   local name=$1 limit=$2 t0=$SECONDS rc
   shift 2
   if [ -n "${STEP_BUDGET:-}" ]; then
-    local left=$((STEP_BUDGET - SECONDS))
+    local left=$((STEP_BUDGET - SECONDS - ${STEP_RESERVE:-0}))
     ((left < limit)) && limit=$left
     if ((limit < 5)); then
       echo "== $name: skipped, ${left} s of the budget left" | tee -a "${STEP_LOG:-/dev/null}"
@@ -40,7 +42,7 @@ gpu_step() {
     fi
   fi
   echo "== $name: start" | tee -a "${STEP_LOG:-/dev/null}"
-  timeout "$limit" "$@" >"${STEP_DIR:-$OUT}/$name.log" 2>&1
+  timeout -k 5 "$limit" "$@" >"${STEP_DIR:-$OUT}/$name.log" 2>&1
   rc=$?
   echo "== $name: exit $rc after $((SECONDS - t0)) s" | tee -a "${STEP_LOG:-/dev/null}"
   return $rc

@@ -20,14 +20,8 @@ START=$SECONDS
 W=$(mktemp -d /tmp/cpasynclib.XXXXXX)
 R=$W/cpasynclib
 mkdir -p "$R" "$OUT"
-{
-  date -u +"date %Y-%m-%dT%H:%M:%SZ"
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 2>&1
-  echo "ncu: $(ncu --version 2>&1 | tail -n 1)"
-  echo "git: $(git rev-parse HEAD 2>/dev/null || echo 'not a git checkout')"
-  echo "command: OUT=DIR bash validate/fidelity/cpasync_library_on_gpu.sh"
-} > "$R/environment.txt"
-cat "$R/environment.txt"
+. validate/fidelity/probe_env.sh
+probe_environment "command: OUT=DIR bash validate/fidelity/cpasync_library_on_gpu.sh"
 [ -x "$C/bankcheck" ] || { echo "no $C/bankcheck: carry build-gpu/capture" | tee -a "$R/environment.txt"; exit 1; }
 for group in library triton; do
   left=$((BUDGET - (SECONDS - START)))

@@ -29,16 +29,9 @@ START=$SECONDS
 W=$(mktemp -d /tmp/cpasync.XXXXXX)
 R=$W/cpasync
 mkdir -p "$R" "$OUT"
-{
-  date -u +"date %Y-%m-%dT%H:%M:%SZ"
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 2>&1
-  echo "ncu: $(ncu --version 2>&1 | tail -n 1)"
-  echo "nvcc: $(nvcc --version 2>&1 | tail -n 1)"
-  echo "seed: $SEED"
-  echo "generator: $GEN"
-  echo "command: SEED=$SEED GEN=$GEN CHUNKS=\"${CHUNKS:-rows pred occ rand:0 rand:1 part}\" TMA=${TMA:-1} OUT=DIR bash validate/fidelity/cpasync_on_gpu.sh"
-} > "$R/environment.txt"
-cat "$R/environment.txt"
+. "$HERE/probe_env.sh"
+probe_environment "seed: $SEED" "generator: $GEN" \
+  "command: SEED=$SEED GEN=$GEN CHUNKS=\"${CHUNKS:-rows pred occ rand:0 rand:1 part}\" TMA=${TMA:-1} OUT=DIR bash validate/fidelity/cpasync_on_gpu.sh"
 python3 "$HERE/$GEN" "$R" "$SEED" || exit 1
 NV=(-arch=sm_90a -O2 -std=c++20 -lineinfo -I validate)
 nvcc "${NV[@]}" -o "$W/cpasync.bin" "$HERE/cpasync.cu" > "$R/compile-cpasync.log" 2>&1 &
@@ -52,13 +45,10 @@ t0=$SECONDS
 timeout 90 "$W/cpasync.bin" "$R/cpasync.cases" "$R/native.launches.txt" > "$R/cpasync.native.txt" 2>&1
 echo "cpasync native: exit $? after $((SECONDS - t0)) s: $(tail -n 1 "$R/cpasync.native.txt")"
 
-prof() {  # prof NAME LIMIT CMD...: one ncu run, its source page exported as CSV
-  local name=$1 limit=$2 t0=$SECONDS
+prof() {  # prof NAME LIMIT CMD...: ncu_profile of SourceCounters, the source page only
+  local name=$1 limit=$2
   shift 2
-  timeout "$limit" ncu --clock-control none --section SourceCounters -f -o "$W/$name" "$@" > "$R/$name.ncu.log" 2>&1
-  echo "$name: ncu exit $? after $((SECONDS - t0)) s"
-  ncu -i "$W/$name.ncu-rep" --page source --print-source sass --csv > "$R/$name.sass.csv" 2>&1
-  echo "$name: $(grep -c '^"Kernel Name"' "$R/$name.sass.csv") source blocks"
+  ncu_profile "$name" "$limit" --section SourceCounters "$@"
 }
 [[ ${TMA:-1} == 1 ]] && prof tma_forms 60 "$W/tma_forms"
 # the chunks, in priority order: the family prefixes of the case names (CHUNKS: a subset, e.g. "pred")

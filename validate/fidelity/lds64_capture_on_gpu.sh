@@ -25,16 +25,9 @@ START=$SECONDS
 W=$(mktemp -d /tmp/lds64cap.XXXXXX)
 R=$W/lds64cap
 mkdir -p "$R" "$OUT"
-{
-  date -u +"date %Y-%m-%dT%H:%M:%SZ"
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 2>&1
-  echo "ncu: $(ncu --version 2>&1 | tail -n 1)"
-  echo "nvcc: $(nvcc --version 2>&1 | tail -n 1)"
-  echo "git: $(git rev-parse HEAD 2>/dev/null || echo 'not a git checkout')"
-  echo "seed: $SEED"
-  echo "command: SEED=$SEED PLAN_LINES=\"$PLAN_LINES\" LIBRARY=${LIBRARY:-1} OUT=DIR bash validate/fidelity/lds64_capture_on_gpu.sh"
-} > "$R/environment.txt"
-cat "$R/environment.txt"
+. "$HERE/probe_env.sh"
+probe_environment "seed: $SEED" \
+  "command: SEED=$SEED PLAN_LINES=\"$PLAN_LINES\" LIBRARY=${LIBRARY:-1} OUT=DIR bash validate/fidelity/lds64_capture_on_gpu.sh"
 [ -x "$C/bankcheck" ] || { echo "no $C/bankcheck: carry build-gpu/capture" | tee -a "$R/environment.txt"; }
 python3 "$HERE/make_lds64_cases.py" "$R" "$SEED" || exit 1
 grep -v '^#' "$R/lds64.plan" | awk -v keep="$PLAN_LINES" 'BEGIN {n = split(keep, k, " "); for (i = 1; i <= n; ++i) want[k[i]] = 1}

@@ -21,15 +21,8 @@ PART_A=${PART_A:-36}
 W=$(mktemp -d /tmp/lds64.XXXXXX)
 R=$W/lds64  # the results folder: the binary is lds64.bin beside it
 mkdir -p "$R" "$OUT"
-{
-  date -u +"date %Y-%m-%dT%H:%M:%SZ"
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 2>&1
-  echo "ncu: $(ncu --version 2>&1 | tail -n 1)"
-  echo "nvcc: $(nvcc --version 2>&1 | tail -n 1)"
-  echo "seed: $SEED"
-  echo "command: SEED=$SEED SINGLE=$SINGLE OUT=DIR bash validate/fidelity/lds64_on_gpu.sh"
-} > "$R/environment.txt"
-cat "$R/environment.txt"
+. "$HERE/probe_env.sh"
+probe_environment "seed: $SEED" "command: SEED=$SEED SINGLE=$SINGLE OUT=DIR bash validate/fidelity/lds64_on_gpu.sh"
 python3 "$HERE/make_lds64_cases.py" "$R" "$SEED" || exit 1
 # the single-instruction form: the first SINGLE full and SINGLE masked patterns as a microbench trace
 python3 - "$R" "$SINGLE" <<'EOF'
@@ -56,14 +49,10 @@ t0=$SECONDS
 timeout 60 "$W/lds64.bin" "$R/lds64.cases" "$R/lds64.plan" > "$R/native.txt" 2>&1
 echo "lds64 native: exit $? after $((SECONDS - t0)) s: $(tail -n 1 "$R/native.txt")"
 SRC=(--section SourceCounters --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,smsp__inst_executed_op_shared_ld.sum)
-prof() {  # prof NAME KERNEL_REGEX LIMIT CMD...
-  local name=$1 k=$2 limit=$3 t0=$SECONDS
+prof() {  # prof NAME KERNEL_REGEX LIMIT CMD...: ncu_profile with the counters above, both pages
+  local name=$1 k=$2 limit=$3
   shift 3
-  timeout "$limit" ncu --clock-control none "${SRC[@]}" -k "regex:$k" -f -o "$W/$name" "$@" > "$R/$name.ncu.log" 2>&1
-  echo "$name: ncu exit $? after $((SECONDS - t0)) s"
-  ncu -i "$W/$name.ncu-rep" --page source --print-source sass --csv > "$R/$name.sass.csv" 2>&1
-  ncu -i "$W/$name.ncu-rep" --page raw --csv > "$R/$name.raw.csv" 2>&1
-  echo "$name: $(grep -c '^"Kernel Name"' "$R/$name.sass.csv") source blocks"
+  NCU_RAW=1 ncu_profile "$name" "$limit" "${SRC[@]}" -k "regex:$k" "$@"
 }
 # the plan in two parts (a part cut short by its timeout loses only its own report)
 grep -v '^#' "$R/lds64.plan" | head -n "$PART_A" > "$W/plan-a"

@@ -16,15 +16,8 @@ SEED=${SEED:-4646}
 W=$(mktemp -d /tmp/fidelity.XXXXXX)
 R=$W/fidelity
 mkdir -p "$R" "$OUT"
-{
-  date -u +"date %Y-%m-%dT%H:%M:%SZ"
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 2>&1
-  echo "ncu: $(ncu --version 2>&1 | tail -n 1)"
-  echo "nvcc: $(nvcc --version 2>&1 | tail -n 1)"
-  echo "seed: $SEED"
-  echo "command: OUT=DIR bash validate/fidelity/run_on_gpu.sh"
-} > "$R/environment.txt"
-cat "$R/environment.txt"
+. "$HERE/probe_env.sh"
+probe_environment "seed: $SEED" "command: OUT=DIR bash validate/fidelity/run_on_gpu.sh"
 python3 "$HERE/make_cases.py" "$R" "$SEED" || exit 1
 NV=(-arch=sm_90 -O2 -std=c++20 -lineinfo -I validate)
 nvcc "${NV[@]}" -o "$W/microbench" validate/sm90/microbench.cu > "$R/compile-microbench.log" 2>&1 &
@@ -35,14 +28,10 @@ cuobjdump -sass "$W/atom64" > "$R/atom64.sass" 2>&1
 grep -E "ATOMS|LDS|STS" "$R/atom64.sass" | head
 timeout 60 "$W/atom64" "$R/atom64.cases" "$R/atom64.ranks.txt" 2>&1 | tail -n 2
 SRC=(--section SourceCounters --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum)
-prof() {  # prof NAME KERNEL_REGEX LIMIT CMD...
-  local name=$1 k=$2 limit=$3 t0=$SECONDS
+prof() {  # prof NAME KERNEL_REGEX LIMIT CMD...: ncu_profile with the counters above, both pages
+  local name=$1 k=$2 limit=$3
   shift 3
-  timeout "$limit" ncu --clock-control none "${SRC[@]}" -k "regex:$k" -f -o "$W/$name" "$@" > "$R/$name.ncu.log" 2>&1
-  echo "$name: ncu exit $? after $((SECONDS - t0)) s"
-  ncu -i "$W/$name.ncu-rep" --page source --print-source sass --csv > "$R/$name.sass.csv" 2>&1
-  ncu -i "$W/$name.ncu-rep" --page raw --csv > "$R/$name.raw.csv" 2>&1
-  echo "$name: $(grep -c '^"Kernel Name"' "$R/$name.sass.csv") source blocks"
+  NCU_RAW=1 ncu_profile "$name" "$limit" "${SRC[@]}" -k "regex:$k" "$@"
 }
 prof atom64 atom64_probe 130 "$W/atom64" "$R/atom64.cases" "$R/atom64.ranks-ncu.txt"
 cmp -s "$R/atom64.ranks.txt" "$R/atom64.ranks-ncu.txt" && echo "ranks: same under ncu" || echo "ranks: DIFFER under ncu"

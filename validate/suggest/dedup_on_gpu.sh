@@ -20,6 +20,7 @@
 # Packs everything into $OUT/dedup-suggest.tar.gz.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+. validate/gpu_env.sh
 : "${OUT:?set OUT}"
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
@@ -27,32 +28,14 @@ R="$OUT/dedup-suggest"
 mkdir -p "$R"
 W=$(mktemp -d)
 BC=${BANKCHECK:-build-gpu/capture/bankcheck}
-NCU=${NCU:-ncu}
 CASES=${CASES:-"ldsm_trans cpasync_ldsm sgemm row_scan softmax transpose_fp16 matvec stmatrix transpose_int8"}
-log() { echo "[$(date -u +%H:%M:%S)] $*" | tee -a "$R/steps.log"; }
-START=$SECONDS
-BUDGET=${BUDGET_S:-280}
+BUDGET=${BUDGET_S:-280}  # the whole run, in seconds; each gpu_step gets at most what is left, less 15 s to pack
+# gpu_step and log (validate/gpu_env.sh): a step's output in $R/NAME.log, its status in $R/steps.log
+GPU_LOG="$R/steps.log" STEP_LOG="$R/steps.log" STEP_DIR="$R" STEP_BUDGET=$((SECONDS + BUDGET)) STEP_RESERVE=15
 pack() { tar -C "$OUT" -czf "$OUT/dedup-suggest.tar.gz" dedup-suggest; }
-step() {  # step NAME SECONDS CMD...: stdout+stderr to $R/NAME.log, status noted
-  local name=$1 limit=$2
-  shift 2
-  local left=$((BUDGET - (SECONDS - START) - 15))
-  [ "$left" -lt "$limit" ] && limit=$left
-  if [ "$limit" -le 0 ]; then
-    log "$name skipped: the run's budget of $BUDGET s is spent"
-    return 124
-  fi
-  timeout -k 5 "$limit" "$@" >"$R/$name.log" 2>&1
-  local rc=$?
-  log "$name rc=$rc"
-  return $rc
-}
 {
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
-  echo "nvcc: $(nvcc --version | tail -n 1)"
-  echo "ncu: $($NCU --version | tail -n 1)"
-  echo "bankcheck: $BC ($(git rev-parse HEAD 2>/dev/null || echo unknown)); $("$BC" --version 2>&1 | head -n 1)"
+  gpu_environment
+  echo "bankcheck: $BC; $("$BC" --version 2>&1 | head -n 1)"
 } >"$R/environment.txt"
 if [ ! -x "$BC" ]; then
   log "no $BC: nothing to capture"
@@ -60,7 +43,7 @@ if [ ! -x "$BC" ]; then
   exit 1
 fi
 FLAGS=(-gencode arch=compute_90a,code=sm_90a -O3 -lineinfo -std=c++17)
-step build0 150 nvcc "${FLAGS[@]}" validate/suggest/suggest_kernels.cu -o "$W/sk0" || { pack; exit 1; }
+gpu_step build0 150 nvcc "${FLAGS[@]}" validate/suggest/suggest_kernels.cu -o "$W/sk0" || { pack; exit 1; }
 
 suggest_both() {  # suggest_both CASE: suggest on both captures of CASE, text and JSON
   local c=$1 kind
@@ -74,13 +57,13 @@ suggest_both() {  # suggest_both CASE: suggest on both captures of CASE, text an
 }
 
 for c in $CASES; do
-  step "capture-dedup-$c" 40 "$BC" capture --kernel-name-base mangled -o "$W/cap-dedup-$c" -- "$W/sk0" capture "$c"
-  step "capture-full-$c" 40 "$BC" capture --no-dedup --kernel-name-base mangled -o "$W/cap-full-$c" -- "$W/sk0" capture "$c"
+  gpu_step "capture-dedup-$c" 40 "$BC" capture --kernel-name-base mangled -o "$W/cap-dedup-$c" -- "$W/sk0" capture "$c"
+  gpu_step "capture-full-$c" 40 "$BC" capture --no-dedup --kernel-name-base mangled -o "$W/cap-full-$c" -- "$W/sk0" capture "$c"
   suggest_both "$c"
 done
 pack
 for c in $CASES; do
-  step "ncu-$c" 40 "$NCU" --section SourceCounters --kernel-name-base mangled --print-kernel-base mangled \
+  gpu_step "ncu-$c" 40 "$NCU" --section SourceCounters --kernel-name-base mangled --print-kernel-base mangled \
     -f -o "$W/rep-$c" "$W/sk0" capture "$c" &&
     "$NCU" -i "$W/rep-$c.ncu-rep" --page source --print-source sass --csv --print-kernel-base mangled \
       >"$R/ncu-$c.csv" 2>"$R/ncu-export-$c.log" &&
@@ -92,9 +75,9 @@ done
 pack
 
 if [ -z "${SKIP_TRITON:-}" ] && python3 -c "import triton, torch" 2>/dev/null; then
-  step capture-dedup-triton_transpose 60 "$BC" capture --kernel transpose_kernel --launch-count 1 \
+  gpu_step capture-dedup-triton_transpose 60 "$BC" capture --kernel transpose_kernel --launch-count 1 \
     -o "$W/cap-dedup-triton_transpose" -- python3 validate/suggest/triton_transpose.py 256 1
-  step capture-full-triton_transpose 60 "$BC" capture --no-dedup --kernel transpose_kernel --launch-count 1 \
+  gpu_step capture-full-triton_transpose 60 "$BC" capture --no-dedup --kernel transpose_kernel --launch-count 1 \
     -o "$W/cap-full-triton_transpose" -- python3 validate/suggest/triton_transpose.py 256 1
   suggest_both triton_transpose
 else
@@ -102,6 +85,6 @@ else
 fi
 python3 validate/suggest/dedup_compare.py "$R" validate/results/h200-2026-11-29/suggest/cases >"$R/dedup_compare.txt" 2>&1
 log "dedup_compare rc=$?"
-log "done in $((SECONDS - START)) s"
+log "done in $SECONDS s"
 pack
 cat "$R/environment.txt" "$R/steps.log" "$R/dedup_compare.txt"

@@ -19,6 +19,7 @@
 # Packs everything into $OUT/suggest.tar.gz.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+. validate/gpu_env.sh
 : "${OUT:?set OUT}"
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
@@ -26,39 +27,21 @@ R="$OUT/suggest"
 mkdir -p "$R"
 W=$(mktemp -d)
 BC=${BANKCHECK:-build-gpu/capture/bankcheck}
-NCU=${NCU:-ncu}
 CASES=${CASES:-"ldsm_trans cpasync_ldsm sgemm row_scan softmax transpose_fp16 matvec stmatrix transpose_int8"}  # CASES=... runs some
-log() { echo "[$(date -u +%H:%M:%S)] $*" | tee -a "$R/steps.log"; }
-START=$SECONDS
-BUDGET=${BUDGET_S:-500}  # the whole run; each step gets at most what is left, less 20 s to pack
+BUDGET=${BUDGET_S:-500}  # the whole run, in seconds; each gpu_step gets at most what is left, less 20 s to pack
+# gpu_step and log (validate/gpu_env.sh): a step's output in $R/NAME.log, its status in $R/steps.log
+GPU_LOG="$R/steps.log" STEP_LOG="$R/steps.log" STEP_DIR="$R" STEP_BUDGET=$((SECONDS + BUDGET)) STEP_RESERVE=20
 pack() { tar -C "$OUT" -czf "$OUT/suggest.tar.gz" suggest; }
-step() {  # step NAME SECONDS CMD...: stdout+stderr to $R/NAME.log, status noted
-  local name=$1 limit=$2
-  shift 2
-  local left=$((BUDGET - (SECONDS - START) - 20))
-  [ "$left" -lt "$limit" ] && limit=$left
-  if [ "$limit" -le 0 ]; then
-    log "$name skipped: the run's budget of $BUDGET s is spent"
-    return 124
-  fi
-  timeout -k 5 "$limit" "$@" >"$R/$name.log" 2>&1
-  local rc=$?
-  log "$name rc=$rc"
-  return $rc
-}
 {
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
-  echo "nvcc: $(nvcc --version | tail -n 1)"
-  echo "ncu: $($NCU --version | tail -n 1)"
-  echo "bankcheck: $BC ($(git rev-parse HEAD 2>/dev/null || echo unknown))"
+  gpu_environment
+  echo "bankcheck: $BC"
 } >"$R/environment.txt"
 FLAGS=(-gencode arch=compute_90a,code=sm_90a -O3 -lineinfo -std=c++17)
-step build0 150 nvcc "${FLAGS[@]}" validate/suggest/suggest_kernels.cu -o "$W/sk0" || { pack; exit 1; }
+gpu_step build0 150 nvcc "${FLAGS[@]}" validate/suggest/suggest_kernels.cu -o "$W/sk0" || { pack; exit 1; }
 
 if [ -x "$BC" ]; then
   for c in $CASES; do
-    step "capture-$c" 60 "$BC" capture -o "$W/cap-$c" -- "$W/sk0" capture "$c"
+    gpu_step "capture-$c" 60 "$BC" capture -o "$W/cap-$c" -- "$W/sk0" capture "$c"
     "$BC" suggest "$W/cap-$c" >"$R/suggest-$c.txt" 2>&1
     "$BC" suggest "$W/cap-$c" --json >"$R/suggest-$c.json" 2>>"$R/suggest-$c.txt"
     mkdir -p "$R/captures/$c" && cp "$W/cap-$c"/{launches.csv,capture.json,sass.csv,status.log} "$R/captures/$c/" 2>/dev/null
@@ -68,30 +51,30 @@ else
 fi
 python3 validate/suggest/capmaps.py "$R" >"$W/capmaps.h" 2>"$R/capmaps.err"
 cp "$W/capmaps.h" "$R/capmaps.h"
-step build 150 nvcc "${FLAGS[@]}" -DHAVE_CAPMAPS -I"$W" validate/suggest/suggest_kernels.cu -o "$W/sk" || cp "$W/sk0" "$W/sk"
+gpu_step build 150 nvcc "${FLAGS[@]}" -DHAVE_CAPMAPS -I"$W" validate/suggest/suggest_kernels.cu -o "$W/sk" || cp "$W/sk0" "$W/sk"
 mkdir -p "$W/elf" && (cd "$W/elf" && cuobjdump -xelf all "$W/sk" >/dev/null 2>&1)
 cubin=$(ls "$W"/elf/*.cubin 2>/dev/null | head -n 1)
 [ -n "$cubin" ] && nvdisasm -gi "$cubin" >"$R/suggest_kernels.gi.txt" 2>/dev/null
-step time 150 "$W/sk" time $CASES
+gpu_step time 150 "$W/sk" time $CASES
 cp "$R/time.log" "$R/times.txt"
 pack
 
 metrics=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_ldsm.sum,smsp__inst_executed_op_stsm.sum,smsp__inst_executed_op_ldgsts.sum
-step ncu 240 "$NCU" --section SourceCounters --metrics "$metrics" -f -o "$W/prof" "$W/sk" profile $CASES
-step export 120 "$NCU" -i "$W/prof.ncu-rep" --page source --print-source sass --csv --print-kernel-base mangled
+gpu_step ncu 240 "$NCU" --section SourceCounters --metrics "$metrics" -f -o "$W/prof" "$W/sk" profile $CASES
+gpu_step export 120 "$NCU" -i "$W/prof.ncu-rep" --page source --print-source sass --csv --print-kernel-base mangled
 cp "$R/export.log" "$R/ncu-source.csv"
-step raw 120 "$NCU" -i "$W/prof.ncu-rep" --page raw --csv --metrics "$metrics"
+gpu_step raw 120 "$NCU" -i "$W/prof.ncu-rep" --page raw --csv --metrics "$metrics"
 cp "$R/raw.log" "$R/ncu-raw.csv"
 python3 validate/suggest/ncu_shared.py --sass "$R/ncu-source.csv" --disasm "$R/suggest_kernels.gi.txt" \
   --csv "$R/ncu_shared.csv" >"$R/ncu_shared.txt" 2>&1
 pack
 
 if [ -z "${SKIP_TRITON:-}" ] && python3 -c "import triton, torch" 2>/dev/null; then
-  step triton-time 90 python3 validate/suggest/triton_transpose.py 8192 15
-  step triton-ncu 90 "$NCU" --metrics "$metrics" --csv --page raw -k regex:transpose_kernel -c 1 \
+  gpu_step triton-time 90 python3 validate/suggest/triton_transpose.py 8192 15
+  gpu_step triton-ncu 90 "$NCU" --metrics "$metrics" --csv --page raw -k regex:transpose_kernel -c 1 \
     python3 validate/suggest/triton_transpose.py 1024 1
   if [ -x "$BC" ]; then
-    step triton-capture 90 "$BC" capture --kernel transpose_kernel --launch-count 1 -o "$W/cap-triton" -- \
+    gpu_step triton-capture 90 "$BC" capture --kernel transpose_kernel --launch-count 1 -o "$W/cap-triton" -- \
       python3 validate/suggest/triton_transpose.py 256 1
     "$BC" suggest "$W/cap-triton" >"$R/suggest-triton_transpose.txt" 2>&1
     "$BC" suggest "$W/cap-triton" --json >"$R/suggest-triton_transpose.json" 2>>"$R/suggest-triton_transpose.txt"
@@ -100,7 +83,7 @@ if [ -z "${SKIP_TRITON:-}" ] && python3 -c "import triton, torch" 2>/dev/null; t
 else
   log "no triton/torch: the Triton case skipped"
 fi
-log "done in $((SECONDS - START)) s"
+log "done in $SECONDS s"
 pack
 cat "$R/environment.txt" "$R/steps.log" "$R/times.txt"
 head -c 6000 "$R/ncu_shared.txt"

@@ -18,6 +18,7 @@
 # Packs everything into $OUT/convert.tar.gz.
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
+. validate/gpu_env.sh
 : "${OUT:?set OUT}"
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
@@ -25,53 +26,34 @@ R="$OUT/convert"
 mkdir -p "$R"
 W=$(mktemp -d)
 P=validate/suggest/convert
-NCU=${NCU:-ncu}
-START=$SECONDS
-BUDGET=${BUDGET_S:-240}
-log() { echo "[$(date -u +%H:%M:%S)] $*" | tee -a "$R/steps.log"; }
+BUDGET=${BUDGET_S:-240}  # the whole run, in seconds; each gpu_step gets at most what is left, less 15 s to pack
+# gpu_step and log (validate/gpu_env.sh): a step's output in $R/NAME.log, its status in $R/steps.log
+GPU_LOG="$R/steps.log" STEP_LOG="$R/steps.log" STEP_DIR="$R" STEP_BUDGET=$((SECONDS + BUDGET)) STEP_RESERVE=15
 pack() { tar -C "$OUT" -czf "$OUT/convert.tar.gz" convert; }
-step() {  # step NAME SECONDS CMD...: stdout+stderr to $R/NAME.log, status noted
-  local name=$1 limit=$2
-  shift 2
-  local left=$((BUDGET - (SECONDS - START) - 15))
-  [ "$left" -lt "$limit" ] && limit=$left
-  if [ "$limit" -le 0 ]; then
-    log "$name skipped: the run's budget of $BUDGET s is spent"
-    return 124
-  fi
-  timeout -k 5 "$limit" "$@" >"$R/$name.log" 2>&1
-  local rc=$?
-  log "$name rc=$rc"
-  return $rc
-}
 {
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
-  echo "nvcc: $(nvcc --version | tail -n 1)"
-  echo "ncu: $($NCU --version | tail -n 1)"
-  echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
+  gpu_environment
 } >"$R/environment.txt"
 cp -r "$P/predictions" "$R/predictions"
-step generate 30 python3 "$P/gen_kernel.py" "$R/convert_kernels.cu" "$P/predictions" || { pack; exit 1; }
-step build 150 nvcc -gencode arch=compute_90a,code=sm_90a -O3 -lineinfo -std=c++17 -Xptxas -v \
+gpu_step generate 30 python3 "$P/gen_kernel.py" "$R/convert_kernels.cu" "$P/predictions" || { pack; exit 1; }
+gpu_step build 150 nvcc -gencode arch=compute_90a,code=sm_90a -O3 -lineinfo -std=c++17 -Xptxas -v \
   "$R/convert_kernels.cu" -o "$W/ck" || { pack; exit 1; }
 cuobjdump -sass "$W/ck" >"$R/convert_kernels.sass" 2>&1
 mkdir -p "$W/elf" && (cd "$W/elf" && cuobjdump -xelf all "$W/ck" >/dev/null 2>&1)
 cubin=$(ls "$W"/elf/*.cubin 2>/dev/null | head -n 1)
 [ -n "$cubin" ] && nvdisasm -gi "$cubin" >"$R/convert_kernels.gi.txt" 2>/dev/null
-step check 60 "$W/ck" check
+gpu_step check 60 "$W/ck" check
 cp "$R/check.log" "$R/check.txt"
 pack
 
 metrics=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_ldsm.sum,smsp__inst_executed_op_stsm.sum
-step ncu 90 "$NCU" --section SourceCounters --metrics "$metrics" -f -o "$W/prof" "$W/ck" profile
-step export 60 "$NCU" -i "$W/prof.ncu-rep" --page source --print-source sass --csv --print-kernel-base mangled
+gpu_step ncu 90 "$NCU" --section SourceCounters --metrics "$metrics" -f -o "$W/prof" "$W/ck" profile
+gpu_step export 60 "$NCU" -i "$W/prof.ncu-rep" --page source --print-source sass --csv --print-kernel-base mangled
 cp "$R/export.log" "$R/ncu-source.csv"
-step raw 60 "$NCU" -i "$W/prof.ncu-rep" --page raw --csv --metrics "$metrics"
+gpu_step raw 60 "$NCU" -i "$W/prof.ncu-rep" --page raw --csv --metrics "$metrics"
 cp "$R/raw.log" "$R/ncu-raw.csv"
 python3 validate/suggest/ncu_shared.py --sass "$R/ncu-source.csv" --disasm "$R/convert_kernels.gi.txt" \
   --csv "$R/ncu_shared.csv" >"$R/ncu_shared.txt" 2>&1
 python3 "$P/table.py" "$R" >"$R/table.md" 2>&1
-log "done in $((SECONDS - START)) s"
+log "done in $SECONDS s"
 pack
 cat "$R/environment.txt" "$R/steps.log" "$R/check.txt" "$R/table.md" 2>/dev/null | head -c 8000

@@ -15,6 +15,7 @@
 # Packs everything into $OUT/cutlass-sgemm2.tar.gz.
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
+. validate/gpu_env.sh
 : "${OUT:?set OUT}"
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
@@ -22,16 +23,12 @@ R="$OUT/cutlass-sgemm2"
 mkdir -p "$R"
 W=$(mktemp -d)
 D=validate/suggest/cutlass_sgemm2
-NCU=${NCU:-ncu}
-log() { echo "[$(date -u +%H:%M:%S)] $*" | tee -a "$R/steps.log"; }
+# log (validate/gpu_env.sh): a line on stdout and in $R/steps.log
+GPU_LOG="$R/steps.log"
 pack() { tar -C "$OUT" -czf "$OUT/cutlass-sgemm2.tar.gz" cutlass-sgemm2; }
 {
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
-  echo "nvcc: $(nvcc --version | tail -n 1)"
-  echo "ncu: $($NCU --version | tail -n 1)"
+  gpu_environment
   echo "cutlass: $(python3 -c 'import importlib.metadata as m; print(m.version("nvidia-cutlass"))' 2>&1)"
-  echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
 } >"$R/environment.txt"
 WHEEL=$(ls .deps/cutlass-wheel/nvidia_cutlass-4.2.0.0-*.whl 2>/dev/null | head -n 1)  # fetch_wheel.sh, carried
 python3 "$D/make_variants.py" "$W" ${WHEEL:+--wheel "$WHEEL"} >"$R/make_variants.log" 2>&1 ||

@@ -19,6 +19,7 @@
 # Packs everything into $OUT/triton-pairs.tar.gz.
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
+. validate/gpu_env.sh
 : "${OUT:?set OUT}"
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
@@ -27,54 +28,36 @@ mkdir -p "$R"
 W=$(mktemp -d)
 P=validate/suggest/triton_pairs
 BC=${BANKCHECK:-build-gpu/capture/bankcheck}
-NCU=${NCU:-ncu}
-START=$SECONDS
-BUDGET=${BUDGET_S:-230}  # the whole run; each step gets at most what is left, less 15 s to pack
-log() { echo "[$(date -u +%H:%M:%S)] $*" | tee -a "$R/steps.log"; }
+BUDGET=${BUDGET_S:-230}  # the whole run, in seconds; each gpu_step gets at most what is left, less 15 s to pack
+# gpu_step and log (validate/gpu_env.sh): a step's output in $R/NAME.log, its status in $R/steps.log
+GPU_LOG="$R/steps.log" STEP_LOG="$R/steps.log" STEP_DIR="$R" STEP_BUDGET=$((SECONDS + BUDGET)) STEP_RESERVE=15
 pack() { tar -C "$OUT" -czf "$OUT/triton-pairs.tar.gz" triton-pairs; }
-step() {  # step NAME SECONDS CMD...: stdout+stderr to $R/NAME.log, status noted
-  local name=$1 limit=$2
-  shift 2
-  local left=$((BUDGET - (SECONDS - START) - 15))
-  [ "$left" -lt "$limit" ] && limit=$left
-  if [ "$limit" -le 0 ]; then
-    log "$name skipped: the run's budget of $BUDGET s is spent"
-    return 124
-  fi
-  timeout -k 5 "$limit" "$@" >"$R/$name.log" 2>&1
-  local rc=$?
-  log "$name rc=$rc"
-  return $rc
-}
 {
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
-  echo "ncu: $($NCU --version | tail -n 1)"
+  gpu_environment
   echo "python: $(python3 -c 'import sys, torch, triton; print(sys.version.split()[0], "torch", torch.__version__, "triton", triton.__version__)' 2>&1)"
-  echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
   echo "bankcheck: $BC $([ -x "$BC" ] && echo present || echo absent)"
 } >"$R/environment.txt"
 cp "$P/predictions.json" "$R/predictions.json"
 
 if [ -z "${ONLY_CAPTURE:-}" ]; then  # ONLY_CAPTURE=1: step 4 alone (a run whose 1-3 are already in)
-step ttgir 90 python3 "$P/pairs.py" ttgir "$R/ir"
-step check 100 python3 "$P/pairs.py" check --reps 21
+gpu_step ttgir 90 python3 "$P/pairs.py" ttgir "$R/ir"
+gpu_step check 100 python3 "$P/pairs.py" check --reps 21
 cp "$R/check.log" "$R/check.txt"
 pack
 
 metrics=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_ldsm.sum
-step ncu 120 "$NCU" --section SourceCounters --metrics "$metrics" -k regex:pair_kernel -f -o "$W/prof" \
+gpu_step ncu 120 "$NCU" --section SourceCounters --metrics "$metrics" -k regex:pair_kernel -f -o "$W/prof" \
   python3 "$P/pairs.py" profile "$R/manifest.txt" --tiles 8
-step export 60 "$NCU" -i "$W/prof.ncu-rep" --page source --print-source sass --csv
+gpu_step export 60 "$NCU" -i "$W/prof.ncu-rep" --page source --print-source sass --csv
 cp "$R/export.log" "$R/ncu-source.csv"
-step raw 60 "$NCU" -i "$W/prof.ncu-rep" --page raw --csv --metrics "$metrics"
+gpu_step raw 60 "$NCU" -i "$W/prof.ncu-rep" --page raw --csv --metrics "$metrics"
 cp "$R/raw.log" "$R/ncu-raw.csv"
 pack
 fi
 
 if [ -x "$BC" ]; then
   for c in $(python3 -c "from validate.suggest.triton_pairs import cases; print(' '.join(c['name'] for c in cases.CASES if c['triton'] == 'convert'))"); do
-    step "capture-$c" 45 "$BC" capture --kernel pair_kernel --launch-count 1 --no-dedup -o "$W/cap-$c" -- \
+    gpu_step "capture-$c" 45 "$BC" capture --kernel pair_kernel --launch-count 1 --no-dedup -o "$W/cap-$c" -- \
       python3 "$P/pairs.py" capture "$c" triton --tiles 4
     "$BC" suggest "$W/cap-$c" >"$R/suggest-$c.txt" 2>&1
     "$BC" suggest "$W/cap-$c" --json >"$R/suggest-$c.json" 2>>"$R/suggest-$c.txt"
@@ -82,6 +65,6 @@ if [ -x "$BC" ]; then
 else
   log "no $BC: the captures of Triton's convert_layout skipped"
 fi
-log "done in $((SECONDS - START)) s"
+log "done in $SECONDS s"
 pack
 cat "$R/environment.txt" "$R/steps.log" "$R/check.txt" "$R/manifest.txt" 2>/dev/null | head -c 8000
