@@ -7,6 +7,11 @@
 #   log MESSAGE...         MESSAGE on stdout and appended to $GPU_LOG (the script's summary file)
 #   now                    a timestamp (seconds, with nanoseconds)
 #   since T [DIGITS]       seconds from timestamp T to now, DIGITS decimals (default 2)
+#   gpu_results NAME [BUDGET]
+#                          the run's folders: OUT (required) made absolute, R=$OUT/NAME and a
+#                          scratch folder W; log and gpu_step write to R (GPU_LOG and STEP_LOG
+#                          $R/steps.log, STEP_DIR $R); with BUDGET (seconds) the run ends that
+#                          long from now (STEP_BUDGET); gpu_pack tars R into $OUT/NAME.tar.gz
 #   gpu_step NAME SECONDS CMD...
 #                          CMD under `timeout SECONDS`, its stdout and stderr in
 #                          $STEP_DIR/NAME.log (default $OUT); then "== NAME: exit RC after S s"
@@ -47,3 +52,15 @@ gpu_step() {
   echo "== $name: exit $rc after $((SECONDS - t0)) s" | tee -a "${STEP_LOG:-/dev/null}"
   return $rc
 }
+
+gpu_results() {
+  : "${OUT:?set OUT}"
+  mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd)
+  R="$OUT/$1"
+  mkdir -p "$R"
+  W=$(mktemp -d)
+  GPU_LOG="$R/steps.log" STEP_LOG="$R/steps.log" STEP_DIR="$R"
+  if [ -n "${2:-}" ]; then STEP_BUDGET=$((SECONDS + $2)); fi
+}
+
+gpu_pack() { tar -C "$OUT" -czf "$OUT/$(basename "$R").tar.gz" "$(basename "$R")"; }

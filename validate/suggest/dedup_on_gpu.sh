@@ -20,30 +20,23 @@
 # Packs everything into $OUT/dedup-suggest.tar.gz.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-. validate/gpu_env.sh
-: "${OUT:?set OUT}"
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-R="$OUT/dedup-suggest"
-mkdir -p "$R"
-W=$(mktemp -d)
+. validate/gpu_env.sh  # gpu_results, gpu_step, log, gpu_pack, gpu_environment
+# the run within BUDGET_S seconds (default 280); each step gets at most what is left, less 15 s to pack
+gpu_results dedup-suggest "${BUDGET_S:-280}"
+STEP_RESERVE=15
 BC=${BANKCHECK:-build-gpu/capture/bankcheck}
 CASES=${CASES:-"ldsm_trans cpasync_ldsm sgemm row_scan softmax transpose_fp16 matvec stmatrix transpose_int8"}
-BUDGET=${BUDGET_S:-280}  # the whole run, in seconds; each gpu_step gets at most what is left, less 15 s to pack
-# gpu_step and log (validate/gpu_env.sh): a step's output in $R/NAME.log, its status in $R/steps.log
-GPU_LOG="$R/steps.log" STEP_LOG="$R/steps.log" STEP_DIR="$R" STEP_BUDGET=$((SECONDS + BUDGET)) STEP_RESERVE=15
-pack() { tar -C "$OUT" -czf "$OUT/dedup-suggest.tar.gz" dedup-suggest; }
 {
   gpu_environment
   echo "bankcheck: $BC; $("$BC" --version 2>&1 | head -n 1)"
 } >"$R/environment.txt"
 if [ ! -x "$BC" ]; then
   log "no $BC: nothing to capture"
-  pack
+  gpu_pack
   exit 1
 fi
 FLAGS=(-gencode arch=compute_90a,code=sm_90a -O3 -lineinfo -std=c++17)
-gpu_step build0 150 nvcc "${FLAGS[@]}" validate/suggest/suggest_kernels.cu -o "$W/sk0" || { pack; exit 1; }
+gpu_step build0 150 nvcc "${FLAGS[@]}" validate/suggest/suggest_kernels.cu -o "$W/sk0" || { gpu_pack; exit 1; }
 
 suggest_both() {  # suggest_both CASE: suggest on both captures of CASE, text and JSON
   local c=$1 kind
@@ -61,7 +54,7 @@ for c in $CASES; do
   gpu_step "capture-full-$c" 40 "$BC" capture --no-dedup --kernel-name-base mangled -o "$W/cap-full-$c" -- "$W/sk0" capture "$c"
   suggest_both "$c"
 done
-pack
+gpu_pack
 for c in $CASES; do
   gpu_step "ncu-$c" 40 "$NCU" --section SourceCounters --kernel-name-base mangled --print-kernel-base mangled \
     -f -o "$W/rep-$c" "$W/sk0" capture "$c" &&
@@ -72,7 +65,7 @@ for c in $CASES; do
   "$BC" compare --ncu "$R/ncu-$c.csv" --ncu-launches "$R/ncu-launches-$c.csv" "$W/cap-dedup-$c"/launch-*.bktrace \
     >"$R/compare-$c.txt" 2>&1
 done
-pack
+gpu_pack
 
 if [ -z "${SKIP_TRITON:-}" ] && python3 -c "import triton, torch" 2>/dev/null; then
   gpu_step capture-dedup-triton_transpose 60 "$BC" capture --kernel transpose_kernel --launch-count 1 \
@@ -86,5 +79,5 @@ fi
 python3 validate/suggest/dedup_compare.py "$R" validate/results/h200-2026-11-29/suggest/cases >"$R/dedup_compare.txt" 2>&1
 log "dedup_compare rc=$?"
 log "done in $SECONDS s"
-pack
+gpu_pack
 cat "$R/environment.txt" "$R/steps.log" "$R/dedup_compare.txt"

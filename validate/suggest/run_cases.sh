@@ -19,25 +19,18 @@
 # Packs everything into $OUT/suggest.tar.gz.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-. validate/gpu_env.sh
-: "${OUT:?set OUT}"
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-R="$OUT/suggest"
-mkdir -p "$R"
-W=$(mktemp -d)
+. validate/gpu_env.sh  # gpu_results, gpu_step, log, gpu_pack, gpu_environment
+# the run within BUDGET_S seconds (default 500); each step gets at most what is left, less 20 s to pack
+gpu_results suggest "${BUDGET_S:-500}"
+STEP_RESERVE=20
 BC=${BANKCHECK:-build-gpu/capture/bankcheck}
 CASES=${CASES:-"ldsm_trans cpasync_ldsm sgemm row_scan softmax transpose_fp16 matvec stmatrix transpose_int8"}  # CASES=... runs some
-BUDGET=${BUDGET_S:-500}  # the whole run, in seconds; each gpu_step gets at most what is left, less 20 s to pack
-# gpu_step and log (validate/gpu_env.sh): a step's output in $R/NAME.log, its status in $R/steps.log
-GPU_LOG="$R/steps.log" STEP_LOG="$R/steps.log" STEP_DIR="$R" STEP_BUDGET=$((SECONDS + BUDGET)) STEP_RESERVE=20
-pack() { tar -C "$OUT" -czf "$OUT/suggest.tar.gz" suggest; }
 {
   gpu_environment
   echo "bankcheck: $BC"
 } >"$R/environment.txt"
 FLAGS=(-gencode arch=compute_90a,code=sm_90a -O3 -lineinfo -std=c++17)
-gpu_step build0 150 nvcc "${FLAGS[@]}" validate/suggest/suggest_kernels.cu -o "$W/sk0" || { pack; exit 1; }
+gpu_step build0 150 nvcc "${FLAGS[@]}" validate/suggest/suggest_kernels.cu -o "$W/sk0" || { gpu_pack; exit 1; }
 
 if [ -x "$BC" ]; then
   for c in $CASES; do
@@ -57,7 +50,7 @@ cubin=$(ls "$W"/elf/*.cubin 2>/dev/null | head -n 1)
 [ -n "$cubin" ] && nvdisasm -gi "$cubin" >"$R/suggest_kernels.gi.txt" 2>/dev/null
 gpu_step time 150 "$W/sk" time $CASES
 cp "$R/time.log" "$R/times.txt"
-pack
+gpu_pack
 
 metrics=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_ldsm.sum,smsp__inst_executed_op_stsm.sum,smsp__inst_executed_op_ldgsts.sum
 gpu_step ncu 240 "$NCU" --section SourceCounters --metrics "$metrics" -f -o "$W/prof" "$W/sk" profile $CASES
@@ -67,7 +60,7 @@ gpu_step raw 120 "$NCU" -i "$W/prof.ncu-rep" --page raw --csv --metrics "$metric
 cp "$R/raw.log" "$R/ncu-raw.csv"
 python3 validate/suggest/ncu_shared.py --sass "$R/ncu-source.csv" --disasm "$R/suggest_kernels.gi.txt" \
   --csv "$R/ncu_shared.csv" >"$R/ncu_shared.txt" 2>&1
-pack
+gpu_pack
 
 if [ -z "${SKIP_TRITON:-}" ] && python3 -c "import triton, torch" 2>/dev/null; then
   gpu_step triton-time 90 python3 validate/suggest/triton_transpose.py 8192 15
@@ -84,6 +77,6 @@ else
   log "no triton/torch: the Triton case skipped"
 fi
 log "done in $SECONDS s"
-pack
+gpu_pack
 cat "$R/environment.txt" "$R/steps.log" "$R/times.txt"
 head -c 6000 "$R/ncu_shared.txt"

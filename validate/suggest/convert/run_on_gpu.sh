@@ -18,32 +18,23 @@
 # Packs everything into $OUT/convert.tar.gz.
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
-. validate/gpu_env.sh
-: "${OUT:?set OUT}"
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-R="$OUT/convert"
-mkdir -p "$R"
-W=$(mktemp -d)
+. validate/gpu_env.sh  # gpu_results, gpu_step, log, gpu_pack, gpu_environment
+# the run within BUDGET_S seconds (default 240); each step gets at most what is left, less 15 s to pack
+gpu_results convert "${BUDGET_S:-240}"
+STEP_RESERVE=15
 P=validate/suggest/convert
-BUDGET=${BUDGET_S:-240}  # the whole run, in seconds; each gpu_step gets at most what is left, less 15 s to pack
-# gpu_step and log (validate/gpu_env.sh): a step's output in $R/NAME.log, its status in $R/steps.log
-GPU_LOG="$R/steps.log" STEP_LOG="$R/steps.log" STEP_DIR="$R" STEP_BUDGET=$((SECONDS + BUDGET)) STEP_RESERVE=15
-pack() { tar -C "$OUT" -czf "$OUT/convert.tar.gz" convert; }
-{
-  gpu_environment
-} >"$R/environment.txt"
+gpu_environment >"$R/environment.txt"
 cp -r "$P/predictions" "$R/predictions"
-gpu_step generate 30 python3 "$P/gen_kernel.py" "$R/convert_kernels.cu" "$P/predictions" || { pack; exit 1; }
+gpu_step generate 30 python3 "$P/gen_kernel.py" "$R/convert_kernels.cu" "$P/predictions" || { gpu_pack; exit 1; }
 gpu_step build 150 nvcc -gencode arch=compute_90a,code=sm_90a -O3 -lineinfo -std=c++17 -Xptxas -v \
-  "$R/convert_kernels.cu" -o "$W/ck" || { pack; exit 1; }
+  "$R/convert_kernels.cu" -o "$W/ck" || { gpu_pack; exit 1; }
 cuobjdump -sass "$W/ck" >"$R/convert_kernels.sass" 2>&1
 mkdir -p "$W/elf" && (cd "$W/elf" && cuobjdump -xelf all "$W/ck" >/dev/null 2>&1)
 cubin=$(ls "$W"/elf/*.cubin 2>/dev/null | head -n 1)
 [ -n "$cubin" ] && nvdisasm -gi "$cubin" >"$R/convert_kernels.gi.txt" 2>/dev/null
 gpu_step check 60 "$W/ck" check
 cp "$R/check.log" "$R/check.txt"
-pack
+gpu_pack
 
 metrics=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_ldsm.sum,smsp__inst_executed_op_stsm.sum
 gpu_step ncu 90 "$NCU" --section SourceCounters --metrics "$metrics" -f -o "$W/prof" "$W/ck" profile
@@ -55,5 +46,5 @@ python3 validate/suggest/ncu_shared.py --sass "$R/ncu-source.csv" --disasm "$R/c
   --csv "$R/ncu_shared.csv" >"$R/ncu_shared.txt" 2>&1
 python3 "$P/table.py" "$R" >"$R/table.md" 2>&1
 log "done in $SECONDS s"
-pack
+gpu_pack
 cat "$R/environment.txt" "$R/steps.log" "$R/check.txt" "$R/table.md" 2>/dev/null | head -c 8000

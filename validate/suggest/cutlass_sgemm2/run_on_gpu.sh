@@ -15,24 +15,16 @@
 # Packs everything into $OUT/cutlass-sgemm2.tar.gz.
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
-. validate/gpu_env.sh
-: "${OUT:?set OUT}"
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-R="$OUT/cutlass-sgemm2"
-mkdir -p "$R"
-W=$(mktemp -d)
+. validate/gpu_env.sh  # gpu_results, gpu_step, log, gpu_pack, gpu_environment
+gpu_results cutlass-sgemm2
 D=validate/suggest/cutlass_sgemm2
-# log (validate/gpu_env.sh): a line on stdout and in $R/steps.log
-GPU_LOG="$R/steps.log"
-pack() { tar -C "$OUT" -czf "$OUT/cutlass-sgemm2.tar.gz" cutlass-sgemm2; }
 {
   gpu_environment
   echo "cutlass: $(python3 -c 'import importlib.metadata as m; print(m.version("nvidia-cutlass"))' 2>&1)"
 } >"$R/environment.txt"
 WHEEL=$(ls .deps/cutlass-wheel/nvidia_cutlass-4.2.0.0-*.whl 2>/dev/null | head -n 1)  # fetch_wheel.sh, carried
 python3 "$D/make_variants.py" "$W" ${WHEEL:+--wheel "$WHEEL"} >"$R/make_variants.log" 2>&1 ||
-  { log "make_variants failed"; pack; exit 1; }
+  { log "make_variants failed"; gpu_pack; exit 1; }
 SRC=$(dirname "$(dirname "$(dirname "$(dirname "$(head -n 1 "$R/make_variants.log")")")")")  # the wheel's source/
 cp "$W/orig.cu" "$W/suggested.cu" "$R/"
 for v in orig suggested; do
@@ -46,7 +38,7 @@ for v in orig suggested; do
   timeout 60 "$W/$v" 5120 5120 4096 T N >"$R/run-$v.txt" 2>&1
   log "run $v rc=$?"
 done
-pack
+gpu_pack
 metrics=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum
 for v in orig suggested; do
   [ -x "$W/$v" ] || continue
@@ -58,5 +50,5 @@ for v in orig suggested; do
 done
 python3 "$D/summarize.py" "$R" >"$R/summary.txt" 2>&1
 log "done"
-pack
+gpu_pack
 cat "$R/environment.txt" "$R/steps.log" "$R/summary.txt" "$R"/run-*.txt 2>/dev/null | head -c 6000

@@ -19,19 +19,12 @@
 # Packs everything into $OUT/triton-pairs.tar.gz.
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
-. validate/gpu_env.sh
-: "${OUT:?set OUT}"
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-R="$OUT/triton-pairs"
-mkdir -p "$R"
-W=$(mktemp -d)
+. validate/gpu_env.sh  # gpu_results, gpu_step, log, gpu_pack, gpu_environment
+# the run within BUDGET_S seconds (default 230); each step gets at most what is left, less 15 s to pack
+gpu_results triton-pairs "${BUDGET_S:-230}"
+STEP_RESERVE=15
 P=validate/suggest/triton_pairs
 BC=${BANKCHECK:-build-gpu/capture/bankcheck}
-BUDGET=${BUDGET_S:-230}  # the whole run, in seconds; each gpu_step gets at most what is left, less 15 s to pack
-# gpu_step and log (validate/gpu_env.sh): a step's output in $R/NAME.log, its status in $R/steps.log
-GPU_LOG="$R/steps.log" STEP_LOG="$R/steps.log" STEP_DIR="$R" STEP_BUDGET=$((SECONDS + BUDGET)) STEP_RESERVE=15
-pack() { tar -C "$OUT" -czf "$OUT/triton-pairs.tar.gz" triton-pairs; }
 {
   gpu_environment
   echo "python: $(python3 -c 'import sys, torch, triton; print(sys.version.split()[0], "torch", torch.__version__, "triton", triton.__version__)' 2>&1)"
@@ -43,7 +36,7 @@ if [ -z "${ONLY_CAPTURE:-}" ]; then  # ONLY_CAPTURE=1: step 4 alone (a run whose
 gpu_step ttgir 90 python3 "$P/pairs.py" ttgir "$R/ir"
 gpu_step check 100 python3 "$P/pairs.py" check --reps 21
 cp "$R/check.log" "$R/check.txt"
-pack
+gpu_pack
 
 metrics=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,smsp__inst_executed_op_ldsm.sum
 gpu_step ncu 120 "$NCU" --section SourceCounters --metrics "$metrics" -k regex:pair_kernel -f -o "$W/prof" \
@@ -52,7 +45,7 @@ gpu_step export 60 "$NCU" -i "$W/prof.ncu-rep" --page source --print-source sass
 cp "$R/export.log" "$R/ncu-source.csv"
 gpu_step raw 60 "$NCU" -i "$W/prof.ncu-rep" --page raw --csv --metrics "$metrics"
 cp "$R/raw.log" "$R/ncu-raw.csv"
-pack
+gpu_pack
 fi
 
 if [ -x "$BC" ]; then
@@ -66,5 +59,5 @@ else
   log "no $BC: the captures of Triton's convert_layout skipped"
 fi
 log "done in $SECONDS s"
-pack
+gpu_pack
 cat "$R/environment.txt" "$R/steps.log" "$R/check.txt" "$R/manifest.txt" 2>/dev/null | head -c 8000
