@@ -27,6 +27,10 @@ from a line into a row (rows filled from one to four lines, readers of
 different rows on one bank quad), the other lanes zero-filling in the
 readers' rows or others (on the readers' quads or not, conflicting among
 themselves or not); read-only and zero-only quarters beside mixed ones.
+Seed 5555 (the ninth run) writes the family zdecl: the sub-cases rule 6b
+declines, rows written by lanes of two quarter warps (zero-filling lanes or
+a reader sector moved into another quarter's row) and rows filled from
+several lines whose sources are rotated within their lines.
 Seed 5454 (the eighth run) writes zmix again, every third warp with its
 readers' sources rotated within their lines. Seed 5353 (the seventh run) writes the family zq: one quarter warp at a
 time, so each quarter's cost is measured alone: a single active quarter
@@ -222,6 +226,80 @@ def zmix(out, rng, n, rotate_every=0):
                         tags + (["timing twin"] if stagger else []), rng, stagger=stagger, zero_null=0)
 
 
+def shared_row(rng, quarters):
+    """The quarters with lanes of one quarter moved into a row another
+    quarter writes (its free slots): zero-filling lanes, or a reader sector
+    (a pair of lanes, read from its own line where it writes); None where
+    no such move fits."""
+    taken = {d for q in quarters for d, _ in q}
+    rows_of = [{d // 128 for d, _ in q} for q in quarters]
+    for _ in range(20):
+        a, b = rng.sample(range(4), 2)
+        row = rng.choice(sorted(rows_of[a]))
+        free = [s for s in range(8) if 128 * row + 16 * s not in taken]
+        zeros = [k for k, (_, src) in enumerate(quarters[b]) if src is None]
+        if rng.random() < 0.5 and zeros and free:
+            moved = rng.sample(zeros, rng.randrange(1, min(len(zeros), len(free)) + 1))
+            slots = rng.sample(free, len(moved))
+            q = list(quarters[b])
+            for k, slot in zip(moved, slots):
+                q[k] = (128 * row + 16 * slot, None)
+            return quarters[:b] + [q] + quarters[b + 1:]
+        sectors = [k for k in range(4) if 2 * k in free and 2 * k + 1 in free]
+        readers = {}
+        for k, (d, src) in enumerate(quarters[b]):
+            if src is not None:
+                readers.setdefault((d // 32, src // 32), []).append(k)
+        pairs = [v for v in readers.values() if len(v) == 2]
+        if sectors and pairs:
+            k0, k1 = rng.choice(pairs)
+            sector = rng.choice(sectors)
+            line = quarters[b][k0][1] // 128
+            q = list(quarters[b])
+            for k, slot in ((k0, 2 * sector), (k1, 2 * sector + 1)):
+                q[k] = (128 * row + 16 * slot, 128 * line + 16 * slot)
+            return quarters[:b] + [q] + quarters[b + 1:]
+    return None
+
+
+def zdecl(out, rng, n):
+    """Rule 6b's declined sub-cases with zero-filling lanes: rows written by
+    two quarter warps (share), rows filled from several lines with sources
+    shifted in their lines (shift)."""
+    def emit(kind, quarters, i):
+        dst, src, zero = flatten(quarters)
+        tags = ["zdecl " + kind, "mask full", "zero mixed"]
+        for zmode in ["posf1", "negf1"] if i % 2 else ["negf1", "posf1"]:
+            out.add("zdecl", "cg16", zmode, (1, 1), 1, dst, src, FULL, zero, tags, rng, zero_null=0)
+        if i % 4 == 0:
+            for stagger in [0, 1500]:
+                out.add("zdecl", "cg16", "neg3", (132, 8), rng.choice([1, 2, 3]), dst, src, FULL, zero,
+                        tags + (["timing twin"] if stagger else []), rng, stagger=stagger, zero_null=0)
+
+    def mixed(quarters):
+        return {src is None for q in quarters for _, src in q} == {True, False}
+
+    made = 0
+    while made < n:  # share
+        rows, lines = iter(rng.sample(range(32), 32)), iter(rng.sample(range(64), 64))
+        quarters = shared_row(rng, [mixed_quarter(rng, rows, lines) for _ in range(4)])
+        if quarters and mixed(quarters):
+            emit("share", quarters, made)
+            made += 1
+    made = 0
+    while made < n:  # shift: a quarter whose row is filled from several lines, its sources rotated
+        rows, lines = iter(rng.sample(range(32), 32)), iter(rng.sample(range(64), 64))
+        quarters = [mixed_quarter(rng, rows, lines) for _ in range(4)]
+        several = [k for k, q in enumerate(quarters)
+                   if any(len({src // 128 for d, src in q if src is not None and d // 128 == r}) > 1
+                          for r in {d // 128 for d, _ in q})]
+        if not several or not mixed(quarters):
+            continue
+        quarters = [rotated(q, rng) if k in several or rng.random() < 0.3 else q for k, q in enumerate(quarters)]
+        emit("shift", quarters, made)
+        made += 1
+
+
 def main():
     outdir = sys.argv[1]
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 5151
@@ -229,6 +307,9 @@ def main():
     out = base.Writer()
     if seed == 5353:
         zq(out, rng, int(os.environ.get("CPASYNC_ZQ", "150")))
+        return out.save(outdir, GENERATOR, seed)
+    if seed == 5555:  # the ninth run: the sub-cases rule 6b declines
+        zdecl(out, rng, int(os.environ.get("CPASYNC_ZDECL", "64")))
         return out.save(outdir, GENERATOR, seed)
     if seed == 5454:  # the eighth run: zmix again, every third warp's sources rotated in their lines
         zmix(out, rng, int(os.environ.get("CPASYNC_ZMIX", "70")), rotate_every=3)

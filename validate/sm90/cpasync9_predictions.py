@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Predictions for the ninth cp.async run (rule 6b's declined sub-cases with
+zero-filling lanes, validate/fidelity/make_cpasync_zrow_cases.py, seed 5555),
+written before it is measured:
+
+  python3 validate/fidelity/make_cpasync_zrow_cases.py DIR 5555
+  python3 validate/sm90/cpasync9_predictions.py DIR/cpasync.trace > validate/sm90/cpasync9_predictions.txt
+
+The model declines every copy of this run (docs/bank-model.md, rule 6b).
+Per copy, computed from the trace alone:
+  h0     the rule as it stands, without its declines: per quarter warp, one
+         per (row, line) pair of its readers plus a 16-byte store of all its
+         lanes (the most distinct destinations one bank quad takes);
+  share  h0 plus one for every further quarter warp that writes a row
+         another quarter writes (the two probes of run 7 cost one more);
+  shift  h0 with two per (row, line) pair, instead of one, in every row a
+         quarter fills from several lines with a source shifted within its
+         line (the two probes of run 2 cost two per pair).
+The hypotheses stated before the run: `share` for the family share, `shift`
+for the family shift (each column applies its change only where its
+sub-case is; elsewhere it is h0)."""
+import sys
+
+
+def lanes_of(line):
+    t = line.split("#")[0].split()
+    i = t.index("from")
+    return t[0][1:], [int(x) for x in t[3:i]], [None if x == "z" else int(x) for x in t[i + 1:]]
+
+
+def quarter_terms(dst, src, q):
+    lanes = range(8 * q, 8 * q + 8)
+    pairs = {(dst[l] // 128, src[l] // 128) for l in lanes if src[l] is not None}
+    quads = {}
+    for l in lanes:
+        quads.setdefault(dst[l] // 16 % 8, set()).add(dst[l])
+    store = max(len(v) for v in quads.values())
+    shifted_rows = set()
+    for row in {r for r, _ in pairs}:
+        readers = [l for l in lanes if src[l] is not None and dst[l] // 128 == row]
+        if len({src[l] // 128 for l in readers}) > 1 and any(src[l] % 128 != dst[l] % 128 for l in readers):
+            shifted_rows.add(row)
+    doubled = sum(1 for r, _ in pairs if r in shifted_rows)
+    return len(pairs), store, doubled
+
+
+def predict(dst, src):
+    h0 = share = shift = 0
+    writers = {}
+    for q in range(4):
+        pairs, store, doubled = quarter_terms(dst, src, q)
+        h0 += pairs + store
+        shift += pairs + doubled + store
+        for l in range(8 * q, 8 * q + 8):
+            writers.setdefault(dst[l] // 128, set()).add(q)
+    share = h0 + sum(len(qs) - 1 for qs in writers.values())
+    return h0, share, shift
+
+
+def main():
+    print("# Predictions for the ninth cp.async run (seed 5555), written before it is measured")
+    print("# hypotheses: share for the family share, shift for the family shift")
+    print("# site family h0 share shift")
+    for line in open(sys.argv[1]):
+        if line.startswith("@"):
+            site, dst, src = lanes_of(line)
+            family = line.split("# zdecl ")[1].split()[0]
+            print(site, family, *predict(dst, src))
+
+
+if __name__ == "__main__":
+    main()
