@@ -246,24 +246,26 @@ BANKCHECK_HD bool moves_whole_sectors(const Address* dst, const std::uint64_t* s
   return true;
 }
 
-/// Whether a lane of `lanes` reads from another place in its line than it
-/// writes in its row (src % 128 != dst % 128).
+/// Whether two lanes of `lanes` that write one 128-byte row read sectors of
+/// two different lines from one place in them (src % 128 / 32 equal).
 template <class Address>
-BANKCHECK_HD bool reads_shifted(const Address* dst, const std::uint64_t* src, std::uint32_t lanes) {
+BANKCHECK_HD bool row_sources_collide(const Address* dst, const std::uint64_t* src, std::uint32_t lanes) {
   for (unsigned i = 0; i < kLanes; ++i)
-    if ((lanes & lane_bit(i)) && src[i] % kPhaseBytes != static_cast<std::uint64_t>(dst[i]) % kPhaseBytes) return true;
+    for (unsigned j = i + 1; j < kLanes; ++j)
+      if ((lanes & lane_bit(i)) && (lanes & lane_bit(j)) && dst[i] / kPhaseBytes == dst[j] / kPhaseBytes &&
+          src[i] / kPhaseBytes != src[j] / kPhaseBytes &&
+          src[i] % kPhaseBytes / kSectorBytes == src[j] % kPhaseBytes / kSectorBytes)
+        return true;
   return false;
 }
 
-/// Whether lanes of two quarter warps of `lanes` write one 128-byte row.
+/// Whether no two lanes of `lanes` write one destination address.
 template <class Address>
-BANKCHECK_HD bool rows_shared_by_quarters(const Address* dst, std::uint32_t lanes) {
+BANKCHECK_HD bool writes_distinct(const Address* dst, std::uint32_t lanes) {
   for (unsigned i = 0; i < kLanes; ++i)
     for (unsigned j = i + 1; j < kLanes; ++j)
-      if ((lanes & lane_bit(i)) && (lanes & lane_bit(j)) && i / (kLanes / 4) != j / (kLanes / 4) &&
-          dst[i] / kPhaseBytes == dst[j] / kPhaseBytes)
-        return true;
-  return false;
+      if ((lanes & lane_bit(i)) && (lanes & lane_bit(j)) && dst[i] == dst[j]) return false;
+  return true;
 }
 
 /// A .cg copy that moves whole sectors (rule 6b): one wavefront per pair of
@@ -336,14 +338,13 @@ BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* ds
     cost.degree = zeros.degree;
     return cost;
   }
-  if (rows_shared_by_quarters(dst, active)) return WarpCost{0, 0, 0, false};
+  if (!writes_distinct(dst, active)) return WarpCost{0, 0, 0, false};
   std::uint32_t pairs = 0, total = 0, worst = 1;
   for (unsigned first = 0; first < kLanes; first += kLanes / 4) {
     const std::uint32_t quarter = lane_range(first, kLanes / 4);
     const std::uint32_t data = rows_written(dst, src, reading & quarter);
-    // More (row, line) pairs than rows: a row filled from several lines, modelled with unshifted sources only.
-    if (data > rows_written(dst, nullptr, reading & quarter) && reads_shifted(dst, src, reading & quarter))
-      return WarpCost{0, 0, 0, false};
+    // A row whose sectors come from one place in several lines: two per pair, twice measured; no rule yet.
+    if (row_sources_collide(dst, src, reading & quarter)) return WarpCost{0, 0, 0, false};
     const std::uint32_t store = phase_degree(dst, active & quarter, 16);
     pairs += data;
     total += data + store;

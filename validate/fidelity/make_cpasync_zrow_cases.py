@@ -27,7 +27,8 @@ from a line into a row (rows filled from one to four lines, readers of
 different rows on one bank quad), the other lanes zero-filling in the
 readers' rows or others (on the readers' quads or not, conflicting among
 themselves or not); read-only and zero-only quarters beside mixed ones.
-Seed 5555 (the ninth run) writes the family zdecl: the sub-cases rule 6b
+Seeds 5555 (the ninth run) and 5656 (the tenth, held out from the rule the
+ninth gave; one to three moves a warp) write the family zdecl: the sub-cases rule 6b
 declines, rows written by lanes of two quarter warps (zero-filling lanes or
 a reader sector moved into another quarter's row) and rows filled from
 several lines whose sources are rotated within their lines.
@@ -262,10 +263,10 @@ def shared_row(rng, quarters):
     return None
 
 
-def zdecl(out, rng, n):
+def zdecl(out, rng, n, moves=(1,)):
     """Rule 6b's declined sub-cases with zero-filling lanes: rows written by
-    two quarter warps (share), rows filled from several lines with sources
-    shifted in their lines (shift)."""
+    two quarter warps (share: `moves` says how many moves a warp may get),
+    rows filled from several lines with sources shifted in their lines (shift)."""
     def emit(kind, quarters, i):
         dst, src, zero = flatten(quarters)
         tags = ["zdecl " + kind, "mask full", "zero mixed"]
@@ -282,7 +283,9 @@ def zdecl(out, rng, n):
     made = 0
     while made < n:  # share
         rows, lines = iter(rng.sample(range(32), 32)), iter(rng.sample(range(64), 64))
-        quarters = shared_row(rng, [mixed_quarter(rng, rows, lines) for _ in range(4)])
+        quarters = [mixed_quarter(rng, rows, lines) for _ in range(4)]
+        for _ in range(rng.choice(moves) if len(moves) > 1 else moves[0]):
+            quarters = quarters and shared_row(rng, quarters)
         if quarters and mixed(quarters):
             emit("share", quarters, made)
             made += 1
@@ -310,6 +313,9 @@ def main():
         return out.save(outdir, GENERATOR, seed)
     if seed == 5555:  # the ninth run: the sub-cases rule 6b declines
         zdecl(out, rng, int(os.environ.get("CPASYNC_ZDECL", "64")))
+        return out.save(outdir, GENERATOR, seed)
+    if seed == 5656:  # the tenth run, held out from the rule the ninth gave: zdecl, one to three moves a warp
+        zdecl(out, rng, int(os.environ.get("CPASYNC_ZDECL", "64")), moves=(1, 2, 3))
         return out.save(outdir, GENERATOR, seed)
     if seed == 5454:  # the eighth run: zmix again, every third warp's sources rotated in their lines
         zmix(out, rng, int(os.environ.get("CPASYNC_ZMIX", "70")), rotate_every=3)
