@@ -308,19 +308,20 @@ BANKCHECK_HD WarpCost sector_copy_cost(const Address* dst, const std::uint64_t* 
 /// their destinations. A copy with both kinds costs, per quarter warp, one
 /// per (row, line) pair of its readers (the data, as without zero-filling
 /// lanes) plus a 16-byte store of all its lanes, readers and zero-filling
-/// alike. Measured on 554 such copies moving whole sectors, all equal: the
-/// H200's runs 1-7 (validate/sm90/cases/cpasync.trace to cpasync7.trace; P1,
-/// P2, P3, !P1, !P3) and zfill.trace (H100): one row from one line beside
-/// zero-filling lanes in its other slots, 1 + 1; those lanes in another row
-/// on the readers' quads, 1 + 2 (the fourth run's 12 for 8 of the earlier
-/// "two per pair, less one"); a row from two lines beside zeros, 2 + 1 (221
-/// of run 6 and 7's copies); and 130 of 130 of run 8 (cpasync8.trace),
-/// measured after this was written. Not modelled where a quarter fills a
-/// row from several lines with a source shifted in its line (2 of 2 cost
-/// two per pair instead: cpasync2.trace), where two quarter warps write one
-/// row (2 of 2 cost one more: cpasync7.trace), where lanes write one
-/// destination, or where a (row, line) pair spans quarter warps. The ideal
-/// adds the zero-filling lanes' store phases, as Nsight Compute's does.
+/// alike. Measured on 1,352 such copies moving whole sectors, all equal: the
+/// H200's runs 1-10 (validate/sm90/cases/cpasync.trace to cpasync10.trace;
+/// P1, P2, P3, !P1, !P3) and zfill.trace (H100): one row from one line
+/// beside zero-filling lanes in its other slots, 1 + 1; those lanes in
+/// another row on the readers' quads, 1 + 2 (the fourth run's 12 for 8 of
+/// the earlier "two per pair, less one"); a row from two lines beside
+/// zeros, 2 + 1; rows written by two quarter warps and rows from several
+/// lines with sources rotated in them, as any other (run 9, 316 copies);
+/// and 306 of 306 of run 10, measured after that. Not modelled where two
+/// lanes write one destination, in one quarter or two (cpasync7.trace's
+/// two such copies cost one more), where two lanes of a row read two lines
+/// at one place (cpasync2.trace's two cost two per pair), or where a (row,
+/// line) pair spans quarter warps. The ideal adds the zero-filling lanes'
+/// store phases, as Nsight Compute's does.
 template <class Address>
 BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* dst, const std::uint64_t* src,
                                                std::uint32_t active) {

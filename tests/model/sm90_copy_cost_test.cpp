@@ -181,15 +181,26 @@ TEST_CASE("cp.async.cg with zero-filling lanes: per quarter its (row, line) pair
   std::vector<std::vector<Lane>> two_lines = four([](unsigned q) { return 4 * q; }, {4, 5, 6, 7});
   for (unsigned q = 0; q < 4; ++q) two_lines[q][2].line = two_lines[q][3].line = static_cast<int>(4 * q + 1);
   CHECK(zero_lanes::cost(two_lines).wavefronts == 12);
-  // Not modelled, never a guess: the same with a line's sources shifted by two sectors (cpasync2's
-  // two such copies measured two per pair); one row written by two quarters; a zero-filling lane
-  // on a reader's destination.
+  // The same with the second line's sources two sectors further on in it: 2 + 1 per quarter
+  // (validate/sm90/cases/cpasync9.trace and cpasync10.trace, 160 + 160 such copies, all equal).
   std::vector<std::vector<Lane>> shifted = two_lines;
   for (unsigned q = 0; q < 4; ++q) shifted[q][2].shift = shifted[q][3].shift = 2;
-  CHECK_FALSE(zero_lanes::cost(shifted).modelled);
+  CHECK(zero_lanes::cost(shifted).wavefronts == 12);
+  // One row written by two quarters (quarter 1's zero-filling lane in quarter 0's row): 1 + 1 each
+  // (cpasync9 and cpasync10, 302 such copies, all equal).
   std::vector<std::vector<Lane>> shared_row = four([](unsigned q) { return 4 * q + 1; }, {4, 5, 6, 7});
-  shared_row[1][7] = {0, 7, -1};  // quarter 1 fills a slot of quarter 0's row
-  CHECK_FALSE(zero_lanes::cost(shared_row).modelled);
+  shared_row[1][7] = {0, 7, -1};
+  CHECK(zero_lanes::cost(shared_row).wavefronts == 8);
+  // Not modelled, never a guess: two lines read at one place into one row (the second line shifted
+  // onto the first's sector; cpasync2's two such copies measured two per pair); a zero-filling
+  // lane on a reader's destination, within a quarter or across quarters (cpasync7's two such
+  // copies cost one more).
+  std::vector<std::vector<Lane>> colliding = two_lines;
+  for (unsigned q = 0; q < 4; ++q) colliding[q][2].shift = colliding[q][3].shift = 3;
+  CHECK_FALSE(zero_lanes::cost(colliding).modelled);
+  std::vector<std::vector<Lane>> across = four([](unsigned q) { return 4 * q + 1; }, {4, 5, 6, 7});
+  across[1][7] = {0, 3, -1};  // quarter 1's zero-filling lane on quarter 0's reader of slot 3
+  CHECK_FALSE(zero_lanes::cost(across).modelled);
   std::vector<std::vector<Lane>> same_destination = four([](unsigned q) { return 4 * q; }, {4, 5, 6});
   same_destination[2].push_back({8, 0, -1});
   CHECK_FALSE(zero_lanes::cost(same_destination).modelled);
