@@ -32,6 +32,9 @@ ninth gave; one to three moves a warp) write the family zdecl: the sub-cases rul
 declines, rows written by lanes of two quarter warps (zero-filling lanes or
 a reader sector moved into another quarter's row) and rows filled from
 several lines whose sources are rotated within their lines.
+Seed 5757 (the eleventh run) writes the family zcoll: rows with 2 to 4 of
+their sectors read from as many lines at one place, beside zero-filling
+lanes in the row or another.
 Seed 5454 (the eighth run) writes zmix again, every third warp with its
 readers' sources rotated within their lines. Seed 5353 (the seventh run) writes the family zq: one quarter warp at a
 time, so each quarter's cost is measured alone: a single active quarter
@@ -303,6 +306,64 @@ def zdecl(out, rng, n, moves=(1,)):
         made += 1
 
 
+def colliding_quarter(rng, rows, lines):
+    """[(destination, source or None)] for 8 lanes: a row with 2 to 4 of its
+    sectors read from as many lines at one place (the same 32-byte sector of
+    each), its other slots zero-filling, read from other places, or empty
+    for zero-filling lanes in another row (on the readers' quads or not)."""
+    row = next(rows)
+    k = rng.choice([2, 2, 3, 4])
+    place = rng.randrange(4)
+    sectors = rng.sample(range(4), k)
+    lanes, free = [], [d for d in range(4) if d not in sectors]
+    for d in sectors:
+        line = next(lines)
+        lanes += [(128 * row + 32 * d + 16 * h, 128 * line + 32 * place + 16 * h) for h in (0, 1)]
+    if free and rng.random() < 0.3:  # another sector of the row read from another place of a fresh line
+        d = free.pop(rng.randrange(len(free)))
+        other = rng.choice([p for p in range(4) if p != place])
+        line = next(lines)
+        lanes += [(128 * row + 32 * d + 16 * h, 128 * line + 32 * other + 16 * h) for h in (0, 1)]
+    zero_row = row if rng.random() < 0.5 else next(rows)
+    slots = [2 * d + h for d in free for h in (0, 1)] if zero_row == row else rng.sample(range(8), 8 - len(lanes))
+    lanes += [(128 * zero_row + 16 * s, None) for s in slots[:8 - len(lanes)]]
+    while len(lanes) < 8:  # the row is full of readers: zeros in a fresh row
+        extra = next(rows)
+        lanes += [(128 * extra + 16 * s, None) for s in rng.sample(range(8), 8 - len(lanes))]
+    rng.shuffle(lanes)
+    return lanes
+
+
+def zcoll(out, rng, n):
+    """Rows read from several lines at one place beside zero-filling lanes:
+    one to four colliding quarters a warp, the others mixed or zero-only."""
+    for i in range(n):
+        while True:
+            rows, lines = iter(rng.sample(range(32), 32)), iter(rng.sample(range(64), 64))
+            kinds = [rng.choice(["coll", "coll", "mixed", "zero"]) for _ in range(4)]
+            if "coll" not in kinds:
+                continue
+            quarters = []
+            for kind in kinds:
+                if kind == "coll":
+                    quarters.append(colliding_quarter(rng, rows, lines))
+                elif kind == "mixed":
+                    quarters.append(mixed_quarter(rng, rows, lines))
+                else:
+                    r = next(rows)
+                    quarters.append([(128 * r + 16 * s, None) for s in range(8)])
+            if {s is None for q in quarters for _, s in q} == {True, False}:
+                break
+        dst, src, zero = flatten(quarters)
+        tags = ["zcoll " + ",".join(kinds), "mask full", "zero mixed"]
+        for zmode in ["posf1", "negf1"] if i % 2 else ["negf1", "posf1"]:
+            out.add("zcoll", "cg16", zmode, (1, 1), 1, dst, src, FULL, zero, tags, rng, zero_null=0)
+        if i % 4 == 0:
+            for stagger in [0, 1500]:
+                out.add("zcoll", "cg16", "neg3", (132, 8), rng.choice([1, 2, 3]), dst, src, FULL, zero,
+                        tags + (["timing twin"] if stagger else []), rng, stagger=stagger, zero_null=0)
+
+
 def main():
     outdir = sys.argv[1]
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 5151
@@ -316,6 +377,9 @@ def main():
         return out.save(outdir, GENERATOR, seed)
     if seed == 5656:  # the tenth run, held out from the rule the ninth gave: zdecl, one to three moves a warp
         zdecl(out, rng, int(os.environ.get("CPASYNC_ZDECL", "64")), moves=(1, 2, 3))
+        return out.save(outdir, GENERATOR, seed)
+    if seed == 5757:  # the eleventh run: rows read from several lines at one place (declined)
+        zcoll(out, rng, int(os.environ.get("CPASYNC_ZCOLL", "128")))
         return out.save(outdir, GENERATOR, seed)
     if seed == 5454:  # the eighth run: zmix again, every third warp's sources rotated in their lines
         zmix(out, rng, int(os.environ.get("CPASYNC_ZMIX", "70")), rotate_every=3)
