@@ -246,17 +246,38 @@ BANKCHECK_HD bool moves_whole_sectors(const Address* dst, const std::uint64_t* s
   return true;
 }
 
-/// Whether two lanes of `lanes` that write one 128-byte row read sectors of
-/// two different lines from one place in them (src % 128 / 32 equal).
+/// Rows that read several lines at one place (the same 32-byte sector of
+/// each), within one quarter warp's reading lanes `lanes` (rule 6b, runs 11
+/// and 12): `extra` gets, per such row, the lines read at that place less
+/// one, and `colliding` the lanes of those reads. False where a row reads
+/// several lines at two places (not measured).
 template <class Address>
-BANKCHECK_HD bool row_sources_collide(const Address* dst, const std::uint64_t* src, std::uint32_t lanes) {
-  for (unsigned i = 0; i < kLanes; ++i)
-    for (unsigned j = i + 1; j < kLanes; ++j)
-      if ((lanes & lane_bit(i)) && (lanes & lane_bit(j)) && dst[i] / kPhaseBytes == dst[j] / kPhaseBytes &&
-          src[i] / kPhaseBytes != src[j] / kPhaseBytes &&
-          src[i] % kPhaseBytes / kSectorBytes == src[j] % kPhaseBytes / kSectorBytes)
-        return true;
-  return false;
+BANKCHECK_HD bool collisions(const Address* dst, const std::uint64_t* src, std::uint32_t lanes, std::uint32_t& extra,
+                             std::uint32_t& colliding) {
+  extra = colliding = 0;
+  const auto row = [&](unsigned l) { return static_cast<std::uint64_t>(dst[l]) / kPhaseBytes; };
+  const auto place = [&](unsigned l) { return src[l] % kPhaseBytes / kSectorBytes; };
+  for (unsigned i = 0; i < kLanes; ++i) {
+    if (!(lanes & lane_bit(i))) continue;
+    std::uint32_t lines = 0;  // distinct lines read at i's place into i's row, each counted at its first lane
+    for (unsigned j = 0; j < kLanes; ++j) {
+      if (!(lanes & lane_bit(j)) || row(j) != row(i) || place(j) != place(i)) continue;
+      bool first = true;
+      for (unsigned k = 0; k < j && first; ++k)
+        first = !((lanes & lane_bit(k)) && row(k) == row(i) && place(k) == place(i) && src[k] / kPhaseBytes == src[j] / kPhaseBytes);
+      lines += first ? 1u : 0u;
+    }
+    if (lines < 2) continue;
+    bool row_seen = false;  // the row's extra is counted at its first colliding lane
+    for (unsigned k = 0; k < i; ++k)
+      if ((colliding & lane_bit(k)) && row(k) == row(i)) {
+        if (place(k) != place(i)) return false;
+        row_seen = true;
+      }
+    colliding |= lane_bit(i);
+    extra += row_seen ? 0u : lines - 1;
+  }
+  return true;
 }
 
 /// Whether no two lanes of `lanes` write one destination address.
@@ -344,11 +365,14 @@ BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* ds
   for (unsigned first = 0; first < kLanes; first += kLanes / 4) {
     const std::uint32_t quarter = lane_range(first, kLanes / 4);
     const std::uint32_t data = rows_written(dst, src, reading & quarter);
-    // A row whose sectors come from one place in several lines: two per pair, twice measured; no rule yet.
-    if (row_sources_collide(dst, src, reading & quarter)) return WarpCost{0, 0, 0, false};
-    const std::uint32_t store = phase_degree(dst, active & quarter, 16);
+    std::uint32_t extra = 0, colliding = 0;
+    if (!collisions(dst, src, reading & quarter, extra, colliding)) return WarpCost{0, 0, 0, false};
+    // Where a row reads several lines at one place, the store's passes are those of the
+    // zero-filling lanes and of those reads only (run 11: 320 of 320).
+    const std::uint32_t stored = colliding != 0 ? (zero_fill & quarter) | colliding : active & quarter;
+    const std::uint32_t store = phase_degree(dst, stored, 16);
     pairs += data;
-    total += data + store;
+    total += data + extra + store;
     worst = store > worst ? store : worst;
   }
   if (pairs != cost.wavefronts) return WarpCost{0, 0, 0, false};  // a pair across quarter warps

@@ -34,7 +34,9 @@ a reader sector moved into another quarter's row) and rows filled from
 several lines whose sources are rotated within their lines.
 Seed 5757 (the eleventh run) writes the family zcoll: rows with 2 to 4 of
 their sectors read from as many lines at one place, beside zero-filling
-lanes in the row or another.
+lanes in the row or another; seed 5858 (the twelfth, held out from the rule
+the eleventh gave) the same with quarters of two such rows, or of one row
+read from two lines at each of two places.
 Seed 5454 (the eighth run) writes zmix again, every third warp with its
 readers' sources rotated within their lines. Seed 5353 (the seventh run) writes the family zq: one quarter warp at a
 time, so each quarter's cost is measured alone: a single active quarter
@@ -334,19 +336,47 @@ def colliding_quarter(rng, rows, lines):
     return lanes
 
 
-def zcoll(out, rng, n):
+def two_collisions(rng, rows, lines):
+    """[(destination, source or None)] for 8 reading lanes: two rows of two
+    sectors, each row's read from two lines at one place (two rows, `rows2`),
+    or one row of four sectors read from two lines at each of two places
+    (`places2`, a sub-case rule 6b declines)."""
+    if rng.random() < 0.5:
+        lanes = []
+        for _ in range(2):
+            row, place = next(rows), rng.randrange(4)
+            for d in rng.sample(range(4), 2):
+                line = next(lines)
+                lanes += [(128 * row + 32 * d + 16 * h, 128 * line + 32 * place + 16 * h) for h in (0, 1)]
+        return lanes, "rows2"
+    row = next(rows)
+    a, b = rng.sample(range(4), 2)
+    lanes = []
+    for d, place in zip(rng.sample(range(4), 4), [a, a, b, b]):
+        line = next(lines)
+        lanes += [(128 * row + 32 * d + 16 * h, 128 * line + 32 * place + 16 * h) for h in (0, 1)]
+    return lanes, "places2"
+
+
+def zcoll(out, rng, n, variety=False):
     """Rows read from several lines at one place beside zero-filling lanes:
-    one to four colliding quarters a warp, the others mixed or zero-only."""
+    one to four colliding quarters a warp, the others mixed or zero-only;
+    with `variety`, also quarters of two_collisions."""
     for i in range(n):
         while True:
             rows, lines = iter(rng.sample(range(32), 32)), iter(rng.sample(range(64), 64))
-            kinds = [rng.choice(["coll", "coll", "mixed", "zero"]) for _ in range(4)]
-            if "coll" not in kinds:
+            choices = ["coll", "coll", "mixed", "zero"] + (["two"] if variety else [])
+            kinds = [rng.choice(choices) for _ in range(4)]
+            if "coll" not in kinds and "two" not in kinds:
                 continue
             quarters = []
-            for kind in kinds:
+            for k, kind in enumerate(kinds):
                 if kind == "coll":
                     quarters.append(colliding_quarter(rng, rows, lines))
+                elif kind == "two":
+                    lanes, kinds[k] = two_collisions(rng, rows, lines)
+                    rng.shuffle(lanes)
+                    quarters.append(lanes)
                 elif kind == "mixed":
                     quarters.append(mixed_quarter(rng, rows, lines))
                 else:
@@ -380,6 +410,9 @@ def main():
         return out.save(outdir, GENERATOR, seed)
     if seed == 5757:  # the eleventh run: rows read from several lines at one place (declined)
         zcoll(out, rng, int(os.environ.get("CPASYNC_ZCOLL", "128")))
+        return out.save(outdir, GENERATOR, seed)
+    if seed == 5858:  # the twelfth run, held out from the rule the eleventh gave: zcoll with more shapes
+        zcoll(out, rng, int(os.environ.get("CPASYNC_ZCOLL", "128")), variety=True)
         return out.save(outdir, GENERATOR, seed)
     if seed == 5454:  # the eighth run: zmix again, every third warp's sources rotated in their lines
         zmix(out, rng, int(os.environ.get("CPASYNC_ZMIX", "70")), rotate_every=3)
