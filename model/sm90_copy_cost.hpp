@@ -246,11 +246,13 @@ BANKCHECK_HD bool moves_whole_sectors(const Address* dst, const std::uint64_t* s
   return true;
 }
 
-/// Rows that read several lines at one place (the same 32-byte sector of
+/// A row that reads several lines at one place (the same 32-byte sector of
 /// each), within one quarter warp's reading lanes `lanes` (rule 6b, runs 11
-/// and 12): `extra` gets, per such row, the lines read at that place less
-/// one, and `colliding` the lanes of those reads. False where a row reads
-/// several lines at two places (not measured).
+/// and 12): `extra` gets the lines read at that place less one, and
+/// `colliding` the lanes of those reads. False where the quarter has two
+/// such rows, or a row reads several lines at two places: run 12's 64
+/// copies with two such rows in a quarter followed neither the sum of their
+/// extras (4) nor the larger (46), and its 120 with two places, no reading.
 template <class Address>
 BANKCHECK_HD bool collisions(const Address* dst, const std::uint64_t* src, std::uint32_t lanes, std::uint32_t& extra,
                              std::uint32_t& colliding) {
@@ -270,8 +272,8 @@ BANKCHECK_HD bool collisions(const Address* dst, const std::uint64_t* src, std::
     if (lines < 2) continue;
     bool row_seen = false;  // the row's extra is counted at its first colliding lane
     for (unsigned k = 0; k < i; ++k)
-      if ((colliding & lane_bit(k)) && row(k) == row(i)) {
-        if (place(k) != place(i)) return false;
+      if (colliding & lane_bit(k)) {
+        if (row(k) != row(i) || place(k) != place(i)) return false;
         row_seen = true;
       }
     colliding |= lane_bit(i);
@@ -329,20 +331,24 @@ BANKCHECK_HD WarpCost sector_copy_cost(const Address* dst, const std::uint64_t* 
 /// their destinations. A copy with both kinds costs, per quarter warp, one
 /// per (row, line) pair of its readers (the data, as without zero-filling
 /// lanes) plus a 16-byte store of all its lanes, readers and zero-filling
-/// alike. Measured on 1,352 such copies moving whole sectors, all equal: the
-/// H200's runs 1-10 (validate/sm90/cases/cpasync.trace to cpasync10.trace;
+/// alike. Measured on 1,810 such copies moving whole sectors, all equal: the
+/// H200's runs 1-12 (validate/sm90/cases/cpasync.trace to cpasync12.trace;
 /// P1, P2, P3, !P1, !P3) and zfill.trace (H100): one row from one line
 /// beside zero-filling lanes in its other slots, 1 + 1; those lanes in
 /// another row on the readers' quads, 1 + 2 (the fourth run's 12 for 8 of
 /// the earlier "two per pair, less one"); a row from two lines beside
 /// zeros, 2 + 1; rows written by two quarter warps and rows from several
 /// lines with sources rotated in them, as any other (run 9, 316 copies);
-/// and 306 of 306 of run 10, measured after that. Not modelled where two
-/// lanes write one destination, in one quarter or two (cpasync7.trace's
-/// two such copies cost one more), where two lanes of a row read two lines
-/// at one place (cpasync2.trace's two cost two per pair), or where a (row,
-/// line) pair spans quarter warps. The ideal adds the zero-filling lanes'
-/// store phases, as Nsight Compute's does.
+/// and 306 of 306 of run 10, measured after that. A row that reads several
+/// lines at one place costs those lines less one more, and its quarter's
+/// store counts only the zero-filling lanes and those reads (run 11, 320 of
+/// 320; run 12, measured after, 136 of 136: `collisions`). Not modelled
+/// where two lanes write one destination, in one quarter or two
+/// (cpasync7.trace's two such copies cost one more), where a quarter reads
+/// several lines at one place in two rows or at two places of a row (run
+/// 12: no reading fits), or where a (row, line) pair spans quarter warps.
+/// The ideal adds the zero-filling lanes' store phases, as Nsight Compute's
+/// does.
 template <class Address>
 BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* dst, const std::uint64_t* src,
                                                std::uint32_t active) {

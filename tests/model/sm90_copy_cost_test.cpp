@@ -191,13 +191,42 @@ TEST_CASE("cp.async.cg with zero-filling lanes: per quarter its (row, line) pair
   std::vector<std::vector<Lane>> shared_row = four([](unsigned q) { return 4 * q + 1; }, {4, 5, 6, 7});
   shared_row[1][7] = {0, 7, -1};
   CHECK(zero_lanes::cost(shared_row).wavefronts == 8);
-  // Not modelled, never a guess: two lines read at one place into one row (the second line shifted
-  // onto the first's sector; cpasync2's two such copies measured two per pair); a zero-filling
-  // lane on a reader's destination, within a quarter or across quarters (cpasync7's two such
-  // copies cost one more).
+  // Two lines read at one place into one row (the second line shifted onto the first's sector):
+  // 2 pairs + 1 for the place + a store of the zero-filling lanes and those reads, 1, per quarter
+  // (cpasync2's such copy measured 16; runs 11 and 12, validate/sm90/cases/cpasync11.trace and
+  // cpasync12.trace).
   std::vector<std::vector<Lane>> colliding = two_lines;
   for (unsigned q = 0; q < 4; ++q) colliding[q][2].shift = colliding[q][3].shift = 3;
-  CHECK_FALSE(zero_lanes::cost(colliding).modelled);
+  CHECK(zero_lanes::cost(colliding).wavefronts == 16);
+  // Beside them a third sector read at its own place, and two zero-filling lanes in another row on
+  // that sector's quads: they pile up with it in a store of all lanes (2), but the store counts
+  // only the zero-filling lanes and the colliding reads: 3 pairs + 1 + 1 per quarter.
+  std::vector<std::vector<Lane>> beside(4);
+  for (unsigned q = 0; q < 4; ++q) {
+    const int a = static_cast<int>(4 * q), b = a + 1, c = a + 2;
+    beside[q] = {{4 * q, 0, a}, {4 * q, 1, a}, {4 * q, 2, b, 3}, {4 * q, 3, b, 3},
+                 {4 * q, 4, c}, {4 * q, 5, c}, {4 * q + 1, 4, -1}, {4 * q + 1, 5, -1}};
+  }
+  CHECK(zero_lanes::cost(beside).wavefronts == 4 * 5);
+  // Not modelled, never a guess: such reads in two rows of a quarter, or at two places of a row
+  // (run 12: no reading fits); a zero-filling lane on a reader's destination, within a quarter or
+  // across quarters (cpasync7's two such copies cost one more).
+  std::vector<std::vector<Lane>> two_rows_colliding(4);
+  for (unsigned q = 0; q < 4; ++q) {
+    const int a = static_cast<int>(8 * q);
+    two_rows_colliding[q] = {{4 * q, 0, a},         {4 * q, 1, a},         {4 * q, 2, a + 1, 3},     {4 * q, 3, a + 1, 3},
+                             {4 * q + 1, 0, a + 2}, {4 * q + 1, 1, a + 2}, {4 * q + 1, 2, a + 3, 3}, {4 * q + 1, 3, a + 3, 3}};
+  }
+  two_rows_colliding[3].back() = {30, 7, -1};  // and a zero-filling lane, so that rule 6b's mixed case applies
+  two_rows_colliding[3][6] = {30, 6, -1};
+  CHECK_FALSE(zero_lanes::cost(two_rows_colliding).modelled);
+  std::vector<std::vector<Lane>> two_places = colliding;
+  for (unsigned q = 0; q < 4; ++q) {  // slots 4-7 read from two more lines, at one place apart from the first two's
+    for (unsigned s = 4; s < 8; ++s) two_places[q][s] = {4 * q, s, static_cast<int>(4 * q + 2 + (s - 4) / 2), s < 6 ? 3u : 2u};
+  }
+  two_places[0][7] = {31, 7, -1};
+  two_places[0][6] = {31, 6, -1};
+  CHECK_FALSE(zero_lanes::cost(two_places).modelled);
   std::vector<std::vector<Lane>> across = four([](unsigned q) { return 4 * q + 1; }, {4, 5, 6, 7});
   across[1][7] = {0, 3, -1};  // quarter 1's zero-filling lane on quarter 0's reader of slot 3
   CHECK_FALSE(zero_lanes::cost(across).modelled);
