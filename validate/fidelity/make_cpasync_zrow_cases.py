@@ -211,6 +211,19 @@ def zq(out, rng, n):
         emit(quarters, FULL, ["four alike"])
 
 
+def add_copy(out, rng, family, i, quarters, tags, zmodes):
+    """One copy through the flat kernels `zmodes` (one warp) and, every fourth
+    (i % 4 == 0), the guarded !P3 kernel at 132 x 8 warps with 1 to 3 stages
+    and a timing twin."""
+    dst, src, zero = flatten(quarters)
+    for zmode in zmodes:
+        out.add(family, "cg16", zmode, (1, 1), 1, dst, src, FULL, zero, tags, rng, zero_null=0)
+    if i % 4 == 0:
+        for stagger in [0, 1500]:
+            out.add(family, "cg16", "neg3", (132, 8), rng.choice([1, 2, 3]), dst, src, FULL, zero,
+                    tags + (["timing twin"] if stagger else []), rng, stagger=stagger, zero_null=0)
+
+
 def zmix(out, rng, n, rotate_every=0):
     for i in range(n):
         while True:
@@ -222,14 +235,8 @@ def zmix(out, rng, n, rotate_every=0):
             kinds = {s is None for q in quarters for _, s in q}
             if kinds == {True, False}:
                 break  # both kinds in the warp: rule 6b with zero-filling lanes
-        dst, src, zero = flatten(quarters)
-        tags = ["zmix", "mask full", "zero mixed"]
-        for zmode in ["negf1", "posf3"] if i % 2 else ["posf1", "negf3"]:
-            out.add("zmix", "cg16", zmode, (1, 1), 1, dst, src, FULL, zero, tags, rng, zero_null=0)
-        if i % 4 == 0:
-            for stagger in [0, 1500]:
-                out.add("zmix", "cg16", "neg3", (132, 8), rng.choice([1, 2, 3]), dst, src, FULL, zero,
-                        tags + (["timing twin"] if stagger else []), rng, stagger=stagger, zero_null=0)
+        add_copy(out, rng, "zmix", i, quarters, ["zmix", "mask full", "zero mixed"],
+                 ["negf1", "posf3"] if i % 2 else ["posf1", "negf3"])
 
 
 def shared_row(rng, quarters):
@@ -273,14 +280,8 @@ def zdecl(out, rng, n, moves=(1,)):
     two quarter warps (share: `moves` says how many moves a warp may get),
     rows filled from several lines with sources shifted in their lines (shift)."""
     def emit(kind, quarters, i):
-        dst, src, zero = flatten(quarters)
-        tags = ["zdecl " + kind, "mask full", "zero mixed"]
-        for zmode in ["posf1", "negf1"] if i % 2 else ["negf1", "posf1"]:
-            out.add("zdecl", "cg16", zmode, (1, 1), 1, dst, src, FULL, zero, tags, rng, zero_null=0)
-        if i % 4 == 0:
-            for stagger in [0, 1500]:
-                out.add("zdecl", "cg16", "neg3", (132, 8), rng.choice([1, 2, 3]), dst, src, FULL, zero,
-                        tags + (["timing twin"] if stagger else []), rng, stagger=stagger, zero_null=0)
+        add_copy(out, rng, "zdecl", i, quarters, ["zdecl " + kind, "mask full", "zero mixed"],
+                 ["posf1", "negf1"] if i % 2 else ["negf1", "posf1"])
 
     def mixed(quarters):
         return {src is None for q in quarters for _, src in q} == {True, False}
@@ -384,14 +385,8 @@ def zcoll(out, rng, n, variety=False):
                     quarters.append([(128 * r + 16 * s, None) for s in range(8)])
             if {s is None for q in quarters for _, s in q} == {True, False}:
                 break
-        dst, src, zero = flatten(quarters)
-        tags = ["zcoll " + ",".join(kinds), "mask full", "zero mixed"]
-        for zmode in ["posf1", "negf1"] if i % 2 else ["negf1", "posf1"]:
-            out.add("zcoll", "cg16", zmode, (1, 1), 1, dst, src, FULL, zero, tags, rng, zero_null=0)
-        if i % 4 == 0:
-            for stagger in [0, 1500]:
-                out.add("zcoll", "cg16", "neg3", (132, 8), rng.choice([1, 2, 3]), dst, src, FULL, zero,
-                        tags + (["timing twin"] if stagger else []), rng, stagger=stagger, zero_null=0)
+        add_copy(out, rng, "zcoll", i, quarters, ["zcoll " + ",".join(kinds), "mask full", "zero mixed"],
+                 ["posf1", "negf1"] if i % 2 else ["negf1", "posf1"])
 
 
 def main():

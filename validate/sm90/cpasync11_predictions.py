@@ -22,7 +22,7 @@ import sys
 
 if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
-from validate.sm90.cpasync9_predictions import lanes_of  # noqa: E402
+from validate.sm90.cpasync9_predictions import copies  # noqa: E402
 from validate.sm90.ltc_predictions import model  # noqa: E402
 
 
@@ -54,23 +54,17 @@ def predict(dst, src):
     return h0, hmax, hsum
 
 
-def sites(trace):
-    return [line.split()[0][1:] for line in open(trace) if line.startswith("@")]
-
-
 def main():
     try:
         today = model(sys.argv[1], sys.argv[2])
     except SystemExit:  # replay exits 2 where it costs none of the copies: every one declined
         today = {}
-    today = {site: today.get(site, "nm") for site in sites(sys.argv[2])}
+    today = {site: today.get(site, "nm") for site, *_ in copies(sys.argv[2])}
     print("# Predictions for the eleventh cp.async run (seed 5757), written before it is measured")
     print("# hypothesis: hmax")
     print("# site today h0 hmax hsum")
-    for line in open(sys.argv[2]):
-        if line.startswith("@"):
-            site, dst, src = lanes_of(line)
-            print(site, today.get(site, "?"), *predict(dst, src))
+    for site, dst, src, _ in copies(sys.argv[2]):
+        print(site, today.get(site, "?"), *predict(dst, src))
 
 
 if __name__ == "__main__":

@@ -22,6 +22,13 @@ sub-case is; elsewhere it is h0)."""
 import sys
 
 
+def copies(trace):
+    """(site, destinations, sources (None: zero-filling), the line's comment) per copy of a trace."""
+    for line in open(trace):
+        if line.startswith("@"):
+            yield (*lanes_of(line), line.split("#", 1)[1] if "#" in line else "")
+
+
 def lanes_of(line):
     t = line.split("#")[0].split()
     i = t.index("from")
@@ -61,11 +68,8 @@ def main():
     print("# Predictions for the ninth cp.async run (seed 5555), written before it is measured")
     print("# hypotheses: share for the family share, shift for the family shift")
     print("# site family h0 share shift")
-    for line in open(sys.argv[1]):
-        if line.startswith("@"):
-            site, dst, src = lanes_of(line)
-            family = line.split("# zdecl ")[1].split()[0]
-            print(site, family, *predict(dst, src))
+    for site, dst, src, comment in copies(sys.argv[1]):
+        print(site, comment.split("zdecl ")[1].split()[0], *predict(dst, src))
 
 
 if __name__ == "__main__":
