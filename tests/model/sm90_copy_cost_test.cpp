@@ -208,6 +208,15 @@ TEST_CASE("cp.async.cg with zero-filling lanes: per quarter its (row, line) pair
                  {4 * q, 4, c}, {4 * q, 5, c}, {4 * q + 1, 4, -1}, {4 * q + 1, 5, -1}};
   }
   CHECK(zero_lanes::cost(beside).wavefronts == 4 * 5);
+}
+
+TEST_CASE("cp.async.cg with zero-filling lanes: the sub-cases no reading fits are not modelled") {
+  using zero_lanes::four;
+  using zero_lanes::Lane;
+  std::vector<std::vector<Lane>> two_lines = four([](unsigned q) { return 4 * q; }, {4, 5, 6, 7});
+  for (unsigned q = 0; q < 4; ++q) two_lines[q][2].line = two_lines[q][3].line = static_cast<int>(4 * q + 1);
+  std::vector<std::vector<Lane>> colliding = two_lines;
+  for (unsigned q = 0; q < 4; ++q) colliding[q][2].shift = colliding[q][3].shift = 3;
   // Not modelled, never a guess: such reads in two rows of a quarter, or at two places of a row
   // (run 12: no reading fits); a zero-filling lane on a reader's destination, within a quarter or
   // across quarters (cpasync7's two such copies cost one more).

@@ -1,0 +1,162 @@
+"""The cp.async campaign's runs 9 to 12 (docs/bank-model.md, rule 6b): the
+sub-cases of quarter warps that read beside zero-filling lanes which rule 6b
+declined or still declines, built on make_cpasync_zrow_cases.py's quarters
+(that script writes them: seeds 5555 and 5656 the family zdecl, 5757 and 5858
+the family zcoll; its docstring says what each holds).
+Standard library only."""
+import os
+import sys
+
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.fidelity.make_cpasync_zrow_cases import add_copy, mixed_quarter, rotated  # noqa: E402
+
+
+def shared_row(rng, quarters):
+    """The quarters with lanes of one quarter moved into a row another
+    quarter writes (its free slots): zero-filling lanes, or a reader sector
+    (a pair of lanes, read from its own line where it writes); None where
+    no such move fits."""
+    taken = {d for q in quarters for d, _ in q}
+    rows_of = [{d // 128 for d, _ in q} for q in quarters]
+    for _ in range(20):
+        a, b = rng.sample(range(4), 2)
+        row = rng.choice(sorted(rows_of[a]))
+        free = [s for s in range(8) if 128 * row + 16 * s not in taken]
+        zeros = [k for k, (_, src) in enumerate(quarters[b]) if src is None]
+        if rng.random() < 0.5 and zeros and free:
+            moved = rng.sample(zeros, rng.randrange(1, min(len(zeros), len(free)) + 1))
+            slots = rng.sample(free, len(moved))
+            q = list(quarters[b])
+            for k, slot in zip(moved, slots):
+                q[k] = (128 * row + 16 * slot, None)
+            return quarters[:b] + [q] + quarters[b + 1:]
+        sectors = [k for k in range(4) if 2 * k in free and 2 * k + 1 in free]
+        readers = {}
+        for k, (d, src) in enumerate(quarters[b]):
+            if src is not None:
+                readers.setdefault((d // 32, src // 32), []).append(k)
+        pairs = [v for v in readers.values() if len(v) == 2]
+        if sectors and pairs:
+            k0, k1 = rng.choice(pairs)
+            sector = rng.choice(sectors)
+            line = quarters[b][k0][1] // 128
+            q = list(quarters[b])
+            for k, slot in ((k0, 2 * sector), (k1, 2 * sector + 1)):
+                q[k] = (128 * row + 16 * slot, 128 * line + 16 * slot)
+            return quarters[:b] + [q] + quarters[b + 1:]
+    return None
+
+
+def zdecl(out, rng, n, moves=(1,)):
+    """Rule 6b's declined sub-cases with zero-filling lanes: rows written by
+    two quarter warps (share: `moves` says how many moves a warp may get),
+    rows filled from several lines with sources shifted in their lines (shift)."""
+    def emit(kind, quarters, i):
+        add_copy(out, rng, "zdecl", i, quarters, ["zdecl " + kind, "mask full", "zero mixed"],
+                 ["posf1", "negf1"] if i % 2 else ["negf1", "posf1"])
+
+    def mixed(quarters):
+        return {src is None for q in quarters for _, src in q} == {True, False}
+
+    made = 0
+    while made < n:  # share
+        rows, lines = iter(rng.sample(range(32), 32)), iter(rng.sample(range(64), 64))
+        quarters = [mixed_quarter(rng, rows, lines) for _ in range(4)]
+        for _ in range(rng.choice(moves) if len(moves) > 1 else moves[0]):
+            quarters = quarters and shared_row(rng, quarters)
+        if quarters and mixed(quarters):
+            emit("share", quarters, made)
+            made += 1
+    made = 0
+    while made < n:  # shift: a quarter whose row is filled from several lines, its sources rotated
+        rows, lines = iter(rng.sample(range(32), 32)), iter(rng.sample(range(64), 64))
+        quarters = [mixed_quarter(rng, rows, lines) for _ in range(4)]
+        several = [k for k, q in enumerate(quarters)
+                   if any(len({src // 128 for d, src in q if src is not None and d // 128 == r}) > 1
+                          for r in {d // 128 for d, _ in q})]
+        if not several or not mixed(quarters):
+            continue
+        quarters = [rotated(q, rng) if k in several or rng.random() < 0.3 else q for k, q in enumerate(quarters)]
+        emit("shift", quarters, made)
+        made += 1
+
+
+def colliding_quarter(rng, rows, lines):
+    """[(destination, source or None)] for 8 lanes: a row with 2 to 4 of its
+    sectors read from as many lines at one place (the same 32-byte sector of
+    each), its other slots zero-filling, read from other places, or empty
+    for zero-filling lanes in another row (on the readers' quads or not)."""
+    row = next(rows)
+    k = rng.choice([2, 2, 3, 4])
+    place = rng.randrange(4)
+    sectors = rng.sample(range(4), k)
+    lanes, free = [], [d for d in range(4) if d not in sectors]
+    for d in sectors:
+        line = next(lines)
+        lanes += [(128 * row + 32 * d + 16 * h, 128 * line + 32 * place + 16 * h) for h in (0, 1)]
+    if free and rng.random() < 0.3:  # another sector of the row read from another place of a fresh line
+        d = free.pop(rng.randrange(len(free)))
+        other = rng.choice([p for p in range(4) if p != place])
+        line = next(lines)
+        lanes += [(128 * row + 32 * d + 16 * h, 128 * line + 32 * other + 16 * h) for h in (0, 1)]
+    zero_row = row if rng.random() < 0.5 else next(rows)
+    slots = [2 * d + h for d in free for h in (0, 1)] if zero_row == row else rng.sample(range(8), 8 - len(lanes))
+    lanes += [(128 * zero_row + 16 * s, None) for s in slots[:8 - len(lanes)]]
+    while len(lanes) < 8:  # the row is full of readers: zeros in a fresh row
+        extra = next(rows)
+        lanes += [(128 * extra + 16 * s, None) for s in rng.sample(range(8), 8 - len(lanes))]
+    rng.shuffle(lanes)
+    return lanes
+
+
+def two_collisions(rng, rows, lines):
+    """[(destination, source or None)] for 8 reading lanes: two rows of two
+    sectors, each row's read from two lines at one place (two rows, `rows2`),
+    or one row of four sectors read from two lines at each of two places
+    (`places2`, a sub-case rule 6b declines)."""
+    if rng.random() < 0.5:
+        lanes = []
+        for _ in range(2):
+            row, place = next(rows), rng.randrange(4)
+            for d in rng.sample(range(4), 2):
+                line = next(lines)
+                lanes += [(128 * row + 32 * d + 16 * h, 128 * line + 32 * place + 16 * h) for h in (0, 1)]
+        return lanes, "rows2"
+    row = next(rows)
+    a, b = rng.sample(range(4), 2)
+    lanes = []
+    for d, place in zip(rng.sample(range(4), 4), [a, a, b, b]):
+        line = next(lines)
+        lanes += [(128 * row + 32 * d + 16 * h, 128 * line + 32 * place + 16 * h) for h in (0, 1)]
+    return lanes, "places2"
+
+
+def zcoll(out, rng, n, variety=False):
+    """Rows read from several lines at one place beside zero-filling lanes:
+    one to four colliding quarters a warp, the others mixed or zero-only;
+    with `variety`, also quarters of two_collisions."""
+    for i in range(n):
+        while True:
+            rows, lines = iter(rng.sample(range(32), 32)), iter(rng.sample(range(64), 64))
+            choices = ["coll", "coll", "mixed", "zero"] + (["two"] if variety else [])
+            kinds = [rng.choice(choices) for _ in range(4)]
+            if "coll" not in kinds and "two" not in kinds:
+                continue
+            quarters = []
+            for k, kind in enumerate(kinds):
+                if kind == "coll":
+                    quarters.append(colliding_quarter(rng, rows, lines))
+                elif kind == "two":
+                    lanes, kinds[k] = two_collisions(rng, rows, lines)
+                    rng.shuffle(lanes)
+                    quarters.append(lanes)
+                elif kind == "mixed":
+                    quarters.append(mixed_quarter(rng, rows, lines))
+                else:
+                    r = next(rows)
+                    quarters.append([(128 * r + 16 * s, None) for s in range(8)])
+            if {s is None for q in quarters for _, s in q} == {True, False}:
+                break
+        add_copy(out, rng, "zcoll", i, quarters, ["zcoll " + ",".join(kinds), "mask full", "zero mixed"],
+                 ["posf1", "negf1"] if i % 2 else ["negf1", "posf1"])
