@@ -80,8 +80,9 @@ class BankModel {
   /// What the kernel-level counters show for this request (see Counter).
   RequestCost kernel_counter_cost(const WarpRequest& request) const;
   /// Whether kernel_counter_cost() can differ from cost() for requests of
-  /// `op` and `width`: sm90's 8-byte loads only (rule 3); elsewhere the two
-  /// are one count, and callers need not ask twice.
+  /// `op` and `width`: sm90's 8-byte loads only (rule 3), and only where
+  /// cost() has a conflict; elsewhere the two are one count, and callers
+  /// need not ask twice.
   bool kernel_counter_may_differ(Op op, unsigned width) const {
     return rule_ == PhaseRule::sm90 && op == Op::load && width == 8;
   }

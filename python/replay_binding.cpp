@@ -37,8 +37,8 @@ nb::dict totals_of(const CostTotals& t, std::uint64_t unmodelled) {
   d["unmodelled_instructions"] = unmodelled;
   // As the kernel-level counters count them (docs/results-schema.md, totals).
   nb::dict kernel;
-  kernel["wavefronts"] = t.wavefronts - t.fewer_on_kernel_counter;
-  kernel["conflicts"] = t.conflicts - t.fewer_on_kernel_counter;
+  kernel["wavefronts"] = t.kernel_counter_wavefronts();
+  kernel["conflicts"] = t.kernel_counter_conflicts();
   d["kernel_counter"] = costed ? nb::object(kernel) : nb::none();
   return d;
 }

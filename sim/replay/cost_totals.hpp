@@ -28,6 +28,10 @@ struct CostTotals {
   /// Only what add_with_kernel_counter() was told; 0 where nobody asked.
   std::uint64_t fewer_on_kernel_counter = 0;
 
+  /// The wavefronts and conflicts as the kernel-level counters count them.
+  std::uint64_t kernel_counter_wavefronts() const { return wavefronts - fewer_on_kernel_counter; }
+  std::uint64_t kernel_counter_conflicts() const { return conflicts - fewer_on_kernel_counter; }
+
   /// Add one instruction with `active` active lanes, executed `times` times (a repeated record of a
   /// deduplicated trace). @throws std::overflow_error instead of wrapping;
   /// std::logic_error for a cost not modelled (its zeros are no cost: callers count it apart).

@@ -76,7 +76,8 @@ RequestCost ReplayAccumulator::add(const BankModel& model, std::uint64_t index, 
     by_site_.resize(std::size_t{site} + 1);
     worst_of_site_.resize(by_site_.size());
   }
-  if (model.kernel_counter_may_differ(request.op, request.width)) [[unlikely]]
+  // The counters differ only where the merged phase conflicts, so a conflict-free cost is both.
+  if (cost.conflicts != 0 && model.kernel_counter_may_differ(request.op, request.width)) [[unlikely]]
     by_site_[site].add_with_kernel_counter(active, cost, model.kernel_counter_cost(request).wavefronts, repeat);
   else
     by_site_[site].add(active, cost, repeat);

@@ -116,10 +116,9 @@ void write_text_totals(std::ostream& out, const Results& r) {
       << "  worst degree   " << cost_line(t.worst_degree) << "\n";
   if (not_costed > 0) out << "  not modelled   " << not_costed << " instructions (in no count above)\n";
   if (r.kernel_counter_known && t.fewer_on_kernel_counter > 0 && !costs_unknown(t, not_costed))
-    out << "  kernel counter " << t.wavefronts - t.fewer_on_kernel_counter << " wavefronts, "
-        << t.conflicts - t.fewer_on_kernel_counter
-        << " conflicts: what ncu's kernel-level counters (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,"
-           " l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum) report; the counts above are per instruction"
+    out << "  kernel counter " << t.kernel_counter_wavefronts() << " wavefronts, " << t.kernel_counter_conflicts()
+        << " conflicts: what ncu's kernel-level counters (l1tex__data_pipe_lsu_wavefronts_mem_shared*.sum,"
+           " l1tex__data_bank_conflicts_pipe_lsu_mem_shared*.sum) report; the counts above are per instruction"
            " (ncu's Source page), which counts a paired 8-byte load's half warps apart (docs/bank-model.md, rule 3)\n";
 }
 
@@ -335,8 +334,8 @@ void ResultsWriter::finish_json(const Results& r) {
   if (!r.selected_sites.empty()) doc["selected_sites"] = r.selected_sites;
   doc["totals"] = totals_json(r.totals, r.unmodelled);
   if (r.kernel_counter_known && !costs_unknown(r.totals, count_of(r.unmodelled)))
-    doc["totals"]["kernel_counter"] = {{"wavefronts", r.totals.wavefronts - r.totals.fewer_on_kernel_counter},
-                                       {"conflicts", r.totals.conflicts - r.totals.fewer_on_kernel_counter}};
+    doc["totals"]["kernel_counter"] = {{"wavefronts", r.totals.kernel_counter_wavefronts()},
+                                       {"conflicts", r.totals.kernel_counter_conflicts()}};
   if (r.timing) {
     const double c = r.timing->cycles_per_wavefront;
     nlohmann::ordered_json time = {{"cycles_per_wavefront", c},
