@@ -34,7 +34,7 @@ else()
   set(BANKCHECK_CAPTURE_BUILT ON)
   find_package(CUDAToolkit REQUIRED)
 
-  # The patches, as a tools patch (issue 13: without this ABI patched real
+  # The patches, as a tools patch (without this ABI patched real
   # kernels fault with illegal addresses). The static_asserts in
   # patches.cu check each callback against this sanitizer's header.
   set(_patches ${CMAKE_BINARY_DIR}/bankcheck_capture_patches.fatbin)

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "model/hd.hpp"
@@ -151,29 +152,12 @@ constexpr std::string_view op_name(Op op) {
   return names[static_cast<unsigned>(op)];
 }
 
-/// "1, 2, 4, 8, 12, 16": the widths of an op, for messages.
-inline std::string_view allowed_widths_text(Op op) {
-  switch (op) {
-    case Op::load:
-    case Op::store:
-    case Op::atom:
-    case Op::atom_cas:
-    case Op::atom_cast:
-    case Op::atom_popc:
-    case Op::unmeasured: return "1, 2, 4, 8, 12, 16";
-    case Op::ldsm:
-    case Op::stsm:
-    case Op::cpasync_cg:
-    case Op::cpasync_cg_zfill:
-    case Op::cpasync_cg_notp0:
-    case Op::wgmma: return "16";
-    case Op::cpasync:
-    case Op::cpasync_unmeasured: return "4, 8, 16";
-    case Op::gld:
-    case Op::gst:
-    case Op::gatom: return "1, 2, 4, 8, 16";
-  }
-  return "";
+/// "1, 2, 4, 8, 12, 16": the widths of an op, for messages (read from allowed_widths).
+inline std::string allowed_widths_text(Op op) {
+  std::string text;
+  for (unsigned width = 1; width <= 16; ++width)
+    if (is_valid_access(op, width)) text += (text.empty() ? "" : ", ") + std::to_string(width);
+  return text;
 }
 
 /// @pre addr.size() is the warp size; every active address is a multiple of access_alignment(width).

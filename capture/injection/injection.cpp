@@ -148,7 +148,7 @@ void Capture::on_module(const Sanitizer_ResourceModuleData& m) {
   if (m.pCubin != nullptr && m.cubinSize > 0)
     names = cubin_function_names({reinterpret_cast<const std::byte*>(m.pCubin), m.cubinSize});
   // A module none of whose functions the --kernel filter can select is
-  // neither patched (its kernels run at full speed) nor kept (issue 28).
+  // neither patched (its kernels run at full speed) nor kept: a large library's modules cost nothing.
   // Without a cubin the functions are unknown, and the module is patched.
   bool selectable = names.empty();
   for (const std::string& name : names) selectable = selectable || filter_->may_capture(name, demangle(name.c_str()));
@@ -262,7 +262,7 @@ void SANITIZERAPI callback(void* userdata, Sanitizer_CallbackDomain domain, Sani
 
 /// Called by the CUDA driver when it loads this library (CUDA_INJECTION64_PATH).
 /// Must return 1: returning 0 makes the driver unload the library, and the
-/// process crashes later (measured, issue 13). On a set-up error the
+/// process crashes later (measured on the H100). On a set-up error the
 /// library reports it and stays loaded, doing nothing.
 extern "C" int InitializeInjection() {
   Capture& capture = Capture::instance();

@@ -163,7 +163,7 @@ Op TextTraceReader::parse_op(std::string_view token) const {
 }
 
 unsigned TextTraceReader::parse_width(std::string_view token, Op op) const {
-  const std::string_view widths = allowed_widths_text(op);
+  const std::string widths = allowed_widths_text(op);
   const std::uint64_t width = parse_number(token, "the width");
   if (!is_valid_access(op, width > 16 ? 0u : static_cast<unsigned>(width)))
     fail("width " + quoted(token) + " is not one of " + std::string(widths) + " (op " + std::string(op_name(op)) + ")");

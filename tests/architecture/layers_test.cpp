@@ -1,7 +1,9 @@
 // The layer rule of docs/architecture.md, enforced: the table there names
 // each layer's folder and the layers it may include; every #include of a
 // project header must point to the same layer or one it may include. The
-// same walk checks that no source file is longer than 400 lines.
+// same walk checks that no source file is longer than 400 lines and that no
+// comment names an issue by number (comments say why; the issue list is not
+// in the repository, so a number there explains nothing).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -130,5 +132,18 @@ TEST_CASE("no source file is longer than 400 lines") {
     std::ifstream in(root / file);
     const auto lines = std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n');
     CHECK_MESSAGE(lines <= 400, file << " has " << lines << " lines");
+  }
+}
+
+TEST_CASE("no source names an issue by number") {
+  const std::regex issue_number(R"(\b[Ii]ssue #?[0-9]+\b)");
+  CHECK(std::regex_search("// the ring (issue " "13).", issue_number));  // split, or this line would fail the scan
+  CHECK_FALSE(std::regex_search("// each warp issues 8 loads", issue_number));
+  const fs::path root(BANKCHECK_SOURCE_DIR);
+  for (const std::string& file : source_files(root)) {
+    std::ifstream in(root / file);
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n)
+      CHECK_MESSAGE(!std::regex_search(line, issue_number), file << ":" << n << " names an issue: say why instead");
   }
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # How long capture takes against the program's own run, compute-sanitizer's
-# memcheck and Nsight Compute on the same program (issue 28), one device call,
+# memcheck and Nsight Compute on the same program, one device call,
 # on the GPU machine from the repository root, with build-gpu/ carried:
 #   OUT=DIR B=DIR BANKCHECK=build/bankcheck bash validate/capture/capture_speed.sh
 # The program is validate/library/library_kernels.py's PyTorch script (SDPA,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The full-trace capture rate (issue 15), on the GPU machine:
+# The full-trace capture rate, on the GPU machine:
 #   OUT=DIR B=DIR bash validate/capture/full_trace_rate.sh
 # B holds the capture pieces (validate/capture/build_carry.sh smoke) and
 # cub_device. For CUB's merge and radix sorts of 2^LOG2 keys (default 22):

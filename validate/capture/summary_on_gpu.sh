@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `bankcheck capture --summary` on the GPU machine (issue 15), after
+# `bankcheck capture --summary` on the GPU machine, after
 # the capture pieces are in $B (build-gpu/smoke, from validate/capture/build_carry.sh smoke,
 # or the copy validate/capture/gpu_smoke.sh makes in its OUT/build):
 #   OUT=DIR B=DIR/build bash validate/capture/summary_on_gpu.sh     (from the repository root)

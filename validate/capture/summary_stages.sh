@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where the time of `capture --summary` goes (issue 15), on the GPU machine:
+# Where the time of `capture --summary` goes, on the GPU machine:
 #   OUT=DIR B=DIR bash validate/capture/summary_stages.sh [PROGRAM ARGS...]
 # B holds the capture pieces (validate/capture/build_carry.sh smoke) and
 # cub_device; the default program is `cub_device merge_sort_u32 2^24`.

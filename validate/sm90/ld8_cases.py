@@ -301,8 +301,8 @@ def ld8pair_cases(split=False):
     the upper half reading the lower half's very words ("shared"), other
     words of the same bank pairs ("same-banks") or of other bank pairs
     ("other-banks"); every lane active, the upper half idle, every other
-    group idle, or a fixed three quarters of the groups active. Issue 25:
-    patterns of this class measured 2 where the per-instruction rule of
+    group idle, or a fixed three quarters of the groups active. A held-out
+    report measured 2 on patterns of this class where the per-instruction rule of
     rule 3 says 3 or 4.
     """
     rnd = random.Random(8_2026_11_26 + (1 if split else 0))

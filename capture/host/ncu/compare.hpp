@@ -24,7 +24,7 @@
 
 namespace bankcheck::capture {
 
-/// What a row says, each a different thing (issue 25):
+/// What a row says, each a different thing (docs/capture.md, "Verdicts"):
 /// - yes: the model's count equals ncu's;
 /// - no: it does not, though both runs executed the instruction equally often;
 /// - not_modelled: the capture recorded it, no rule costs its form;

@@ -2,7 +2,7 @@
 // The memory shared by the capture patches (capture/device/patches.cu) and
 // the injection library's drain thread: one slot per warp record in a ring
 // of pinned, device-mapped host memory, and a descriptor in device memory
-// that the patches receive as their callback data (issue 13).
+// that the patches receive as their callback data.
 //
 // Protocol (docs/capture.md, "The ring buffer"):
 //  * A warp's leader lane reserves ticket t = atomicAdd(&descriptor.reserved, 1)

@@ -106,7 +106,7 @@ void refine_ops(const fs::path& staging, const std::vector<std::string>& sass_pr
     if (fs::exists(staging / "sass.csv", ec)) sass = SassTable::read((staging / "sass.csv").string());
     std::uint64_t records = 0, rows = 0;
     std::string traces;
-    // The traces one per thread: a PyTorch program's captures are gigabytes (issue 28).
+    // The traces one per thread: a PyTorch program's captures are gigabytes (docs/scaling.md).
     std::vector<const LaunchRow*> rows_with_trace;
     for (const LaunchRow& row : report.launches)
       if (!row.trace.empty() && fs::exists(staging / row.trace, ec)) rows_with_trace.push_back(&row);

@@ -1,7 +1,7 @@
 #pragma once
 // A capture's sass.csv: the SASS of every cubin that holds a captured
 // launch's function, and of those functions only where nvdisasm can say so
-// (`-fun`), disassembled in parallel (issue 28: a PyTorch program loads
+// (`-fun`), disassembled in parallel (a PyTorch program loads
 // large library modules), with nvdisasm -gi (each instruction's source line
 // and inlining chain where the cubin has line info), else cuobjdump (no
 // line info; PATH, next to nvcc, or the given folders).

@@ -1,5 +1,5 @@
 #pragma once
-// The host side of `capture --summary` (issue 15): the device table
+// The host side of `capture --summary` (docs/capture.md): the device table
 // (capture/host/summary/summary_table.hpp) read back after a launch becomes one row
 // per instruction (function + offset), the shards added up; rows go to
 // OUT/summary.csv, one per (launch, instruction), and after the run their

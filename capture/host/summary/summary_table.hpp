@@ -1,5 +1,5 @@
 #pragma once
-// The per-instruction table of `bankcheck capture --summary` (issue 15): the
+// The per-instruction table of `bankcheck capture --summary` (docs/capture.md): the
 // capture patch costs each warp request on the GPU with the sm90 rules the
 // CPU uses (model/sm90_warp_cost.hpp) and adds it to this table instead of
 // writing a record; the host reads the table at the end of each launch.

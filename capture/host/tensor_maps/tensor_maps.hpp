@@ -1,5 +1,5 @@
 #pragma once
-// The tensor maps of a capture (issue 30): OUT/tensor_maps.csv, one row per
+// The tensor maps of a capture (docs/capture.md): OUT/tensor_maps.csv, one row per
 // successful cuTensorMapEncodeTiled / Im2col / Im2colWide call the program
 // made, as the injection library saw its arguments; and
 // OUT/launch_tensor_maps.csv, which maps each launch was given, found by

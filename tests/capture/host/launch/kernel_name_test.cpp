@@ -80,7 +80,7 @@ TEST_CASE("one function spelled by c++filt and by ncu has one identity") {
 }
 
 TEST_CASE("two instantiations of one template, or two functions, have two identities") {
-  // PyTorch's reduce_kernel: one base name, many instantiations (issue 25: compare once paired them).
+  // PyTorch's reduce_kernel: one base name, many instantiations (compare once paired them).
   const char* a = "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, "
                   "at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, "
                   "unsigned int, float, 4, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, "

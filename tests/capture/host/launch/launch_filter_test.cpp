@@ -18,7 +18,7 @@ TEST_CASE("launch filter: regex on the function name (ncu's default base), then 
 }
 
 TEST_CASE("launch filter: may_capture asks the same question without counting, and is false once exhausted") {
-  // Capture patches only the modules holding a function may_capture accepts (issue 28).
+  // Capture patches only the modules holding a function may_capture accepts.
   LaunchFilter f({"transpose", 0, 1, {}});
   CHECK_FALSE(f.may_capture("_Z4scanPi", "scan(int*)"));
   CHECK(f.may_capture("_Z9transposePf", "transpose(float*)"));
@@ -34,7 +34,7 @@ TEST_CASE("launch filter: may_capture asks the same question without counting, a
 }
 
 TEST_CASE("launch filter: each name base searches what ncu's --kernel-name-base of that value searches") {
-  // issue 25: "norm" picked PyTorch's `normal` kernel in one tool and not in the other, because capture
+  // "norm" once picked PyTorch's `normal` kernel in one tool and not in the other, because capture
   // searched the demangled signature (template arguments included) and ncu the function name.
   const char* mangled = "_ZN2at6native6normalINS_9LayerNormEEEvv";
   const char* demangled = "void at::native::normal<at::LayerNorm>()";
