@@ -6,7 +6,7 @@
 #   OUT=DIR bash validate/gpu_batch.sh STEP...
 #
 # STEP, each under its own time limit, a failure logged and the next run:
-#   cgsrc    the cp.async.cg probes (PROBE_GROUPS=cgsrc validate/probes/run_on_gpu.sh)
+#   cgsrc    the cp.async.cg probes (PROBE_GROUPS=cgsrc validate/sm90/probes/run_on_gpu.sh)
 #   cgline   the cp.async.cg probes of several source lines, their spacing varied
 #   cgwarm   the same copies with their sources read into L2 first
 #   casrcsize  the .ca copies of the cpasync probes in the source-size form
@@ -27,7 +27,7 @@
 #   script   a PyTorch script of many launches, compared launch by launch (run_compare.sh script)
 #   atomics64  64-bit and float shared atomics (CAS loops), captured and compared
 #   ldgsts   cp.async tiles as GEMM main loops copy them (validate/library/ldgsts_tiles.cu), captured and compared
-#   probes   single-instruction probes (validate/probes/run_on_gpu.sh) of PROBE_GROUPS (default zfill,caltc,cgltc)
+#   probes   single-instruction probes (validate/sm90/probes/run_on_gpu.sh) of PROBE_GROUPS (default zfill,caltc,cgltc)
 #            within PROBES_BUDGET_S seconds (default 400)
 #   ld8pair  8-byte loads with lanes paired on addresses (validate/sm90/cases/ld8pair.trace);
 #   ld8split the same with half warps of different degrees (ld8split.trace)
@@ -51,6 +51,13 @@
 #            wgmma GEMM, built here with nvcc (validate/gpu_checks.sh)
 #   bench    bench.replay on this machine's cores, with the SIMD path it measures
 #            fastest and again with BANKCHECK_SIMD=avx512 (model/simd_degree.hpp)
+#   run:DIR/NAME.sh  any other GPU script of validate/ (validate/DIR/NAME.sh, its own
+#            variables as its header says, set in the environment), with OUT=$OUT/run-DIR-NAME,
+#            B and PROGRAM_BIN (the carried pieces) and BANKCHECK set, under RUN_LIMIT_S
+#            seconds (default 560); a path outside validate/, to no script, to a file the
+#            scripts source (no #! line) or to this one is refused and logged, and the next
+#            step runs
+# DRY=1 prints each step's command instead of running it (no GPU, no build-gpu/ needed).
 # Results under $OUT/STEP/; large files (traces, reports, cubins) are removed
 # so that what comes back stays small.
 set -uo pipefail
@@ -59,20 +66,24 @@ cd "$(dirname "$0")/.."
 mkdir -p "$OUT"
 W=$(mktemp -d /tmp/bankcheck-batch.XXXXXX)
 B=$W/B
-mkdir -p "$B" build
-cp -r build-gpu/smoke/. "$B/"  # with lib/, the shared libraries the pieces load (RPATH $ORIGIN/lib)
-cp build-gpu/programs/* "$B/"
-cp -r build-gpu/cli/. build/
 source validate/gpu_env.sh  # gpu_environment, gpu_step (each step's output in $OUT/STEP.log)
 STEP_LOG=$OUT/batch.log
-gpu_environment >>"$STEP_LOG"
+if [ -n "${DRY:-}" ]; then
+  gpu_step() { echo "$1 $2: ${*:3}" | tee -a "$STEP_LOG"; }
+else
+  mkdir -p "$B" build
+  cp -r build-gpu/smoke/. "$B/"  # with lib/, the shared libraries the pieces load (RPATH $ORIGIN/lib)
+  cp build-gpu/programs/* "$B/"
+  cp -r build-gpu/cli/. build/
+  gpu_environment >>"$STEP_LOG"
+fi
 for s in "$@"; do
   case $s in
-    cgforms) gpu_step cgforms 200 env PROBE_GROUPS=cgforms PROBES_BUDGET_S=180 OUT="$OUT/cgforms" bash validate/probes/run_on_gpu.sh ;;
-    casrcsize) gpu_step casrcsize 200 env PROBE_GROUPS=casrcsize PROBES_BUDGET_S=180 OUT="$OUT/casrcsize" bash validate/probes/run_on_gpu.sh ;;
-    cgwarm) gpu_step cgwarm 200 env PROBE_GROUPS=cgwarm PROBES_BUDGET_S=180 OUT="$OUT/cgwarm" bash validate/probes/run_on_gpu.sh ;;
-    cgline) gpu_step cgline 200 env PROBE_GROUPS=cgline PROBES_BUDGET_S=180 OUT="$OUT/cgline" bash validate/probes/run_on_gpu.sh ;;
-    cgsrc) gpu_step cgsrc 330 env PROBE_GROUPS=cgsrc PROBES_BUDGET_S=310 OUT="$OUT/cgsrc" bash validate/probes/run_on_gpu.sh ;;
+    cgforms) gpu_step cgforms 200 env PROBE_GROUPS=cgforms PROBES_BUDGET_S=180 OUT="$OUT/cgforms" bash validate/sm90/probes/run_on_gpu.sh ;;
+    casrcsize) gpu_step casrcsize 200 env PROBE_GROUPS=casrcsize PROBES_BUDGET_S=180 OUT="$OUT/casrcsize" bash validate/sm90/probes/run_on_gpu.sh ;;
+    cgwarm) gpu_step cgwarm 200 env PROBE_GROUPS=cgwarm PROBES_BUDGET_S=180 OUT="$OUT/cgwarm" bash validate/sm90/probes/run_on_gpu.sh ;;
+    cgline) gpu_step cgline 200 env PROBE_GROUPS=cgline PROBES_BUDGET_S=180 OUT="$OUT/cgline" bash validate/sm90/probes/run_on_gpu.sh ;;
+    cgsrc) gpu_step cgsrc 330 env PROBE_GROUPS=cgsrc PROBES_BUDGET_S=310 OUT="$OUT/cgsrc" bash validate/sm90/probes/run_on_gpu.sh ;;
     global)
       gpu_step global 300 env CAPTURE_ARGS=--global LAUNCHES=${LAUNCHES:-4} ONLY="${ONLY:-search|merge_sort_u32|radix_sort_u32|histogram|scan|reduce}" \
         OUT="$OUT/global" B="$B" PROGRAM_BIN="$B" BANKCHECK="$PWD/build/bankcheck" \
@@ -97,7 +108,7 @@ for s in "$@"; do
     ldgsts) gpu_step ldgsts 300 env LAUNCHES=12 KEEP_OPS='cpasync[.a-z]*' KEEP_LINES=30000 OUT="$OUT/ldgsts" B="$B" \
         BANKCHECK="$PWD/build/bankcheck" bash validate/programs/run_compare.sh ldgsts ;;
     probes) gpu_step probes 420 env OUT="$OUT/probes" PROBES_BUDGET_S="${PROBES_BUDGET_S:-400}" PROBE_GROUPS="${PROBE_GROUPS:-zfill,caltc,cgltc}" \
-        bash validate/probes/run_on_gpu.sh ;;
+        bash validate/sm90/probes/run_on_gpu.sh ;;
     ld8pair|ld8split) gpu_step "$s" 200 env OUT="$OUT/$s" CASES="validate/sm90/cases/$s.trace" NAME="$s" \
         bash validate/sm90/run_ld8cap.sh ;;
     microbench:*) gpu_step "microbench-${s#microbench:}" 200 env OUT="$OUT/microbench-${s#microbench:}" \
@@ -121,6 +132,17 @@ for s in "$@"; do
       gpu_step hopper-gemm-time 120 "$OUT/hopper-gemm/programs/bin/tma_wgmma_gemm" --time ;;
     hopper) gpu_step hopper 500 env OUT="$OUT/hopper" B="$B" BANKCHECK="$PWD/build/bankcheck" bash validate/sm90/sm90a/run_hopper.sh ;;
     checks) gpu_step checks 300 env OUT="$OUT/checks" bash validate/gpu_checks.sh ;;
+    run:*)
+      script=validate/${s#run:}
+      if [[ $script != *.sh || $script == *..* || ! -f $script || $script == validate/gpu_batch.sh ]] ||
+        [[ $(head -c 2 "$script") != '#!' ]]; then
+        echo "== $s: refused, not a GPU script under validate/ (run:DIR/NAME.sh; a file sourced by others, or this one, is not)" |
+          tee -a "$STEP_LOG"
+        continue
+      fi
+      name=run-$(tr / - <<<"${s#run:}") name=${name%.sh}
+      gpu_step "$name" "${RUN_LIMIT_S:-560}" env OUT="$OUT/$name" B="$B" PROGRAM_BIN="$B" BANKCHECK="$PWD/build/bankcheck" \
+        bash "$script" ;;
     *) echo "unknown step $s" | tee -a "$STEP_LOG" ;;
   esac
 done

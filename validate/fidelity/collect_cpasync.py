@@ -21,7 +21,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
-from validate.probes.ncu_pages import column, instructions, mnemonic, number, read_source  # noqa: E402
+from validate.sm90.probes.ncu_pages import column, instructions, mnemonic, number, read_source  # noqa: E402
 from validate.harness import sass_text  # noqa: E402
 from validate.harness.kernel_names import base_name  # noqa: E402
 

@@ -24,7 +24,7 @@ from collections import Counter, defaultdict
 HERE = os.path.dirname(os.path.abspath(__file__))
 if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
-from validate.probes.ncu_pages import instructions, read_source  # noqa: E402
+from validate.sm90.probes.ncu_pages import instructions, read_source  # noqa: E402
 from validate.fidelity.lds64_sites import orders, page_order  # noqa: E402
 from validate.fidelity.make_lds64_cases import SITES, rules  # noqa: E402
 

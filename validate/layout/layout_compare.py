@@ -5,7 +5,7 @@
 
 MEASURED: the probe run's per-case summaries (RES/summary/layout.cases.csv
 and RES/summary/layoutldst.cases.csv, from
-`PROBE_GROUPS=layout OUT=DIR bash validate/probes/run_on_gpu.sh`, inside
+`PROBE_GROUPS=layout OUT=DIR bash validate/sm90/probes/run_on_gpu.sh`, inside
 DIR/probes.tar.gz), or a committed measurement in the form of
 validate/sm90/measured/*.csv (columns site,wavefronts; '#' comments).
 Per-instruction wavefronts are Nsight Compute's SourceCounters of the one

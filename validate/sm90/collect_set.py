@@ -18,7 +18,7 @@ import sys
 
 if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
-from validate.probes.ncu_pages import instructions, read_source  # noqa: E402
+from validate.sm90.probes.ncu_pages import instructions, read_source  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SUFFIX = {1: ".U8", 2: ".U16", 4: "", 8: ".64", 16: ".128"}  # the SASS width suffix of LDS/STS

@@ -22,7 +22,7 @@ from collections import defaultdict
 if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
 from validate.harness.ncu_csv import number, read_raw  # noqa: E402
-from validate.probes.ncu_pages import instructions, read_source  # noqa: E402
+from validate.sm90.probes.ncu_pages import instructions, read_source  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHARED_OPS = ("LDS", "STS", "LD.", "ST.", "LD ", "ST ")

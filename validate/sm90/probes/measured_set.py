@@ -3,7 +3,7 @@
 
   python3 validate/sm90/probes/measured_set.py RESULTS KIND NAME "GPU, driver, CUDA, date" "command"
 
-RESULTS is the `results` folder of validate/probes/run_on_gpu.sh (inside its
+RESULTS is the `results` folder of validate/sm90/probes/run_on_gpu.sh (inside its
 probes.tar.gz). Writes validate/sm90/cases/NAME.trace (the model's view of
 each case, from cases/KIND.trace, with the op refined from the SASS the probe
 compiled to: LDGSTS...BYPASS -> cpasync.cg, with the predicate operand P0

@@ -13,7 +13,7 @@
 // gld/gst), the active mask, the kind and its variant. For every selected
 // row the program launches one kernel of one warp (one block) that executes
 // exactly one warp instruction of the intended kind (checked on the SASS by
-// validate/probes/check_sass.py), so Nsight Compute's per-kernel counters
+// validate/sm90/probes/check_sass.py), so Nsight Compute's per-kernel counters
 // and its per-instruction SourceCounters describe that instruction alone.
 // --log writes the name of every case it launches and its kernel function,
 // one a line (tab-separated), in launch order: ncu numbers the profiled

@@ -44,7 +44,7 @@ from collections import OrderedDict, defaultdict
 if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
 from validate.harness.kernel_names import is_function  # noqa: E402
-from validate.probes.ncu_pages import COLUMNS, instructions, number, read_raw, read_source  # noqa: E402
+from validate.sm90.probes.ncu_pages import COLUMNS, instructions, number, read_raw, read_source  # noqa: E402
 
 # The kinds whose probed instruction is a cp.async (LDGSTS).
 COPY_KINDS = ("cpasync", "cgsrc", "cgline", "cgwarm", "cgsrcsize", "cgignore", "cgpair", "cgpairplain", "cgwarmsrcsize",

@@ -2,7 +2,7 @@
 # One entry point for the probe measurements on an H100 (run from the
 # repository root on the GPU machine; results go to $OUT):
 #
-#   OUT=/path/to/out bash validate/probes/run_on_gpu.sh
+#   OUT=/path/to/out bash validate/sm90/probes/run_on_gpu.sh
 #
 # What it does, in order (each step logged, timed, and allowed to fail
 # without stopping the others; the whole run keeps to a time budget,
@@ -10,7 +10,7 @@
 #   1. environment (date, GPU, driver, clocks, ncu/nvcc/sanitizer versions)
 #   2. compiles the four programs (nvcc -arch=sm_90 -O2 -std=c++20 -lineinfo)
 #      in parallel, dumps their SASS and checks that every probe kernel holds
-#      exactly the intended instruction (validate/probes/check_sass.py)
+#      exactly the intended instruction (validate/sm90/probes/check_sass.py)
 #   3. runs every program once without the profiler (a crash shows here)
 #   4. shared-memory latency and throughput (validate/latency), plot
 #   5. lists the metrics this ncu knows (grep for ldsm, stsm, ldgsts, atom,
@@ -33,7 +33,7 @@
 #      loads, validate/sm90/cases/ld8mix.trace on the existing microbench),
 #      ld8pred (the ld8mix loads with idle lanes, predicated off or
 #      diverged instead of exited), global (sectors)
-#   8. joins the exports with the cases (validate/probes/probe_summary.py)
+#   8. joins the exports with the cases (validate/sm90/probes/probe_summary.py)
 #   9. compute-sanitizer memcheck of the probe program, if time is left
 #  10. packs $OUT/probes.tar.gz and prints a summary table
 #
@@ -43,7 +43,7 @@
 # layout x access cases of validate/layout/: their ldmatrix, stmatrix and
 # cp.async instructions on the probe program, group `layout`, and their ld/st
 # on the microbench, group `layoutldst`), e.g.
-#   PROBE_GROUPS=layout PROBES_BUDGET_S=600 OUT=DIR bash validate/probes/run_on_gpu.sh
+#   PROBE_GROUPS=layout PROBES_BUDGET_S=600 OUT=DIR bash validate/sm90/probes/run_on_gpu.sh
 #
 # Files in $OUT: probes.tar.gz (everything), summary.txt (per-case table),
 # run.log, sass_check.txt, latency.csv, latency_fit.txt, latency.png, and
@@ -152,7 +152,7 @@ check_args=()
 [[ -s $RES/sass/shmem_latency.sass ]] && check_args+=(latency "$RES/sass/shmem_latency.sass")
 [[ -s $RES/sass/cub12.sass ]] && check_args+=(cub12 "$RES/sass/cub12.sass")
 if (( ${#check_args[@]} )); then
-  timeout -k 5 60 python3 validate/probes/check_sass.py "${check_args[@]}" > "$RES/sass/check.txt" 2>&1
+  timeout -k 5 60 python3 validate/sm90/probes/check_sass.py "${check_args[@]}" > "$RES/sass/check.txt" 2>&1
   rc=$?
   record sass-check "$([[ $rc == 0 ]] && echo ok || echo "mismatch(rc=$rc)")" 0
   log "SASS check: $(tail -n 1 "$RES/sass/check.txt")"
@@ -284,7 +284,7 @@ PY
     fi
     export_step "$step"
     LAST_RAN_OPTS=("${opts[@]}")
-    if python3 validate/probes/probe_summary.py --selftest "$RES/ncu/$step" "$expect" > "$RES/logs/$step.check.log" 2>&1; then
+    if python3 validate/sm90/probes/probe_summary.py --selftest "$RES/ncu/$step" "$expect" > "$RES/logs/$step.check.log" 2>&1; then
       SRC_OPTS=("${opts[@]}")
       KM_USED=$mets
       TK=$(awk -v d=$((SECONDS - t0)) 'BEGIN{t=d/12; if (t<0.2) t=0.2; printf "%.2f", t}')
@@ -337,7 +337,7 @@ if want layout && have microbench; then
 fi
 
 # ---------------------------------------------------------------- 8. summary
-timeout -k 5 60 python3 validate/probes/probe_summary.py "$RES" > "$RES/summary-console.txt" 2>&1
+timeout -k 5 60 python3 validate/sm90/probes/probe_summary.py "$RES" > "$RES/summary-console.txt" 2>&1
 rc=$?
 record summarize "$([[ $rc == 0 ]] && echo ok || echo "failed(rc=$rc)")" 0
 

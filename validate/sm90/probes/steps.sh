@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# The step functions of validate/probes/run_on_gpu.sh, which sources this
+# The step functions of validate/sm90/probes/run_on_gpu.sh, which sources this
 # file once its paths and budget are set (OUT, BUDGET, RESERVE, MAXCHUNK,
 # ROOT, WORK, RES, BIN, CASES, LD8, LOG). The functions read those, and the
 # globals the run sets as it goes (TK, SRC_OPTS, CMD, PROBE_KINDS), when
