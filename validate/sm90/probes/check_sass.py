@@ -190,20 +190,28 @@ def check_probes(funcs):
     return results
 
 
+# The microbench's spaces (validate/sm90/microbench.cu, enum Space): the shared
+# window (LDS/STS) or a generic pointer into it, weak, volatile or relaxed.gpu.
+MICROBENCH_SPACES = [("shared", ("LDS", "STS"), ""), ("generic", ("LD.E", "ST.E"), ""),
+                     ("volatile", ("LD.E", "ST.E"), ".STRONG.SYS"), ("relaxed", ("LD.E", "ST.E"), ".STRONG.GPU")]
+
+
 def check_microbench(funcs):
     results = []
     for fn, instrs in sorted(funcs.items()):
         base = demangle(fn)
-        m = re.match(r"_Z15one_instructionILi(\d+)ELb([01])E", fn)
+        m = re.match(r"_Z15one_instructionILi(\d+)ELb([01])E(?:Li(\d)E)?", fn)
         if not m:
             continue
         width, store = int(m.group(1)), m.group(2) == "1"
+        space, (load_op, store_op), strength = MICROBENCH_SPACES[int(m.group(3) or 0)]
+        want = store_op if store else load_op
         live = [(mm, o) for mm, o, never in memory_ops(instrs) if not never]
-        shared = [(mm, o) for mm, o in live if mm.startswith(("LDS", "STS"))]
-        ok = (len(shared) == 1 and shared[0][0].startswith("STS" if store else "LDS")
-              and shared_width(shared[0][0]) == width)
-        results.append((f"{base}<{width},{'st' if store else 'ld'}>", ok, f"one {'STS' if store else 'LDS'} of {width} B",
-                        "; ".join(f"{a} {b}" for a, b in live)))
+        access = [(mm, o) for mm, o in live if mm == want or mm.startswith(want + ".")]
+        ok = (len(access) == 1 and shared_width(access[0][0]) == width and
+              (strength in access[0][0] if strength else ".STRONG" not in access[0][0]))
+        results.append((f"{base}<{width},{'st' if store else 'ld'},{space}>", ok,
+                        f"one {want}{strength} of {width} B", "; ".join(f"{a} {b}" for a, b in live)))
     return results
 
 
