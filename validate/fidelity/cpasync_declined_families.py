@@ -1,8 +1,8 @@
-"""The cp.async campaign's runs 9 to 12 (docs/bank-model.md, rule 6b): the
+"""The cp.async campaign's runs 9 to 14 (docs/bank-model.md, rule 6b): the
 sub-cases of quarter warps that read beside zero-filling lanes which rule 6b
 declined or still declines, built on make_cpasync_zrow_cases.py's quarters
-(that script writes them: seeds 5555 and 5656 the family zdecl, 5757 and 5858
-the family zcoll; its docstring says what each holds).
+(that script writes them: seeds 5555 and 5656 the family zdecl, 5757, 5858 and
+6060 the family zcoll; its docstring says what each holds).
 Standard library only."""
 import os
 import sys
@@ -110,12 +110,25 @@ def colliding_quarter(rng, rows, lines):
     return lanes
 
 
-def two_collisions(rng, rows, lines):
+def two_collisions(rng, rows, lines, same_place=None):
     """[(destination, source or None)] for 8 reading lanes: two rows of two
     sectors, each row's read from two lines at one place (two rows, `rows2`),
     or one row of four sectors read from two lines at each of two places
-    (`places2`, a sub-case rule 6b declines)."""
-    if rng.random() < 0.5:
+    (`places2`, a sub-case rule 6b declines). With `same_place` (a share, run
+    14), the second row of `rows2` reads at the first row's place that often
+    (`rows2same`), else at another (`rows2diff`)."""
+    if same_place is not None and rng.random() < 0.5:
+        same = rng.random() < same_place
+        first = rng.randrange(4)
+        places = [first, first if same else rng.choice([p for p in range(4) if p != first])]
+        lanes = []
+        for place in places:
+            row = next(rows)
+            for d in rng.sample(range(4), 2):
+                line = next(lines)
+                lanes += [(128 * row + 32 * d + 16 * h, 128 * line + 32 * place + 16 * h) for h in (0, 1)]
+        return lanes, "rows2same" if same else "rows2diff"
+    if same_place is None and rng.random() < 0.5:
         lanes = []
         for _ in range(2):
             row, place = next(rows), rng.randrange(4)
@@ -132,14 +145,17 @@ def two_collisions(rng, rows, lines):
     return lanes, "places2"
 
 
-def zcoll(out, rng, n, variety=False):
+def zcoll(out, rng, n, variety=False, same_place=None):
     """Rows read from several lines at one place beside zero-filling lanes:
     one to four colliding quarters a warp, the others mixed or zero-only;
-    with `variety`, also quarters of two_collisions."""
+    with `variety`, also quarters of two_collisions; with `same_place` (run
+    14), two_collisions' quarters twice as often, their rows at one place
+    that share of the time."""
     for i in range(n):
         while True:
             rows, lines = iter(rng.sample(range(32), 32)), iter(rng.sample(range(64), 64))
             choices = ["coll", "coll", "mixed", "zero"] + (["two"] if variety else [])
+            choices += ["two", "two"] if same_place is not None else []
             kinds = [rng.choice(choices) for _ in range(4)]
             if "coll" not in kinds and "two" not in kinds:
                 continue
@@ -148,7 +164,7 @@ def zcoll(out, rng, n, variety=False):
                 if kind == "coll":
                     quarters.append(colliding_quarter(rng, rows, lines))
                 elif kind == "two":
-                    lanes, kinds[k] = two_collisions(rng, rows, lines)
+                    lanes, kinds[k] = two_collisions(rng, rows, lines, same_place)
                     rng.shuffle(lanes)
                     quarters.append(lanes)
                 elif kind == "mixed":

@@ -36,7 +36,9 @@ Seed 5757 (the eleventh run) writes the family zcoll: rows with 2 to 4 of
 their sectors read from as many lines at one place, beside zero-filling
 lanes in the row or another; seed 5858 (the twelfth, held out from the rule
 the eleventh gave) the same with quarters of two such rows, or of one row
-read from two lines at each of two places.
+read from two lines at each of two places; seed 6060 (the fourteenth, held
+out from the reading run 12's data gave) those quarters more often, their
+two rows at one place or at two.
 Seed 5454 (the eighth run) writes zmix again, every third warp with its
 readers' sources rotated within their lines. Seed 5353 (the seventh run) writes the family zq: one quarter warp at a
 time, so each quarter's cost is measured alone: a single active quarter
@@ -259,6 +261,9 @@ def main():
         return out.save(outdir, GENERATOR, seed)
     if seed == 5858:  # the twelfth run, held out from the rule the eleventh gave: zcoll with more shapes
         zcoll(out, rng, int(os.environ.get("CPASYNC_ZCOLL", "128")), variety=True)
+        return out.save(outdir, GENERATOR, seed)
+    if seed == 6060:  # the fourteenth run: zcoll's quarters of two colliding groups, at one place or two
+        zcoll(out, rng, int(os.environ.get("CPASYNC_ZCOLL", "128")), variety=True, same_place=0.5)
         return out.save(outdir, GENERATOR, seed)
     if seed == 5454:  # the eighth run: zmix again, every third warp's sources rotated in their lines
         zmix(out, rng, int(os.environ.get("CPASYNC_ZMIX", "70")), rotate_every=3)
