@@ -4,6 +4,7 @@
 // (6b), and the zero-fill form (6c). Device-safe, as model/sm90_warp_cost.hpp.
 #include <cstdint>
 
+#include "model/sm90_copy_collisions.hpp"
 #include "model/sm90_phases.hpp"
 
 namespace bankcheck::sm90 {
@@ -216,9 +217,6 @@ BANKCHECK_HD WarpCost phase_count_cost(unsigned width, const Address* dst, std::
   return cost;
 }
 
-/// 32-byte sectors: the unit in which a .cg copy moves its source (rule 6b).
-inline constexpr unsigned kSectorBytes = 32;
-
 /// Whether a .cg copy moves whole source sectors onto destination sectors
 /// (rule 6b, measured with validate/sm90/cases/cgsrc.trace): no two lanes
 /// read one source address or write one destination; the lanes of one
@@ -242,42 +240,6 @@ BANKCHECK_HD bool moves_whole_sectors(const Address* dst, const std::uint64_t* s
       shares_sector = shares_sector || same_source;
     }
     if (!shares_sector && (src[i] % kSectorBytes != 0 || src[i] % kPhaseBytes != di % kPhaseBytes)) return false;
-  }
-  return true;
-}
-
-/// A row that reads several lines at one place (the same 32-byte sector of
-/// each), within one quarter warp's reading lanes `lanes` (rule 6b, runs 11
-/// and 12): `extra` gets the lines read at that place less one, and
-/// `colliding` the lanes of those reads. False where the quarter has two
-/// such rows, or a row reads several lines at two places: run 12's 64
-/// copies with two such rows in a quarter followed neither the sum of their
-/// extras (4) nor the larger (46), and its 120 with two places, no reading.
-template <class Address>
-BANKCHECK_HD bool collisions(const Address* dst, const std::uint64_t* src, std::uint32_t lanes, std::uint32_t& extra,
-                             std::uint32_t& colliding) {
-  extra = colliding = 0;
-  const auto row = [&](unsigned l) { return static_cast<std::uint64_t>(dst[l]) / kPhaseBytes; };
-  const auto place = [&](unsigned l) { return src[l] % kPhaseBytes / kSectorBytes; };
-  for (unsigned i = 0; i < kLanes; ++i) {
-    if (!(lanes & lane_bit(i))) continue;
-    std::uint32_t lines = 0;  // distinct lines read at i's place into i's row, each counted at its first lane
-    for (unsigned j = 0; j < kLanes; ++j) {
-      if (!(lanes & lane_bit(j)) || row(j) != row(i) || place(j) != place(i)) continue;
-      bool first = true;
-      for (unsigned k = 0; k < j && first; ++k)
-        first = !((lanes & lane_bit(k)) && row(k) == row(i) && place(k) == place(i) && src[k] / kPhaseBytes == src[j] / kPhaseBytes);
-      lines += first ? 1u : 0u;
-    }
-    if (lines < 2) continue;
-    bool row_seen = false;  // the row's extra is counted at its first colliding lane
-    for (unsigned k = 0; k < i; ++k)
-      if (colliding & lane_bit(k)) {
-        if (row(k) != row(i) || place(k) != place(i)) return false;
-        row_seen = true;
-      }
-    colliding |= lane_bit(i);
-    extra += row_seen ? 0u : lines - 1;
   }
   return true;
 }
@@ -331,8 +293,8 @@ BANKCHECK_HD WarpCost sector_copy_cost(const Address* dst, const std::uint64_t* 
 /// their destinations. A copy with both kinds costs, per quarter warp, one
 /// per (row, line) pair of its readers (the data, as without zero-filling
 /// lanes) plus a 16-byte store of all its lanes, readers and zero-filling
-/// alike. Measured on 1,810 such copies moving whole sectors, all equal: the
-/// H200's runs 1-12 (validate/sm90/cases/cpasync.trace to cpasync12.trace;
+/// alike. Measured on 2,590 such copies moving whole sectors, all equal: the
+/// H200's runs 1-14 (validate/sm90/cases/cpasync.trace to cpasync14.trace;
 /// P1, P2, P3, !P1, !P3) and zfill.trace (H100): one row from one line
 /// beside zero-filling lanes in its other slots, 1 + 1; those lanes in
 /// another row on the readers' quads, 1 + 2 (the fourth run's 12 for 8 of
@@ -342,11 +304,12 @@ BANKCHECK_HD WarpCost sector_copy_cost(const Address* dst, const std::uint64_t* 
 /// and 306 of 306 of run 10, measured after that. A row that reads several
 /// lines at one place costs those lines less one more, and its quarter's
 /// store counts only the zero-filling lanes and those reads (run 11, 320 of
-/// 320; run 12, measured after, 136 of 136: `collisions`). Not modelled
-/// where two lanes write one destination, in one quarter or two
-/// (cpasync7.trace's two such copies cost one more), where a quarter reads
-/// several lines at one place in two rows or at two places of a row (run
-/// 12: no reading fits), or where a (row, line) pair spans quarter warps.
+/// 320; run 12, measured after, 136 of 136), and a quarter of two such
+/// groups as `collisions` says (run 14, measured after, 278 of 278). Not
+/// modelled where two lanes write one destination, in one quarter or two
+/// (cpasync7.trace's two such copies cost one more), where a quarter of two
+/// such groups has a lane that is not one of their reads, or where a (row,
+/// line) pair spans quarter warps.
 /// The ideal adds the zero-filling lanes' store phases, as Nsight Compute's
 /// does.
 template <class Address>
@@ -371,14 +334,15 @@ BANKCHECK_HD WarpCost sourced_bypass_copy_cost(unsigned width, const Address* ds
   for (unsigned first = 0; first < kLanes; first += kLanes / 4) {
     const std::uint32_t quarter = lane_range(first, kLanes / 4);
     const std::uint32_t data = rows_written(dst, src, reading & quarter);
-    std::uint32_t extra = 0, colliding = 0;
-    if (!collisions(dst, src, reading & quarter, extra, colliding)) return WarpCost{0, 0, 0, false};
+    const Collisions c = collisions(dst, src, reading & quarter, quarter);
+    if (!c.modelled) return WarpCost{0, 0, 0, false};
     // Where a row reads several lines at one place, the store's passes are those of the
-    // zero-filling lanes and of those reads only (run 11: 320 of 320).
-    const std::uint32_t stored = colliding != 0 ? (zero_fill & quarter) | colliding : active & quarter;
-    const std::uint32_t store = phase_degree(dst, stored, 16);
+    // zero-filling lanes and of those reads only (run 11: 320 of 320); two rows read at one
+    // place store in one pass (runs 12 and 14).
+    const std::uint32_t stored = c.colliding != 0 ? (zero_fill & quarter) | c.colliding : active & quarter;
+    const std::uint32_t store = c.one_store ? 1u : phase_degree(dst, stored, 16);
     pairs += data;
-    total += data + extra + store;
+    total += data + c.extra + store;
     worst = store > worst ? store : worst;
   }
   if (pairs != cost.wavefronts) return WarpCost{0, 0, 0, false};  // a pair across quarter warps

@@ -1,0 +1,88 @@
+#pragma once
+// Rule 6b's colliding reads (docs/bank-model.md): within a quarter warp of a
+// .cg copy beside zero-filling lanes, a row that reads several source lines
+// at one place (the same 32-byte sector of each line) costs more than its
+// (row, line) pairs. Device-safe, as model/sm90_copy_cost.hpp, which uses it.
+#include <cstdint>
+
+#include "model/sm90_phases.hpp"
+
+namespace bankcheck::sm90 {
+
+/// 32-byte sectors: the unit in which a .cg copy moves its source (rule 6b).
+inline constexpr unsigned kSectorBytes = 32;
+
+/// What a quarter warp's colliding reads add to its cost.
+struct Collisions {
+  bool modelled = true;         ///< false: a shape no run measured
+  std::uint32_t extra = 0;      ///< wavefronts beyond the (row, line) pairs
+  std::uint32_t colliding = 0;  ///< the lanes of those reads
+  bool one_store = false;       ///< the quarter's store is one pass, whatever its lanes
+};
+
+/// The colliding reads among one quarter warp's reading lanes `lanes`
+/// (`quarter`: all its lanes). A group is a row's reads at one place from
+/// two or more lines. One group costs its lines less one (run 11: 320 of
+/// 320; run 12, measured after: 136 of 136). A quarter of a 16-byte .cg copy
+/// of whole sectors holds at most two groups, and two fill its eight lanes:
+/// at two places (one row or two) they cost the larger of their extras, as
+/// if read side by side; two rows at one place cost the lines read there
+/// less one, and their store is one pass (runs 12 and 14, the second
+/// measured after the first gave this reading: 278 of 278 copies). Two
+/// groups beside another lane (a zero-filling or idle one, or a sector one
+/// lane reads), and one group beside another row's read at its place (none
+/// of the 1,624 one-group quarters of runs 11, 12 and 14 has one), were
+/// never measured: not modelled.
+template <class Address>
+BANKCHECK_HD Collisions collisions(const Address* dst, const std::uint64_t* src, std::uint32_t lanes,
+                                   std::uint32_t quarter) {
+  Collisions out;
+  const auto row = [&](unsigned l) { return static_cast<std::uint64_t>(dst[l]) / kPhaseBytes; };
+  const auto place = [&](unsigned l) { return src[l] % kPhaseBytes / kSectorBytes; };
+  const auto line = [&](unsigned l) { return src[l] / kPhaseBytes; };
+  unsigned first[2] = {0, 0}, groups = 0;  // a lane of each group
+  std::uint32_t lines_of[2] = {0, 0};
+  for (unsigned i = 0; i < kLanes; ++i) {
+    if (!(lanes & lane_bit(i))) continue;
+    bool known = false;  // i's group (row, place) was found at a lower lane
+    for (unsigned g = 0; g < groups; ++g) known = known || (row(first[g]) == row(i) && place(first[g]) == place(i));
+    if (known) continue;
+    std::uint32_t lines = 0;  // distinct lines read at i's place into i's row, each counted at its first lane
+    for (unsigned j = 0; j < kLanes; ++j) {
+      if (!(lanes & lane_bit(j)) || row(j) != row(i) || place(j) != place(i)) continue;
+      bool first_of_line = true;
+      for (unsigned k = 0; k < j && first_of_line; ++k)
+        first_of_line = !((lanes & lane_bit(k)) && row(k) == row(i) && place(k) == place(i) && line(k) == line(j));
+      lines += first_of_line ? 1u : 0u;
+    }
+    if (lines < 2) continue;
+    if (groups == 2) return Collisions{false};
+    first[groups] = i;
+    lines_of[groups++] = lines;
+    for (unsigned j = 0; j < kLanes; ++j)
+      if ((lanes & lane_bit(j)) && row(j) == row(i) && place(j) == place(i)) out.colliding |= lane_bit(j);
+  }
+  if (groups < 2) {
+    if (groups == 0) return out;
+    for (unsigned j = 0; j < kLanes; ++j)  // another row's read at the group's place: never measured
+      if ((lanes & ~out.colliding & lane_bit(j)) && place(j) == place(first[0])) return Collisions{false};
+    out.extra = lines_of[0] - 1;
+    return out;
+  }
+  if (out.colliding != quarter) return Collisions{false};
+  if (place(first[0]) != place(first[1])) {
+    out.extra = (lines_of[0] > lines_of[1] ? lines_of[0] : lines_of[1]) - 1;
+    return out;
+  }
+  std::uint32_t lines = 0;  // the lines read at that place, over both rows
+  for (unsigned j = 0; j < kLanes; ++j) {
+    bool first_of_line = (out.colliding & lane_bit(j)) != 0;
+    for (unsigned k = 0; k < j && first_of_line; ++k) first_of_line = !((out.colliding & lane_bit(k)) && line(k) == line(j));
+    lines += first_of_line ? 1u : 0u;
+  }
+  out.extra = lines - 1;
+  out.one_store = true;
+  return out;
+}
+
+}  // namespace bankcheck::sm90
