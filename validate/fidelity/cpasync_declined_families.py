@@ -1,8 +1,8 @@
-"""The cp.async campaign's runs 9 to 14 (docs/bank-model.md, rule 6b): the
+"""The cp.async campaign's runs 9 to 15 (docs/bank-model.md, rule 6b): the
 sub-cases of quarter warps that read beside zero-filling lanes which rule 6b
 declined or still declines, built on make_cpasync_zrow_cases.py's quarters
 (that script writes them: seeds 5555 and 5656 the family zdecl, 5757, 5858 and
-6060 the family zcoll; its docstring says what each holds).
+6060 the family zcoll, 6161 zbeside; its docstring says what each holds).
 Standard library only."""
 import os
 import sys
@@ -175,4 +175,85 @@ def zcoll(out, rng, n, variety=False, same_place=None):
             if {s is None for q in quarters for _, s in q} == {True, False}:
                 break
         add_copy(out, rng, "zcoll", i, quarters, ["zcoll " + ",".join(kinds), "mask full", "zero mixed"],
+                 ["posf1", "negf1"] if i % 2 else ["negf1", "posf1"])
+
+
+def beside_place(rng, rows, lines):
+    """[(destination, source or None)] for 8 lanes: a row reading 2 or 3 lines
+    at one place (whole sectors), and another row reading a further line at
+    that place (one sector, sometimes a second from another place), the
+    other lanes zero-filling in either row or a third (run 15)."""
+    a, b, place = next(rows), next(rows), rng.randrange(4)
+    k = rng.choice([2, 2, 3])
+    lanes = []
+    for d in rng.sample(range(4), k):
+        line = next(lines)
+        lanes += [(128 * a + 32 * d + 16 * h, 128 * line + 32 * place + 16 * h) for h in (0, 1)]
+    b_sectors = rng.sample(range(4), 2 if len(lanes) <= 4 and rng.random() < 0.5 else 1)
+    for n, d in enumerate(b_sectors):
+        where = place if n == 0 else rng.choice([p for p in range(4) if p != place])
+        line = next(lines)
+        lanes += [(128 * b + 32 * d + 16 * h, 128 * line + 32 * where + 16 * h) for h in (0, 1)]
+    taken = {dst for dst, _ in lanes}
+    zero_row = rng.choice([a, b, next(rows)])
+    free = [s for s in range(8) if 128 * zero_row + 16 * s not in taken]
+    rng.shuffle(free)
+    lanes += [(128 * zero_row + 16 * s, None) for s in free[:8 - len(lanes)]]
+    while len(lanes) < 8:  # the row was full: zeros in a fresh one
+        extra = next(rows)
+        lanes += [(128 * extra + 16 * s, None) for s in rng.sample(range(8), 8 - len(lanes))]
+    return lanes
+
+
+def groups_single(rng, rows, lines):
+    """[(destination, source or None)] for 8 lanes: two groups (two rows, each
+    reading two lines at one place, the places equal or not) whose second
+    sector one lane reads (at its first 16 bytes, where the lane writes), and
+    two zero-filling lanes (run 15)."""
+    a, b = next(rows), next(rows)
+    first = rng.randrange(4)
+    places = [first, first if rng.random() < 0.5 else rng.choice([p for p in range(4) if p != first])]
+    lanes = []
+    for row, place in zip((a, b), places):
+        whole = rng.choice([d for d in range(4) if d != place])
+        line = next(lines)
+        lanes += [(128 * row + 32 * whole + 16 * h, 128 * line + 32 * place + 16 * h) for h in (0, 1)]
+        line = next(lines)  # the one-lane sector: destination sector `place`, its first half
+        lanes.append((128 * row + 32 * place, 128 * line + 32 * place))
+    zero_row = rng.choice([a, b, next(rows)])
+    taken = {dst for dst, _ in lanes}
+    free = [s for s in range(8) if 128 * zero_row + 16 * s not in taken and
+            not (zero_row in (a, b) and s % 2 == 1 and 128 * zero_row + 16 * (s - 1) in taken)]
+    lanes += [(128 * zero_row + 16 * s, None) for s in rng.sample(free, 2)]
+    return lanes, "single" + ("same" if places[0] == places[1] else "diff")
+
+
+def zbeside(out, rng, n):
+    """Run 15: the two shapes rule 6b declines as never measured, one or two
+    quarters a warp, beside colliding, mixed and zero-only quarters."""
+    for i in range(n):
+        while True:
+            rows, lines = iter(rng.sample(range(32), 32)), iter(rng.sample(range(64), 64))
+            kinds = [rng.choice(["beside", "beside", "single", "single", "coll", "mixed", "zero"]) for _ in range(4)]
+            if "beside" not in kinds and "single" not in kinds:
+                continue
+            quarters = []
+            for k, kind in enumerate(kinds):
+                if kind == "beside":
+                    quarters.append(beside_place(rng, rows, lines))
+                elif kind == "single":
+                    lanes, kinds[k] = groups_single(rng, rows, lines)
+                    quarters.append(lanes)
+                elif kind == "coll":
+                    quarters.append(colliding_quarter(rng, rows, lines))
+                elif kind == "mixed":
+                    quarters.append(mixed_quarter(rng, rows, lines))
+                else:
+                    r = next(rows)
+                    quarters.append([(128 * r + 16 * s, None) for s in range(8)])
+            for q in quarters:
+                rng.shuffle(q)
+            if {s is None for q in quarters for _, s in q} == {True, False}:
+                break
+        add_copy(out, rng, "zbeside", i, quarters, ["zbeside " + ",".join(kinds), "mask full", "zero mixed"],
                  ["posf1", "negf1"] if i % 2 else ["negf1", "posf1"])

@@ -38,7 +38,9 @@ lanes in the row or another; seed 5858 (the twelfth, held out from the rule
 the eleventh gave) the same with quarters of two such rows, or of one row
 read from two lines at each of two places; seed 6060 (the fourteenth, held
 out from the reading run 12's data gave) those quarters more often, their
-two rows at one place or at two.
+two rows at one place or at two; seed 6161 (the fifteenth) the family zbeside:
+a colliding row beside another row's read at its place, and two groups whose
+second sectors one lane reads, beside zero-filling lanes.
 Seed 5454 (the eighth run) writes zmix again, every third warp with its
 readers' sources rotated within their lines. Seed 5353 (the seventh run) writes the family zq: one quarter warp at a
 time, so each quarter's cost is measured alone: a single active quarter
@@ -249,7 +251,7 @@ def main():
     if seed == 5353:
         zq(out, rng, int(os.environ.get("CPASYNC_ZQ", "150")))
         return out.save(outdir, GENERATOR, seed)
-    from validate.fidelity.cpasync_declined_families import zcoll, zdecl  # they build on this module's quarters
+    from validate.fidelity.cpasync_declined_families import zbeside, zcoll, zdecl  # they build on this module's quarters
     if seed == 5555:  # the ninth run: the sub-cases rule 6b declines
         zdecl(out, rng, int(os.environ.get("CPASYNC_ZDECL", "64")))
         return out.save(outdir, GENERATOR, seed)
@@ -264,6 +266,9 @@ def main():
         return out.save(outdir, GENERATOR, seed)
     if seed == 6060:  # the fourteenth run: zcoll's quarters of two colliding groups, at one place or two
         zcoll(out, rng, int(os.environ.get("CPASYNC_ZCOLL", "128")), variety=True, same_place=0.5)
+        return out.save(outdir, GENERATOR, seed)
+    if seed == 6161:  # the fifteenth run: the shapes of colliding reads no run had measured
+        zbeside(out, rng, int(os.environ.get("CPASYNC_ZBESIDE", "128")))
         return out.save(outdir, GENERATOR, seed)
     if seed == 5454:  # the eighth run: zmix again, every third warp's sources rotated in their lines
         zmix(out, rng, int(os.environ.get("CPASYNC_ZMIX", "70")), rotate_every=3)
