@@ -38,7 +38,8 @@ lanes in the row or another; seed 5858 (the twelfth, held out from the rule
 the eleventh gave) the same with quarters of two such rows, or of one row
 read from two lines at each of two places; seed 6060 (the fourteenth, held
 out from the reading run 12's data gave) those quarters more often, their
-two rows at one place or at two; seed 6161 (the fifteenth) the family zbeside:
+two rows at one place or at two; seeds 6161 and 6262 (the fifteenth, and the sixteenth, measured
+in the same call and read only after the fifteenth) the family zbeside:
 a colliding row beside another row's read at its place, and two groups whose
 second sectors one lane reads, beside zero-filling lanes.
 Seed 5454 (the eighth run) writes zmix again, every third warp with its
@@ -267,7 +268,7 @@ def main():
     if seed == 6060:  # the fourteenth run: zcoll's quarters of two colliding groups, at one place or two
         zcoll(out, rng, int(os.environ.get("CPASYNC_ZCOLL", "128")), variety=True, same_place=0.5)
         return out.save(outdir, GENERATOR, seed)
-    if seed == 6161:  # the fifteenth run: the shapes of colliding reads no run had measured
+    if seed in (6161, 6262):  # the fifteenth and sixteenth runs: the shapes of colliding reads no run had measured
         zbeside(out, rng, int(os.environ.get("CPASYNC_ZBESIDE", "128")))
         return out.save(outdir, GENERATOR, seed)
     if seed == 5454:  # the eighth run: zmix again, every third warp's sources rotated in their lines
