@@ -30,9 +30,9 @@ struct Collisions {
 /// less one, and their store is one pass (runs 12 and 14, the second
 /// measured after the first gave this reading: 278 of 278 copies). Two
 /// groups beside another lane (a zero-filling or idle one, or a sector one
-/// lane reads), and one group beside another row's read at its place (none
-/// of the 1,624 one-group quarters of runs 11, 12 and 14 has one), were
-/// never measured: not modelled.
+/// lane reads), and one group beside another row's read at its place: not
+/// modelled (runs 15 and 16 measured 640 copies of them; neither reading
+/// written before them fits).
 template <class Address>
 BANKCHECK_HD Collisions collisions(const Address* dst, const std::uint64_t* src, std::uint32_t lanes,
                                    std::uint32_t quarter) {

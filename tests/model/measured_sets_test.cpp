@@ -41,7 +41,7 @@ TEST_CASE("every measured set of validate/sm90 equals the sm90 model on each mod
     instructions += s.checked;
     for (const std::string& m : s.mismatches) FAIL_CHECK(m);
     CHECK(s.checked + s.unmodelled == s.rows);
-    CHECK(s.checked > 0);
+    CHECK((s.checked > 0 || s.declined));  // a set the model costs nothing of says why in its header
   }
   // The microbenchmark's five first sets alone hold 3,428 instructions (bank_model_test.cpp).
   CHECK(read * 2 > sets.size());

@@ -107,7 +107,7 @@ TEST_CASE("two groups at two places cost the larger extra; two rows at one place
   CHECK(same.one_store);
 }
 
-TEST_CASE("shapes no run measured are not modelled") {
+TEST_CASE("the shapes no reading fits (runs 15 and 16) are not modelled") {
   // two groups, and a zero-filling lane where the second group's sector is one lane
   CHECK_FALSE(of({{0, 0, 1, 0, 0}, {0, 1, 1, 0, 1}, {0, 2, 2, 0, 0}, {0, 3, 2, 0, 1},
                   {5, 0, 3, 1, 0}, {5, 1, 3, 1, 1}, {5, 2, 4, 1, 0}, {6, 0, -1, 0, 0}})

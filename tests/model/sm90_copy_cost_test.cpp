@@ -214,8 +214,7 @@ TEST_CASE("cp.async.cg with zero-filling lanes: the sub-cases no reading fits ar
   using zero_lanes::four;
   using zero_lanes::Lane;
   // Not modelled, never a guess: a row read from two lines at one place beside another row's read at
-  // that place (none of runs 11, 12 and 14's 1,624 such quarters has one); two such groups beside a
-  // zero-filling lane (never measured: two groups fill a quarter's eight lanes in every run); a
+  // that place, and two such groups beside a zero-filling lane (runs 15 and 16: no reading fits); a
   // zero-filling lane on a reader's destination, within a quarter or across quarters (cpasync7's
   // two such copies cost one more).
   std::vector<std::vector<Lane>> beside_place = four([](unsigned q) { return 4 * q + 1; }, {4, 5, 6, 7});

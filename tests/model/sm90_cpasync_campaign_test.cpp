@@ -208,8 +208,8 @@ TEST_CASE("README's campaign table holds the model's verdicts on the committed c
   for (const std::string& row : cpasync_rows("cpasync3", "cp.async3", true)) rows.push_back(row);
   // The held-out runs, each measured after the rules it checks were written: 2 (seed 4747), 4 (4949),
   // and the zero-filling lanes' runs 5 (5151), 6 (5252), 7 (5353), 8 (5454), 9 (5555), 10 (5656),
-  // 11 (5757), 12 (5858), 13 (5959) and 14 (6060).
-  for (const char* run : {"2", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14"})
+  // 11 (5757), 12 (5858), 13 (5959), 14 (6060), 15 (6161) and 16 (6262).
+  for (const char* run : {"2", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16"})
     for (const std::string& row : cpasync_rows(std::string("cpasync") + run, std::string("cp.async") + run, true))
       rows.push_back(row);
   // The 8-byte and 64-bit atomic campaigns: every case equal (tests/model/sm90_phases_test.cpp checks them).
@@ -323,7 +323,7 @@ TEST_CASE(".ZFILL: a lane reading part of its bytes costs as one reading all of 
   }
 }
 
-TEST_CASE("zero-filling lanes beside readers (runs 4 to 14): every case the model costs equals the H200 per execution") {
+TEST_CASE("zero-filling lanes beside readers (runs 4 to 16): every case the model costs equals the H200 per execution") {
   // validate/sm90/cases/cpasync4.trace (seed 4949, make_cpasync_reg_cases.py) and cpasync5-10.trace
   // (seeds 5151, 5252, 5353, 5454, 5555, 5656, make_cpasync_zrow_cases.py), each predicted before it
   // ran (validate/sm90/cpasync*_predictions.txt; validate/results/h200-2026-11-29/cpasync3/, cpasync5/,
@@ -347,7 +347,9 @@ TEST_CASE("zero-filling lanes beside readers (runs 4 to 14): every case the mode
       {"cpasync12", {320, 320, 0}},    // measured after the rule of run 11: 136 of 200 costed then equal;
                                        // its 184 copies with two groups in a quarter gave run 14's reading
       {"cpasync13", {276, 276, 0}},    // zmix again (seed 5959), measured after the rule of run 12
-      {"cpasync14", {320, 320, 0}}};   // two groups in a quarter (seed 6060), measured after run 12's reading
+      {"cpasync14", {320, 320, 0}},    // two groups in a quarter (seed 6060), measured after run 12's reading
+      {"cpasync15", {320, 0, 320}},    // the shapes declined as never measured (seeds 6161, 6262): neither
+      {"cpasync16", {320, 0, 320}}};   // reading written before them fits, so they stay declined
   for (const auto& [name, counts] : expected) {
     CAPTURE(name);
     SetCounts n = check_campaign(name);
