@@ -29,7 +29,10 @@ def store(lanes, dst):
     return max((len(v) for v in quads.values()), default=0)
 
 
-def quarter(dst, src, q):
+def quarter_reads(dst, src, q):
+    """Quarter q's lanes, its reading lanes, its (row, line) pairs, the lines each
+    (row, place) reads, the (row, place) groups of two or more lines, and its
+    zero-filling lanes."""
     lanes = range(8 * q, 8 * q + 8)
     reads = [l for l in lanes if src[l] is not None]
     pairs = {(dst[l] // 128, src[l] // 128) for l in reads}
@@ -37,9 +40,13 @@ def quarter(dst, src, q):
     for l in reads:
         groups.setdefault((dst[l] // 128, src[l] % 128 // 32), set()).add(src[l] // 128)
     hit = [k for k, v in groups.items() if len(v) > 1]
+    return lanes, reads, pairs, groups, hit, [l for l in lanes if src[l] is None]
+
+
+def quarter(dst, src, q):
+    lanes, reads, pairs, groups, hit, zero = quarter_reads(dst, src, q)
     if not hit:
         return len(pairs) + store(lanes, dst)
-    zero = [l for l in lanes if src[l] is None]
     coll = [l for l in reads if (dst[l] // 128, src[l] % 128 // 32) in hit]
     if len({place for _, place in hit}) < len(hit):  # two rows at one place
         return len(pairs) + len({x for k in hit for x in groups[k]}) - 1 + 1

@@ -19,21 +19,14 @@ import sys
 if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
 from validate.sm90.cpasync9_predictions import copies  # noqa: E402
-from validate.sm90.cpasync14_predictions import store  # noqa: E402
+from validate.sm90.cpasync14_predictions import quarter_reads, store  # noqa: E402
 from validate.sm90.ltc_predictions import model  # noqa: E402
 
 
 def quarter(dst, src, q, place_wide):
-    lanes = range(8 * q, 8 * q + 8)
-    reads = [l for l in lanes if src[l] is not None]
-    pairs = {(dst[l] // 128, src[l] // 128) for l in reads}
-    groups = {}
-    for l in reads:
-        groups.setdefault((dst[l] // 128, src[l] % 128 // 32), set()).add(src[l] // 128)
-    hit = [k for k, v in groups.items() if len(v) > 1]
+    lanes, reads, pairs, groups, hit, zero = quarter_reads(dst, src, q)
     if not hit:
         return len(pairs) + store(lanes, dst)
-    zero = [l for l in lanes if src[l] is None]
     places = {p for _, p in hit}
     if place_wide:
         coll = [l for l in reads if src[l] % 128 // 32 in places]
