@@ -14,7 +14,7 @@ inline constexpr unsigned kSectorBytes = 32;
 
 /// What a quarter warp's colliding reads add to its cost.
 struct Collisions {
-  bool modelled = true;         ///< false: a shape no run measured
+  bool modelled = true;         ///< false: a shape no measured reading fits
   std::uint32_t extra = 0;      ///< wavefronts beyond the (row, line) pairs
   std::uint32_t colliding = 0;  ///< the lanes of those reads
   bool one_store = false;       ///< the quarter's store is one pass, whatever its lanes
@@ -64,7 +64,7 @@ BANKCHECK_HD Collisions collisions(const Address* dst, const std::uint64_t* src,
   }
   if (groups < 2) {
     if (groups == 0) return out;
-    for (unsigned j = 0; j < kLanes; ++j)  // another row's read at the group's place: never measured
+    for (unsigned j = 0; j < kLanes; ++j)  // another row's read at the group's place: no reading fits (runs 15, 16)
       if ((lanes & ~out.colliding & lane_bit(j)) && place(j) == place(first[0])) return Collisions{false};
     out.extra = lines_of[0] - 1;
     return out;
