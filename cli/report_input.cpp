@@ -56,7 +56,7 @@ struct CaptureLookups {
 };
 
 /// --summary: one instruction per (kernel, site), its worst record the worst over the launches.
-void add_summary(html::ReportInput& input, const fs::path& dir, const html::SiteInfo& info) {
+void add_summary(html::ReportInput& input, const fs::path& dir, const html::SiteInfo& info, const BankModel& model) {
   for (const capture::InstructionSummary& row : capture::read_summary_table((dir / "summary.csv").string())) {
     const std::string kernel = info.kernel_of(row.site);
     html::ReportInstruction* r = nullptr;
@@ -73,9 +73,9 @@ void add_summary(html::ReportInput& input, const fs::path& dir, const html::Site
     r->totals += CostTotals{row.executions - c.unmodelled, row.lanes - c.unmodelled_lanes, c.wavefronts, c.ideal,
                             conflicts_of(c.wavefronts, c.ideal), c.degree};
     r->unmodelled += c.unmodelled;
-    if (row.worst && (!r->worst.present || row.worst->excess > r->worst.cost.conflicts)) {
+    if (row.worst && (!r->worst.present || row.worst->excess > r->worst.cost.conflicts())) {
       r->worst = capture::worst_instruction(row);
-      r->worst.cost.conflicts = row.worst->excess;
+      r->worst.cost = model.cost(r->worst.request());  // as capture's summary results cost it (summary_results.cpp)
     }
   }
 }
@@ -104,7 +104,7 @@ html::ReportInput capture_report_input(const std::string& dir_name, const BankMo
     html::add_trace(input.instructions, *source, model, row.demangled, info);
   }
   if (summary) {
-    add_summary(input, dir, info);
+    add_summary(input, dir, info, model);
     input.notes.push_back("a --summary capture: costs per instruction over its launches, the worst record of each");
   }
   return input;

@@ -46,7 +46,7 @@ RequestCost sm90_cost(const WarpRequest& r, Counter counter) {
   for (unsigned l = 0; l < sm90::kLanes; ++l) active |= r.addr[l] != kInactive ? sm90::lane_bit(l) : 0u;
   const std::uint64_t* source = has_source(r.op) && r.source.size() == sm90::kLanes ? r.source.data() : nullptr;
   const sm90::WarpCost c = sm90::warp_cost(r.op, r.width, r.addr.data(), active, counter, source);
-  return RequestCost{c.wavefronts, c.ideal, conflicts_of(c.wavefronts, c.ideal), c.degree, c.modelled};
+  return RequestCost{c.wavefronts, c.ideal, c.degree, c.modelled};
 }
 
 }  // namespace
@@ -69,7 +69,7 @@ RequestCost BankModel::cost(const WarpRequest& request) const {
   switch (rule(request.op, w)) {
     case AccessRule::phases: return cost_by_phases(geometry_, rule_, request);
     case AccessRule::as_quad: return cost_as_quad(request);
-    default: return RequestCost{0, 0, 0, 0, false};
+    default: return RequestCost{0, 0, 0, false};
   }
 }
 
@@ -95,7 +95,7 @@ RequestCost BankModel::cost_as_quad(const WarpRequest& request) const {
   // 16-byte load). A 12-byte access at an address that is not 16-byte
   // aligned is no single instruction: not modelled.
   const auto quad = as_quad(request);
-  return quad && models(quad->op, 16) ? cost(*quad) : RequestCost{0, 0, 0, 0, false};
+  return quad && models(quad->op, 16) ? cost(*quad) : RequestCost{0, 0, 0, false};
 }
 
 ConflictCulprit BankModel::culprit(const WarpRequest& request) const {

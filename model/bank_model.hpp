@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "model/access_rule.hpp"
+#include "model/request_cost.hpp"
 #include "model/simd_degree.hpp"
 #include "model/warp_request.hpp"
 
@@ -38,20 +39,6 @@ enum class PhaseRule : std::uint8_t {
   none,    ///< the whole warp is one phase (DMM, custom models)
   bytes,   ///< phases of banks*bank_bytes bytes of lane data; stores and loads alike
   sm90,    ///< measured H100 rules: see docs/bank-model.md
-};
-
-/// Cost of one warp request.
-/// @post wavefronts == ideal + conflicts; degree <= wavefronts; all zero iff no lane is active
-///       or the request is not modelled.
-struct RequestCost {
-  std::uint64_t wavefronts = 0;  ///< serialized passes the banks make
-  std::uint64_t ideal = 0;       ///< passes the same request needs with no bank conflict
-  std::uint64_t conflicts = 0;   ///< wavefronts - ideal, as Nsight Compute counts them
-  std::uint32_t degree = 0;      ///< k of the worst k-way conflict in one phase (1 = none)
-  /// False when the model has no rule for the request's (op, width): the
-  /// counts above are then zero and mean nothing; callers count such
-  /// requests apart (replay's "not modelled" lines), never as conflict-free.
-  bool modelled = true;
 };
 
 /// Where the worst conflict of a request is: for reports and pictures.

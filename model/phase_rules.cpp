@@ -187,7 +187,6 @@ RequestCost cost_by_phases(const BankGeometry& g, PhaseRule rule, const WarpRequ
   });
   const unsigned cells = std::max(1u, r.width / cell_bytes(g, r.width));
   checked_cost(cost.wavefronts, cost.ideal, cost.degree, true, r.op, r.width, active, cells);  // throws on a fault
-  cost.conflicts = conflicts_of(cost.wavefronts, cost.ideal);
   return cost;
 }
 

@@ -42,7 +42,7 @@ SinglePhasePlan single_phase_plan(const BankGeometry& g, PhaseRule rule, unsigne
 /// The cost of a one-phase request of conflict degree d.
 inline RequestCost cost_of_degree(std::uint32_t d) {
   const std::uint64_t ideal = d > 0 ? 1u : 0u;
-  return RequestCost{d, ideal, conflicts_of(d, ideal), d};
+  return RequestCost{d, ideal, d};
 }
 
 /// The cost of a plain load or store under the phase rules of the presets

@@ -8,6 +8,7 @@
 #include "model/cost_invariants.hpp"
 #include "model/hd.hpp"
 #include "model/phase_lanes.hpp"
+#include "model/request_cost.hpp"
 #include "model/warp_request.hpp"
 
 namespace bankcheck::sm90 {
@@ -20,14 +21,6 @@ inline constexpr unsigned kPhaseBytes = kBanks * kWordBytes;
 /// The most distinct bank words one phase can ask for (see above).
 inline constexpr unsigned kMaxPhaseWords = 64;
 
-/// The cost of one request. conflicts = wavefronts - ideal (conflicts_of);
-/// warp_cost's results keep the invariants of model/cost_invariants.hpp.
-struct WarpCost {
-  std::uint32_t wavefronts = 0;
-  std::uint32_t ideal = 0;
-  std::uint32_t degree = 0;  ///< the worst phase's cost
-  bool modelled = true;      ///< false: no rule for this (op, width) or these addresses; counts are zero
-};
 
 /// The rule of a power-of-two width (12 bytes is handled by rule()).
 BANKCHECK_HD_INLINE AccessRule power_width_rule(Op op, unsigned width) {

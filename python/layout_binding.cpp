@@ -44,7 +44,7 @@ nb::list rows_of(const LayoutReport& r) {
     row["active"] = active_lanes(ins.request());
     row["wavefronts"] = cost_or_none(c.modelled, c.wavefronts);
     row["ideal"] = cost_or_none(c.modelled, c.ideal);
-    row["conflicts"] = cost_or_none(c.modelled, c.conflicts);
+    row["conflicts"] = cost_or_none(c.modelled, c.conflicts());
     row["degree"] = cost_or_none(c.modelled, c.degree);
     row["modelled"] = c.modelled;
     rows.append(row);
@@ -73,7 +73,7 @@ nb::object worst_of(const LayoutReport& r) {
   d["index"] = i;
   d["site"] = ins.site;
   d["wavefronts"] = r.check.costs[i].wavefronts;
-  d["conflicts"] = r.check.costs[i].conflicts;
+  d["conflicts"] = r.check.costs[i].conflicts();
   d["degree"] = r.check.costs[i].degree;
   d["bank"] = culprit.lanes.empty() ? nb::none() : nb::cast(culprit.bank);
   d["lanes"] = culprit.lanes;

@@ -62,11 +62,11 @@ void bind_cost(nb::module_& m) {
   nb::class_<RequestCost>(m, "Cost", "What one warp request costs (wavefronts == ideal + conflicts).")
       .def_ro("wavefronts", &RequestCost::wavefronts, "serialized passes of the banks")
       .def_ro("ideal", &RequestCost::ideal, "passes the request needs with no bank conflict")
-      .def_ro("conflicts", &RequestCost::conflicts, "wavefronts - ideal, as Nsight Compute counts them")
+      .def_prop_ro("conflicts", &RequestCost::conflicts, "wavefronts - ideal, as Nsight Compute counts them")
       .def_ro("degree", &RequestCost::degree, "k of the worst k-way conflict in one phase (1: none)")
       .def("__repr__", [](const RequestCost& c) {
         return "Cost(wavefronts=" + std::to_string(c.wavefronts) + ", ideal=" + std::to_string(c.ideal) +
-               ", conflicts=" + std::to_string(c.conflicts) + ", degree=" + std::to_string(c.degree) + ")";
+               ", conflicts=" + std::to_string(c.conflicts()) + ", degree=" + std::to_string(c.degree) + ")";
       });
 }
 

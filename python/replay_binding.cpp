@@ -53,7 +53,7 @@ nb::object worst_of(const WorstInstruction& w, const BankModel& model) {
   d["line"] = w.position.unit == RecordPosition::Unit::line ? nb::cast(w.position.value) : nb::none();
   d["wavefronts"] = w.cost.wavefronts;
   d["ideal"] = w.cost.ideal;
-  d["conflicts"] = w.cost.conflicts;
+  d["conflicts"] = w.cost.conflicts();
   d["degree"] = w.cost.degree;
   const ConflictCulprit c = model.culprit(w.request());
   d["bank"] = c.lanes.empty() ? nb::none() : nb::cast(c.bank);

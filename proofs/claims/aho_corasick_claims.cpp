@@ -63,7 +63,7 @@ Claim ac_claim_for(const char* staging_name) {
     for (const Priced& r : price_block(algo, algo.shared_bytes(), algo.threads, static_cast<unsigned>(p.w), model)) {
       if (r.phase != 1) continue;
       ++res.cases;
-      if (r.cost.conflicts > 0) {
+      if (r.cost.conflicts() > 0) {
         res.counterexample = counterexample_at(
             id, p, o, "warp " + to_string(r.warp) + " scan round " + to_string(r.k) + " is " + to_string(r.cost.degree) + "-way");
         return res;

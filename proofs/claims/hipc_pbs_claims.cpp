@@ -54,11 +54,11 @@ Claim pbs_cf_claim_for(int offset_stride, const std::string& id, const std::stri
       ++res.cases;
       const auto run = run_pbs<Key, PbsVariant::cf>(static_cast<unsigned>(p.w), K, q, model, offset_stride);
       for (const Priced& r : run.rows)
-        if (r.phase >= 1 && r.cost.conflicts > 0) {
+        if (r.phase >= 1 && r.cost.conflicts() > 0) {
           res.counterexample = counterexample_at(
               id, p, o,
               "queries " + list_text(q) + ": site " + PbsSearch<Key, PbsVariant::cf>::kSiteNames[r.site] + " round " +
-                  to_string(r.k) + " is " + to_string(r.cost.degree) + "-way (" + to_string(r.cost.conflicts) +
+                  to_string(r.k) + " is " + to_string(r.cost.degree) + "-way (" + to_string(r.cost.conflicts()) +
                   " conflicts)");
           return res;
         }

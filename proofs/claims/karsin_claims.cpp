@@ -63,11 +63,11 @@ Claim k_way_claim() {
         for (auto& b : bytes) b *= 4;
         const RequestCost cost = model.cost(WarpRequest{Op::load, 4, bytes});
         const uint64_t want = multicast ? 1 : k;
-        if (cost.wavefronts != want || cost.conflicts != want - 1) {
+        if (cost.wavefronts != want || cost.conflicts() != want - 1) {
           res.counterexample = counterexample_at(id, p, o,
                                                  std::string(where) + " k lanes" + (multicast ? " on one cell" : "") +
                                                      ": " + to_string(cost.wavefronts) + " accesses, " +
-                                                     to_string(cost.conflicts) + " conflicts; expected " +
+                                                     to_string(cost.conflicts()) + " conflicts; expected " +
                                                      to_string(want) + " and " + to_string(want - 1));
           return res;
         }

@@ -66,7 +66,7 @@ Claim sigmod_split_claim(const char* layout_name) {
       std::vector<unsigned> hist(std::size_t{threads} * fanout, 0), expect(hist.size(), 0);
       const SplitHistogram algo{threads, fanout, kKeysPerThread, layout, keys.data(), hist.data()};
       for (const Priced& r : price_block(algo, algo.shared_bytes(), threads, static_cast<unsigned>(p.w), model))
-        if (r.cost.conflicts > 0) {
+        if (r.cost.conflicts() > 0) {
           res.counterexample = counterexample_at(id, p, o,
                                                  "keys " + list_text(keys) + ": site " + SplitHistogram::kSiteNames[r.site] +
                                                      " warp " + to_string(r.warp) + " round " + to_string(r.k) +

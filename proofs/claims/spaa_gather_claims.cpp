@@ -101,7 +101,7 @@ std::optional<Counterexample> gather_one(const GatherSetup& s, const Point& p, c
   algo.out = out.data();
   const auto bytes = static_cast<std::size_t>(algo.shared_bytes());
   for (const Priced& r : price_block(algo, bytes, threads, static_cast<unsigned>(p.w), model))
-    if (r.phase >= 2 && r.cost.conflicts > 0) {
+    if (r.phase >= 2 && r.cost.conflicts() > 0) {
       Counterexample cx = counterexample_at(s.id, p, o,
                                             "|A_t| = " + list_text(len) + ": " + (r.phase == 2 ? "gather" : "scatter") +
                                                 " warp " + to_string(r.warp) + " round " + to_string(r.k) + " is " +
@@ -199,7 +199,7 @@ PointResult gather_fast(const GatherSetup& s, const Point& p, const CheckOptions
         for (long j = 0; j < E && !flagged; ++j) {
           for (unsigned l = 0; l < w; ++l)
             addr[l] = static_cast<std::uint64_t>(physical[(v * w + l) * E + j]) * sizeof(Key);
-          flagged = model.cost(WarpRequest{op == 0 ? Op::load : Op::store, sizeof(Key), addr}).conflicts > 0;
+          flagged = model.cost(WarpRequest{op == 0 ? Op::load : Op::store, sizeof(Key), addr}).conflicts() > 0;
         }
     if (flagged && (res.counterexample = gather_one<Key>(s, p, o, model, len))) return res;
   }

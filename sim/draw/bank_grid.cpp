@@ -132,7 +132,7 @@ void scan_instruction(const BankModel& model, const GridInstruction& ins, const 
   scan.round_regions.insert(region);
   const RequestCost cost = model.cost({ins.op, ins.width, ins.addr});
   grid.round_wavefronts += cost.wavefronts;
-  grid.round_conflicts += cost.conflicts;
+  grid.round_conflicts += cost.conflicts();
   if (cost.degree > 1)
     for (const auto& [bank, cells] : per_bank)
       if (cells.size() > 1)

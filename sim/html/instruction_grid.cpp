@@ -28,7 +28,7 @@ std::string phases_text(const BankModel& model, const WarpRequest& r) {
 }
 
 std::string culprit_text(const BankModel& model, const WarpRequest& r, const RequestCost& cost) {
-  if (cost.conflicts == 0) return "no bank conflict";
+  if (cost.conflicts() == 0) return "no bank conflict";
   const ConflictCulprit c = model.culprit(r);
   if (c.lanes.empty()) return std::to_string(cost.degree) + "-way in no single bank (a copy's read and write stages)";
   if (c.unit == ConflictCulprit::Unit::lanes)
@@ -80,7 +80,7 @@ nlohmann::ordered_json grid_json(const BankModel& model, const WorstInstruction&
   }
   const RequestCost cost = model.cost(request);
   j["bank_words"] = model.bank_words(request);
-  j["cost"] = {{"wavefronts", cost.wavefronts}, {"ideal", cost.ideal}, {"conflicts", cost.conflicts}, {"degree", cost.degree}};
+  j["cost"] = {{"wavefronts", cost.wavefronts}, {"ideal", cost.ideal}, {"conflicts", cost.conflicts()}, {"degree", cost.degree}};
   j["culprit"] = culprit_text(model, request, cost);
   j["phases"] = phases_text(model, request);
   j["cut"] = cut;

@@ -11,7 +11,7 @@ namespace {
 
 /// Whether execution `b` is a worse sight than `a`: more excess wavefronts, then a higher degree.
 bool worse(const RequestCost& a, const RequestCost& b) {
-  return b.conflicts > a.conflicts || (b.conflicts == a.conflicts && b.degree > a.degree);
+  return b.conflicts() > a.conflicts() || (b.conflicts() == a.conflicts() && b.degree > a.degree);
 }
 
 ReportInstruction& find_or_add(std::vector<ReportInstruction>& into, const std::string& kernel, const std::string& site) {

@@ -123,7 +123,7 @@ MergeWarpCost merge_warp_cost(const BankModel& model, const WarpMergeLayout& lay
     const RequestCost c = model.cost(WarpRequest{Op::load, key_bytes, addr});
     out.wavefronts.push_back(c.wavefronts);
     out.total_wavefronts += c.wavefronts;
-    out.total_conflicts += c.conflicts;
+    out.total_conflicts += c.conflicts();
   };
   if (reads == MergeReads::cub_serial_merge) {  // key1 = keys[keys1_beg]; key2 = keys[keys2_beg]
     for (unsigned t = 0; t < w; ++t) addr[t] = next_a[t] * key_bytes;

@@ -132,7 +132,7 @@ PbsCost pbs_cost(const BankModel& model, std::uint64_t keys, unsigned key_bytes,
       const RequestCost c = model.cost(WarpRequest{Op::load, key_bytes, addr});
       out.wavefronts_per_round[k] += c.wavefronts;
       out.total_wavefronts += c.wavefronts;
-      out.total_conflicts += c.conflicts;
+      out.total_conflicts += c.conflicts();
     }
   }
   return out;

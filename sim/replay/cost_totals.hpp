@@ -41,12 +41,12 @@ struct CostTotals {
     if (times == 1) [[likely]] {
       add_checked(instructions, 1, "instructions");
       add_checked(lane_accesses, active, "lane accesses");
-      add_costs(cost.wavefronts, cost.ideal, cost.conflicts);
+      add_costs(cost.wavefronts, cost.ideal, cost.conflicts());
     } else {
       add_checked(instructions, times, "instructions");
       add_checked(lane_accesses, times_checked(active, times, "lane accesses"), "lane accesses");
       add_costs(times_checked(cost.wavefronts, times, "wavefronts"), times_checked(cost.ideal, times, "ideal wavefronts"),
-                times_checked(cost.conflicts, times, "conflicts"));
+                times_checked(cost.conflicts(), times, "conflicts"));
     }
     worst_degree = std::max(worst_degree, cost.degree);
   }

@@ -56,7 +56,7 @@ RequestCost ReplayAccumulator::add(const BankModel& model, std::uint64_t index, 
                                    std::uint64_t repeat) {
   if (is_global(request.op)) [[unlikely]] {
     add_global(site, request, active, repeat);
-    return RequestCost{0, 0, 0, 0, false};
+    return RequestCost{0, 0, 0, false};
   }
   const RequestCost cost = model.cost(request);
   if (!cost.modelled) [[unlikely]] {
@@ -77,7 +77,7 @@ RequestCost ReplayAccumulator::add(const BankModel& model, std::uint64_t index, 
     worst_of_site_.resize(by_site_.size());
   }
   // The counters differ only where the merged phase conflicts, so a conflict-free cost is both.
-  if (cost.conflicts != 0 && model.kernel_counter_may_differ(request.op, request.width)) [[unlikely]]
+  if (cost.conflicts() != 0 && model.kernel_counter_may_differ(request.op, request.width)) [[unlikely]]
     by_site_[site].add_with_kernel_counter(active, cost, model.kernel_counter_cost(request).wavefronts, repeat);
   else
     by_site_[site].add(active, cost, repeat);

@@ -44,7 +44,7 @@ Json worst_to_json(const WorstInstruction& w) {
           {"at", w.position.value},  {"op", static_cast<int>(w.op)},
           {"width", w.width},        {"addr", w.addr},
           {"source", w.source},
-          {"cost", {w.cost.wavefronts, w.cost.ideal, w.cost.conflicts, w.cost.degree}}};
+          {"cost", {w.cost.wavefronts, w.cost.ideal, w.cost.conflicts(), w.cost.degree}}};
 }
 WorstInstruction worst_from_json(const Json& j, const std::string& site) {
   WorstInstruction w;
@@ -57,7 +57,7 @@ WorstInstruction worst_from_json(const Json& j, const std::string& site) {
   w.width = j["width"];
   w.addr = j["addr"].get<std::vector<std::uint64_t>>();
   w.source = j.value("source", std::vector<std::uint64_t>{});
-  w.cost = {j["cost"][0], j["cost"][1], j["cost"][2], j["cost"][3], true};
+  w.cost = {j["cost"][0], j["cost"][1], j["cost"][3], true};  // [2], the conflicts, follow from the first two
   return w;
 }
 

@@ -177,7 +177,7 @@ nlohmann::ordered_json instruction_json(const InstructionRow& r) {
   nlohmann::ordered_json j = instruction_identity_json(r);
   j["wavefronts"] = or_null(r.cost.wavefronts);
   j["ideal"] = or_null(r.cost.ideal);
-  j["conflicts"] = or_null(r.cost.conflicts);
+  j["conflicts"] = or_null(r.cost.conflicts());
   j["worst_degree"] = or_null(r.cost.degree);
   j["modelled"] = r.cost.modelled;
   if (!r.bank_words.empty()) j["bank_words"] = r.bank_words;
@@ -236,7 +236,7 @@ void ResultsWriter::instruction(const InstructionRow& r) {
       out_ << "instruction," << csv_field(r.site) << ',' << r.index << ',' << csv_field(r.location) << ',' << r.op
            << ',' << r.width << ",,,1," << r.active << ',';
       if (r.cost.modelled)
-        out_ << r.cost.wavefronts << ',' << r.cost.ideal << ',' << r.cost.conflicts << ',' << r.cost.degree;
+        out_ << r.cost.wavefronts << ',' << r.cost.ideal << ',' << r.cost.conflicts() << ',' << r.cost.degree;
       else
         out_ << ",,,";
       out_ << ',' << bank_words_csv(r.bank_words) << ',' << csv_field(r.sass) << ',' << csv_field(source_cell(r.source))
@@ -248,7 +248,7 @@ void ResultsWriter::instruction(const InstructionRow& r) {
            << std::setw(5) << r.width << "  " << std::setw(6) << r.active << "  ";
       if (r.cost.modelled)
         out_ << std::setw(10) << r.cost.wavefronts << "  " << std::setw(5) << r.cost.ideal << "  " << std::setw(9)
-             << r.cost.conflicts << "  " << std::setw(6) << r.cost.degree;
+             << r.cost.conflicts() << "  " << std::setw(6) << r.cost.degree;
       else
         out_ << std::setw(36) << "not modelled";
       out_ << "  " << r.location;

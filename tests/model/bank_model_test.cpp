@@ -79,7 +79,7 @@ TEST_CASE("dmm: degree is the largest number of distinct cells in one bank") {
     CHECK(r.degree == c.degree);
     CHECK(r.wavefronts == c.degree);  // one phase: wavefronts = degree
     CHECK(r.ideal == 1);
-    CHECK(r.conflicts == c.degree - 1);
+    CHECK(r.conflicts() == c.degree - 1);
   }
 }
 
@@ -106,7 +106,7 @@ TEST_CASE("no active lane costs nothing") {
       const auto r = cost_of(m, Op::store, width, idle);
       CHECK(r.wavefronts == 0);
       CHECK(r.ideal == 0);
-      CHECK(r.conflicts == 0);
+      CHECK(r.conflicts() == 0);
     }
   }
 }
@@ -160,10 +160,10 @@ TEST_CASE("sm90 equals the H100's Nsight Compute counts on every measured instru
       const auto& m = measured[i++];
       REQUIRE(trace.sites().name(rec.site) == m.site);
       const auto c = model.kernel_counter_cost(rec.request);  // these sets were read from the kernel-level counters
-      if (c.wavefronts != m.wavefronts || c.conflicts != m.conflicts) {
+      if (c.wavefronts != m.wavefronts || c.conflicts() != m.conflicts) {
         ++mismatches;
         if (mismatches <= 5)
-          FAIL_CHECK(m.site << ": model " << c.wavefronts << " wavefronts / " << c.conflicts
+          FAIL_CHECK(m.site << ": model " << c.wavefronts << " wavefronts / " << c.conflicts()
                             << " conflicts, H100 " << m.wavefronts << " / " << m.conflicts);
       }
     }
@@ -201,15 +201,15 @@ TEST_CASE("kepler presets reproduce the GTX 770 observation of HiPC 2015 Section
       std::vector<std::uint64_t> addr(w);
       for (unsigned i = 0; i < w; ++i) addr[i] = (w + i * (c.K / w) + C) * c.key_bytes;
       const auto r = cost_of(make_preset(c.preset), Op::load, c.key_bytes, addr);
-      CHECK(r.conflicts == c.conflicts);
+      CHECK(r.conflicts() == c.conflicts);
     }
   }
   // Without the padding the same probes fold into 16 words (15 conflicts):
   // the paper's 16 needs both the 64-bit bank word and the padding row.
   std::vector<std::uint64_t> unpadded(w);
   for (unsigned i = 0; i < w; ++i) unpadded[i] = i * 32 * 4;
-  CHECK(cost_of(make_preset("kepler-4B"), Op::load, 4, unpadded).conflicts == 15);
-  CHECK(cost_of(make_preset("sm90"), Op::load, 4, unpadded).conflicts == 31);
+  CHECK(cost_of(make_preset("kepler-4B"), Op::load, 4, unpadded).conflicts() == 15);
+  CHECK(cost_of(make_preset("sm90"), Op::load, 4, unpadded).conflicts() == 31);
 }
 
 TEST_CASE("culprit names the bank and lanes of the worst conflict") {

@@ -68,7 +68,7 @@ TEST_CASE("lanes 0 and 8 of a cp.async.cg fill one row from one sector: 1 wavefr
   REQUIRE(c.modelled);
   CHECK(c.wavefronts == 1);  // one row written (rule 6b)
   CHECK(c.ideal == 1);       // 32 bytes fit one wavefront
-  CHECK(c.conflicts == 0);
+  CHECK(c.conflicts() == 0);
 }
 
 namespace {
@@ -90,14 +90,14 @@ std::optional<std::string> violation(const BankModel& model, const inputs::FuzzR
   const unsigned active = r.active(), words = words_per_lane(model, r.width);
   auto check = [&](const char* what, const RequestCost& c) -> std::optional<std::string> {
     if (!c.modelled) {
-      if (c.wavefronts != 0 || c.ideal != 0 || c.conflicts != 0 || c.degree != 0)
+      if (c.wavefronts != 0 || c.ideal != 0 || c.conflicts() != 0 || c.degree != 0)
         return std::string(what) + ": counts on a cost not modelled";
       return std::nullopt;
     }
     if (const CostFault f = cost_fault(c.wavefronts, c.ideal, c.degree, active, words); f != CostFault::none)
       return std::string(what) + ": " + cost_fault_text(f) + " (wavefronts " + std::to_string(c.wavefronts) +
              ", ideal " + std::to_string(c.ideal) + ", degree " + std::to_string(c.degree) + ")";
-    if (c.conflicts != c.wavefronts - c.ideal) return std::string(what) + ": conflicts != wavefronts - ideal";
+    if (c.conflicts() != c.wavefronts - c.ideal) return std::string(what) + ": conflicts != wavefronts - ideal";
     return std::nullopt;
   };
   try {

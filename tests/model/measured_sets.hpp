@@ -122,9 +122,9 @@ inline MeasuredSet check_measured_set(const std::filesystem::path& sm90, const s
     }
     ++set.checked;
     const bool equal = c.wavefronts == row->second.wavefronts &&
-                       (!set.kernel_counters || c.conflicts == row->second.conflicts);
+                       (!set.kernel_counters || c.conflicts() == row->second.conflicts);
     if (!equal)
-      set.mismatches.push_back(site + ": model " + std::to_string(c.wavefronts) + "/" + std::to_string(c.conflicts) +
+      set.mismatches.push_back(site + ": model " + std::to_string(c.wavefronts) + "/" + std::to_string(c.conflicts()) +
                                ", measured " + std::to_string(row->second.wavefronts) + "/" +
                                std::to_string(row->second.conflicts));
   }

@@ -43,7 +43,7 @@ inline std::uint64_t wavefronts(Op op, unsigned width, const std::vector<std::ui
   const BankModel sm90 = make_preset("sm90");
   const RequestCost c = sm90.cost(WarpRequest{op, width, a});
   REQUIRE(c.modelled);
-  CHECK(c.wavefronts == c.ideal + c.conflicts);
+  CHECK(c.wavefronts == c.ideal + c.conflicts());
   return c.wavefronts;
 }
 

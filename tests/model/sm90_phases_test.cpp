@@ -63,9 +63,9 @@ TEST_CASE("sm90 equals the H100's per-instruction and kernel-level counts on the
       const auto k = model.kernel_counter_cost(rec.request);
       counters_differ += m.wavefronts != m.kernel_wavefronts;
       if ((c.wavefronts != m.wavefronts || k.wavefronts != m.kernel_wavefronts ||
-           k.conflicts != m.kernel_conflicts) &&
+           k.conflicts() != m.kernel_conflicts) &&
           ++mismatches <= 5)
-        FAIL_CHECK(m.site << ": model " << c.wavefronts << " per instruction, " << k.wavefronts << "/" << k.conflicts
+        FAIL_CHECK(m.site << ": model " << c.wavefronts << " per instruction, " << k.wavefronts << "/" << k.conflicts()
                           << " kernel; H100 " << m.wavefronts << ", " << m.kernel_wavefronts << "/"
                           << m.kernel_conflicts);
     }

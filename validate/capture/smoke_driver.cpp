@@ -171,7 +171,7 @@ int summary_check(const std::string& summary_csv, const std::vector<std::string>
       x.wavefronts += c.wavefronts;
       x.ideal += c.ideal;
       x.degree = std::max(x.degree, c.degree);
-      x.worst_excess = std::max(x.worst_excess, c.conflicts);
+      x.worst_excess = std::max(x.worst_excess, c.conflicts());
     }
   }
   const auto rows = capture::read_summary_table(summary_csv);
@@ -191,7 +191,7 @@ int summary_check(const std::string& summary_csv, const std::vector<std::string>
       std::vector<std::uint64_t> source;
       if (row.worst->source)
         for (unsigned l = 0; l < 32; ++l) source.push_back((row.worst->mask >> l) & 1u ? (*row.worst->source)[l] : kInactive);
-      worst_cpu = model.cost(WarpRequest{row.op, row.width, addr, source}).conflicts;
+      worst_cpu = model.cost(WarpRequest{row.op, row.width, addr, source}).conflicts();
     }
     const bool same = x.executions == row.executions && x.lanes == row.lanes && x.unmodelled == row.costs.unmodelled &&
                       x.wavefronts == row.costs.wavefronts && x.ideal == row.costs.ideal &&

@@ -69,7 +69,7 @@ report::Results summary_results(const std::vector<InstructionSummary>& rows, con
     if (!row.worst) continue;
     const WorstInstruction kept = worst_instruction(row);
     const RequestCost cpu = model.cost(kept.request());
-    if (cpu.wavefronts != row.worst->wavefronts || cpu.conflicts != row.worst->excess) ++disagreements;
+    if (cpu.wavefronts != row.worst->wavefronts || cpu.conflicts() != row.worst->excess) ++disagreements;
     if (row.worst->excess > 0 && (worst == nullptr || row.worst->excess > worst->worst->excess)) worst = &row;
   }
   for (auto& [key, site] : sites) {

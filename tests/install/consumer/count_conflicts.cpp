@@ -20,9 +20,9 @@ int main() {
     std::vector<std::uint64_t> addr(32);
     for (unsigned lane = 0; lane < 32; ++lane) addr[lane] = 4ull * c.stride * lane;
     const bankcheck::RequestCost cost = model.cost({bankcheck::Op::load, 4, addr});
-    const bool ok = cost.wavefronts == c.wavefronts && cost.conflicts == c.conflicts;
+    const bool ok = cost.wavefronts == c.wavefronts && cost.conflicts() == c.conflicts;
     std::printf("stride %2u: %llu wavefronts, %llu conflicts%s\n", c.stride,
-                static_cast<unsigned long long>(cost.wavefronts), static_cast<unsigned long long>(cost.conflicts),
+                static_cast<unsigned long long>(cost.wavefronts), static_cast<unsigned long long>(cost.conflicts()),
                 ok ? "" : "  (wrong)");
     failures += !ok;
   }

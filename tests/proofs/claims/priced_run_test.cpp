@@ -30,7 +30,7 @@ TEST_CASE("price_block prices each warp instruction with the model") {
     const unsigned way = stride == 3 ? 1 : stride;
     CHECK(rows[0].cost.degree == way);
     CHECK(rows[1].warp == 1);
-    CHECK(rows[1].cost.conflicts == way - 1);
+    CHECK(rows[1].cost.conflicts() == way - 1);
   }
 }
 

@@ -77,7 +77,7 @@ TEST_CASE("random requests reach every op and every rule of sm90") {
     for (unsigned q = 0; q < 32; q += 8) quarters += ((r.mask() >> q) & 0xFFu) != 0;
     if (r.op == Op::cpasync_cg && c.modelled && c.wavefronts < quarters) shapes.insert("6b-rows-across-quarters");
     if (r.op == Op::cpasync_cg && c.modelled && r.source.empty()) shapes.insert("6b-lane-order");
-    if (r.op == Op::cpasync && !r.source.empty() && c.modelled && c.conflicts > 0) shapes.insert("6-stages");
+    if (r.op == Op::cpasync && !r.source.empty() && c.modelled && c.conflicts() > 0) shapes.insert("6-stages");
   }
   for (unsigned op = 0; op < kOpCount; ++op) {
     const Op o = static_cast<Op>(op);

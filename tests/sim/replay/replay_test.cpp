@@ -153,10 +153,10 @@ TEST_CASE("replay: a trace whose warp differs from the model's is refused") {
 }
 
 TEST_CASE("replay: totals throw instead of wrapping") {
-  const RequestCost two{2, 1, 1, 2};
+  const RequestCost two{2, 1, 2};
   CostTotals t;
   t.wavefronts = std::numeric_limits<std::uint64_t>::max() - 1;
-  t.add(4, RequestCost{1, 1, 0, 1});  // reaches exactly 2^64-1: fine
+  t.add(4, RequestCost{1, 1, 1});  // reaches exactly 2^64-1: fine
   CHECK(t.wavefronts == std::numeric_limits<std::uint64_t>::max());
   CHECK_THROWS_AS(t.add(4, two), std::overflow_error);
   CostTotals lanes;
@@ -165,7 +165,7 @@ TEST_CASE("replay: totals throw instead of wrapping") {
 }
 
 TEST_CASE("replay: the kernel counter's wavefronts stay within [ideal, wavefronts] and add up") {
-  const RequestCost paired{4, 1, 3, 4};  // a paired 8-byte load: 2 + 2 per instruction, 2 on the kernel counter
+  const RequestCost paired{4, 1, 4};  // a paired 8-byte load: 2 + 2 per instruction, 2 on the kernel counter
   CostTotals t;
   t.add_with_kernel_counter(32, paired, 2, 3);
   CHECK(t.wavefronts == 12);

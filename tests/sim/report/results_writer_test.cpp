@@ -75,7 +75,7 @@ InstructionRow row(std::uint64_t index) {
   i.op = "ld";
   i.width = 4;
   i.active = 32;
-  i.cost = RequestCost{32, 1, 31, 32};
+  i.cost = RequestCost{32, 1, 32};
   i.bank_words = std::vector<std::uint32_t>(32, 0);
   i.bank_words[0] = 32;
   return i;
@@ -194,7 +194,7 @@ TEST_CASE("a cost that is not known is never a zero: instruction and site rows s
   cg.op = "cpasync.cg";
   cg.width = 16;
   cg.active = 2;
-  cg.cost = RequestCost{0, 0, 0, 0, false};
+  cg.cost = RequestCost{0, 0, 0, false};
   cg.bank_words.clear();
   Results r = sample();
   r.timing = shared_timing("sm90");

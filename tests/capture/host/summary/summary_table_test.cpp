@@ -74,10 +74,10 @@ std::map<std::uint64_t, Expected> sequential_sums(const BankModel& model,
       e.wavefronts += c.wavefronts;
       e.ideal += c.ideal;
       e.degree = std::max(e.degree, c.degree);
-      e.worst_excess = std::max(e.worst_excess, c.conflicts);
+      e.worst_excess = std::max(e.worst_excess, c.conflicts());
       const RequestCost a = cpu_cost(model, alternative_op(r.op, r.width), r);
       e.alt_wavefronts += a.wavefronts;
-      e.alt_worst_excess = std::max(e.alt_worst_excess, a.conflicts);
+      e.alt_worst_excess = std::max(e.alt_worst_excess, a.conflicts());
     }
   return want;
 }
@@ -102,7 +102,7 @@ void check_worst_records(const BankModel& model, const InstructionSummary& row, 
   again.mask = row.worst->mask;
   for (unsigned l = 0; l < 32; ++l) again.addr[l] = row.worst->addr[l];
   const RequestCost c = cpu_cost(model, row.op, again);
-  CHECK(c.conflicts == row.worst->excess);
+  CHECK(c.conflicts() == row.worst->excess);
   CHECK(c.wavefronts == row.worst->wavefronts);
   // An atom or a 16-byte cp.async also keeps the alternative kind's own worst
   // record (the SASS may refine the kind after the run: H100 capture of CUB's
@@ -114,7 +114,7 @@ void check_worst_records(const BankModel& model, const InstructionSummary& row, 
   CHECK(row.alt_worst->excess == e.alt_worst_excess);
   for (unsigned l = 0; l < 32; ++l) again.addr[l] = row.alt_worst->addr[l];
   again.mask = row.alt_worst->mask;
-  CHECK(cpu_cost(model, alternative_op(row.op, row.width), again).conflicts == row.alt_worst->excess);
+  CHECK(cpu_cost(model, alternative_op(row.op, row.width), again).conflicts() == row.alt_worst->excess);
 }
 
 }  // namespace

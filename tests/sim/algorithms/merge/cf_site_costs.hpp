@@ -21,7 +21,7 @@ struct SiteCosts final : InstructionListener {
     auto& t = sites[std::string(info.name)];
     ++t.instructions;
     t.wavefronts += c.wavefronts;
-    t.conflicts += c.conflicts;
+    t.conflicts += c.conflicts();
     if (!c.modelled) ++t.unmodelled;
   }
   struct Cost {

@@ -39,7 +39,7 @@ struct StageListener final : InstructionListener {
     Cost& t = costs[{stage, info.phase, std::string(info.name)}];
     ++t.instructions;
     t.wavefronts += c.wavefronts;
-    t.conflicts += c.conflicts;
+    t.conflicts += c.conflicts();
   }
   Cost site(unsigned s, unsigned phase, const std::string& name) const {
     auto it = costs.find({s, phase, name});
