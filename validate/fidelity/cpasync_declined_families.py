@@ -145,35 +145,56 @@ def two_collisions(rng, rows, lines, same_place=None):
     return lanes, "places2"
 
 
+def warps_of_kinds(rng, choices, wanted, build, shuffle_quarters=False):
+    """(quarters, kinds) of one warp: each quarter a kind drawn from `choices`
+    and made by `build[kind](rng, rows, lines)` (its lanes, and the kind it
+    turned out to be), drawn again until a quarter is of a `wanted` kind and
+    the warp holds both reading and zero-filling lanes; `shuffle_quarters`
+    shuffles every quarter's lanes once all are made."""
+    while True:
+        rows, lines = iter(rng.sample(range(32), 32)), iter(rng.sample(range(64), 64))
+        kinds = [rng.choice(choices) for _ in range(4)]
+        if not set(kinds) & wanted:
+            continue
+        quarters = []
+        for k, kind in enumerate(kinds):
+            lanes, kinds[k] = build[kind](rng, rows, lines)
+            quarters.append(lanes)
+        if shuffle_quarters:
+            for q in quarters:
+                rng.shuffle(q)
+        if {s is None for q in quarters for _, s in q} == {True, False}:
+            return quarters, kinds
+
+
+def _zero_quarter(rng, rows, lines):
+    r = next(rows)
+    return [(128 * r + 16 * s, None) for s in range(8)], "zero"
+
+
+# The quarters every family draws beside its own.
+COMMON_QUARTERS = {
+    "coll": lambda rng, rows, lines: (colliding_quarter(rng, rows, lines), "coll"),
+    "mixed": lambda rng, rows, lines: (mixed_quarter(rng, rows, lines), "mixed"),
+    "zero": _zero_quarter,
+}
+
+
 def zcoll(out, rng, n, variety=False, same_place=None):
     """Rows read from several lines at one place beside zero-filling lanes:
     one to four colliding quarters a warp, the others mixed or zero-only;
     with `variety`, also quarters of two_collisions; with `same_place` (run
     14), two_collisions' quarters twice as often, their rows at one place
     that share of the time."""
+    def two(rng, rows, lines):
+        lanes, kind = two_collisions(rng, rows, lines, same_place)
+        rng.shuffle(lanes)
+        return lanes, kind
+
+    choices = ["coll", "coll", "mixed", "zero"] + (["two"] if variety else [])
+    choices += ["two", "two"] if same_place is not None else []
     for i in range(n):
-        while True:
-            rows, lines = iter(rng.sample(range(32), 32)), iter(rng.sample(range(64), 64))
-            choices = ["coll", "coll", "mixed", "zero"] + (["two"] if variety else [])
-            choices += ["two", "two"] if same_place is not None else []
-            kinds = [rng.choice(choices) for _ in range(4)]
-            if "coll" not in kinds and "two" not in kinds:
-                continue
-            quarters = []
-            for k, kind in enumerate(kinds):
-                if kind == "coll":
-                    quarters.append(colliding_quarter(rng, rows, lines))
-                elif kind == "two":
-                    lanes, kinds[k] = two_collisions(rng, rows, lines, same_place)
-                    rng.shuffle(lanes)
-                    quarters.append(lanes)
-                elif kind == "mixed":
-                    quarters.append(mixed_quarter(rng, rows, lines))
-                else:
-                    r = next(rows)
-                    quarters.append([(128 * r + 16 * s, None) for s in range(8)])
-            if {s is None for q in quarters for _, s in q} == {True, False}:
-                break
+        quarters, kinds = warps_of_kinds(rng, choices, {"coll", "two"}, {**COMMON_QUARTERS, "two": two})
         add_copy(out, rng, "zcoll", i, quarters, ["zcoll " + ",".join(kinds), "mask full", "zero mixed"],
                  ["posf1", "negf1"] if i % 2 else ["negf1", "posf1"])
 
@@ -229,31 +250,12 @@ def groups_single(rng, rows, lines):
 
 
 def zbeside(out, rng, n):
-    """Run 15: the two shapes rule 6b declines as never measured, one or two
+    """Runs 15 and 16: the two shapes rule 6b had declined as never measured, one or two
     quarters a warp, beside colliding, mixed and zero-only quarters."""
+    build = {**COMMON_QUARTERS, "beside": lambda rng, rows, lines: (beside_place(rng, rows, lines), "beside"),
+             "single": groups_single}
+    choices = ["beside", "beside", "single", "single", "coll", "mixed", "zero"]
     for i in range(n):
-        while True:
-            rows, lines = iter(rng.sample(range(32), 32)), iter(rng.sample(range(64), 64))
-            kinds = [rng.choice(["beside", "beside", "single", "single", "coll", "mixed", "zero"]) for _ in range(4)]
-            if "beside" not in kinds and "single" not in kinds:
-                continue
-            quarters = []
-            for k, kind in enumerate(kinds):
-                if kind == "beside":
-                    quarters.append(beside_place(rng, rows, lines))
-                elif kind == "single":
-                    lanes, kinds[k] = groups_single(rng, rows, lines)
-                    quarters.append(lanes)
-                elif kind == "coll":
-                    quarters.append(colliding_quarter(rng, rows, lines))
-                elif kind == "mixed":
-                    quarters.append(mixed_quarter(rng, rows, lines))
-                else:
-                    r = next(rows)
-                    quarters.append([(128 * r + 16 * s, None) for s in range(8)])
-            for q in quarters:
-                rng.shuffle(q)
-            if {s is None for q in quarters for _, s in q} == {True, False}:
-                break
+        quarters, kinds = warps_of_kinds(rng, choices, {"beside", "single"}, build, shuffle_quarters=True)
         add_copy(out, rng, "zbeside", i, quarters, ["zbeside " + ",".join(kinds), "mask full", "zero mixed"],
                  ["posf1", "negf1"] if i % 2 else ["negf1", "posf1"])
