@@ -19,8 +19,7 @@ import sys
 
 if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
-from validate.sm90.cpasync9_predictions import copies  # noqa: E402
-from validate.sm90.ltc_predictions import model  # noqa: E402
+from validate.sm90.cpasync9_predictions import print_predictions  # noqa: E402
 
 
 def quarter(dst, src, q, store_all):
@@ -41,16 +40,12 @@ def quarter(dst, src, q, store_all):
 
 
 def main():
-    try:
-        today = model(sys.argv[1], sys.argv[2])
-    except SystemExit:
-        today = {}
-    print("# Predictions for the twelfth cp.async run (seed 5858), written before it is measured")
-    print("# the rule: today (the model); hsum and groups for comparison")
-    print("# site kinds today hsum groups")
-    for site, dst, src, comment in copies(sys.argv[2]):
-        print(site, comment.split("zcoll ")[1].split()[0], today.get(site, "nm"),
-              sum(quarter(dst, src, q, True) for q in range(4)), sum(quarter(dst, src, q, False) for q in range(4)))
+    print_predictions(sys.argv[1], sys.argv[2], [
+        "# Predictions for the twelfth cp.async run (seed 5858), written before it is measured",
+        "# the rule: today (the model); hsum and groups for comparison",
+        "# site kinds today hsum groups"],
+        lambda dst, src: (sum(quarter(dst, src, q, True) for q in range(4)),
+                          sum(quarter(dst, src, q, False) for q in range(4))))
 
 
 if __name__ == "__main__":

@@ -18,8 +18,7 @@ import sys
 
 if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
-from validate.sm90.cpasync9_predictions import copies  # noqa: E402
-from validate.sm90.ltc_predictions import model  # noqa: E402
+from validate.sm90.cpasync9_predictions import print_predictions  # noqa: E402
 
 
 def store(lanes, dst):
@@ -54,18 +53,11 @@ def quarter(dst, src, q):
 
 
 def main():
-    try:
-        today = model(sys.argv[1], sys.argv[2])
-    except SystemExit:
-        today = {}
-    print("# Predictions for the fourteenth cp.async run (seed 6060), written before it is measured")
-    print("# the model of commit b2bf655 (today) and the reading from run 12 (reading)")
-    print("# site kinds today reading")
-    for site, dst, src, comment in copies(sys.argv[2]):
-        if not comment.strip():
-            continue
-        print(site, comment.split("zcoll ")[1].split()[0], today.get(site, "nm"),
-              sum(quarter(dst, src, q) for q in range(4)))
+    print_predictions(sys.argv[1], sys.argv[2], [
+        "# Predictions for the fourteenth cp.async run (seed 6060), written before it is measured",
+        "# the model of commit b2bf655 (today) and the reading from run 12 (reading)",
+        "# site kinds today reading"],
+        lambda dst, src: (sum(quarter(dst, src, q) for q in range(4)),))
 
 
 if __name__ == "__main__":

@@ -18,9 +18,8 @@ import sys
 
 if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
-from validate.sm90.cpasync9_predictions import copies  # noqa: E402
+from validate.sm90.cpasync9_predictions import print_predictions  # noqa: E402
 from validate.sm90.cpasync14_predictions import quarter_reads, store  # noqa: E402
-from validate.sm90.ltc_predictions import model  # noqa: E402
 
 
 def quarter(dst, src, q, place_wide):
@@ -43,16 +42,12 @@ def quarter(dst, src, q, place_wide):
 
 
 def main():
-    try:
-        today = model(sys.argv[1], sys.argv[2])
-    except SystemExit:
-        today = {}
-    print("# Predictions for the fifteenth cp.async run (seed 6161), written before it is measured")
-    print("# the model of commit 8873b98 (today) and the two readings h1, h2 (above)")
-    print("# site kinds today h1 h2")
-    for site, dst, src, comment in copies(sys.argv[2]):
-        print(site, comment.split("zbeside ")[1].split()[0], today.get(site, "nm"),
-              sum(quarter(dst, src, q, False) for q in range(4)), sum(quarter(dst, src, q, True) for q in range(4)))
+    print_predictions(sys.argv[1], sys.argv[2], [
+        "# Predictions for the fifteenth cp.async run (seed 6161), written before it is measured",
+        "# the model of commit 8873b98 (today) and the two readings h1, h2 (above)",
+        "# site kinds today h1 h2"],
+        lambda dst, src: (sum(quarter(dst, src, q, False) for q in range(4)),
+                          sum(quarter(dst, src, q, True) for q in range(4))))
 
 
 if __name__ == "__main__":

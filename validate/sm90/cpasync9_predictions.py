@@ -19,7 +19,12 @@ Per copy, computed from the trace alone:
 The hypotheses stated before the run: `share` for the family share, `shift`
 for the family shift (each column applies its change only where its
 sub-case is; elsewhere it is h0)."""
+import os
 import sys
+
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.sm90.ltc_predictions import model  # noqa: E402
 
 
 def copies(trace):
@@ -27,6 +32,22 @@ def copies(trace):
     for line in open(trace):
         if line.startswith("@"):
             yield (*lanes_of(line), line.split("#", 1)[1] if "#" in line else "")
+
+
+def print_predictions(bankcheck, trace, lines, columns):
+    """A run's predictions: the `lines` above the table (title, hypotheses,
+    column names), then per copy of `trace` its site, its quarters' kinds
+    (from the generator's comment), the model's count today (`nm`: declined)
+    and `columns(dst, src)`."""
+    try:
+        today = model(bankcheck, trace)
+    except SystemExit:  # replay exits 2 where it costs none of the copies: every one declined
+        today = {}
+    for line in lines:
+        print(line)
+    for site, dst, src, comment in copies(trace):
+        if comment.strip():
+            print(site, comment.split()[1], today.get(site, "nm"), *columns(dst, src))
 
 
 def lanes_of(line):
