@@ -21,7 +21,6 @@ inline constexpr unsigned kPhaseBytes = kBanks * kWordBytes;
 /// The most distinct bank words one phase can ask for (see above).
 inline constexpr unsigned kMaxPhaseWords = 64;
 
-
 /// The rule of a power-of-two width (12 bytes is handled by rule()).
 BANKCHECK_HD_INLINE AccessRule power_width_rule(Op op, unsigned width) {
   if (!is_valid_width(width)) return AccessRule::unmodelled;
