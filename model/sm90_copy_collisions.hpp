@@ -40,27 +40,33 @@ BANKCHECK_HD Collisions collisions(const Address* dst, const std::uint64_t* src,
   const auto row = [&](unsigned l) { return static_cast<std::uint64_t>(dst[l]) / kPhaseBytes; };
   const auto place = [&](unsigned l) { return src[l] % kPhaseBytes / kSectorBytes; };
   const auto line = [&](unsigned l) { return src[l] / kPhaseBytes; };
-  unsigned first[2] = {0, 0}, groups = 0;  // a lane of each group
-  std::uint32_t lines_of[2] = {0, 0};
-  for (unsigned i = 0; i < kLanes; ++i) {
-    if (!(lanes & lane_bit(i))) continue;
-    bool known = false;  // i's group (row, place) was found at a lower lane
-    for (unsigned g = 0; g < groups; ++g) known = known || (row(first[g]) == row(i) && place(first[g]) == place(i));
-    if (known) continue;
-    std::uint32_t lines = 0;  // distinct lines read at i's place into i's row, each counted at its first lane
+  const auto group_of = [&](unsigned i) {  // i's reads: the lanes of `lanes` in its row at its place
+    std::uint32_t g = 0;
+    for (unsigned j = 0; j < kLanes; ++j)
+      if ((lanes & lane_bit(j)) && row(j) == row(i) && place(j) == place(i)) g |= lane_bit(j);
+    return g;
+  };
+  const auto distinct_lines = [&](std::uint32_t m) {  // each line counted at its lowest lane of `m`
+    std::uint32_t n = 0;
     for (unsigned j = 0; j < kLanes; ++j) {
-      if (!(lanes & lane_bit(j)) || row(j) != row(i) || place(j) != place(i)) continue;
-      bool first_of_line = true;
-      for (unsigned k = 0; k < j && first_of_line; ++k)
-        first_of_line = !((lanes & lane_bit(k)) && row(k) == row(i) && place(k) == place(i) && line(k) == line(j));
-      lines += first_of_line ? 1u : 0u;
+      bool first_of_line = (m & lane_bit(j)) != 0;
+      for (unsigned k = 0; k < j && first_of_line; ++k) first_of_line = !((m & lane_bit(k)) && line(k) == line(j));
+      n += first_of_line ? 1u : 0u;
     }
+    return n;
+  };
+  unsigned first[2] = {0, 0}, groups = 0;  // a lane of each group
+  std::uint32_t lines_of[2] = {0, 0}, seen = 0;
+  for (unsigned i = 0; i < kLanes; ++i) {
+    if (!(lanes & ~seen & lane_bit(i))) continue;
+    const std::uint32_t g = group_of(i);
+    seen |= g;
+    const std::uint32_t lines = distinct_lines(g);
     if (lines < 2) continue;
     if (groups == 2) return Collisions{false};
     first[groups] = i;
     lines_of[groups++] = lines;
-    for (unsigned j = 0; j < kLanes; ++j)
-      if ((lanes & lane_bit(j)) && row(j) == row(i) && place(j) == place(i)) out.colliding |= lane_bit(j);
+    out.colliding |= g;
   }
   if (groups < 2) {
     if (groups == 0) return out;
@@ -74,13 +80,7 @@ BANKCHECK_HD Collisions collisions(const Address* dst, const std::uint64_t* src,
     out.extra = (lines_of[0] > lines_of[1] ? lines_of[0] : lines_of[1]) - 1;
     return out;
   }
-  std::uint32_t lines = 0;  // the lines read at that place, over both rows
-  for (unsigned j = 0; j < kLanes; ++j) {
-    bool first_of_line = (out.colliding & lane_bit(j)) != 0;
-    for (unsigned k = 0; k < j && first_of_line; ++k) first_of_line = !((out.colliding & lane_bit(k)) && line(k) == line(j));
-    lines += first_of_line ? 1u : 0u;
-  }
-  out.extra = lines - 1;
+  out.extra = distinct_lines(out.colliding) - 1;  // the lines read at that place, over both rows
   out.one_store = true;
   return out;
 }
