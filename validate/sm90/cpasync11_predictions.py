@@ -22,25 +22,16 @@ import sys
 
 if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
-from validate.sm90.cpasync9_predictions import copies  # noqa: E402
+from validate.sm90.cpasync9_predictions import copies, quarter_reads, store  # noqa: E402
 from validate.sm90.ltc_predictions import model  # noqa: E402
 
 
 def terms(dst, src, q):
-    lanes = range(8 * q, 8 * q + 8)
-    reads = [l for l in lanes if src[l] is not None]
-    pairs = {(dst[l] // 128, src[l] // 128) for l in reads}
-    quads = {}
-    for l in lanes:
-        quads.setdefault(dst[l] // 16 % 8, set()).add(dst[l])
-    store = max(len(v) for v in quads.values())
-    at_place = {}
-    for l in reads:
-        at_place.setdefault((dst[l] // 128, src[l] % 128 // 32), set()).add(src[l] // 128)
+    lanes, _, pairs, at_place, _, _ = quarter_reads(dst, src, q)
     per_row = {}
     for (row, _), lines in at_place.items():
         per_row[row] = max(per_row.get(row, 1), len(lines))
-    return len(pairs), store, per_row
+    return len(pairs), store(lanes, dst), per_row
 
 
 def predict(dst, src):

@@ -19,24 +19,14 @@ import sys
 
 if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
-from validate.sm90.cpasync9_predictions import print_predictions  # noqa: E402
+from validate.sm90.cpasync9_predictions import print_predictions, quarter_reads, store  # noqa: E402
 
 
 def quarter(dst, src, q, store_all):
-    lanes = range(8 * q, 8 * q + 8)
-    reads = [l for l in lanes if src[l] is not None]
-    pairs = {(dst[l] // 128, src[l] // 128) for l in reads}
-    groups = {}
-    for l in reads:
-        groups.setdefault((dst[l] // 128, src[l] % 128 // 32), set()).add(src[l] // 128)
-    hit = {k for k, v in groups.items() if len(v) > 1}
+    lanes, reads, pairs, groups, hit, zero = quarter_reads(dst, src, q)
     extra = sum(len(groups[k]) - 1 for k in hit)
-    stored = lanes if store_all or not hit else [l for l in lanes if src[l] is None or
-                                                 (dst[l] // 128, src[l] % 128 // 32) in hit]
-    quads = {}
-    for l in stored:
-        quads.setdefault(dst[l] // 16 % 8, set()).add(dst[l])
-    return len(pairs) + extra + max((len(v) for v in quads.values()), default=0)
+    stored = lanes if store_all or not hit else zero + [l for l in reads if (dst[l] // 128, src[l] % 128 // 32) in hit]
+    return len(pairs) + extra + store(stored, dst)
 
 
 def main():

@@ -18,28 +18,7 @@ import sys
 
 if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
-from validate.sm90.cpasync9_predictions import print_predictions  # noqa: E402
-
-
-def store(lanes, dst):
-    quads = {}
-    for l in lanes:
-        quads.setdefault(dst[l] // 16 % 8, set()).add(dst[l])
-    return max((len(v) for v in quads.values()), default=0)
-
-
-def quarter_reads(dst, src, q):
-    """Quarter q's lanes, its reading lanes, its (row, line) pairs, the lines each
-    (row, place) reads, the (row, place) groups of two or more lines, and its
-    zero-filling lanes."""
-    lanes = range(8 * q, 8 * q + 8)
-    reads = [l for l in lanes if src[l] is not None]
-    pairs = {(dst[l] // 128, src[l] // 128) for l in reads}
-    groups = {}
-    for l in reads:
-        groups.setdefault((dst[l] // 128, src[l] % 128 // 32), set()).add(src[l] // 128)
-    hit = [k for k, v in groups.items() if len(v) > 1]
-    return lanes, reads, pairs, groups, hit, [l for l in lanes if src[l] is None]
+from validate.sm90.cpasync9_predictions import print_predictions, quarter_reads, store  # noqa: E402
 
 
 def quarter(dst, src, q):

@@ -18,8 +18,7 @@ import sys
 
 if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
-from validate.sm90.cpasync9_predictions import print_predictions  # noqa: E402
-from validate.sm90.cpasync14_predictions import quarter_reads, store  # noqa: E402
+from validate.sm90.cpasync9_predictions import print_predictions, quarter_reads, store  # noqa: E402
 
 
 def quarter(dst, src, q, place_wide):

@@ -34,6 +34,27 @@ def copies(trace):
             yield (*lanes_of(line), line.split("#", 1)[1] if "#" in line else "")
 
 
+def store(lanes, dst):
+    quads = {}
+    for l in lanes:
+        quads.setdefault(dst[l] // 16 % 8, set()).add(dst[l])
+    return max((len(v) for v in quads.values()), default=0)
+
+
+def quarter_reads(dst, src, q):
+    """Quarter q's lanes, its reading lanes, its (row, line) pairs, the lines each
+    (row, place) reads, the (row, place) groups of two or more lines, and its
+    zero-filling lanes."""
+    lanes = range(8 * q, 8 * q + 8)
+    reads = [l for l in lanes if src[l] is not None]
+    pairs = {(dst[l] // 128, src[l] // 128) for l in reads}
+    groups = {}
+    for l in reads:
+        groups.setdefault((dst[l] // 128, src[l] % 128 // 32), set()).add(src[l] // 128)
+    hit = [k for k, v in groups.items() if len(v) > 1]
+    return lanes, reads, pairs, groups, hit, [l for l in lanes if src[l] is None]
+
+
 def print_predictions(bankcheck, trace, lines, columns):
     """A run's predictions: the `lines` above the table (title, hypotheses,
     column names), then per copy of `trace` its site, its quarters' kinds
@@ -59,17 +80,13 @@ def lanes_of(line):
 def quarter_terms(dst, src, q):
     lanes = range(8 * q, 8 * q + 8)
     pairs = {(dst[l] // 128, src[l] // 128) for l in lanes if src[l] is not None}
-    quads = {}
-    for l in lanes:
-        quads.setdefault(dst[l] // 16 % 8, set()).add(dst[l])
-    store = max(len(v) for v in quads.values())
     shifted_rows = set()
     for row in {r for r, _ in pairs}:
         readers = [l for l in lanes if src[l] is not None and dst[l] // 128 == row]
         if len({src[l] // 128 for l in readers}) > 1 and any(src[l] % 128 != dst[l] % 128 for l in readers):
             shifted_rows.add(row)
     doubled = sum(1 for r, _ in pairs if r in shifted_rows)
-    return len(pairs), store, doubled
+    return len(pairs), store(lanes, dst), doubled
 
 
 def predict(dst, src):
