@@ -9,4 +9,5 @@ NB_MODULE(bankcheck, m) {
   bankcheck::python::bind_layout(m);
   bankcheck::python::bind_suggest(m);
   bankcheck::python::bind_conversion(m);
+  bankcheck::python::bind_readers(m);
 }

@@ -19,6 +19,8 @@ void bind_layout(nanobind::module_& m);
 /// suggest(accesses, dtype, layout | tile, base, model): the layout suggestion.
 void bind_suggest(nanobind::module_& m);
 void bind_conversion(nanobind::module_& m);
+/// ncu.*, kernel_names.*, sass_parts: the capture's readers of ncu pages, kernel names and SASS text.
+void bind_readers(nanobind::module_& m);
 
 /// Thrown for a request the model has no rule for, so that Python gets
 /// NotModelledError instead of a number.

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(cmake ninja-build g++ libboost-dev libeigen3-dev doctest-dev libgraphviz-dev graphviz
-          libcli11-dev nlohmann-json3-dev pkg-config openmpi-bin libopenmpi-dev ccache patchelf)
+          libcli11-dev nlohmann-json3-dev pkg-config openmpi-bin libopenmpi-dev ccache patchelf python3-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -77,6 +77,23 @@ PY
     :
   else
     echo "setup: could not fetch nvidia-cutlass: the CuTe check will say skipped: no CuTe headers"
+  fi
+  rm -rf "$tmp"
+fi
+# nanobind (the Python module's bindings, header and source only) for the
+# module the main build makes beside the CLI (build/python/), through which
+# validate/'s scripts and their tests read ncu pages, kernel names and SASS
+# text (docs/python.md): the nanobind wheel unpacked into the gitignored
+# .deps/. Without pip or network those tests say "skipped".
+nanobind_wheel=2.9.2
+if [ ! -f .deps/nanobind/nanobind/cmake/nanobind-config.cmake ]; then
+  echo "setup: fetching nanobind (nanobind==$nanobind_wheel) into .deps/"
+  tmp=$(mktemp -d)
+  if python3 -m pip download --no-deps -q -d "$tmp" "nanobind==$nanobind_wheel" &&
+     mkdir -p .deps/nanobind && python3 -m zipfile -e "$tmp"/nanobind-*.whl .deps/nanobind; then
+    :
+  else
+    echo "setup: could not fetch nanobind: the Python module is not built and validate/'s Python tests say skipped"
   fi
   rm -rf "$tmp"
 fi

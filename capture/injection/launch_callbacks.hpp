@@ -3,7 +3,6 @@
 // driver API entry, and each captured launch's ring, trace and drain from
 // its begin callback to its end.
 #include <cuda.h>
-#include <cxxabi.h>
 #include <sanitizer.h>
 
 #include <algorithm>
@@ -19,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "capture/host/launch/kernel_name.hpp"
 #include "capture/host/launch/launch_table.hpp"
 #include "capture/host/ring/record_converter.hpp"
 #include "capture/host/ring/ring_drain.hpp"
@@ -32,12 +32,7 @@ namespace {
 using namespace bankcheck;
 using namespace bankcheck::capture;
 
-std::string demangle(const char* name) {
-  if (name == nullptr) return "";
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(name, nullptr, nullptr, &status), std::free);
-  return status == 0 && out ? std::string(out.get()) : std::string(name);
-}
+std::string demangle(const char* name) { return name == nullptr ? "" : demangled_name(name); }
 
 /// "kind=count;..." of the operations the device counted as not traced.
 std::string untraced_text(const CaptureDescriptor& d) {

@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
-"""validate/harness/kernel_names.py against the C++ rule and the committed pages.
+"""validate/harness/kernel_names.py (the C++ rule, through the Python module)
+against the committed pages.
 
 base_name must give the function of every row of tests/data/kernel_names/
 base_names.tsv, the rows tests/capture/host/launch/kernel_name_test.cpp holds the
-C++'s kernel_base_name to: so the two agree on every name there. The probe rows
+C++'s kernel_base_name to: the module must hand Python the C++'s answers. The probe rows
 of that file are checked here against the archive they come from (the probe
 program's launch list names the function, ncu's raw page the launch), and
 is_function must tell each probe from the probes whose names extend its own
 (probe_ldsm_x1 / probe_ldsm_x1_trans). mangled_base_name must give the name
-the wgmma probe generator mangled, and, where c++filt is installed, the C++'s
-path (demangle, then the base name) for every mangled name on the committed
+the wgmma probe generator mangled, and, where c++filt is installed, c++filt's
+demangling cut to its base name for every mangled name on the committed
 wgmma page."""
 import csv
 import gzip
@@ -74,7 +75,7 @@ class KernelNames(unittest.TestCase):
         self.assertGreater(len(idents), 50)
         for ident in idents:
             self.assertEqual(mangled_base_name(descriptor_truth.mangled(ident)), ident)
-        self.assertEqual(mangled_base_name("_ZN2ns1kIiEEvT_"), "_ZN2ns1kIiEEvT_")  # scoped: not modelled, whole
+        self.assertEqual(mangled_base_name("_ZN2ns1kIiEEvT_"), "k")  # scoped: c++filt's "void ns::k<int>(int)"
         self.assertEqual(mangled_base_name("matmul_kernel"), "matmul_kernel")
 
     def test_mangled_names_on_the_page_as_the_cpp_reads_them(self):

@@ -2,7 +2,7 @@
 # Builds on the development machine what the GPU scripts take prebuilt, into
 # the git-ignored build-gpu/ (carry it to the GPU machine with the run):
 #
-#   bash validate/capture/build_carry.sh [cli] [capture] [smoke] [mpi]      (default: cli smoke)
+#   bash validate/capture/build_carry.sh [cli] [capture] [smoke] [mpi] [python]   (default: cli smoke python)
 #
 #   build-gpu/cli    build/bankcheck, build/bench/bench.replay and bench.capture_host, with every
 #                    shared library they load except the C library's own, and
@@ -15,6 +15,11 @@
 #                    Use: B=build-gpu/smoke OUT=DIR bash validate/capture/gpu_smoke.sh
 #   build-gpu/mpi    OpenMPI's mpirun, components and libraries, relocatable
 #                    (OPAL_PREFIX), for validate/mpi_scaling.sh
+#   build-gpu/python the Python module for the GPU machine's Python (PYTHON, default
+#                    python3.12: its 3.12.3), through which validate/'s scripts read
+#                    ncu pages, kernel names and SASS text (validate/harness/native.py
+#                    finds it there); built by the project's CMake as `pip install .`
+#                    builds it (BANKCHECK_PYTHON), in build-python-gpu/
 #
 # capture and smoke are CMake's targets, nothing built by hand: the files of
 # each part and the targets that build them are the list CMake writes,
@@ -32,7 +37,7 @@ cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
 CARRY=${CARRY:-build-gpu}
 what=("$@")
-[ ${#what[@]} -gt 0 ] || what=(cli smoke)
+[ ${#what[@]} -gt 0 ] || what=(cli smoke python)
 command -v patchelf >/dev/null || { echo "build_carry: patchelf is needed (apt-get install patchelf)" >&2; exit 2; }
 
 # The libraries a file loads, outside the C library's own and the ones the GPU
@@ -100,6 +105,18 @@ for w in "${what[@]}"; do
       grep -v "^$PWD" | xargs -r -I{} cp -L -n {} "$m/lib/x86_64-linux-gnu/"
     echo "$m: $(du -sh "$m" | cut -f1)"
     ;;
-  *) echo "build_carry: unknown part '$w' (cli, capture, smoke, mpi)" >&2; exit 2 ;;
+  python)
+    py=${PYTHON:-python3.12}
+    "$py" -c "" 2>/dev/null || { echo "build_carry: $py does not run (the GPU machine's Python; PYTHON=... names another)" >&2; exit 2; }
+    nb=.deps/nanobind/nanobind/cmake
+    [ -f "$nb/nanobind-config.cmake" ] || { echo "build_carry: no $nb (scripts/setup.sh fetches nanobind)" >&2; exit 2; }
+    cmake -S . -B build-python-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DBANKCHECK_PYTHON=ON \
+      -DPython_EXECUTABLE="$("$py" -c 'import sys; print(sys.executable)')" -Dnanobind_DIR="$PWD/$nb" >/dev/null
+    cmake --build build-python-gpu --target bankcheck_python >/dev/null
+    rm -rf "$CARRY/python" && mkdir -p "$CARRY/python"
+    cp build-python-gpu/python/bankcheck*.so "$CARRY/python/"
+    echo "$CARRY/python: $(ls "$CARRY/python" | tr '\n' ' ')($(du -sh "$CARRY/python" | cut -f1))"
+    ;;
+  *) echo "build_carry: unknown part '$w' (cli, capture, smoke, mpi, python)" >&2; exit 2 ;;
   esac
 done

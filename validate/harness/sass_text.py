@@ -1,18 +1,17 @@
 """A SASS instruction's text as Nsight Compute, nvdisasm and bankcheck print
-it: the one Python home for its guard and mnemonic.
+it, taken apart by the capture's C++ reader (capture/host/sass/sass_instruction.hpp,
+through the Python module: harness/native.py).
 
 "@!P0 LDS.U.128 R4, [R2+0x10] ;" has the guard "@!P0" and the mnemonic, with
 its modifiers, "LDS.U.128"; an unguarded instruction has the guard "".
-Only the standard library is used.
 """
+from validate.harness.native import bankcheck
 
 
 def split_guard(sass):
     """(guard, mnemonic with modifiers); "" for what the text lacks."""
-    words = sass.split()
-    if words and words[0].startswith("@"):
-        return words[0], (words[1] if len(words) > 1 else "")
-    return "", (words[0] if words else "")
+    guard, mnemonic_, _ = bankcheck.sass_parts(sass)
+    return guard, mnemonic_
 
 
 def mnemonic(sass):

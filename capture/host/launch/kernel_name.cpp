@@ -1,6 +1,10 @@
 #include "capture/host/launch/kernel_name.hpp"
 
+#include <cxxabi.h>
+
 #include <cctype>
+#include <cstdlib>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -203,6 +207,14 @@ std::string demangled_identity(std::string_view demangled) {
     key += out[i];
   }
   return key;
+}
+
+std::string demangled_name(std::string_view mangled) {
+  const std::string name(mangled);
+  int status = 0;
+  const std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status),
+                                                   std::free);
+  return status == 0 && out ? std::string(out.get()) : name;
 }
 
 }  // namespace bankcheck::capture

@@ -32,6 +32,10 @@ std::string kernel_name_in_base(KernelNameBase base, std::string_view mangled, s
 /// Whether `name` is an Itanium-mangled C++ name ("_Z...").
 bool is_mangled_name(std::string_view name);
 
+/// The C++ ABI's demangling of `mangled` ("_ZN2ns1kIiEEvT_" -> "void ns::k<int>(int)"), as
+/// c++filt prints it; `mangled` itself where it does not demangle (a C name, "matmul_kernel").
+std::string demangled_name(std::string_view mangled);
+
 /// The identity of a demangled kernel name: its qualified name and template
 /// arguments without the return type and the parameter list, in one spelling
 /// for c++filt's and ncu's output: no blanks, integer and bool template

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "capture/host/csv.hpp"
+#include "capture/host/ncu/ncu_page.hpp"
 
 namespace bankcheck::capture {
 
@@ -36,64 +36,46 @@ std::array<std::uint32_t, 3> parse_shape(const std::string& text, const char* co
 }  // namespace
 
 std::vector<NcuLaunchShape> parse_ncu_launches(std::string_view text, const std::string& name) {
-  std::vector<NcuLaunchShape> launches;
+  auto rows = ncu_page_rows(text, name);
+  if (rows.empty()) throw std::invalid_argument(name + ": no header row with \"Kernel Name\", \"Grid Size\", \"Block Size\"");
+  const NcuTable table = ncu_table_rows(std::move(rows), name);
   int kernel = -1, grid = -1, block = -1;
-  std::size_t line_no = 0;
-  while (!text.empty()) {
-    const std::size_t nl = text.find('\n');
-    std::string_view line = text.substr(0, nl);
-    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty() || line[0] != '"') continue;  // ncu's ==PROF== lines and the program's output
+  const auto& h = table.header.cells;
+  for (int i = 0; i < static_cast<int>(h.size()); ++i) {
+    if (h[i] == "Kernel Name") kernel = i;
+    else if (h[i] == "Grid Size") grid = i;
+    else if (h[i] == "Block Size") block = i;
+  }
+  if (kernel < 0 || grid < 0 || block < 0)
+    throw std::invalid_argument(name + ":" + std::to_string(table.header.line) +
+                                ": the first row names no \"Kernel Name\", \"Grid Size\" and \"Block Size\" "
+                                "(ncu -i REPORT --page raw --csv --metrics launch__grid_size)");
+  std::vector<NcuLaunchShape> launches;
+  for (const NcuRow& row : table.rows) {
+    const auto& f = row.cells;
     try {
-      const auto f = parse_csv_line(line);
-      if (kernel < 0) {
-        for (int i = 0; i < static_cast<int>(f.size()); ++i) {
-          if (f[i] == "Kernel Name") kernel = i;
-          else if (f[i] == "Grid Size") grid = i;
-          else if (f[i] == "Block Size") block = i;
-        }
-        if (kernel < 0 || grid < 0 || block < 0)
-          throw std::invalid_argument("the first row names no \"Kernel Name\", \"Grid Size\" and \"Block Size\" "
-                                      "(ncu -i REPORT --page raw --csv --metrics launch__grid_size)");
-        continue;
-      }
-      const int need = std::max({kernel, grid, block});
-      if (static_cast<int>(f.size()) <= need)
+      if (static_cast<int>(f.size()) <= std::max({kernel, grid, block}))
         throw std::invalid_argument("a row with " + std::to_string(f.size()) + " fields, the header has more");
-      const std::string& g = f[grid];
-      if (g.empty() || (g[0] != '(' && !std::isdigit(static_cast<unsigned char>(g[0]))))
-        continue;  // the row of units under the header
       launches.push_back({f[kernel], parse_shape(f[grid], "Grid Size"), parse_shape(f[block], "Block Size")});
     } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(name + ":" + std::to_string(line_no) + ": " + e.what());
+      throw std::invalid_argument(name + ":" + std::to_string(row.line) + ": " + e.what());
     }
   }
-  if (kernel < 0) throw std::invalid_argument(name + ": no header row with \"Kernel Name\", \"Grid Size\", \"Block Size\"");
   return launches;
 }
 
 std::size_t drop_copies_by_launch_list(NcuSourceTable& table, const std::vector<NcuLaunchShape>& launches) {
-  std::vector<NcuLaunch> kept;
-  std::size_t b = 0, dropped = 0;
   auto& blocks = table.launches;
-  for (std::size_t l = 0; l < launches.size(); ++l) {
-    if (b >= blocks.size() || blocks[b].kernel != launches[l].kernel)
-      throw std::invalid_argument("the source page's block " + std::to_string(b) + " is not launch " + std::to_string(l) +
-                                  " ('" + launches[l].kernel + "') of the launch list: export both from one report");
-    kept.push_back(std::move(blocks[b]));
-    ++b;
-    const std::size_t launches_left = launches.size() - l - 1;
-    if (b < blocks.size() && blocks.size() - b > launches_left && same_block(kept.back(), blocks[b])) {
-      ++b;
-      ++dropped;
-    }
-  }
-  if (b != blocks.size())
-    throw std::invalid_argument("the source page has " + std::to_string(blocks.size() - b) +
-                                " blocks more than the launch list's " + std::to_string(launches.size()) + " launches");
-  blocks = std::move(kept);
+  std::vector<std::string> block_kernels;
+  for (const NcuLaunch& b : blocks) block_kernels.push_back(b.kernel);
+  std::vector<std::optional<std::string>> launch_kernels;
+  for (const NcuLaunchShape& l : launches) launch_kernels.emplace_back(l.kernel);
+  const auto kept = blocks_of_launches(block_kernels, launch_kernels,
+                                       [&](std::size_t a, std::size_t b) { return same_block(blocks[a], blocks[b]); });
+  std::vector<NcuLaunch> once;
+  for (std::size_t i : kept) once.push_back(std::move(blocks[i]));
+  const std::size_t dropped = blocks.size() - once.size();
+  blocks = std::move(once);
   table.deduplicated = table.deduplicated || dropped > 0;
   return dropped;
 }

@@ -4,7 +4,7 @@
 #include <charconv>
 #include <stdexcept>
 
-#include "capture/host/csv.hpp"
+#include "capture/host/ncu/ncu_page.hpp"
 
 namespace bankcheck::capture {
 
@@ -114,53 +114,32 @@ void add_instruction(NcuLaunch& launch, const std::vector<std::string>& f, const
                                      : 0});
 }
 
-/// ncu printed every block twice when the blocks pair up exactly: keep one of each.
-void drop_doubled_blocks(NcuSourceTable& table) {
-  auto& l = table.launches;
-  bool pairs = !l.empty() && l.size() % 2 == 0;
-  for (std::size_t i = 0; pairs && i < l.size(); i += 2) pairs = same_block(l[i], l[i + 1]);
-  if (!pairs) return;
-  std::vector<NcuLaunch> once;
-  for (std::size_t i = 0; i < l.size(); i += 2) once.push_back(std::move(l[i]));
-  l = std::move(once);
-  table.deduplicated = true;
-}
-
 }  // namespace
 
 NcuSourceTable parse_ncu_source(std::string_view text, const std::string& name) {
   NcuSourceTable table;
-  Columns col;
-  bool have_header = false;
-  std::size_t line_no = 0;
-  while (!text.empty()) {
-    const std::size_t nl = text.find('\n');
-    const std::string_view line = text.substr(0, nl);
-    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
-    ++line_no;
-    // ncu's own messages (==PROF==) and the program's output share stdout
-    // with the table; every table line is a quoted CSV row.
-    if (line.empty() || line[0] != '"') continue;
+  for (const NcuBlock& block : ncu_source_blocks(ncu_page_rows(text, name), name)) {
+    NcuLaunch& launch = table.launches.emplace_back(NcuLaunch{block.kernel_name(), {}});
+    if (!block.header) continue;
+    std::size_t line = block.header->line;
     try {
-      const auto f = parse_csv_line(line);
-      if (f.empty()) continue;
-      if (f[0] == "Kernel Name") {
-        table.launches.push_back({f.size() > 1 ? f[1] : "", {}});
-        have_header = false;
-      } else if (f[0] == "Address") {
-        if (table.launches.empty()) throw std::invalid_argument("a header line before any \"Kernel Name\" line");
-        col = header_columns(f);
-        if (col.samples_only) table.launches.back().measured = false;
-        have_header = true;
-      } else {
-        if (!have_header) throw std::invalid_argument("an instruction row before the \"Address\" header line");
-        if (table.launches.back().measured) add_instruction(table.launches.back(), f, col);
-      }
+      const Columns col = header_columns(block.header->cells);
+      launch.measured = !col.samples_only;
+      for (const NcuRow& row : block.rows)
+        if (line = row.line; launch.measured) add_instruction(launch, row.cells, col);
     } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(name + ":" + std::to_string(line_no) + ": " + e.what());
+      throw std::invalid_argument(name + ":" + std::to_string(line) + ": " + e.what());
     }
   }
-  drop_doubled_blocks(table);
+  const auto kept = blocks_without_copies(table.launches.size(), [&](std::size_t a, std::size_t b) {
+    return same_block(table.launches[a], table.launches[b]);
+  });
+  if (kept.size() < table.launches.size()) {
+    std::vector<NcuLaunch> once;
+    for (std::size_t i : kept) once.push_back(std::move(table.launches[i]));
+    table.launches = std::move(once);
+    table.deduplicated = true;
+  }
   return table;
 }
 

@@ -78,7 +78,8 @@ std::optional<std::uint32_t> immediate(std::string_view t) {
 Instruction parse_instruction(std::string_view text) {
   Instruction ins;
   text = strip(text);
-  ins.guarded = !text.empty() && text.front() == '@' && text.substr(0, text.find_first_of(" \t")) != "@PT";
+  if (!text.empty() && text.front() == '@') ins.guard = text.substr(0, text.find_first_of(" \t"));
+  ins.guarded = !ins.guard.empty() && ins.guard != "@PT";
   ins.mnemonic = sass_mnemonic(text);
   ins.opcode = ins.mnemonic.substr(0, ins.mnemonic.find('.'));
   const std::size_t space = static_cast<std::size_t>(ins.mnemonic.data() - text.data()) + ins.mnemonic.size();

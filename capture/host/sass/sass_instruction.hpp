@@ -22,7 +22,8 @@ inline constexpr std::size_t kFirstPredicate = kZero + 1;    ///< P0-P6, then UP
 inline constexpr std::size_t kSlots = kFirstPredicate + 14;
 
 struct Instruction {
-  bool guarded = false;  ///< "@P0 ...": may not execute ("@PT" always does)
+  std::string_view guard;  ///< "@!P0", "@PT"; empty where the text has none
+  bool guarded = false;    ///< "@P0 ...": may not execute ("@PT" always does)
   std::string_view mnemonic, opcode;  ///< "UIADD3.64", "UIADD3"
   std::vector<std::string_view> operands;
 };

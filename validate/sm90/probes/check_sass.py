@@ -26,6 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
 from validate.harness.kernel_names import mangled_base_name as demangle  # noqa: E402
+from validate.harness.sass_text import split_guard  # noqa: E402
 from validate.sm90.probes.make_probe_cases import S12_SASS  # noqa: E402  (the documented 12-byte mapping)
 
 FUNC = re.compile(r"Function : (\S+)")
@@ -52,16 +53,13 @@ def memory_ops(instrs):
     """[(mnemonic with modifiers, operands, never_executed)] of memory instructions."""
     ops = []
     for _, sass in instrs:
-        words = sass.split()
-        pred = None
-        if words and words[0].startswith("@"):
-            pred, words = words[0], words[1:]
-        if not words:
+        pred, mnemonic = split_guard(sass)
+        if not mnemonic:
             continue
-        if MEM.match(words[0]):
+        if MEM.match(mnemonic):
+            operands = " ".join(sass.split(mnemonic, 1)[1].split())  # as printed, the ';' kept
             # the predicate stays in the operand text so reports show it
-            ops.append((words[0], " ".join(words[1:]) + (f" (if {pred})" if pred and pred != "@!PT" else ""),
-                        pred == "@!PT"))
+            ops.append((mnemonic, operands + (f" (if {pred})" if pred and pred != "@!PT" else ""), pred == "@!PT"))
     return ops
 
 

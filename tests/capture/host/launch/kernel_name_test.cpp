@@ -113,3 +113,13 @@ TEST_CASE("the name a filter sees in each base, as ncu's --kernel-name-base") {
   CHECK(is_mangled_name(mangled));
   CHECK_FALSE(is_mangled_name("matmul_kernel"));
 }
+
+TEST_CASE("mangled names demangle as c++filt prints them; other names stay whole") {
+  // c++filt's output for each (binutils 2.40)
+  CHECK(demangled_name("_Z12probe_ld32_aPj") == "probe_ld32_a(unsigned int*)");
+  CHECK(demangled_name("_ZN2ns1kIiEEvT_") == "void ns::k<int>(int)");
+  CHECK(kernel_base_name(demangled_name("_ZN2ns1kIiEEvT_")) == "k");
+  CHECK(demangled_name("matmul_kernel") == "matmul_kernel");
+  CHECK(demangled_name("_Z") == "_Z");
+  CHECK(demangled_name("") == "");
+}

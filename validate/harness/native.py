@@ -1,0 +1,40 @@
+"""The bankcheck Python module, through which validate/ reads what Nsight
+Compute and the disassemblers print: the capture's C++ readers of ncu pages,
+kernel names and SASS text (capture/host/ncu/ncu_page.hpp, launch/kernel_name.hpp,
+sass/sass_instruction.hpp), never a second reading in Python.
+
+It is found on PYTHONPATH (ctest sets it to build/python/), else in the
+repository's build-gpu/python/ (the GPU machine's, carried by
+`validate/capture/build_carry.sh python`) or build/python/ (the main build's,
+scripts/setup.sh), else an installed one (`pip install .`).
+"""
+import importlib
+import importlib.util
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def _load():
+    try:
+        return importlib.import_module("bankcheck")
+    except ImportError:
+        pass
+    for folder in (ROOT / "build-gpu" / "python", ROOT / "build" / "python"):
+        for path in folder.glob("bankcheck*.so"):
+            spec = importlib.util.spec_from_file_location("bankcheck", path)
+            module = importlib.util.module_from_spec(spec)
+            try:
+                spec.loader.exec_module(module)
+            except ImportError:
+                continue  # built for another Python: try the next
+            sys.modules["bankcheck"] = module
+            return module
+    raise ImportError("the bankcheck Python module is not importable by Python "
+                      f"{sys.version_info.major}.{sys.version_info.minor}: scripts/setup.sh builds it into "
+                      "build/python/ (it needs nanobind, which setup fetches, and Python's headers); "
+                      "`bash validate/capture/build_carry.sh python` builds the GPU machine's into build-gpu/python/")
+
+
+bankcheck = _load()
