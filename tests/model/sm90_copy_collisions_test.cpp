@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include "model/bank_model.hpp"
+#include "tests/support/copy_lanes.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -25,47 +26,33 @@ struct Read {
   unsigned place, half;
 };
 
-struct Quarter {
-  std::vector<std::uint64_t> dst = std::vector<std::uint64_t>(32, 0), src = std::vector<std::uint64_t>(32, 0);
-  std::uint32_t reading = 0;
-};
-
-Quarter quarter(const std::vector<Read>& lanes) {
-  Quarter q;
-  for (unsigned l = 0; l < lanes.size(); ++l) {
-    q.dst[l] = 128 * lanes[l].row + 16 * lanes[l].slot;
-    if (lanes[l].line < 0) continue;
-    q.src[l] = 8192 + 128 * static_cast<std::uint64_t>(lanes[l].line) + 32 * lanes[l].place + 16 * lanes[l].half;
-    q.reading |= lane_bit(l);
-  }
-  return q;
-}
+test::CopyLane copy_lane(const Read& r) { return {r.row, r.slot, r.line, 2 * r.place + r.half}; }
 
 /// The whole warp's cost (rule 6b) of quarters 0-2 alike, each as `lanes` with
 /// its rows moved by 8 per quarter and its lines by 16, and quarter 3 one row
 /// read from one line beside zero-filling lanes in that row: 1 pair + a store
 /// of 1 (so that the copy has zero-filling lanes).
 std::uint64_t warp_wavefronts(const std::vector<Read>& lanes) {
-  std::vector<std::uint64_t> dst(32, kInactive), src(32, kInactive);
-  for (unsigned q = 0; q < 3; ++q) {
-    std::vector<Read> moved = lanes;
-    for (Read& r : moved) r = {r.row + 8 * q, r.slot, r.line + 16 * static_cast<int>(q), r.place, r.half};
-    const Quarter one = quarter(moved);
-    for (unsigned l = 0; l < 8; ++l) {
-      dst[8 * q + l] = one.dst[l];
-      src[8 * q + l] = (one.reading >> l) & 1u ? one.src[l] : kZeroFill;
+  std::vector<std::vector<test::CopyLane>> quarters(4);
+  for (unsigned q = 0; q < 3; ++q)
+    for (const Read& r : lanes) {
+      test::CopyLane l = copy_lane(r);
+      l.row += 8 * q;
+      if (l.line >= 0) l.line += 16 * static_cast<int>(q);
+      quarters[q].push_back(l);
     }
-  }
-  for (unsigned l = 0; l < 8; ++l) {
-    dst[24 + l] = 128 * 31 + 16 * l;
-    src[24 + l] = l < 4 ? 8192 + 128 * 63 + 16 * l : kZeroFill;
-  }
-  return make_preset("sm90").cost(WarpRequest{Op::cpasync_cg, 16, dst, src}).wavefronts;
+  for (unsigned l = 0; l < 8; ++l) quarters[3].push_back({31, l, l < 4 ? 63 : -1, l});
+  return make_preset("sm90").cost(test::copy_warp(quarters).request()).wavefronts;
 }
 
 Collisions of(const std::vector<Read>& lanes) {
-  const Quarter q = quarter(lanes);
-  return collisions(q.dst.data(), q.src.data(), q.reading, lane_range(0, 8));
+  std::uint32_t reading = 0;
+  for (unsigned l = 0; l < lanes.size(); ++l)
+    if (lanes[l].line >= 0) reading |= lane_bit(l);
+  std::vector<test::CopyLane> quarter;
+  for (const Read& r : lanes) quarter.push_back(copy_lane(r));
+  const test::CopyWarp w = test::copy_warp({quarter});
+  return collisions(w.dst.data(), w.src.data(), reading, lane_range(0, 8));
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "sim/trace/trace_file.hpp"
 #include "sim/trace/trace_text.hpp"
 #include "tests/model/sm90_measured.hpp"
+#include "tests/support/copy_lanes.hpp"
 
 using namespace bankcheck;
 using namespace bankcheck::test;
@@ -122,15 +123,10 @@ struct Lane {
 };
 
 RequestCost cost(const std::vector<std::vector<Lane>>& quarters) {
-  std::vector<std::uint64_t> addr(32, kInactive), source(32, kInactive);
+  std::vector<std::vector<test::CopyLane>> lanes(quarters.size());
   for (std::size_t q = 0; q < quarters.size(); ++q)
-    for (std::size_t k = 0; k < quarters[q].size(); ++k) {
-      const Lane& l = quarters[q][k];
-      addr[8 * q + k] = 128 * l.row + 16 * l.slot;
-      source[8 * q + k] =
-          l.line < 0 ? kZeroFill : 8192 + 128 * static_cast<std::uint64_t>(l.line) + 16 * ((l.slot + 2 * l.shift) % 8);
-    }
-  return make_preset("sm90").cost(WarpRequest{Op::cpasync_cg, 16, addr, source});
+    for (const Lane& l : quarters[q]) lanes[q].push_back({l.row, l.slot, l.line, (l.slot + 2 * l.shift) % 8});
+  return make_preset("sm90").cost(test::copy_warp(lanes).request());
 }
 
 /// Quarter q of four alike: its readers in row 4q from line 4q (slots 0-3),
