@@ -12,7 +12,7 @@ namespace bankcheck::python {
 void bind_errors(nanobind::module_& m);
 /// presets(), Model, Cost.
 void bind_model(nanobind::module_& m);
-/// replay(path), replay_text(text).
+/// replay(path), replay_text(text), trace_records(text): a text trace read by the library's reader.
 void bind_replay(nanobind::module_& m);
 /// layout(layout, dtype, access, model), LayoutReport.
 void bind_layout(nanobind::module_& m);

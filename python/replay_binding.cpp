@@ -1,6 +1,9 @@
-// Trace replay: a trace file (text or binary) or a text trace in a string,
-// replayed under a preset; the summary as dicts and lists whose keys are the
-// results schema's (docs/results-schema.md).
+// Traces: a trace file (text or binary) or a text trace in a string,
+// replayed under a preset, the summary as dicts and lists whose keys are the
+// results schema's (docs/results-schema.md); and a text trace's records as
+// the reader of text traces reads them (sim/trace/trace_text.hpp), so that
+// validate/'s scripts read the format through it, not by a reading of their
+// own.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
@@ -8,6 +11,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "model/bank_model.hpp"
@@ -15,6 +19,7 @@
 #include "sim/replay/replay.hpp"
 #include "sim/trace/trace_error.hpp"
 #include "sim/trace/trace_file.hpp"
+#include "sim/trace/trace_text.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -108,6 +113,61 @@ nb::dict replay_source(TraceSource& source, std::string_view preset) {
   return summary_of(summary, model);
 }
 
+/// A text trace held in a string, read through the same reader as a file.
+/// The newline it gains changes nothing (blank lines are skipped) and keeps
+/// the buffer non-empty, which fmemopen requires.
+class TextInput {
+ public:
+  TextInput(std::string text, std::string name)
+      : text_(std::move(text) + '\n'),
+        name_(std::move(name)),
+        stream_(::fmemopen(text_.data(), text_.size(), "r"), &std::fclose) {
+    if (!stream_) throw TraceError::in_file(name_, "cannot read the text");
+  }
+  /// The text as a file named `name` in messages; valid while this lives.
+  InputFile file() const { return InputFile(stream_.get(), name_); }
+
+ private:
+  std::string text_;
+  std::string name_;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> stream_;
+};
+
+/// One token per lane as Python sees it: the address, None for an idle lane
+/// ('-'), "z" for a copy lane that reads nothing (a zero-filling source).
+nb::list lanes_of(std::span<const std::uint64_t> lanes) {
+  nb::list out;
+  for (const std::uint64_t a : lanes) {
+    if (a == kInactive)
+      out.append(nb::none());
+    else if (a == kZeroFill)
+      out.append(nb::str("z"));
+    else
+      out.append(a);
+  }
+  return out;
+}
+
+nb::dict record_of(const TraceRecord& r, const TextTraceReader& reader) {
+  nb::dict d;
+  d["site"] = reader.sites().name(r.site);
+  d["op"] = std::string(op_name(r.request.op));
+  d["width"] = r.request.width;
+  d["addresses"] = lanes_of(r.request.addr);
+  d["sources"] = r.request.source.empty() ? nb::none() : nb::object(lanes_of(r.request.source));
+  d["line"] = reader.line();
+  return d;
+}
+
+nb::list trace_records(std::string text, const std::string& name) {
+  const TextInput input(std::move(text), name);
+  TextTraceReader reader(input.file());
+  nb::list out;
+  TraceRecord record;
+  while (reader.next(record)) out.append(record_of(record, reader));
+  return out;
+}
+
 }  // namespace
 
 void bind_replay(nb::module_& m) {
@@ -123,18 +183,19 @@ void bind_replay(nb::module_& m) {
   m.def(
       "replay_text",
       [](std::string text, std::string_view model, const std::string& name) {
-        // A text trace in memory, read through the same reader as a file. The
-        // newline it gains changes nothing (blank lines are skipped) and keeps
-        // the buffer non-empty, which fmemopen requires.
-        text += '\n';
-        const std::unique_ptr<std::FILE, int (*)(std::FILE*)> stream(::fmemopen(text.data(), text.size(), "r"),
-                                                                       &std::fclose);
-        if (!stream) throw TraceError::in_file(name, "cannot read the text");
-        const auto source = open_trace(InputFile(stream.get(), name));
+        const TextInput input(std::move(text), name);
+        const auto source = open_trace(input.file());
         return replay_source(*source, model);
       },
       "text"_a, "model"_a = "sm90", "name"_a = "<string>",
       "Replay a text trace given as a string (docs/trace-format.md); as replay().");
+  m.def("trace_records", &trace_records, "text"_a, "name"_a = "<string>",
+        "The instruction records of a text trace given as a string (docs/trace-format.md), in order, as the "
+        "library's reader reads them: per record a dict with 'site' ('' without @site), 'op' (the trace token: ld, "
+        "st, cpasync, cpasync.cg, ...), 'width', 'addresses' (one per lane of the warp: the byte address, None for "
+        "an idle lane), 'sources' (a copy's source addresses after 'from', \"z\" for a zero-filling lane; None "
+        "where the record has none) and 'line' (1-based). Comments, blank lines and the warp, at and expect lines "
+        "are not records. TraceError (a ValueError) naming name:line for a malformed line.");
 }
 
 }  // namespace bankcheck::python

@@ -14,7 +14,7 @@ executions it counted. Which lanes each execution holds is not measured; it
 is rebuilt by `serve` below, and a case is written only where that gives
 Nsight Compute's number of executions and every lane's rank (the value its
 atomicAdd returned: the order in which the lanes of an address succeeded).
-Standard library only."""
+Standard library and the project's readers of traces and ncu pages (the Python module)."""
 import os
 import sys
 
@@ -22,6 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
 from validate.sm90.probes.ncu_pages import instructions, read_source  # noqa: E402
+from validate.sm90.case_format import records_of  # noqa: E402
 
 SM90 = os.path.join(HERE, os.pardir, "sm90")
 
@@ -45,14 +46,14 @@ def header(env, what):
 
 
 def collect_ldst8(res, env):
-    trace = [l for l in open(os.path.join(res, "ldst8.trace")) if l.startswith("@")]
+    trace = records_of(os.path.join(res, "ldst8.trace"))
     rows = memory_rows(os.path.join(res, "ldst8.sass.csv"), {"LDS.64", "STS.64"})
     if len(rows) != len(trace):
         sys.exit(f"ldst8: {len(rows)} launches in the source page, {len(trace)} cases")
     csv = header(env, "validate/sm90/cases/fid8.trace, one single-instruction kernel per case")
     csv.append("site,wavefronts,ideal,executions")
-    for line, found in zip(trace, rows):
-        site, op = line.split()[0][1:], line.split()[1]
+    for record, found in zip(trace, rows):
+        site, op = record["site"], record["op"]
         d = found.get("LDS.64" if op == "ld" else "STS.64")
         if d is None or d["inst_executed"] != 1:
             sys.exit(f"{site}: no single {op} 8 instruction in its launch")

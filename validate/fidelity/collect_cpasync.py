@@ -13,7 +13,8 @@ wavefronts per execution where the total divides evenly (else `-`: the
 executions did not all cost the same), ncu's ideal per execution and the
 SASS form; MORE_RESULTS_DIRS: runs of the same seed that profiled chunks
 RESULTS_DIR's run missed (CHUNKS=...); and validate/sm90/measured/NAME_tma.csv, the TMA instructions of
-tma_forms.cu with their executions and wavefronts. Standard library only."""
+tma_forms.cu with their executions and wavefronts. Standard library and
+the project's readers of traces and ncu pages (the Python module)."""
 import os
 import re
 import sys
@@ -24,6 +25,7 @@ if not __package__:  # run as a file: import validate.* from the repository root
 from validate.sm90.probes.ncu_pages import column, instructions, mnemonic, number, read_source  # noqa: E402
 from validate.harness import sass_text  # noqa: E402
 from validate.harness.kernel_names import base_name  # noqa: E402
+from validate.sm90.case_format import line, records_of  # noqa: E402
 
 PROBES = ("cpasync_probe", "cg_srcsize_p1", "cg_ignore_p0", "cg_ignore_p2", "reg_probe")  # cpasync.cu's kernels
 
@@ -76,7 +78,7 @@ def chunk_rows(res, chunk):
 def collect_copies(dirs, env, name):
     """The chunks of every results folder in `dirs` (a later folder fills a
     chunk an earlier run profiled nothing of: the cases of a seed are the same)."""
-    trace_lines = {l.split()[0][1:]: l for l in open(os.path.join(dirs[0], "cpasync.trace")) if l.startswith("@")}
+    cases = {r["site"]: r for r in records_of(os.path.join(dirs[0], "cpasync.trace"), comments=True)}
     trace = [f"# validate/fidelity/make_cpasync_cases.py's cases measured by cpasync_on_gpu.sh (collect_cpasync.py)",
              "warp 32"]
     csv = header(env, f"validate/sm90/cases/{name}.trace: the one LDGSTS of each case's kernel")
@@ -95,15 +97,16 @@ def collect_copies(dirs, env, name):
                 executions = blocks * warps * stages
                 if m["executed"] != executions:
                     sys.exit(f"{site}: {m['executed']} executions, expected {executions}")
-                if trace_lines[site].split()[0] != "@" + site:
-                    sys.exit(f"{site}: not the case of {dirs[0]}")
+                if site not in cases:
+                    sys.exit(f"{site}: not a case of {dirs[0]}")
                 total, ideal = m["wavefronts"], m["ideal"]
                 per = str(total // executions) if total % executions == 0 else "-"
                 ideal_per = str(ideal // executions) if ideal % executions == 0 else "-"
                 pred = predicate_operand(m["text"])
                 csv.append(f"{site},{per},{ideal_per},{executions},{total},{m['sass']},{pred}")
-                t = trace_lines[site].rstrip("\n").split(" ", 2)  # @site op rest: the op from the SASS
-                trace.append(" ".join([t[0], op_of(m["text"]), t[2]]))
+                c = cases[site]  # the generator's record, its op the one the SASS gives
+                trace.append(line(site, op_of(m["text"]), c["width"], c["addresses"], c["sources"],
+                                  c["comment"].strip()))
                 n += 1
     open(os.path.join(SM90, "cases", f"{name}.trace"), "w").write("\n".join(trace) + "\n")
     open(os.path.join(SM90, "measured", f"{name}.csv"), "w").write("\n".join(csv) + "\n")

@@ -16,7 +16,7 @@ committed test costs the same requests with the model itself). With --write:
 validate/sm90/cases/lds64.trace (every distinct warp request once) and
 measured/lds64.csv (per site: its total wavefronts, its executions, and its
 requests, each with the times it ran; site names start r1-, r2-, ... by
-folder). Standard library only."""
+folder). Standard library and the project's readers of traces and ncu pages (the Python module)."""
 import os
 import sys
 from collections import Counter, defaultdict
@@ -27,6 +27,7 @@ if not __package__:  # run as a file: import validate.* from the repository root
 from validate.sm90.probes.ncu_pages import instructions, read_source  # noqa: E402
 from validate.fidelity.lds64_sites import orders, page_order  # noqa: E402
 from validate.fidelity.make_lds64_cases import SITES, rules  # noqa: E402
+from validate.sm90.case_format import records_of  # noqa: E402
 
 SM90 = os.path.join(HERE, os.pardir, "sm90")
 FORMS = ["rur", "imm", "reg", "pred", "loop", "dep", "u64", "mix"]  # lds64.cu's Form, in order
@@ -152,19 +153,19 @@ def main():
 def single(res):
     """The same patterns as single-instruction kernels (microbench.cu): [(name, request, measured)]."""
     path, tpath = os.path.join(res, "single.sass.csv"), os.path.join(res, "single.trace")
-    tr = [l.split() for l in open(tpath) if l.startswith("@")] if os.path.exists(tpath) else []
+    tr = records_of(tpath) if os.path.exists(tpath) else []
     rows = read_source(path) if os.path.exists(path) else []
     if len(rows) != len(tr):
         print(f"single: {len(rows)} launches for {len(tr)} cases; not compared")
         return []
     t, out = Counter(), []
-    for line, (_, r) in zip(tr, rows):
+    for record, (_, r) in zip(tr, rows):
         d = next(x for x in instructions(r) if x["mnemonic"] == "LDS.64")
         if d["inst_executed"] != 1:
-            sys.exit(f"{line[0]}: {d['inst_executed']} executions of the single LDS.64")
-        off = tuple(None if x == "-" else int(x) for x in line[3:])
+            sys.exit(f"@{record['site']}: {d['inst_executed']} executions of the single LDS.64")
+        off = tuple(record["addresses"])
         tally(t, d, {off: 1}, 1)
-        out.append((line[0][1:], off, d))
+        out.append((record["site"], off, d))
     print(f"{'single-instruction (microbench)':44s} " + " ".join(f"{k}={v}" for k, v in t.items()))
     return out
 

@@ -16,7 +16,9 @@
 # an earlier one missed (the cases of a seed are the same every time). Packs
 # everything into $OUT/cpasync.tar.gz. GEN=make_cpasync_reg_cases.py (with
 # its seed, 4848, and CHUNKS="sweep tri negocc negrand zfill") runs the
-# negated-operand and .ZFILL part instead. Then, on any machine:
+# negated-operand and .ZFILL part instead (it reads Triton's trace through
+# the Python module: build-gpu/python/, which build_carry.sh carries by
+# default). Then, on any machine:
 #   python3 validate/fidelity/collect_cpasync.py DIR/cpasync NAME        (a new set: NAME not taken)
 set -uo pipefail
 export LC_ALL=C PATH="$PATH:/usr/local/cuda/bin"

@@ -8,13 +8,18 @@ validate/sm90/measured/NAME.csv); BANKCHECK: the binary (default
 build/bankcheck). Prints, per form (the case's SASS form and its predicate
 operand), the cases, how many the model gives equal, unequal and not modelled,
 and how many measured a count that differs between executions (`-`);
---misses lists every unequal case with its tags. Standard library only."""
+--misses lists every unequal case with its tags (the trace's comments). Standard
+library and the project's trace reader (validate/sm90/case_format.py)."""
 import csv
 import io
 import os
 import subprocess
 import sys
 from collections import defaultdict
+
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.sm90.case_format import records_of  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir)
 
@@ -43,10 +48,9 @@ def modelled(name, bankcheck):
         if r["scope"] == "instruction":
             model[r["site"]] = r["wavefronts"] if r["modelled"] == "true" else None
     tags = {}
-    for line in open(trace):
-        if line.startswith("@"):
-            tags[line.split()[0][1:]] = line.split("#", 1)[1].strip() if "#" in line else ""
-            model.setdefault(line.split()[0][1:], None)
+    for r in records_of(trace, comments=True):
+        tags[r["site"]] = r["comment"].strip()
+        model.setdefault(r["site"], None)
     return model, tags
 
 

@@ -22,7 +22,8 @@ cpasync_reg_kernels.cuh, steer the register). Families (case-name prefixes):
          only, and with partial sizes, so whether the sizes matter shows;
   zlanes (seeds other than 4848) zero-filling lanes beside sector-moving
          readers through !P0, P0, !P1, P1, P3, and !P0's timing twins.
-Standard library only; the seed fixes every case (default 4848)."""
+Standard library and, for Triton's trace, the project's trace reader (the Python
+module, validate/sm90/case_format.py); the seed fixes every case (default 4848)."""
 import os
 import random
 import sys
@@ -30,6 +31,7 @@ import sys
 if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
 from validate.fidelity import make_cpasync_cases as base  # noqa: E402
+from validate.sm90.case_format import records_of  # noqa: E402
 
 REGS = [f"negf{r}" for r in range(7)] + [f"posf{r}" for r in range(7)]  # the flat kernels, by operand register
 GUARDED = ["neg3", "neg2", "pos3", "pos2"]
@@ -42,13 +44,10 @@ def triton_patterns():
     """[(site, destinations, sources)]: each record rebased (the warp's row of
     512 shared bytes, the sources' first line at 0, offsets in lines kept)."""
     out = []
-    for line in open(TRITON):
-        if not line.startswith("@"):
-            continue
-        t = line.split()
-        d, s = [int(x) for x in t[3:35]], [int(x) for x in t[36:68]]
+    for r in records_of(TRITON):
+        d, s = r["addresses"], r["sources"]
         d0, s0 = min(d) // 512 * 512, min(s) // 128 * 128
-        out.append((t[0][1:], [x - d0 for x in d], [x - s0 for x in s]))
+        out.append((r["site"], [x - d0 for x in d], [x - s0 for x in s]))
     return out
 
 

@@ -12,13 +12,15 @@ what was measured, on which GPU and by which command, then `site,wavefronts,sass
 one row per case: the "L1 Wavefronts Shared" of the case's one LDS or STS
 of its width. A launch without exactly one such instruction executed once,
 or a page with another number of launches than the trace has cases, is an
-error naming the case (exit 2); nothing is written then. Standard library only."""
+error naming the case (exit 2), and so is a malformed trace (naming its line); nothing is
+written then. Standard library and the project's readers of traces and ncu pages (the Python module)."""
 import os
 import sys
 
 if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
 from validate.sm90.probes.ncu_pages import instructions, read_source  # noqa: E402
+from validate.sm90.case_format import records_of  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SUFFIX = {1: ".U8", 2: ".U16", 4: "", 8: ".64", 16: ".128"}  # the SASS width suffix of LDS/STS
@@ -31,13 +33,11 @@ class Refused(Exception):
 def cases(trace):
     """[(site, op, width)] of a text trace's instruction lines, in order."""
     out = []
-    for n, line in enumerate(open(trace), 1):
-        if not line.startswith("@"):
-            continue
-        site, op, width = line.split()[:3]
-        if op not in ("ld", "st") or int(width) not in SUFFIX:
-            raise Refused(f"{trace}:{n}: {op} {width}: the microbench runs ld and st of 1, 2, 4, 8 or 16 bytes")
-        out.append((site[1:], op, int(width)))
+    for r in records_of(trace):
+        if r["op"] not in ("ld", "st") or r["width"] not in SUFFIX:
+            raise Refused(f"{trace}:{r['line']}: {r['op']} {r['width']}: the microbench runs ld and st of 1, 2, 4, 8 "
+                          "or 16 bytes")
+        out.append((r["site"], r["op"], r["width"]))
     return out
 
 
@@ -65,7 +65,7 @@ def main(argv):
     sm90 = argv[5] if len(argv) == 6 else HERE
     try:
         body = rows(name, sass_csv, sm90)
-    except (Refused, OSError) as e:
+    except (Refused, OSError, ValueError) as e:  # ValueError: a malformed trace, named file:line by the reader
         print(f"collect_set: {e}", file=sys.stderr)
         return 2
     out = os.path.join(sm90, "measured", name + ".csv")

@@ -32,6 +32,10 @@ import subprocess
 import sys
 import tempfile
 
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.sm90.case_format import line, records_of  # noqa: E402
+
 
 def model(bankcheck, lines):
     with tempfile.NamedTemporaryFile("w", suffix=".trace", delete=False) as f:
@@ -46,25 +50,25 @@ def model(bankcheck, lines):
 
 
 def with_op(records, op_of):
-    return [" ".join([t[0], op_of(t), *t[2:]]) for t in records]
+    return [line(r["site"], op_of(r), r["width"], r["addresses"], r["sources"]) for r in records]
 
 
 def main():
     bankcheck, trace = sys.argv[1], sys.argv[2]
-    records = [l.split() for l in open(trace) if l.startswith("@")]
-    form = {t[0][1:]: t[0].split("-")[3] for t in records}
-    zmode = {t[0][1:]: t[0].split("-")[4] for t in records}
-    today = model(bankcheck, [" ".join(t) for t in records])
-    cg = lambda t: form[t[0][1:]].startswith("cg")  # noqa: E731
-    store = model(bankcheck, with_op(records, lambda t: "cpasync.cg.zfill" if cg(t) else "cpasync"))
-    plain = model(bankcheck, with_op(records, lambda t: "cpasync.cg" if cg(t) else "cpasync"))
+    records = records_of(trace)
+    form = {r["site"]: r["site"].split("-")[3] for r in records}
+    zmode = {r["site"]: r["site"].split("-")[4] for r in records}
+    today = model(bankcheck, with_op(records, lambda r: r["op"]))
+    cg = lambda r: form[r["site"]].startswith("cg")  # noqa: E731
+    store = model(bankcheck, with_op(records, lambda r: "cpasync.cg.zfill" if cg(r) else "cpasync"))
+    plain = model(bankcheck, with_op(records, lambda r: "cpasync.cg" if cg(r) else "cpasync"))
     print("# " + __doc__.strip().splitlines()[0])
     print("# site operand today store rule6b hypothesis")
-    for t in records:
-        site = t[0][1:]
+    for r in records:
+        site = r["site"]
         z = zmode[site]
         operand = "-" if z == "partial" else ("!P" if z.startswith("neg") else "P") + z[-1]
-        hyp = store[site] if operand == "P0" and cg(t) else plain[site]
+        hyp = store[site] if operand == "P0" and cg(r) else plain[site]
         print(site, operand, today[site], store[site], plain[site], hyp)
 
 

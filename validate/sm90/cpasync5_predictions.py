@@ -31,6 +31,7 @@ import sys
 if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
 from validate.sm90.ltc_predictions import model  # noqa: E402  (site -> the model's wavefronts, or nm)
+from validate.sm90.case_format import records_of  # noqa: E402
 
 
 def quarter_cost(dst, src, lanes, less_one):
@@ -48,7 +49,7 @@ def quarter_cost(dst, src, lanes, less_one):
 
 
 def rule(dst, src, less_one):
-    active = [l for l in range(32) if dst[l] != "-"]
+    active = [l for l in range(32) if dst[l] is not None]
     if all(src[l] == "z" for l in active) or all(src[l] != "z" for l in active):
         return None  # not the mixed case: today's count stands
     return sum(quarter_cost(dst, src, [l for l in active if l // 8 == q], less_one) for q in range(4))
@@ -56,7 +57,7 @@ def rule(dst, src, less_one):
 
 def write_pass(dst, src):
     """The `write` reading: None where it declines."""
-    active = [l for l in range(32) if dst[l] != "-"]
+    active = [l for l in range(32) if dst[l] is not None]
     total, pairs_by_quarter = 0, set()
     for q in range(4):
         lanes = [l for l in active if l // 8 == q]
@@ -89,13 +90,8 @@ def main():
     today = model(bankcheck, trace)
     print("# Predictions for the fifth cp.async run (seed 5151), before it is measured")
     print("# site today row bank none write")
-    for line in open(trace):
-        if not line.startswith("@"):
-            continue
-        t = line.split("#")[0].split()
-        i = t.index("from")
-        dst, src = t[3:i], t[i + 1:]
-        site = t[0][1:]
+    for r in records_of(trace):
+        site, dst, src = r["site"], r["addresses"], r["sources"]  # None: an idle lane; "z": a zero-filling source
         cols = [rule(dst, src, f) for f in (same_rows(dst), other_quads(dst), lambda r, z: False)]
         mixed = rule(dst, src, lambda r, z: False) is not None
         write = write_pass(dst, src) if mixed else today.get(site, "?")

@@ -25,13 +25,13 @@ import sys
 if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
 from validate.sm90.ltc_predictions import model  # noqa: E402
+from validate.sm90.case_format import records_of  # noqa: E402
 
 
 def copies(trace):
     """(site, destinations, sources (None: zero-filling), the line's comment) per copy of a trace."""
-    for line in open(trace):
-        if line.startswith("@"):
-            yield (*lanes_of(line), line.split("#", 1)[1] if "#" in line else "")
+    for r in records_of(trace, comments=True):
+        yield r["site"], r["addresses"], [None if s == "z" else s for s in r["sources"]], r["comment"]
 
 
 def store(lanes, dst):
@@ -69,12 +69,6 @@ def print_predictions(bankcheck, trace, lines, columns):
     for site, dst, src, comment in copies(trace):
         if comment.strip():
             print(site, comment.split()[1], today.get(site, "nm"), *columns(dst, src))
-
-
-def lanes_of(line):
-    t = line.split("#")[0].split()
-    i = t.index("from")
-    return t[0][1:], [int(x) for x in t[3:i]], [None if x == "z" else int(x) for x in t[i + 1:]]
 
 
 def quarter_terms(dst, src, q):

@@ -12,7 +12,7 @@ the cases, how many kernel-level counts equal the shared form's in the same
 run (else the set's committed measurement, validate/sm90/measured/SET.csv),
 and how many per-instruction counts equal the form's own kernel-level count.
 With --csv, every case's counts instead (site, op, width, form, kernel,
-instruction, sass). Standard library only (and the project's ncu readers)."""
+instruction, sass). Standard library only (and the project's readers of traces and ncu pages)."""
 import csv
 import glob
 import os
@@ -23,6 +23,7 @@ if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
 from validate.harness.ncu_csv import number, read_raw  # noqa: E402
 from validate.sm90.probes.ncu_pages import instructions, read_source  # noqa: E402
+from validate.sm90.case_format import records_of  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHARED_OPS = ("LDS", "STS", "LD.", "ST.", "LD ", "ST ")
@@ -30,8 +31,7 @@ SHARED_OPS = ("LDS", "STS", "LD.", "ST.", "LD ", "ST ")
 
 def chunk_sites(path):
     """[(site, op, width)] of one chunk's trace, in order."""
-    with open(path) as f:
-        return [(t[0][1:], t[1], int(t[2])) for t in (line.split() for line in f if line.startswith("@"))]
+    return [(r["site"], r["op"], r["width"]) for r in records_of(path)]
 
 
 def committed(set_name):

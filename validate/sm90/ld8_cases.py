@@ -6,12 +6,18 @@ import random
 from validate.sm90.case_format import SHARED, W, line
 
 def ld8mix_cases():
+    """The ld8mix set's trace lines (every one `ld 8`)."""
+    return [line(site, "ld", 8, a) for site, a in ld8mix_requests()]
+
+
+def ld8mix_requests():
+    """[(site, addresses per lane, None idle)] of the ld8mix set, in order."""
     rnd = random.Random(8_2026_11_23)
     out = []
 
     def add(name, a):
         assert len(a) == W and all(x is None or (0 <= x < SHARED and x % 8 == 0) for x in a), name
-        out.append(line(f"ld8mix-{name}", "ld", 8, a))
+        out.append((f"ld8mix-{name}", list(a)))  # a copy: callers reuse their list
 
     def pool(kind):
         """A source of distinct 8-byte addresses."""

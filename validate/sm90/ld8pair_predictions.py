@@ -3,11 +3,17 @@ measurement: per case, the degrees of the two half warps (d0, d1:
 the most distinct 4-byte words one bank serves to the half), the merged
 degree u (the same over the whole warp), and what rule 3 as documented
 (docs/bank-model.md) predicts per instruction and for the kernel-level
-counter. Brute force from the addresses; no bankcheck code.
+counter. Brute force from the addresses (read by the trace reader,
+validate/sm90/case_format.py); no bankcheck code beyond that.
 
     python3 validate/sm90/ld8pair_predictions.py > validate/sm90/ld8pair_predictions.txt
 """
+import os
 import sys
+
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.sm90.case_format import records_of  # noqa: E402
 
 W, BANKS = 32, 32
 
@@ -27,12 +33,8 @@ def pairs_up(addr, partner):
 
 def main(path):
     print("# site d0 d1 u merged rule3_instruction rule3_kernel")
-    for line in open(path):
-        if not line.startswith("@"):
-            continue
-        f = line.split()
-        site = f[0][1:]
-        addr = [None if x == "-" else int(x) for x in f[3:3 + W]]
+    for r in records_of(path):
+        site, addr = r["site"], r["addresses"]
         lo = [a for a in addr[:16] if a is not None]
         hi = [a for a in addr[16:] if a is not None]
         d0, d1, u = degree(lo), degree(hi), degree(lo + hi)

@@ -16,6 +16,10 @@ import os
 import subprocess
 import sys
 
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.sm90.case_format import records_of  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = os.path.join(HERE, "probes", "cases")
 
@@ -41,9 +45,9 @@ def model(bankcheck, trace):
 def twins(trace):
     """site -> twin site, from the trace's comments (`twin NAME`)."""
     out = {}
-    for line in open(trace):
-        if line.startswith("@") and "twin " in line:
-            out[line.split()[0][1:]] = line.rsplit("twin ", 1)[1].split()[0]
+    for r in records_of(trace, comments=True):
+        if "twin " in r["comment"]:
+            out[r["site"]] = r["comment"].rsplit("twin ", 1)[1].split()[0]
     return out
 
 
@@ -55,10 +59,8 @@ def main():
         trace = os.path.join(CASES, f"{kind}.trace")
         pred = model(bankcheck, trace)
         twin = twins(trace)
-        for line in open(trace):
-            if not line.startswith("@"):
-                continue
-            site = line.split()[0][1:]
+        for r in records_of(trace):
+            site = r["site"]
             t = twin.get(site, "-")
             print(site, t, plain.get(t, "-"), pred.get(site, "missing"))
 

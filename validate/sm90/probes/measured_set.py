@@ -16,6 +16,10 @@ import os
 import re
 import sys
 
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.sm90.case_format import line, records_of  # noqa: E402
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
 
@@ -28,27 +32,25 @@ def probed_rows(res, kind):
     return rows
 
 
-def refined(line, site, r):
-    """The case's trace line, its op refined from the SASS the probe compiled to."""
+def refined(op, r):
+    """The case's op, refined from the SASS the probe compiled to."""
     if ".BYPASS" not in r["sass"].split(" ")[0]:
-        return line
+        return op
     # The predicate operand's register decides (op refinement, capture/host/sass/op_refinement.hpp):
     # P0 the zero-fill form's cost, another register the plain form's, a negated one unmeasured.
     m = re.search(r",\s*(!?P[0-6T])(\s|,|;|$)", r["sass"])
     pred = m.group(1) if m else ""
-    op = "cpasync.unmeasured" if pred.startswith("!") else "cpasync.cg.zfill" if pred == "P0" else "cpasync.cg"
-    return line.replace(f"@{site} {line.split()[1]} ", f"@{site} {op} ", 1)
+    return "cpasync.unmeasured" if pred.startswith("!") else "cpasync.cg.zfill" if pred == "P0" else "cpasync.cg"
 
 
 def main(res, kind, name, gpu, command):
     rows = probed_rows(res, kind)
     out_trace, out_csv = [], []
-    for line in open(os.path.join(res, "cases", f"{kind}.trace")):
-        if not line.startswith("@"):
-            continue
-        site = line.split()[0][1:]
+    for case in records_of(os.path.join(res, "cases", f"{kind}.trace"), comments=True):
+        site = case["site"]
         r = rows[site]
-        out_trace.append(refined(line, site, r).rstrip("\n"))
+        out_trace.append(line(site, refined(case["op"], r), case["width"], case["addresses"], case["sources"],
+                              case["comment"].strip()))
         out_csv.append(f"{site},{r['wavefronts']},{r['sass'].split(' ')[0]}")
     with open(os.path.join(ROOT, "cases", f"{name}.trace"), "w") as f:
         f.write(f"# sm90 single-instruction {kind} cases of validate/sm90/probes (make_probe_cases.py), op refined from the SASS\n")

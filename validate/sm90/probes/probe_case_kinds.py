@@ -3,7 +3,7 @@ documents what a lane token means per kind): each `KIND_cases(c, ...)` adds
 the kind's cases to the case set `c` (make_probe_cases.Cases) in launch
 order, drawing only from the seeded `rnd` it is given, so the files stay
 reproducible byte for byte. Only the standard library is used."""
-from validate.sm90.make_cases import ld8mix_cases
+from validate.sm90.ld8_cases import ld8mix_requests
 
 W = 32
 SHARED = 48 * 1024
@@ -277,11 +277,9 @@ def ld8_cases(c):
     address (l^1, else l^2, else l^3, else the first active lane's), which
     changes nothing if read; `div`: every eighth from the fifth on."""
     idle_cases = []
-    for text in ld8mix_cases():
-        t = text.split()
-        addrs = [None if x == "-" else int(x) for x in t[3:3 + W]]
+    for site, addrs in ld8mix_requests():
         if any(a is None for a in addrs):
-            idle_cases.append((t[0][len("@ld8mix-"):], addrs))
+            idle_cases.append((site[len("ld8mix-"):], addrs))
     for i, (orig, addrs) in enumerate(idle_cases):
         first_active = next(a for a in addrs if a is not None)
         idle = [l for l, a in enumerate(addrs) if a is None]
