@@ -9,6 +9,7 @@ repository's build-gpu/python/ (the GPU machine's, carried by
 scripts/setup.sh), else an installed one (`pip install .`).
 """
 import importlib
+import importlib.machinery
 import importlib.util
 import pathlib
 import sys
@@ -22,15 +23,15 @@ def _load():
     except ImportError:
         pass
     for folder in (ROOT / "build-gpu" / "python", ROOT / "build" / "python"):
-        for path in folder.glob("bankcheck*.so"):
-            spec = importlib.util.spec_from_file_location("bankcheck", path)
-            module = importlib.util.module_from_spec(spec)
-            try:
+        # only a module built for this Python: its file name carries the ABI ("cpython-312-...")
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = folder / ("bankcheck" + suffix)
+            if path.is_file():
+                spec = importlib.util.spec_from_file_location("bankcheck", path)
+                module = importlib.util.module_from_spec(spec)
                 spec.loader.exec_module(module)
-            except ImportError:
-                continue  # built for another Python: try the next
-            sys.modules["bankcheck"] = module
-            return module
+                sys.modules["bankcheck"] = module
+                return module
     raise ImportError("the bankcheck Python module is not importable by Python "
                       f"{sys.version_info.major}.{sys.version_info.minor}: scripts/setup.sh builds it into "
                       "build/python/ (it needs nanobind, which setup fetches, and Python's headers); "
