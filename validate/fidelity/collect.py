@@ -22,7 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
 from validate.sm90.probes.ncu_pages import instructions, read_source  # noqa: E402
-from validate.sm90.case_format import records_of  # noqa: E402
+from validate.sm90.case_format import line, records_of  # noqa: E402
 
 SM90 = os.path.join(HERE, os.pardir, "sm90")
 
@@ -111,9 +111,9 @@ def collect_atom64(res, env):
         if served != [int(x) for x in rk] or len(execs) != a["inst_executed"]:
             sys.exit(f"{name}: the serving order does not give the measured ranks and executions")
         for e, lanes in enumerate(execs):
-            addrs = " ".join(str(8 * slots[l]) if l in lanes else "-" for l in range(32))
-            trace.append(f"@{name}/atom/e{e} atom.cast 8 {addrs}")
-            trace.append(f"@{name}/ld/e{e} ld 8 {addrs}")
+            addrs = [8 * slots[l] if l in lanes else None for l in range(32)]
+            trace.append(line(f"{name}/atom/e{e}", "atom.cast", 8, addrs))
+            trace.append(line(f"{name}/ld/e{e}", "ld", 8, addrs))
         csv.append(f"{name},{a['wavefronts']},{a['inst_executed']},{ld['wavefronts']},{ld['inst_executed']}")
     open(os.path.join(SM90, "cases", "fid64.trace"), "w").write("\n".join(trace) + "\n")
     open(os.path.join(SM90, "measured", "fid64.csv"), "w").write("\n".join(csv) + "\n")

@@ -27,7 +27,7 @@ if not __package__:  # run as a file: import validate.* from the repository root
 from validate.sm90.probes.ncu_pages import instructions, read_source  # noqa: E402
 from validate.fidelity.lds64_sites import orders, page_order  # noqa: E402
 from validate.fidelity.make_lds64_cases import SITES, rules  # noqa: E402
-from validate.sm90.case_format import records_of  # noqa: E402
+from validate.sm90.case_format import line, records_of  # noqa: E402
 
 SM90 = os.path.join(HERE, os.pardir, "sm90")
 FORMS = ["rur", "imm", "reg", "pred", "loop", "dep", "u64", "mix"]  # lds64.cu's Form, in order
@@ -144,7 +144,7 @@ def main():
         head += ["# " + l for l in env]
         head.append("site,wavefronts,executions,requests")
         open(os.path.join(SM90, "measured", "lds64.csv"), "w").write("\n".join(head + csv) + "\n")
-        lines = [f"@{q} ld 8 " + " ".join("-" if o is None else str(o) for o in off) for off, q in requests.items()]
+        lines = [line(q, "ld", 8, off) for off, q in requests.items()]
         open(os.path.join(SM90, "cases", "lds64.trace"), "w").write(
             "# the distinct warp requests of validate/fidelity/lds64.cu's sites (validate/fidelity/collect_lds64.py)\n"
             "warp 32\n" + "\n".join(lines) + "\n")

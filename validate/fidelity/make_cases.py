@@ -10,11 +10,15 @@ address, adjacent, spread and random, in distinct banks and in one bank.
 writes OUTDIR/ldst8.trace (a bankcheck text trace, one case per line, for
 validate/sm90/microbench.cu) and OUTDIR/atom64.cases (one case per line:
 name, then 32 slot indices of 8-byte elements, -1 for an inactive lane, for
-validate/fidelity/atom64.cu). Standard library only; the seed fixes every
-case (default 4646)."""
+validate/fidelity/atom64.cu). The trace's lines are validate/sm90/case_format.py's
+`line`. Standard library only; the seed fixes every case (default 4646)."""
 import os
 import random
 import sys
+
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.sm90.case_format import line  # noqa: E402
 
 SHARED = 48 * 1024
 SLOTS = 1024  # atom64.cu's shared array: 1024 eight-byte elements
@@ -112,8 +116,8 @@ def ldst8_cases(rng, n_per_op):
             groups = group_map(rng, kind)
             where = group_addresses(rng, groups, 8, layout)
             m = mask(rng, mk)
-            lanes = [str(where[groups[l]]) if (m >> l) & 1 else "-" for l in range(32)]
-            out.append(f"@fid8-{op}-{i:03d}-{kind}-{layout}-{mk} {op} 8 " + " ".join(lanes))
+            lanes = [where[groups[l]] if (m >> l) & 1 else None for l in range(32)]
+            out.append(line(f"fid8-{op}-{i:03d}-{kind}-{layout}-{mk}", op, 8, lanes))
     return out
 
 

@@ -15,10 +15,15 @@ only the timing (each warp delayed by a multiple of `stagger` cycles).
 writes OUTDIR/cpasync.cases (one case per line, for validate/fidelity/
 cpasync.cu) and OUTDIR/cpasync.trace (the same cases as bankcheck text trace
 records, op from the form, `z` for a zero-filling lane; each case's site
-names it). Standard library only; the seed fixes every case (default 4646)."""
+names it, written by validate/sm90/case_format.py's `line`). Standard library
+only; the seed fixes every case (default 4646)."""
 import os
 import random
 import sys
+
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.sm90.case_format import line  # noqa: E402
 
 OCC = [(1, 1), (132, 1), (132, 8), (264, 8)]
 FORMS = ["ca4", "ca8", "ca16", "cg16"]
@@ -174,16 +179,16 @@ class Writer:
         self.cases.append(" ".join([name, form, zmode, str(blocks), str(warps), str(stages), str(warp_stride),
                                     str(stage_stride), str(stagger), str(wait_each), str(zero_null)] + d + s +
                                    [str(sizes[l]) for l in range(32)]))
-        ts = [("-" if not act[l] else "z" if sizes[l] == 0 else str(src[l])) for l in range(32)]
+        td = [dst[l] if act[l] else None for l in range(32)]
+        ts = [("z" if sizes[l] == 0 else src[l]) if act[l] else None for l in range(32)]
         if zmode[:4] in ("negf", "posf") and not all(act):
             # The flat kernels (cpasync_reg_kernels.cuh) copy in every lane: a lane the mask leaves
             # out still copies, its destination 0 (the case's zero-initialized one), its source and
             # size as given. The trace records what runs.
-            d = [d[l] if act[l] else "0" for l in range(32)]
-            ts = [("z" if sizes[l] == 0 else str(src[l])) for l in range(32)]
+            td = [0 if a is None else a for a in td]
+            ts = ["z" if sizes[l] == 0 else src[l] for l in range(32)]
             tags = tags + ["masked lanes copy"]
-        self.trace.append(f"@{name} {op_of(form, zmode)} {w} " + " ".join(d) + " from " + " ".join(ts) +
-                          "  # " + " ".join(tags))
+        self.trace.append(line(name, op_of(form, zmode), w, td, ts, " ".join(tags)))
 
 
 def issue_family(out, rng):

@@ -29,13 +29,18 @@ small evaluator of CuTe layouts and swizzles (cute/swizzle.hpp's
 definition: the B bits at [M + S, M + S + B) XORed into [M, M + B)) and of
 the lane maps of docs/layout.md. Hardware, this file and the C++ code are
 three separate things; the test compares the last two, the measurement the
-first with the model. Standard library only; deterministic.
+first with the model. The trace lines are validate/sm90/case_format.py's
+`line`. Standard library only; deterministic.
 """
 import os
 import re
 import shlex
 import subprocess
 import sys
+
+if not __package__:  # run as a file: import validate.* from the repository root
+    sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
+from validate.sm90.case_format import line  # noqa: E402
 
 W = 32
 SHARED = 48 * 1024
@@ -339,13 +344,9 @@ def main():
             site = f"{case['name']}.i{k}"
             for a in addrs:
                 assert a is None or a + nbytes <= SHARED, site
-            cells = " ".join("-" if a is None else str(a) for a in addrs)
-            line = f"@{site} {op} {nbytes} {cells}"
-            if srcs is not None:
-                line += " from " + " ".join("-" if s is None else str(s) for s in srcs)
-            trace.append(line)
+            trace.append(line(site, op, nbytes, addrs, srcs))
             if kind is None:
-                ldst.append(f"@{site} {op} {nbytes} {cells}")
+                ldst.append(line(site, op, nbytes, addrs))
                 continue
             n = 8 * matrices if matrices else W
             mask = sum(1 << l for l, a in enumerate(addrs) if a is not None)

@@ -73,6 +73,7 @@ if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
 from validate.sm90.probes.probe_case_kinds import (S12_SASS, SHARED, W, atom_cases, cpasync_cases,  # noqa: E402,F401
                                                    global_cases, ld8_cases, matrix_cases, row_lanes, s12_cases)
+from validate.sm90.case_format import line  # noqa: E402
 from validate.sm90.probes.probe_cases_cgsrc import cgline_cases, cgsrc_cases  # noqa: E402
 from validate.sm90.probes.probe_cases_ltc import IGNORE_SOURCE, hinted_cases, zero_fill_cases  # noqa: E402
 
@@ -101,20 +102,10 @@ class Cases:
         self.rows.append({"name": name, "kind": kind, "variant": variant, "width": width, "used": used,
                           "mask": f"0x{mask:08x}", "note": note, "a": hw, "s": s})
         if trace is not None:
-            cells = ["-" if a is None else str(a) for a in addrs]
-            text = f"@{name} {op or kind} {width} " + " ".join(cells)
-            if src is not None:
-                text += " from " + " ".join("-" if a is None else str(a) for a in src)
-            if comment:
-                text += f"  # {comment}"
-            self.traces.setdefault(trace, []).append(text)
+            self.trace_line(trace, name, op or kind, width, addrs, comment, src)
 
-    def trace_line(self, trace, site, op, width, addrs, comment=""):
-        cells = ["-" if a is None else str(a) for a in addrs]
-        text = f"@{site} {op} {width} " + " ".join(cells)
-        if comment:
-            text += f"  # {comment}"
-        self.traces.setdefault(trace, []).append(text)
+    def trace_line(self, trace, site, op, width, addrs, comment="", src=None):
+        self.traces.setdefault(trace, []).append(line(site, op, width, addrs, src, comment))
 
 
 def main():
