@@ -125,8 +125,10 @@ NcuSourceTable parse_ncu_source(std::string_view text, const std::string& name) 
     try {
       const Columns col = header_columns(block.header->cells);
       launch.measured = !col.samples_only;
-      for (const NcuRow& row : block.rows)
-        if (line = row.line; launch.measured) add_instruction(launch, row.cells, col);
+      for (const NcuRow& row : block.rows) {
+        line = row.line;
+        if (launch.measured) add_instruction(launch, row.cells, col);
+      }
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(name + ":" + std::to_string(line) + ": " + e.what());
     }

@@ -5,9 +5,9 @@
 // line starting with "Address", then one row per SASS instruction with the
 // absolute PC in "Address". An instruction's offset is its PC minus the
 // block's first PC (the kernel's entry), which is how capture names sites.
-// ncu 2025.3 prints every block twice in a row; when every block is
-// followed by an identical one, the copies are dropped (never anything
-// less regular than that: two genuinely identical launches stay two).
+// The page's blocks and the rule for ncu's copies of them are ncu_page.hpp's:
+// by the page alone, copies are dropped only where every block is followed by
+// an identical one (two genuinely identical launches stay two otherwise).
 #include <cstdint>
 #include <string>
 #include <string_view>
