@@ -2,7 +2,7 @@
 // "A real program" are followed on a scratch folder with the page's blocks
 // that start with a `# file: PATH` or `// file: PATH` line, written as shown.
 // A probe set's two files alone must make a set that the regression test
-// (tests/model/measured_sets.hpp, what measured_sets_test.cpp runs on the
+// (tests/support/measured_sets.hpp, what measured_sets_test.cpp runs on the
 // committed sets) reads and finds equal to the model, with every measured row
 // a committed measurement; a real program's one file must add exactly its
 // programs to run_compare.sh's listing (LIST=1: no GPU), and compile.
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/model/measured_sets.hpp"
+#include "tests/support/measured_sets.hpp"
 #include "tests/pipe_output.hpp"
 #include "tests/scratch.hpp"
 #include "tests/skip.hpp"

@@ -3,7 +3,7 @@
 // set is checked here the moment its two files are committed
 // (validate/README.md, "A probe set"). Sets whose files this reading does not
 // cover are named, with the reason, and left to their own tests.
-#include "tests/model/measured_sets.hpp"
+#include "tests/support/measured_sets.hpp"
 
 #include <doctest/doctest.h>
 

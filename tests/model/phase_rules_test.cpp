@@ -21,7 +21,7 @@
 
 #include "sim/trace/trace_file.hpp"
 #include "sim/trace/trace_text.hpp"
-#include "tests/model/sm90_measured.hpp"
+#include "tests/support/sm90_measured.hpp"
 
 using namespace bankcheck;
 using namespace bankcheck::test;

@@ -18,7 +18,7 @@
 #include "model/bank_model.hpp"
 #include "sim/trace/trace_file.hpp"
 #include "sim/trace/trace_text.hpp"
-#include "tests/model/sm90_measured.hpp"
+#include "tests/support/sm90_measured.hpp"
 
 using namespace bankcheck;
 using namespace bankcheck::test;

@@ -15,7 +15,7 @@
 #include <sstream>
 
 #include "sim/layout/layout_check.hpp"
-#include "tests/model/sm90_measured.hpp"
+#include "tests/support/sm90_measured.hpp"
 #include "tests/sim/layout/probe_routes.hpp"
 
 using namespace bankcheck;
