@@ -12,7 +12,6 @@
 #include "capture/host/launch/launch_table.hpp"
 #include "capture/host/sass/sass_table.hpp"
 #include "capture/host/summary/summary_results.hpp"
-#include "model/cost_invariants.hpp"
 #include "sim/trace/trace_file.hpp"
 
 namespace bankcheck::cli {
@@ -71,7 +70,7 @@ void add_summary(html::ReportInput& input, const fs::path& dir, const html::Site
     }
     const capture::CostColumn& c = row.costs;
     r->totals += CostTotals{row.executions - c.unmodelled, row.lanes - c.unmodelled_lanes, c.wavefronts, c.ideal,
-                            conflicts_of(c.wavefronts, c.ideal), c.degree};
+                            c.degree};
     r->unmodelled += c.unmodelled;
     if (row.worst && (!r->worst.present || row.worst->excess > r->worst.cost.conflicts())) {
       r->worst = capture::worst_instruction(row);

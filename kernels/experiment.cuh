@@ -170,15 +170,15 @@ class Experiment {
           recorder.run(host(b), c.threads, 32, p, b);
         }
         file_ << c.key() << ',' << c.blocks << ',' << c.threads << ',' << c.shared << ',' << c.input_hash << ','
-              << p.load.instructions << ',' << p.load.wavefronts << ',' << p.load.conflicts << ','
-              << p.store.instructions << ',' << p.store.wavefronts << ',' << p.store.conflicts << '\n';
+              << p.load.instructions << ',' << p.load.wavefronts << ',' << p.load.conflicts() << ','
+              << p.store.instructions << ',' << p.store.wavefronts << ',' << p.store.conflicts() << '\n';
         for (const auto& [key, t] : p.by_site)
           sites_file_ << c.key() << ',' << key.first << ',' << op_name(key.second) << ',' << t.instructions << ','
-                      << t.wavefronts << ',' << t.conflicts << '\n';
+                      << t.wavefronts << ',' << t.conflicts() << '\n';
         sites_file_.flush();
         std::printf("predicted %-60s ld %llu wf (%llu conflicts)  st %llu wf (%llu conflicts)\n", c.key().c_str(),
-                    (unsigned long long)p.load.wavefronts, (unsigned long long)p.load.conflicts,
-                    (unsigned long long)p.store.wavefronts, (unsigned long long)p.store.conflicts);
+                    (unsigned long long)p.load.wavefronts, (unsigned long long)p.load.conflicts(),
+                    (unsigned long long)p.store.wavefronts, (unsigned long long)p.store.conflicts());
         break;
       }
       case Mode::profile: {

@@ -36,7 +36,7 @@ nb::dict totals_of(const CostTotals& t, std::uint64_t unmodelled) {
   const bool costed = t.instructions > 0 || unmodelled == 0;
   d["wavefronts"] = costed ? nb::cast(t.wavefronts) : nb::none();
   d["ideal"] = costed ? nb::cast(t.ideal) : nb::none();
-  d["conflicts"] = costed ? nb::cast(t.conflicts) : nb::none();
+  d["conflicts"] = costed ? nb::cast(t.conflicts()) : nb::none();
   d["worst_degree"] = costed ? nb::cast(t.worst_degree) : nb::none();
   d["modelled"] = unmodelled == 0;
   d["unmodelled_instructions"] = unmodelled;

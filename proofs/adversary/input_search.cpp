@@ -172,7 +172,7 @@ struct SearchObjective {
     std::uint64_t v = 0;
     for (const auto& site : r.sites) {
       if (!sites.empty() && std::find(sites.begin(), sites.end(), site.site) == sites.end()) continue;
-      v += quantity == "conflicts" ? site.cost.conflicts : site.cost.wavefronts;
+      v += quantity == "conflicts" ? site.cost.conflicts() : site.cost.wavefronts;
     }
     return v;
   }

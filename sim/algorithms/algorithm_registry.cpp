@@ -249,10 +249,9 @@ AlgorithmReport run_algorithm(std::string_view name, const Params& params, const
     CostTotals covered;
     for (const auto& s : report.sites) {
       if (!pr.sites.empty() && std::find(pr.sites.begin(), pr.sites.end(), s.site) == pr.sites.end()) continue;
-      covered.wavefronts += s.cost.wavefronts;
-      covered.conflicts += s.cost.conflicts;
+      covered += s.cost;
     }
-    report.replayed_for_prediction = pr.quantity == "conflicts" ? covered.conflicts : covered.wavefronts;
+    report.replayed_for_prediction = pr.quantity == "conflicts" ? covered.conflicts() : covered.wavefronts;
   }
   return report;
 }

@@ -44,7 +44,7 @@ nlohmann::ordered_json instruction_data(const ReportInstruction& i, std::size_t 
   const auto cost = [&](std::uint64_t v) { return costed ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
   j["wavefronts"] = cost(i.totals.wavefronts);
   j["ideal"] = cost(i.totals.ideal);
-  j["conflicts"] = cost(i.totals.conflicts);
+  j["conflicts"] = cost(i.totals.conflicts());
   j["degree"] = cost(i.totals.worst_degree);
   j["not_modelled"] = i.unmodelled;
   j["verdict"] = i.verdict;
@@ -67,8 +67,9 @@ nlohmann::ordered_json report_data(const ReportInput& input, const BankModel& mo
     if (!totals.count(i.kernel)) names.push_back(i.kernel);
     totals[i.kernel] += i.totals;
   }
-  std::stable_sort(names.begin(), names.end(),
-                   [&](const std::string& a, const std::string& b) { return totals[a].conflicts > totals[b].conflicts; });
+  std::stable_sort(names.begin(), names.end(), [&](const std::string& a, const std::string& b) {
+    return totals[a].conflicts() > totals[b].conflicts();
+  });
   nlohmann::ordered_json doc;
   doc["title"] = input.title;
   doc["model"] = model.describe();
@@ -105,8 +106,8 @@ nlohmann::ordered_json report_data(const ReportInput& input, const BankModel& mo
     kernel["executions"] = executions;
     kernel["wavefronts"] = t.wavefronts;
     kernel["ideal"] = t.ideal;
-    kernel["conflicts"] = t.conflicts;
-    kernel["conflict_cycles"] = static_cast<double>(t.conflicts) * cycles;
+    kernel["conflicts"] = t.conflicts();
+    kernel["conflict_cycles"] = static_cast<double>(t.conflicts()) * cycles;
     kernel["verdicts"] = verdict_text;
     kernel["not_modelled"] = not_modelled;
     kernel["notes"] = notes;

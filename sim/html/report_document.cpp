@@ -95,8 +95,11 @@ std::vector<ReportInstruction> instructions_of_results(const nlohmann::json& doc
     if (s.contains("sass")) r.sass = s["sass"].get<std::string>();
     r.source = source_of_json(s);
     const auto& t = s["totals"];
-    r.totals = CostTotals{count(t, "instructions"), count(t, "lane_accesses"), count(t, "wavefronts"),
-                          count(t, "ideal"),        count(t, "conflicts"),     static_cast<std::uint32_t>(count(t, "worst_degree"))};
+    r.totals = CostTotals{count(t, "instructions"), count(t, "lane_accesses"), count(t, "wavefronts"), count(t, "ideal"),
+                          static_cast<std::uint32_t>(count(t, "worst_degree"))};
+    // The totals derive their conflicts; a document whose own disagree (or would be negative) is not one bankcheck wrote.
+    if (r.totals.wavefronts < r.totals.ideal || r.totals.conflicts() != count(t, "conflicts"))
+      throw std::invalid_argument(name + ": site " + r.site + ": conflicts are not wavefronts - ideal");
     for (const auto& [kind, c] : t["unmodelled"].items()) r.unmodelled += count(c, "instructions");
     out.push_back(std::move(r));
   }

@@ -7,7 +7,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/cost_invariants.hpp"
 #include "sim/parallel/parallel_for.hpp"
 #include "sim/replay/parallel_replay.hpp"
 #include "sim/trace/trace_file.hpp"
@@ -21,7 +20,7 @@ using Json = nlohmann::json;
 // ---- one file's summary, as a rank sends it ---------------------------------
 
 Json totals_to_json(const CostTotals& t) {
-  return {t.instructions, t.lane_accesses, t.wavefronts, t.ideal, t.conflicts, t.worst_degree, t.fewer_on_kernel_counter};
+  return {t.instructions, t.lane_accesses, t.wavefronts, t.ideal, t.conflicts(), t.worst_degree, t.fewer_on_kernel_counter};
 }
 CostTotals totals_from_json(const Json& j) {
   CostTotals t;
@@ -29,13 +28,14 @@ CostTotals totals_from_json(const Json& j) {
   t.lane_accesses = j[1];
   t.wavefronts = j[2];
   t.ideal = j[3];
-  t.conflicts = j[4];
   t.worst_degree = j[5];
   t.fewer_on_kernel_counter = j[6];
-  if (t.fewer_on_kernel_counter > t.conflicts)
-    throw std::runtime_error("replay: a worker's totals have more kernel-counter savings than conflicts");
-  if (t.conflicts != conflicts_of(t.wavefronts, t.ideal))  // a rank's totals, checked as the model's are
+  // A rank's totals, checked as the model's are (conflicts() throws where wavefronts < ideal), and against the
+  // conflicts the rank sent beside them ([4]).
+  if (t.conflicts() != j[4].get<std::uint64_t>())
     throw std::runtime_error("replay: a worker's totals have conflicts != wavefronts - ideal");
+  if (t.fewer_on_kernel_counter > t.conflicts())
+    throw std::runtime_error("replay: a worker's totals have more kernel-counter savings than conflicts");
   return t;
 }
 Json worst_to_json(const WorstInstruction& w) {

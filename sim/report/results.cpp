@@ -18,7 +18,7 @@ std::string percent(std::uint64_t part, std::uint64_t whole) {
 
 Verdict verdict_of(const CostTotals& totals) {
   if (totals.lane_accesses == 0) return Verdict::no_accesses;
-  return totals.conflicts == 0 ? Verdict::conflict_free : Verdict::conflicts;
+  return totals.conflicts() == 0 ? Verdict::conflict_free : Verdict::conflicts;
 }
 
 nlohmann::ordered_json instruction_identity_json(const InstructionRow& r) {
@@ -52,7 +52,7 @@ Verdict verdict_of(const Results& r) {
 
 bool gate_passes(const Results& r) {
   if (!r.fail_on_conflicts) return true;
-  return r.totals.conflicts <= *r.fail_on_conflicts && unmodelled_instructions(r) == 0;
+  return r.totals.conflicts() <= *r.fail_on_conflicts && unmodelled_instructions(r) == 0;
 }
 
 int exit_code_of(const Results& r) {
@@ -71,8 +71,8 @@ std::string exit_reason(const Results& r) {
            " instructions); nothing was checked, so this is not a proof of conflict-freedom";
   }
   if (gate_passes(r)) return {};
-  if (r.totals.conflicts > *r.fail_on_conflicts)
-    return "--fail-on-conflicts: " + std::to_string(r.totals.conflicts) + " conflicts exceed the threshold " +
+  if (r.totals.conflicts() > *r.fail_on_conflicts)
+    return "--fail-on-conflicts: " + std::to_string(r.totals.conflicts()) + " conflicts exceed the threshold " +
            std::to_string(*r.fail_on_conflicts);
   return "--fail-on-conflicts: " + std::to_string(unmodelled_instructions(r)) +
          " instructions are not modelled, so their conflicts are unknown";
@@ -135,8 +135,8 @@ std::string verdict_line(const Results& r) {
     case Verdict::global_only: return global_only_line(r);
     case Verdict::conflicts: break;
   }
-  return std::to_string(t.conflicts) + " of " + std::to_string(t.wavefronts) + " wavefronts are bank conflicts (" +
-         percent(t.conflicts, t.wavefronts) + "); worst " + std::to_string(t.worst_degree) + "-way";
+  return std::to_string(t.conflicts()) + " of " + std::to_string(t.wavefronts) + " wavefronts are bank conflicts (" +
+         percent(t.conflicts(), t.wavefronts) + "); worst " + std::to_string(t.worst_degree) + "-way";
 }
 
 }  // namespace bankcheck::report

@@ -58,7 +58,7 @@ bool costs_unknown(const CostTotals& t, std::uint64_t unmodelled) { return t.ins
 std::string csv_costs(const CostTotals& t, std::uint64_t unmodelled) {
   const std::string counted = std::to_string(t.instructions) + "," + std::to_string(t.lane_accesses) + ",";
   if (costs_unknown(t, unmodelled)) return counted + ",,,";
-  return counted + std::to_string(t.wavefronts) + "," + std::to_string(t.ideal) + "," + std::to_string(t.conflicts) +
+  return counted + std::to_string(t.wavefronts) + "," + std::to_string(t.ideal) + "," + std::to_string(t.conflicts()) +
          "," + std::to_string(t.worst_degree);
 }
 
@@ -93,7 +93,7 @@ void text_totals_table(std::ostream& out, const std::string& title, const std::s
     if (costs_unknown(x, r.unmodelled))
       out << std::setw(54) << "not modelled";
     else
-      out << std::setw(12) << x.wavefronts << "  " << std::setw(12) << x.ideal << "  " << std::setw(12) << x.conflicts
+      out << std::setw(12) << x.wavefronts << "  " << std::setw(12) << x.ideal << "  " << std::setw(12) << x.conflicts()
           << "  " << std::setw(12) << x.worst_degree;
     if (any_unmodelled) out << "  " << std::setw(12) << r.unmodelled;
     out << r.suffix << "\n";
@@ -112,7 +112,7 @@ void write_text_totals(std::ostream& out, const Results& r) {
       << "  lane accesses  " << t.lane_accesses << "\n"
       << "  wavefronts     " << cost_line(t.wavefronts) << "\n"
       << "  ideal          " << cost_line(t.ideal) << "\n"
-      << "  conflicts      " << cost_line(t.conflicts) << "\n"
+      << "  conflicts      " << cost_line(t.conflicts()) << "\n"
       << "  worst degree   " << cost_line(t.worst_degree) << "\n";
   if (not_costed > 0) out << "  not modelled   " << not_costed << " instructions (in no count above)\n";
   if (r.kernel_counter_known && t.fewer_on_kernel_counter > 0 && !costs_unknown(t, not_costed))
@@ -164,7 +164,7 @@ nlohmann::ordered_json totals_json(const CostTotals& t, const Unmodelled& unmode
   const auto or_null = [&](auto v) { return known ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
   nlohmann::ordered_json j = {{"instructions", t.instructions},      {"lane_accesses", t.lane_accesses},
                               {"wavefronts", or_null(t.wavefronts)}, {"ideal", or_null(t.ideal)},
-                              {"conflicts", or_null(t.conflicts)},   {"worst_degree", or_null(t.worst_degree)},
+                              {"conflicts", or_null(t.conflicts())},   {"worst_degree", or_null(t.worst_degree)},
                               {"modelled", not_costed == 0}};
   j["unmodelled"] = nlohmann::ordered_json::object();
   for (const auto& [kind, c] : unmodelled)
@@ -288,7 +288,7 @@ void ResultsWriter::finish_text(const Results& r) {
   if (r.timing && t.wavefronts > 0)
     out_ << "time: " << t.wavefronts << " wavefronts keep an SM's shared-memory pipe busy about "
          << static_cast<double>(t.wavefronts) * r.timing->cycles_per_wavefront << " cycles, "
-         << static_cast<double>(t.conflicts) * r.timing->cycles_per_wavefront
+         << static_cast<double>(t.conflicts()) * r.timing->cycles_per_wavefront
          << " of them for conflicts (measured: " << r.timing->cycles_per_wavefront
          << " cycle per wavefront; a dependent load waits " << r.timing->load_cycles_per_extra
          << " cycles more per extra wavefront)\n";
@@ -298,7 +298,7 @@ void ResultsWriter::finish_text(const Results& r) {
   if (r.worst) write_text_worst(out_, *r.worst);
   if (r.fail_on_conflicts && verdict_of(t) != Verdict::no_accesses) {
     out_ << "gate: --fail-on-conflicts=" << *r.fail_on_conflicts << ": ";
-    if (gate_passes(r)) out_ << "passed (" << t.conflicts << " conflicts)\n";
+    if (gate_passes(r)) out_ << "passed (" << t.conflicts() << " conflicts)\n";
     else out_ << "FAILED (" << exit_reason(r).substr(std::string("--fail-on-conflicts: ").size()) << ")\n";
   }
 }
@@ -340,7 +340,7 @@ void ResultsWriter::finish_json(const Results& r) {
     const double c = r.timing->cycles_per_wavefront;
     nlohmann::ordered_json time = {{"cycles_per_wavefront", c},
                                    {"pipe_cycles", static_cast<double>(r.totals.wavefronts) * c},
-                                   {"conflict_cycles", static_cast<double>(r.totals.conflicts) * c},
+                                   {"conflict_cycles", static_cast<double>(r.totals.conflicts()) * c},
                                    {"load_cycles_per_extra_wavefront", r.timing->load_cycles_per_extra},
                                    {"source", std::string(r.timing->source)}};
     nlohmann::ordered_json sites = nlohmann::ordered_json::array();
@@ -350,7 +350,7 @@ void ResultsWriter::finish_json(const Results& r) {
         return known ? nlohmann::ordered_json(static_cast<double>(n) * c) : nlohmann::ordered_json(nullptr);
       };
       sites.push_back({{"site", s.site}, {"pipe_cycles", cycles(s.totals.wavefronts)},
-                       {"conflict_cycles", cycles(s.totals.conflicts)}});
+                       {"conflict_cycles", cycles(s.totals.conflicts())}});
     }
     time["sites"] = sites;
     doc["time"] = time;

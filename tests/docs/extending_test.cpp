@@ -89,7 +89,7 @@ TEST_CASE("the example runs as the page says: its hand-computed conflicts, then 
   const auto model = bankcheck::make_preset("dmm", static_cast<unsigned>(params.at("w")));
   const auto random = bankcheck::InputChoice::parse("random", 1);
   const bankcheck::AlgorithmReport r = bankcheck::run_algorithm(name, params, random, model);
-  CHECK(r.total.conflicts == stated);
+  CHECK(r.total.conflicts() == stated);
   CHECK(r.total.instructions == 16);
   CHECK(r.outcome.output_ok);
   REQUIRE(r.outcome.prediction);
@@ -97,7 +97,7 @@ TEST_CASE("the example runs as the page says: its hand-computed conflicts, then 
   CHECK(r.outcome.prediction->holds(*r.replayed_for_prediction));
 
   params["pad"] = 1;
-  CHECK(bankcheck::run_algorithm(name, params, random, model).total.conflicts == 0);
+  CHECK(bankcheck::run_algorithm(name, params, random, model).total.conflicts() == 0);
   // Registering the same name again is refused, as the page says.
   CHECK_THROWS_AS(register_row_sum(), std::invalid_argument);
 }

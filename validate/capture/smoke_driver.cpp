@@ -111,7 +111,7 @@ int replay_trace(const std::string& trace) {
   auto source = open_trace(trace);
   const auto s = replay(*source, make_preset("sm90"));
   std::cout << "  instructions " << s.totals.instructions << " wavefronts " << s.totals.wavefronts << " conflicts "
-            << s.totals.conflicts << "\n";
+            << s.totals.conflicts() << "\n";
   for (const auto& k : s.unmodelled)
     std::cout << "  " << k.instructions << " instructions of kind '" << op_name(k.op) << " " << k.width
               << "' not modelled\n";

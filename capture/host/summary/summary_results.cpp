@@ -4,7 +4,6 @@
 #include <map>
 #include <tuple>
 
-#include "model/cost_invariants.hpp"
 #include "sim/report/replay_report.hpp"
 
 namespace bankcheck::capture {
@@ -36,7 +35,7 @@ void add_row(report::SiteRow& site, const InstructionSummary& row,
   site.width = row.width;
   const CostColumn& c = row.costs;
   site.totals += CostTotals{row.executions - c.unmodelled, row.lanes - c.unmodelled_lanes, c.wavefronts, c.ideal,
-                            conflicts_of(c.wavefronts, c.ideal), c.degree};
+                            c.degree};
   if (c.unmodelled == 0) return;
   for (report::UnmodelledCount* u : {&site.unmodelled[report::kind_name(row.op, row.width)],
                                      &run_unmodelled[report::kind_name(row.op, row.width)]}) {
@@ -79,7 +78,7 @@ report::Results summary_results(const std::vector<InstructionSummary>& rows, con
     r.sites.push_back(std::move(site));
   }
   std::stable_sort(r.sites.begin(), r.sites.end(), [](const report::SiteRow& a, const report::SiteRow& b) {
-    return a.totals.conflicts > b.totals.conflicts;
+    return a.totals.conflicts() > b.totals.conflicts();
   });
   r.header = {"capture  " + capture_dir + " (summary of " + std::to_string(launches.size()) +
                   " launches, costed on the GPU per instruction)",

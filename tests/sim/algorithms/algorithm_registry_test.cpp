@@ -112,7 +112,7 @@ TEST_CASE("worst-case inputs are worse where the layout allows it") {
   // split, thread-major, F = 16 = w, every key in partition 0: all lanes in one bank.
   const auto tm = run_algorithm("split-thread-major", {{"w", 16}, {"fanout", 16}}, worst, dmm);
   CHECK(tm.total.worst_degree == 16);
-  CHECK(run_algorithm("split", {{"w", 16}, {"fanout", 16}}, worst, dmm).total.conflicts == 0);
+  CHECK(run_algorithm("split", {{"w", 16}, {"fanout", 16}}, worst, dmm).total.conflicts() == 0);
   // CSS tree, m = w = 16, 32 threads: lane t in level-1 node (t mod 17)+1 -> 16-way probes.
   const auto css = run_algorithm("css", {{"w", 16}, {"m", 16}}, worst, dmm);
   CHECK(css.total.worst_degree == 16);
@@ -172,7 +172,7 @@ TEST_CASE("register_algorithm adds an algorithm that run_algorithm then runs; ba
                                make_preset("dmm", 8));
   CHECK(r.total.instructions == 1);
   CHECK(r.total.wavefronts == 2);
-  CHECK(r.total.conflicts == 1);
+  CHECK(r.total.conflicts() == 1);
   CHECK(r.sites.at(0).site == "stride-store.store");
   CHECK_THROWS_WITH_AS(resolve_params(find_algorithm("test-stride-store"), {{"stride", 65}}),
                        doctest::Contains("stride must be in 1..64"), std::invalid_argument);

@@ -22,7 +22,7 @@ html::ReportInstruction instruction(const std::string& kernel, std::uint64_t con
   i.site = kernel + "+0x10";
   i.op = "ld";
   i.width = 4;
-  i.totals = CostTotals{1, 32, 1 + conflicts, 1, conflicts, static_cast<std::uint32_t>(conflicts + 1)};
+  i.totals = CostTotals{1, 32, 1 + conflicts, 1, static_cast<std::uint32_t>(conflicts + 1)};
   i.source = report::SourceLine{report::FileLine{test::scratch("html_report_test.cu"), line}, {}};
   return i;
 }

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <utility>
 
 #include "sim/trace/trace_file.hpp"
 #include "tests/scratch.hpp"
@@ -47,7 +48,7 @@ TEST_CASE("a trace's sites: totals over every launch, the worst execution, the c
   CHECK(report::source_text(*i.source) == "k.cu:7");
   CHECK(i.totals.instructions == 8);
   CHECK(i.totals.wavefronts == 3 * 2 + 1 + 3 * 32 + 1);
-  CHECK(i.totals.conflicts == 3 * 1 + 3 * 31);
+  CHECK(i.totals.conflicts() == 3 * 1 + 3 * 31);
   REQUIRE(i.worst.present);
   CHECK(i.worst.cost.degree == 32);
   CHECK(i.worst.addr[1] == 128);
@@ -60,8 +61,16 @@ TEST_CASE("a results document's sites, without lanes; another schema is refused"
   const auto rows = html::instructions_of_results(doc, "l.json");
   REQUIRE(rows.size() == 1);
   CHECK(rows[0].kernel == "l.json");
-  CHECK(rows[0].totals.conflicts == 4);
+  CHECK(rows[0].totals.conflicts() == 4);
   CHECK_FALSE(rows[0].worst.present);
+  // Conflicts that are not the wavefronts - ideal (or below zero) are not bankcheck's: refused, naming the site.
+  for (const auto& [wavefronts, conflicts] : {std::pair{6, 3}, std::pair{1, 0}}) {
+    auto wrong = doc;
+    wrong["sites"][0]["totals"]["wavefronts"] = wavefronts;
+    wrong["sites"][0]["totals"]["conflicts"] = conflicts;
+    CHECK_THROWS_WITH_AS(html::instructions_of_results(wrong, "w.json"), doctest::Contains("w.json: site r0: conflicts"),
+                         std::invalid_argument);
+  }
   CHECK_THROWS_WITH_AS(html::instructions_of_results(nlohmann::json::parse(R"({"schema_version": 9, "sites": []})"), "x.json"),
                        doctest::Contains("x.json: results schema version 9"), std::invalid_argument);
   CHECK_THROWS_AS(html::instructions_of_results(nlohmann::json::parse("[1]"), "x.json"), std::invalid_argument);

@@ -56,7 +56,7 @@ TEST_CASE("one report over the folder: sums by site, the worst names its file") 
     const auto r = report::replay_directory(dir.string(), files, sm90, o, Cluster::instance());
     REQUIRE(r.has_value());
     CHECK(r->totals.wavefronts == 39 + 39 + 6);
-    CHECK(r->totals.conflicts == 32 + 32);
+    CHECK(r->totals.conflicts() == 32 + 32);
     CHECK(r->totals.instructions == 7 + 7 + 4);
     REQUIRE(r->worst.has_value());
     CHECK(r->worst->site == "tile.column");

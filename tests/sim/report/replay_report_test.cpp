@@ -66,7 +66,7 @@ TEST_CASE("replay_report: totals, sites, the worst instruction, and rows of the 
     const Results r = replay_report(source, model, rows_of("mem", c.sites), writer, progress);
     CHECK(r.totals.instructions == c.instructions);
     CHECK(r.totals.wavefronts == c.wavefronts);
-    CHECK(r.totals.conflicts == c.conflicts);
+    CHECK(r.totals.conflicts() == c.conflicts);
     REQUIRE(r.worst.has_value());
     CHECK(r.worst->index == c.worst_index);
     CHECK(r.sites.size() == c.instructions);  // one instruction per site here
@@ -145,7 +145,7 @@ TEST_CASE("replay_report: the kernel-level counters beside the per-instruction c
     CHECK(r.totals.wavefronts == m.wavefronts);
     CHECK(m.kernel_wavefronts < m.wavefronts);  // the sets hold loads where the counters differ
     CHECK(r.totals.wavefronts - r.totals.fewer_on_kernel_counter == m.kernel_wavefronts);
-    CHECK(r.totals.conflicts - r.totals.fewer_on_kernel_counter == m.kernel_conflicts);
+    CHECK(r.totals.conflicts() - r.totals.fewer_on_kernel_counter == m.kernel_conflicts);
     const auto doc = nlohmann::json::parse(out.str());
     CHECK(doc["totals"]["kernel_counter"]["wavefronts"] == m.kernel_wavefronts);
     CHECK(doc["totals"]["kernel_counter"]["conflicts"] == m.kernel_conflicts);

@@ -14,7 +14,6 @@ Results with(std::uint64_t instructions, std::uint64_t lanes, std::uint64_t wave
   r.totals.lane_accesses = lanes;
   r.totals.wavefronts = wavefronts;
   r.totals.ideal = ideal;
-  r.totals.conflicts = wavefronts - ideal;
   return r;
 }
 }  // namespace

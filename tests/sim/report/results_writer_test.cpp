@@ -38,7 +38,6 @@ CostTotals totals(std::uint64_t instructions, std::uint64_t wavefronts, std::uin
   t.lane_accesses = 32 * instructions;
   t.wavefronts = wavefronts;
   t.ideal = ideal;
-  t.conflicts = wavefronts - ideal;
   t.worst_degree = degree;
   return t;
 }

@@ -52,7 +52,7 @@ TEST_CASE("summary rows as results: instructions added up over launches, ordered
   REQUIRE(r.sites.size() == 3);
   CHECK(r.sites[0].site == "k+0x20");
   CHECK(r.sites[0].sass == "LDS R0, [R1]");
-  CHECK(r.sites[0].totals.conflicts == 62);
+  CHECK(r.sites[0].totals.conflicts() == 62);
   CHECK(r.sites[0].totals.worst_degree == 32);
   CHECK(r.sites[1].site == "k+0x10");
   CHECK(r.sites[1].totals.instructions == 10);
@@ -62,7 +62,7 @@ TEST_CASE("summary rows as results: instructions added up over launches, ordered
   CHECK(r.unmodelled.at("ld 12").lane_accesses == 96);
   CHECK(r.totals.wavefronts == 74);
   CHECK(r.totals.ideal == 12);
-  CHECK(r.totals.conflicts == 62);
+  CHECK(r.totals.conflicts() == 62);
   REQUIRE(r.worst);
   CHECK(r.worst->site == "k+0x20");
   CHECK(r.worst->location == "launch 0 block 7,0,0 warp 3");

@@ -118,7 +118,7 @@ TEST_CASE("PBS worst case equals A_PBS = w(log K - log w + 1) - 1 per warp when 
         const auto* probe = site(r, "pbs.probe");
         REQUIRE(probe);
         CHECK(probe->cost.wavefronts == static_cast<std::uint64_t>(a_pbs * (Q / w)));
-        CHECK(probe->cost.conflicts == static_cast<std::uint64_t>((a_pbs - log2i(K)) * (Q / w)));
+        CHECK(probe->cost.conflicts() == static_cast<std::uint64_t>((a_pbs - log2i(K)) * (Q / w)));
         REQUIRE(r.outcome.prediction);
         CHECK(r.replayed_for_prediction == static_cast<std::uint64_t>(a_pbs * (Q / w)));
       }
@@ -145,7 +145,7 @@ TEST_CASE("PBS-CF is conflict free in the DMM on every input tried; the offset m
           auto r = run("pbs-cf", {{"w", w}, {"K", K}, {"key_bytes", kb}, {"queries", 8 * w}, {"u", 4 * w},
                                   {"printed", printed}},
                        "random", seed);
-          CHECK(r.total.conflicts == 0);
+          CHECK(r.total.conflicts() == 0);
           CHECK(r.replayed_for_prediction == 0u);
           if (printed == 0) CHECK(r.outcome.output_ok);
         }
@@ -153,7 +153,7 @@ TEST_CASE("PBS-CF is conflict free in the DMM on every input tried; the offset m
   for (std::int64_t printed : {0, 1}) {
     auto r = run("pbs-cf", {{"w", 32}, {"K", 32 * 32 * 4}, {"queries", 32}, {"u", 32}, {"offset_stride", 0},
                             {"printed", printed}}, "worst");
-    CHECK(site(r, "pbs-cf.probe")->cost.conflicts > 0);
+    CHECK(site(r, "pbs-cf.probe")->cost.conflicts() > 0);
     CHECK(r.outcome.output_ok);
   }
 }
@@ -169,8 +169,8 @@ TEST_CASE("PBS-CL: stage 1 conflict free, stage 2 within w - 1 accesses per warp
         const std::int64_t Q = 16 * w;
         auto r = run("pbs-cl", {{"w", w}, {"K", K}, {"queries", Q}, {"u", 2 * w}, {"printed", printed}}, input);
         const auto* probe = site(r, "pbs-cl.probe");
-        if (probe) CHECK(probe->cost.conflicts == 0);
-        if (const auto* check = site(r, "pbs-cl.window_check")) CHECK(check->cost.conflicts == 0);
+        if (probe) CHECK(probe->cost.conflicts() == 0);
+        if (const auto* check = site(r, "pbs-cl.window_check")) CHECK(check->cost.conflicts() == 0);
         if (printed == 0 || (in == "worst" && (K & (K - 1)) == 0)) CHECK(r.outcome.output_ok);  // printed: see above
         REQUIRE(r.replayed_for_prediction);
         CHECK(*r.replayed_for_prediction <= static_cast<std::uint64_t>((w - 1) * (Q / w)));
@@ -282,7 +282,7 @@ void check_corrected(int w, long K, std::mt19937_64& rng) {
   for (const auto& [name, cost] : r.sites) {
     CAPTURE(name);
     if (name.ends_with(".binary")) continue;
-    CHECK(cost.conflicts == 0);
+    CHECK(cost.conflicts() == 0);
   }
   // Stage 1 searches the K/w + 1 windows of a lane (w | K; one more window
   // otherwise): ceil(log2(windows)) probes per query, one wavefront each.

@@ -38,9 +38,9 @@ TEST_CASE("bitonic: sorts like std::sort; 2-way exactly in the stages with j < w
       const std::uint64_t expect_conflicts = n / 2 >= w ? small_j_stages * 4 * warps : 0;
       std::uint64_t stage_conflicts = 0;
       for (auto site : {"bitonic.read_lo", "bitonic.read_hi", "bitonic.write_lo", "bitonic.write_hi"})
-        stage_conflicts += tally.sites.at(site).conflicts;
+        stage_conflicts += tally.sites.at(site).conflicts();
       CHECK(stage_conflicts == expect_conflicts);
-      CHECK(tally.total.conflicts == stage_conflicts);  // load/out are consecutive
+      CHECK(tally.total.conflicts() == stage_conflicts);  // load/out are consecutive
     }
   }
 }

@@ -70,9 +70,9 @@ TEST_CASE("css: m = w, lanes in w distinct level-1 nodes: w-way unpadded, confli
     const auto& probe = plain.tally.sites.at("css.probe");
     CHECK(probe.instructions == 2 * m);
     CHECK(probe.worst_degree == w);
-    CHECK(probe.conflicts == std::uint64_t{m} * (w - 1));
+    CHECK(probe.conflicts() == std::uint64_t{m} * (w - 1));
     auto padded = run(m, 2, true, q, model);
-    CHECK(padded.tally.sites.at("css.probe").conflicts == 0);
+    CHECK(padded.tally.sites.at("css.probe").conflicts() == 0);
   }
 }
 

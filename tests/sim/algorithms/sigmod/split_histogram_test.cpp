@@ -47,7 +47,7 @@ TEST_CASE("split: histograms equal the CPU count; interleaved is conflict-free o
       std::vector<unsigned> keys(64 * 8);
       for (auto& k : keys) k = rng();
       auto r = run(keys, 64, fanout, HistogramLayout::interleaved, model);
-      CHECK(r.tally.total.conflicts == 0);  // lane t is always in bank t mod w (threads = 64 is a multiple of w)
+      CHECK(r.tally.total.conflicts() == 0);  // lane t is always in bank t mod w (threads = 64 is a multiple of w)
       run(keys, 64, fanout, HistogramLayout::thread_major, model);
     }
 }
@@ -66,9 +66,9 @@ TEST_CASE("split: thread_major on one partition is GCD(F, w)-way") {
       const auto& rd = r.tally.sites.at("split.count_read");
       CHECK(rd.instructions == 2 * per);
       CHECK(rd.worst_degree == g);
-      CHECK(rd.conflicts == std::uint64_t{2} * per * (g - 1));
+      CHECK(rd.conflicts() == std::uint64_t{2} * per * (g - 1));
       // Zeroing walks p = 0..F-1 with the same lane pattern t*F + p.
-      CHECK(r.tally.sites.at("split.zero").conflicts == std::uint64_t{2} * fanout * (g - 1));
+      CHECK(r.tally.sites.at("split.zero").conflicts() == std::uint64_t{2} * fanout * (g - 1));
     }
 }
 

@@ -42,13 +42,13 @@ TEST_CASE("transpose: output is the transpose; conflicts match the hand count on
       // One warp per tile row: w instructions per site.
       CHECK(write.instructions == w);
       CHECK(read.instructions == w);
-      CHECK(write.conflicts == 0);  // a row of w consecutive (or permuted) slots covers every bank once
+      CHECK(write.conflicts() == 0);  // a row of w consecutive (or permuted) slots covers every bank once
       if (layout == TransposeLayout::plain) {
         // Column c of the plain tile is c + r*w: all in bank c, w distinct cells -> w-way.
         CHECK(read.worst_degree == w);
-        CHECK(read.conflicts == std::uint64_t{w} * (w - 1));
+        CHECK(read.conflicts() == std::uint64_t{w} * (w - 1));
       } else {
-        CHECK(read.conflicts == 0);
+        CHECK(read.conflicts() == 0);
       }
     }
   }
