@@ -17,8 +17,12 @@ Run from the repository root: python3 tests/data/lineinfo/make_capture.py
 import csv
 import pathlib
 import re
+import sys
 
 HERE = pathlib.Path(__file__).parent
+sys.path.insert(0, str(HERE.resolve().parents[2]))  # the repository root: the trace format's writer is validate/'s
+from validate.sm90.case_format import line as trace_line  # noqa: E402
+
 OUT = HERE.parent / "captures" / "transpose"
 KERNELS = {
     "_Z15transpose_naivePfPKf": ("transpose_naive(float *, const float *)", 32),
@@ -60,9 +64,9 @@ def main():
         load = next(o for f, o, s, *_ in rows if f == function and s.startswith("LDS"))
         lines = ["# " + demangled + ": one block of 32x32 threads (tests/data/lineinfo/make_capture.py)", "warp 32"]
         for y in range(32):
-            lines.append(f"@{function}+{store:#x} st 4 " + " ".join(str(1024 + 4 * (pitch * y + x)) for x in range(32)))
+            lines.append(trace_line(f"{function}+{store:#x}", "st", 4, [1024 + 4 * (pitch * y + x) for x in range(32)]))
         for y in range(32):
-            lines.append(f"@{function}+{load:#x} ld 4 " + " ".join(str(1024 + 4 * (pitch * x + y)) for x in range(32)))
+            lines.append(trace_line(f"{function}+{load:#x}", "ld", 4, [1024 + 4 * (pitch * x + y) for x in range(32)]))
         trace = f"launch-{launch}.trace"
         (OUT / trace).write_text("\n".join(lines) + "\n")
         launches.append([launch, function, demangled, "1x1x1", "32x32x1", "", 64, 64, "captured", "", trace])
