@@ -21,6 +21,7 @@
 
 #include "sim/trace/trace_file.hpp"
 #include "sim/trace/trace_text.hpp"
+#include "tests/support/sm90_measured.hpp"
 
 // The file's own scope: the files of a test layer compile as one translation unit
 // (tests/CMakeLists.txt), where its helpers and using-directives must not meet another file's.
@@ -119,26 +120,10 @@ struct Measured {
 };
 
 std::vector<Measured> read_measured(const std::string& path) {
-  std::ifstream in(path);
-  REQUIRE_MESSAGE(in.good(), "cannot open " << path);
   std::vector<Measured> out;
-  std::string line;
-  bool header = false;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    if (!header) {
-      header = true;  // site,wavefronts,conflicts
-      continue;
-    }
-    std::stringstream ss(line);
-    Measured m;
-    std::string wf, cf;
-    std::getline(ss, m.site, ',');
-    std::getline(ss, wf, ',');
-    std::getline(ss, cf, ',');
-    m.wavefronts = std::stoull(wf);
-    m.conflicts = std::stoull(cf);
-    out.push_back(m);
+  for (const auto& cells : test::read_measured_csv(path).rows) {  // site,wavefronts,conflicts
+    REQUIRE(cells.size() >= 3);
+    out.push_back({cells[0], std::stoull(cells[1]), std::stoull(cells[2])});
   }
   return out;
 }

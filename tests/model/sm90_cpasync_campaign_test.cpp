@@ -6,6 +6,7 @@
 // rest is counted as not modelled, per op.
 #include <doctest/doctest.h>
 
+#include "tests/support/sm90_measured.hpp"
 #include "tests/support/tma_measured.hpp"
 
 #include <array>
@@ -33,24 +34,15 @@ struct Measured {
 };
 
 std::map<std::string, Measured> read_measured(const std::string& name) {
-  std::ifstream in(kCampaignRoot + "measured/" + name + ".csv");
-  REQUIRE_MESSAGE(in.good(), "cannot open measured/" << name << ".csv");
   std::map<std::string, Measured> out;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#' || line.rfind("site,", 0) == 0) continue;
-    std::stringstream ss(line);
-    std::string site, ideal, executions, total;
-    Measured m;
-    std::getline(ss, site, ',');
-    std::getline(ss, m.per_execution, ',');
-    std::getline(ss, ideal, ',');
-    std::getline(ss, executions, ',');
-    std::getline(ss, total, ',');
-    std::getline(ss, m.sass, ',');
-    std::getline(ss, m.predicate, ',');
-    m.executions = std::stoull(executions);
-    m.total = std::stoull(total);
-    out[site] = m;
+  for (const auto& cells : test::read_measured_csv(kCampaignRoot + "measured/" + name + ".csv").rows) {
+    REQUIRE(cells.size() >= 5);
+    Measured& m = out[cells[0]];
+    m.per_execution = cells[1];
+    m.executions = std::stoull(cells[3]);
+    m.total = std::stoull(cells[4]);
+    m.sass = cells.size() > 5 ? cells[5] : "";
+    m.predicate = cells.size() > 6 ? cells[6] : "";
   }
   return out;
 }
@@ -64,12 +56,8 @@ struct SetCounts {
 SetCounts check_campaign(const std::string& name) {
   const auto measured = read_measured(name);
   const BankModel sm90 = make_preset("sm90");
-  TextTraceReader trace(InputFile(kCampaignRoot + "cases/" + name + ".trace"));
-  TraceRecord rec;
   SetCounts n;
-  while (trace.next(rec)) {
-    const std::string& site = trace.sites().name(rec.site);
-    CAPTURE(site);
+  test::for_each_case(kCampaignRoot + "cases/" + name + ".trace", [&](const std::string& site, const TraceRecord& rec) {
     REQUIRE(measured.count(site) == 1);
     const Measured& m = measured.at(site);
     ++n.cases;
@@ -77,12 +65,12 @@ SetCounts check_campaign(const std::string& name) {
     const RequestCost c = sm90.cost(rec.request);
     if (!c.modelled) {
       ++n.unmodelled[rec.request.op];
-      continue;
+      return;
     }
     REQUIRE(m.per_execution != "-");
     CHECK(c.wavefronts == std::stoull(m.per_execution));
     n.equal[rec.request.op] += c.wavefronts == std::stoull(m.per_execution);
-  }
+  });
   CHECK(n.cases == measured.size());
   return n;
 }

@@ -31,6 +31,7 @@
 #include "model/bank_model.hpp"
 #include "sim/trace/trace_file.hpp"
 #include "sim/trace/trace_text.hpp"
+#include "tests/support/sm90_measured.hpp"
 
 namespace bankcheck::test {
 
@@ -50,33 +51,20 @@ struct MeasuredRow {
   std::uint64_t wavefronts = 0, conflicts = 0;
 };
 
-inline std::vector<std::string> csv_cells(const std::string& line) {
-  std::vector<std::string> cells;
-  std::stringstream ss(line);
-  for (std::string cell; std::getline(ss, cell, ',');) cells.push_back(cell);
-  return cells;
-}
-
 /// The rows of measured/NAME.csv by site; `columns` gets its header.
-inline std::map<std::string, MeasuredRow> read_measured_set(const std::filesystem::path& csv,
+inline std::map<std::string, MeasuredRow> read_measured_set(const std::filesystem::path& path,
                                                             std::vector<std::string>& columns, bool& declined) {
-  std::ifstream in(csv);
-  REQUIRE_MESSAGE(in.good(), "cannot open " << csv);
+  const MeasuredCsv csv = read_measured_csv(path.string());
+  columns = csv.columns;
+  declined = declined || csv.declined;
   std::map<std::string, MeasuredRow> rows;
-  for (std::string line; std::getline(in, line);) {
-    declined = declined || line.rfind("# declined:", 0) == 0;
-    if (line.empty() || line[0] == '#') continue;
-    const std::vector<std::string> cells = csv_cells(line);
-    if (columns.empty()) {
-      columns = cells;
-      if (columns.size() < 2 || columns[0] != "site" || columns[1] != "wavefronts") return rows;
-      continue;
-    }
-    REQUIRE_MESSAGE(cells.size() >= 2, csv << ": " << line);
+  if (columns.size() < 2 || columns[0] != "site" || columns[1] != "wavefronts") return rows;
+  for (const auto& cells : csv.rows) {
+    REQUIRE_MESSAGE(cells.size() >= 2, path << ": a row of " << cells.size() << " cells");
     MeasuredRow r;
     r.wavefronts = std::stoull(cells[1]);
     if (columns.size() > 2 && columns[2] == "conflicts") r.conflicts = std::stoull(cells.at(2));
-    REQUIRE_MESSAGE(rows.emplace(cells[0], r).second, csv << ": site " << cells[0] << " twice");
+    REQUIRE_MESSAGE(rows.emplace(cells[0], r).second, path << ": site " << cells[0] << " twice");
   }
   return rows;
 }

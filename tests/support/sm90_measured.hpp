@@ -23,20 +23,54 @@ inline std::vector<std::uint64_t> lanes(std::uint64_t base, std::uint64_t stride
   return a;
 }
 
+/// A measured set's CSV (validate/sm90/measured/NAME.csv): its column header
+/// (the first line that is not a comment), its rows as cells, and whether a
+/// comment line says `# declined: WHY` (tests/support/measured_sets.hpp).
+struct MeasuredCsv {
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> rows;
+  bool declined = false;
+};
+
+inline MeasuredCsv read_measured_csv(const std::string& path) {
+  std::ifstream in(path);
+  REQUIRE_MESSAGE(in.good(), "cannot open " << path);
+  MeasuredCsv csv;
+  for (std::string line; std::getline(in, line);) {
+    csv.declined = csv.declined || line.rfind("# declined:", 0) == 0;
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, ',');) cells.push_back(cell);
+    if (csv.columns.empty())
+      csv.columns = std::move(cells);
+    else
+      csv.rows.push_back(std::move(cells));
+  }
+  return csv;
+}
+
 /// A measured set of validate/sm90/measured: site -> per-instruction wavefronts.
 inline std::map<std::string, std::uint64_t> measured_wavefronts(const std::string& path) {
   std::map<std::string, std::uint64_t> measured;
-  std::ifstream in(path);
-  REQUIRE_MESSAGE(in.good(), "cannot open " << path);
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#' || line.rfind("site,", 0) == 0) continue;
-    std::stringstream ss(line);
-    std::string site, wf;
-    std::getline(ss, site, ',');
-    std::getline(ss, wf, ',');
-    measured[site] = std::stoull(wf);
+  for (const auto& cells : read_measured_csv(path).rows) {
+    REQUIRE(cells.size() >= 2);
+    measured[cells[0]] = std::stoull(cells[1]);
   }
   return measured;
+}
+
+/// f(site, record) for each case of a set's trace (validate/sm90/cases/NAME.trace),
+/// the site captured for the checks f makes.
+template <class F>
+void for_each_case(const std::string& trace_path, F f) {
+  TextTraceReader trace((InputFile(trace_path)));
+  TraceRecord rec;
+  while (trace.next(rec)) {
+    const std::string& site = trace.sites().name(rec.site);
+    CAPTURE(site);
+    f(site, rec);
+  }
 }
 
 inline std::uint64_t wavefronts(Op op, unsigned width, const std::vector<std::uint64_t>& a) {
@@ -58,12 +92,8 @@ inline CopySetCounts check_copy_set(const std::string& name,
   const std::string root = BANKCHECK_SOURCE_DIR "/validate/sm90/";
   std::map<std::string, std::uint64_t> measured = measured_wavefronts(root + "measured/" + name + ".csv");
   const BankModel sm90 = make_preset("sm90");
-  TextTraceReader trace(InputFile(root + "cases/" + name + ".trace"));
-  TraceRecord rec;
   CopySetCounts n;
-  while (trace.next(rec)) {
-    const std::string& site = trace.sites().name(rec.site);
-    CAPTURE(site);
+  for_each_case(root + "cases/" + name + ".trace", [&](const std::string& site, const TraceRecord& rec) {
     REQUIRE(measured.count(site) == 1);
     REQUIRE(rec.request.source.size() == 32);
     const RequestCost c = sm90.cost(rec.request);
@@ -71,11 +101,11 @@ inline CopySetCounts check_copy_set(const std::string& name,
     if (!c.modelled) {
       CHECK(std::find(unmodelled_ops.begin(), unmodelled_ops.end(), rec.request.op) != unmodelled_ops.end());
       ++n.unmodelled[rec.request.op];
-      continue;
+      return;
     }
     CHECK(c.wavefronts == measured[site]);
     n.equal[rec.request.op] += c.wavefronts == measured[site];
-  }
+  });
   CHECK(n.checked == measured.size());
   return n;
 }
