@@ -19,7 +19,7 @@ import sys
 
 if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
-from validate.sm90.cpasync9_predictions import print_predictions, quarter_reads, store  # noqa: E402
+from validate.sm90.cpasync9_predictions import print_predictions, quarter_reads, store, warp_columns  # noqa: E402
 
 
 def quarter(dst, src, q, store_all):
@@ -34,8 +34,7 @@ def main():
         "# Predictions for the twelfth cp.async run (seed 5858), written before it is measured",
         "# the rule: today (the model); hsum and groups for comparison",
         "# site kinds today hsum groups"],
-        lambda dst, src: (sum(quarter(dst, src, q, True) for q in range(4)),
-                          sum(quarter(dst, src, q, False) for q in range(4))))
+        warp_columns(quarter, (True,), (False,)))
 
 
 if __name__ == "__main__":

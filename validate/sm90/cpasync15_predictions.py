@@ -18,7 +18,7 @@ import sys
 
 if not __package__:  # run as a file: import validate.* from the repository root
     sys.path[0] = os.path.abspath(__file__).rsplit(os.sep + "validate" + os.sep, 1)[0]
-from validate.sm90.cpasync9_predictions import print_predictions, quarter_reads, store  # noqa: E402
+from validate.sm90.cpasync9_predictions import print_predictions, quarter_reads, store, warp_columns  # noqa: E402
 
 
 def quarter(dst, src, q, place_wide):
@@ -45,8 +45,7 @@ def main():
         "# Predictions for the fifteenth cp.async run (seed 6161), written before it is measured",
         "# the model of commit 8873b98 (today) and the two readings h1, h2 (above)",
         "# site kinds today h1 h2"],
-        lambda dst, src: (sum(quarter(dst, src, q, False) for q in range(4)),
-                          sum(quarter(dst, src, q, True) for q in range(4))))
+        warp_columns(quarter, (False,), (True,)))
 
 
 if __name__ == "__main__":

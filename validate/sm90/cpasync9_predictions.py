@@ -71,6 +71,13 @@ def print_predictions(bankcheck, trace, lines, columns):
             print(site, comment.split()[1], today.get(site, "nm"), *columns(dst, src))
 
 
+def warp_columns(quarter, *variants):
+    """print_predictions' columns: per variant (the further arguments of
+    `quarter`), the warp's count, quarter(dst, src, q, *variant) summed over
+    its four quarters."""
+    return lambda dst, src: tuple(sum(quarter(dst, src, q, *v) for q in range(4)) for v in variants)
+
+
 def quarter_terms(dst, src, q):
     lanes = range(8 * q, 8 * q + 8)
     pairs = {(dst[l] // 128, src[l] // 128) for l in lanes if src[l] is not None}
