@@ -36,9 +36,7 @@ std::array<std::uint32_t, 3> parse_shape(const std::string& text, const char* co
 }  // namespace
 
 std::vector<NcuLaunchShape> parse_ncu_launches(std::string_view text, const std::string& name) {
-  auto rows = ncu_page_rows(text, name);
-  if (rows.empty()) throw std::invalid_argument(name + ": no header row with \"Kernel Name\", \"Grid Size\", \"Block Size\"");
-  const NcuTable table = ncu_table_rows(std::move(rows), name);
+  const NcuTable table = ncu_table_rows(ncu_page_rows(text, name), name);
   int kernel = -1, grid = -1, block = -1;
   const auto& h = table.header.cells;
   for (int i = 0; i < static_cast<int>(h.size()); ++i) {

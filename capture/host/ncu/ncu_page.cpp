@@ -33,7 +33,7 @@ std::vector<NcuRow> ncu_page_rows(std::string_view text, const std::string& name
 }
 
 NcuTable ncu_table_rows(std::vector<NcuRow> rows, const std::string& name) {
-  if (rows.empty()) throw std::invalid_argument(name + ": no table row (a header row is needed)");
+  if (rows.empty()) throw std::invalid_argument(name + ": no header row (the page has no quoted line)");
   NcuTable table{std::move(rows.front()), {}};
   const bool units = rows.size() > 1 && !rows[1].cells.empty() && rows[1].cells[0].empty();
   table.rows.assign(std::make_move_iterator(rows.begin() + (units ? 2 : 1)), std::make_move_iterator(rows.end()));
