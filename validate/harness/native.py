@@ -3,10 +3,11 @@ Compute and the disassemblers print: the capture's C++ readers of ncu pages,
 kernel names and SASS text (capture/host/ncu/ncu_page.hpp, launch/kernel_name.hpp,
 sass/sass_instruction.hpp), never a second reading in Python.
 
-It is found on PYTHONPATH (ctest sets it to build/python/), else in the
+It is the one Python imports as it stands (PYTHONPATH, which ctest sets to
+build/python/, or an installed one: `pip install .`), else the one in the
 repository's build-gpu/python/ (the GPU machine's, carried by
 `validate/capture/build_carry.sh python`) or build/python/ (the main build's,
-scripts/setup.sh), else an installed one (`pip install .`).
+scripts/setup.sh) built for the running Python.
 """
 import importlib
 import importlib.machinery
